@@ -1,0 +1,28 @@
+import { createCookie } from "react-router";
+import { messages } from "#common/messages.ts";
+
+// A toast to show after a redirect ('User logged in successfully' and the like). Only these keys can be
+// carried, so a planted cookie can never put arbitrary words on the page.
+const FLASH_TEXTS = {
+  loggedIn: messages.auth.loggedIn,
+  loggedOut: messages.auth.loggedOut,
+  accountCreated: messages.auth.accountCreated,
+  emailVerified: messages.auth.emailVerified,
+  passwordReset: messages.auth.passwordReset,
+  orderPlaced: messages.orders.placed,
+  orderCancelled: messages.orders.cancelled,
+} as const;
+export type FlashKey = keyof typeof FLASH_TEXTS;
+
+const flashCookie = createCookie("plant-shop.flash", { httpOnly: true, sameSite: "lax", path: "/", maxAge: 60 });
+
+export function setFlash(key: FlashKey): Promise<string> {
+  return flashCookie.serialize(key);
+}
+
+/** The toast waiting for this request, and the header that clears it. */
+export async function takeFlash(request: Request): Promise<{ text: string | null; clear: string | null }> {
+  const key: unknown = await flashCookie.parse(request.headers.get("cookie"));
+  if (typeof key !== "string" || !(key in FLASH_TEXTS)) return { text: null, clear: null };
+  return { text: FLASH_TEXTS[key as FlashKey], clear: await flashCookie.serialize("", { maxAge: 0 }) };
+}

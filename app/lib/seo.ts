@@ -1,0 +1,40 @@
+import type { MetaDescriptor } from "react-router";
+import type { PublicShopConfig } from "../../server/config.ts";
+
+interface PageSeo {
+  title: string;
+  description: string;
+  /** Path of the canonical address, e.g. /product/abc. */
+  path: string;
+  image?: string | undefined;
+  type?: "website" | "product";
+}
+
+type RootMatch = { id: string; loaderData?: unknown } | undefined;
+
+/** The shop settings the root loader returns, found from any route's meta function. */
+export function shopFrom(matches: readonly RootMatch[]): PublicShopConfig | undefined {
+  const root = matches.find((m) => m?.id === "root")?.loaderData as { shop?: PublicShopConfig } | undefined;
+  return root?.shop;
+}
+
+/** Title, description, canonical link and Open Graph tags for one page. */
+export function pageMeta(matches: readonly RootMatch[], page: PageSeo): MetaDescriptor[] {
+  const shop = shopFrom(matches);
+  const shopName = shop?.name ?? "Plant Shop";
+  const origin = shop?.publicUrl ?? "";
+  const title = page.title === shopName ? shopName : `${page.title} | ${shopName}`;
+  const url = origin + page.path;
+  return [
+    { title },
+    { name: "description", content: page.description },
+    { tagName: "link", rel: "canonical", href: url },
+    { property: "og:site_name", content: shopName },
+    { property: "og:type", content: page.type ?? "website" },
+    { property: "og:title", content: page.title },
+    { property: "og:description", content: page.description },
+    { property: "og:url", content: url },
+    ...(page.image ? [{ property: "og:image", content: origin + page.image }] : []),
+    { name: "twitter:card", content: page.image ? "summary_large_image" : "summary" },
+  ];
+}

@@ -1,0 +1,118 @@
+import { Toaster } from "react-hot-toast";
+import { useEffect } from "react";
+import toast from "react-hot-toast";
+import {
+  data,
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLocation,
+  useNavigation,
+  useRouteLoaderData,
+} from "react-router";
+import { messages } from "#common/messages.ts";
+import type { Route } from "./+types/root";
+import stylesheet from "./app.css?url";
+import { NavBar } from "./components/nav-bar.tsx";
+import { NotFound } from "./components/not-found.tsx";
+import { SiteFooter } from "./components/site-footer.tsx";
+import { Spinner } from "./components/ui/spinner.tsx";
+import { takeFlash } from "./lib/flash.ts";
+import { useNonce } from "./lib/nonce.tsx";
+
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/illustrations/favicon.svg", type: "image/svg+xml" },
+];
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const user = context.user ? { id: context.user.id, name: context.user.name, isAdmin: context.user.isAdmin } : null;
+  const [flash, cartCount] = await Promise.all([takeFlash(request), context.services.cart.countItems(context.user)]);
+  return data({ shop: context.shop, user, cartCount, toast: flash.text }, flash.clear ? { headers: { "Set-Cookie": flash.clear } } : undefined);
+}
+
+// The top bar is hidden on these screens (spec section 2).
+const BARE_PATHS = new Set(["/login", "/register"]);
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
+  const data = useRouteLoaderData<typeof loader>("root");
+  const { pathname } = useLocation();
+  const shopName = data?.shop.name ?? "Plant Shop";
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#25632e" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="flex min-h-dvh flex-col">
+        <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:p-2">
+          Skip to content
+        </a>
+        {BARE_PATHS.has(pathname) ? null : <NavBar shopName={shopName} user={data?.user ?? null} cartCount={data?.cartCount ?? 0} />}
+        <PendingPage />
+        <main id="main" className="flex-1 pb-16">
+          {children}
+        </main>
+        <SiteFooter shopName={shopName} author={data?.shop.author ?? ""} />
+        <Toaster position="top-center" />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+// What a client-side navigation says while it waits (spec: 'Loading Product...', 'Verifying…', profile spinner).
+const PENDING_LABELS: [RegExp, string][] = [
+  [/^\/product\//, messages.product.loading],
+  [/^\/profile\//, messages.profile.loading],
+  [/^\/verify$/, messages.auth.verifying],
+];
+
+function PendingPage() {
+  const navigation = useNavigation();
+  const label = navigation.state === "loading" ? PENDING_LABELS.find(([path]) => path.test(navigation.location.pathname))?.[1] : undefined;
+  if (!label) return null;
+  return (
+    <div className="fixed inset-x-0 top-16 z-20 flex justify-center">
+      <p className="mt-4 rounded-full bg-white px-5 py-2 text-leaf-800 shadow-lg">
+        <Spinner label={label} visibleLabel />
+      </p>
+    </div>
+  );
+}
+
+export default function App({ loaderData }: Route.ComponentProps) {
+  // A toast carried across a redirect ('User logged in successfully', 'Email verified!').
+  useEffect(() => {
+    if (loaderData.toast) toast.success(loaderData.toast);
+  }, [loaderData]);
+  return <Outlet />;
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
+  if (isRouteErrorResponse(error) && error.status === 403) {
+    return (
+      <section className="container-page py-20 text-center">
+        <title>Forbidden</title>
+        <h1 className="text-3xl font-bold text-stone-900">{messages.auth.forbidden}</h1>
+        <p className="mt-4 text-stone-700">This page is for the shop&apos;s admins.</p>
+      </section>
+    );
+  }
+  return (
+    <section className="container-page py-20 text-center">
+      <title>{messages.unexpectedError}</title>
+      <h1 className="text-3xl font-bold text-stone-900">{messages.unexpectedError}</h1>
+      <p className="mt-4 text-stone-700">Please reload the page or try again in a moment.</p>
+    </section>
+  );
+}

@@ -1,0 +1,49 @@
+import { Form, isRouteErrorResponse, useNavigation } from "react-router";
+import { messages } from "#common/messages.ts";
+import { NEXT_STATUSES } from "#common/order-types.ts";
+import { FormMessage } from "../components/form-message.tsx";
+import { NotFound } from "../components/not-found.tsx";
+import { OrderHeading, OrderView } from "../components/order-view.tsx";
+import { actionResult, formLevelMessage, loadOr404 } from "../lib/service-errors.ts";
+import { requireAdmin } from "../lib/session.ts";
+import type { Route } from "./+types/admin-order";
+
+export const meta: Route.MetaFunction = ({ data }) => [{ title: data ? `Order ${data.number} (admin) | Plant Shop` : messages.orders.notFound }];
+
+export function loader({ context, request, params }: Route.LoaderArgs) {
+  const admin = requireAdmin(context, request);
+  return loadOr404(() => context.services.orders.getOrderForAdmin(admin, params.orderId));
+}
+
+export async function action({ context, request, params }: Route.ActionArgs) {
+  const admin = requireAdmin(context, request);
+  const form = Object.fromEntries(await request.formData());
+  return actionResult(async () => ({ order: await context.services.orders.setStatus(admin, params.orderId, form) }));
+}
+
+export default function AdminOrder({ loaderData: order, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const failure = actionData && !actionData.ok ? actionData : undefined;
+  return (
+    <section className="container-page py-10">
+      <OrderHeading order={order} back={{ to: "/admin/orders", label: "All orders" }} />
+      <FormMessage message={formLevelMessage(failure)} />
+      {NEXT_STATUSES[order.status].length ? (
+        <Form method="post" className="mb-8 flex flex-wrap items-center gap-3">
+          <span className="font-medium text-stone-800">Move to:</span>
+          {NEXT_STATUSES[order.status].map((status) => (
+            <button key={status} type="submit" name="status" value={status} disabled={navigation.state === "submitting"} className={status === "cancelled" ? "btn-outline" : "btn-primary"}>
+              {status === "cancelled" ? "Cancel order" : `Mark ${status}`}
+            </button>
+          ))}
+        </Form>
+      ) : null}
+      <OrderView order={order} />
+    </section>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFound message={messages.orders.notFound} />;
+  throw error;
+}

@@ -1,0 +1,109 @@
+import { useEffect } from "react";
+import toast from "react-hot-toast";
+import { Link, useFetcher } from "react-router";
+import type { CartLine } from "#common/cart-types.ts";
+import { messages } from "#common/messages.ts";
+import { formatPrice } from "#common/money.ts";
+import { OrderSummary } from "../components/order-summary.tsx";
+import { CloseIcon } from "../components/ui/icons.tsx";
+import { Picture } from "../components/ui/picture.tsx";
+import { actionResult } from "../lib/service-errors.ts";
+import { requireUser } from "../lib/session.ts";
+import type { Route } from "./+types/cart";
+
+export const meta: Route.MetaFunction = () => [{ title: "Cart | Plant Shop" }];
+
+export function loader({ context, request }: Route.LoaderArgs) {
+  return context.services.cart.getCart(requireUser(context, request));
+}
+
+export async function action({ context, request }: Route.ActionArgs) {
+  const user = requireUser(context, request);
+  const form = Object.fromEntries(await request.formData());
+  const { cart } = context.services;
+  if (form.intent === "remove") {
+    return actionResult(() => cart.removeItem(user, form.itemId).then(() => ({})), { intent: "remove" as const });
+  }
+  return actionResult(() => cart.setQuantity(user, form.itemId, form).then(() => ({})), { intent: "set-quantity" as const });
+}
+
+export default function Cart({ loaderData: cart }: Route.ComponentProps) {
+  return (
+    <section className="container-page py-10">
+      <h1 className="mb-8 text-3xl font-bold text-stone-900">Cart</h1>
+      {cart.lines.length === 0 ? (
+        <div className="py-16 text-center">
+          <p className="text-lg text-stone-700">{messages.cart.empty}</p>
+          <Link to="/shop" className="btn-primary mt-6">
+            Browse the shop
+          </Link>
+        </div>
+      ) : (
+        <div className="grid items-start gap-8 lg:grid-cols-[1fr_22rem]">
+          <ul className="divide-y divide-stone-200 rounded-2xl border border-stone-200">
+            {cart.lines.map((line) => (
+              <CartRow key={line.id} line={line} />
+            ))}
+          </ul>
+          <OrderSummary itemCount={cart.itemCount} subtotalPaise={cart.subtotalPaise} shippingPaise={cart.shippingPaise} totalPaise={cart.totalPaise}>
+            {cart.itemCount > 0 ? (
+              <Link to="/checkout" className="btn-primary mt-6 w-full">
+                {messages.cart.checkOut}
+              </Link>
+            ) : null}
+          </OrderSummary>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** One line: picture, name, price, − quantity +, remove. Each button is a small form of its own. */
+function CartRow({ line }: { line: CartLine }) {
+  const fetcher = useFetcher<{ ok: boolean; message?: string; intent: "remove" | "set-quantity" }>();
+  const result = fetcher.data;
+  useEffect(() => {
+    if (fetcher.state !== "idle" || !result || result.ok) return;
+    toast.error(`${result.intent === "remove" ? messages.cart.removeFailed : messages.cart.updateFailed} ${result.message ?? ""}`.trim());
+  }, [fetcher.state, result]);
+  const busy = fetcher.state !== "idle";
+  const quantityButton = (quantity: number, label: string, text: string, disabled = false) => (
+    <fetcher.Form method="post">
+      <input type="hidden" name="itemId" value={line.id} />
+      <input type="hidden" name="quantity" value={quantity} />
+      <button type="submit" aria-label={label} disabled={busy || disabled} className="grid size-9 place-items-center rounded-full border border-stone-300 text-lg font-bold hover:bg-leaf-50 disabled:opacity-40">
+        {text}
+      </button>
+    </fetcher.Form>
+  );
+  return (
+    <li className="flex items-center gap-4 p-4" aria-label={line.name}>
+      <Picture image={line.image} alt="" className="size-20 shrink-0 rounded-xl bg-leaf-50 object-cover" />
+      <div className="min-w-0 flex-1">
+        <Link to={`/product/${line.productId}`} className="font-semibold text-stone-900 hover:underline">
+          {line.name}
+        </Link>
+        <p className="text-leaf-800">{formatPrice(line.unitPricePaise)}</p>
+        {line.available ? null : (
+          <p className="text-sm font-medium text-red-700">
+            {line.stock === 0 ? messages.cart.unavailable : `${messages.cart.onlyLeft(line.stock)} Lower the quantity to order it.`}
+          </p>
+        )}
+      </div>
+      <div className="flex items-center gap-2">
+        {quantityButton(line.quantity - 1, `One fewer ${line.name}`, "−")}
+        <span className="w-8 text-center font-semibold" aria-label={`Quantity of ${line.name}`}>
+          {line.quantity}
+        </span>
+        {quantityButton(line.quantity + 1, `One more ${line.name}`, "+", line.quantity >= line.stock)}
+      </div>
+      <fetcher.Form method="post">
+        <input type="hidden" name="intent" value="remove" />
+        <input type="hidden" name="itemId" value={line.id} />
+        <button type="submit" aria-label={`Remove ${line.name}`} disabled={busy} className="rounded-full p-2 text-stone-600 hover:bg-red-50 hover:text-red-700">
+          <CloseIcon width={20} height={20} />
+        </button>
+      </fetcher.Form>
+    </li>
+  );
+}

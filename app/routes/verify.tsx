@@ -1,0 +1,74 @@
+import { Form, Link, redirect, useNavigation } from "react-router";
+import { messages } from "#common/messages.ts";
+import { emailOnlySchema } from "#common/schemas/account.ts";
+import { FormField } from "../components/form-field.tsx";
+import { FormMessage } from "../components/form-message.tsx";
+import { pendingEmailCookie } from "../lib/pending-email.ts";
+import { actionResult, formLevelMessage } from "../lib/service-errors.ts";
+import { redirectWithCookies } from "../lib/session.ts";
+import { pageMeta } from "../lib/seo.ts";
+import { useFormErrors } from "../lib/use-form-errors.ts";
+import type { Route } from "./+types/verify";
+import { SubmitButton } from "../components/ui/submit-button.tsx";
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta(matches, { title: "Verify your e-mail", description: "Confirm your e-mail address.", path: "/verify" });
+
+/** With a token (the e-mail's link): verify, sign in, go home. Without one: say a mail was sent. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  if (context.user?.emailVerified) throw redirect("/");
+  const token = new URL(request.url).searchParams.get("token");
+  if (token) {
+    const result = await actionResult(() => context.services.accounts.verifyEmail(token, context.request));
+    if ("ok" in result && result.ok) throw await redirectWithCookies("/", result.setCookies, "emailVerified");
+    return { failed: true, email: "" };
+  }
+  const email: unknown = await pendingEmailCookie.parse(request.headers.get("cookie"));
+  return { failed: false, email: typeof email === "string" ? email : (context.user?.email ?? "") };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = Object.fromEntries(await request.formData());
+  return actionResult(async () => {
+    await context.services.accounts.resendVerification(form, context.request);
+    return { sent: true };
+  });
+}
+
+export default function Verify({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const failure = actionData && !actionData.ok ? actionData : undefined;
+  const { errors, onSubmit } = useFormErrors(emailOnlySchema, failure?.fieldErrors);
+  const busy = navigation.state === "submitting";
+  return (
+    <section className="container-page flex flex-col items-center py-16 text-center">
+      <div className="w-full max-w-md">
+        {loaderData.failed ? (
+          <>
+            <h1 className="text-2xl font-bold text-stone-900">{messages.auth.verifyFailed}</h1>
+            <p className="mt-3 text-stone-700">The link may have expired. Ask for a new one below.</p>
+          </>
+        ) : (
+          <>
+            <h1 className="text-3xl font-bold text-stone-900">{messages.auth.verificationSent}</h1>
+            <p className="mt-3 text-stone-700">{messages.auth.checkInbox}</p>
+          </>
+        )}
+        <Form method="post" noValidate onSubmit={onSubmit} className="mt-8 grid gap-4 text-left">
+          <FormMessage message={actionData?.ok ? messages.auth.verificationResent : null} tone="success" />
+          <FormMessage message={formLevelMessage(failure)} />
+          <FormField label="Email" name="email" type="email" autoComplete="email" defaultValue={loaderData.email} error={errors.email} />
+          <SubmitButton busy={busy} busyLabel="Sending" className="btn-outline">
+            {messages.auth.resendVerification}
+          </SubmitButton>
+        </Form>
+        <p className="mt-6 text-sm text-stone-700">
+          Verified already?{" "}
+          <Link to="/login" className="font-semibold text-leaf-800 underline underline-offset-4">
+            Login
+          </Link>
+        </p>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,133 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+import { benchCheckout } from "./checkout.ts";
+
+// Loads the production shop and a bare node:http server returning the same bytes, one after the other,
+// over loopback, and prints each page's throughput and latency with the ratio to the bare server.
+// Nothing here asserts a speed: the ratio is measured in the same run on the same machine.
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = 50;
+const SHOP_PORT = 4601;
+const BARE_PORT = 4602;
+const TSX = path.resolve("node_modules/.bin/tsx");
+
+interface Measured {
+  rps: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  failures: number;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+const ms = (m: Measured) => [m.p50, m.p95, m.p99].map((v) => v.toFixed(1)).join("/");
+
+async function load(url: string): Promise<Measured> {
+  // A short warm-up so that both servers are measured hot.
+  await autocannon({ url, connections: CONNECTIONS, duration: 1 });
+  const latencies: number[] = [];
+  const instance = autocannon({ url, connections: CONNECTIONS, duration: SECONDS });
+  instance.on("response", (_client, _status, _bytes, ms) => latencies.push(ms));
+  const result = await instance;
+  latencies.sort((a, b) => a - b);
+  return {
+    rps: result.requests.average,
+    p50: percentile(latencies, 50),
+    p95: percentile(latencies, 95),
+    p99: percentile(latencies, 99),
+    failures: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+function start(command: string, args: string[], env: Record<string, string>, ready: (child: ChildProcess) => Promise<void>) {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  return ready(child).then(() => child);
+}
+
+async function untilHealthy(url: string) {
+  for (let i = 0; i < 300; i++) {
+    const ok = await fetch(url).then((r) => r.ok, () => false);
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not become healthy`);
+}
+
+async function stop(child: ChildProcess) {
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  await exited;
+}
+
+async function main() {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "plant-shop-bench-"));
+  const shopUrl = `http://127.0.0.1:${SHOP_PORT}`;
+  const shop = await start(
+    TSX,
+    ["server/main.ts"],
+    { NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(SHOP_PORT), PUBLIC_URL: shopUrl, DATA_DIR: dataDir, LOG_LEVEL: "warn" },
+    () => untilHealthy(`${shopUrl}/healthz`),
+  );
+  const firstProduct = ((await (await fetch(`${shopUrl}/api/products?limit=1`)).json()) as { items: { id: string }[] }).items[0];
+  const paths = ["/api/products?limit=12", "/", "/shop", `/product/${firstProduct?.id}`];
+
+  // Record the shop's bytes for each path; the bare server answers with exactly those.
+  const recorded: Record<string, { status: number; contentType: string; body: string }> = {};
+  for (const p of paths) {
+    const response = await fetch(shopUrl + p);
+    recorded[p] = {
+      status: response.status,
+      contentType: response.headers.get("content-type") ?? "text/plain",
+      body: Buffer.from(await response.arrayBuffer()).toString("base64"),
+    };
+  }
+  const recordedFile = path.join(dataDir, "recorded.json");
+  writeFileSync(recordedFile, JSON.stringify(recorded));
+
+  const shopResults = new Map<string, Measured>();
+  for (const p of paths) shopResults.set(p, await load(shopUrl + p));
+  await stop(shop);
+
+  const bare = await start(TSX, ["bench/bare-server.ts", recordedFile, String(BARE_PORT)], {}, (child) =>
+    new Promise((resolve) => child.once("message", () => resolve())),
+  );
+  const bareResults = new Map<string, Measured>();
+  for (const p of paths) bareResults.set(p, await load(`http://127.0.0.1:${BARE_PORT}${p}`));
+  await stop(bare);
+  rmSync(dataDir, { recursive: true, force: true });
+
+  console.log(`\nPlant Shop bench: ${CONNECTIONS} connections, ${SECONDS}s per path, loopback, ${os.cpus().length} cores, Node ${process.version}`);
+  console.log("path                          bytes   shop req/s  p50/p95/p99 ms     bare req/s  p50/p95/p99 ms   shop/bare  failures");
+  for (const p of paths) {
+    const s = shopResults.get(p)!;
+    const b = bareResults.get(p)!;
+    const bytes = Buffer.from(recorded[p]!.body, "base64").length;
+    const label = p.startsWith("/product/") ? "/product/{id}" : p;
+    console.log(
+      [
+        label.padEnd(28),
+        String(bytes).padStart(7),
+        s.rps.toFixed(0).padStart(12),
+        ms(s).padStart(16),
+        b.rps.toFixed(0).padStart(13),
+        ms(b).padStart(16),
+        (s.rps / b.rps).toFixed(3).padStart(11),
+        String(s.failures).padStart(9),
+      ].join(" "),
+    );
+  }
+
+  // Checkout under load on PostgreSQL (skipped, saying so, without BENCH_DATABASE_URL or TEST_DATABASE_URL).
+  await benchCheckout();
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,37 @@
+// Money is integer paise (decisions.md, "Shape of the system"); this is the one place that turns it into text.
+const grouping = new Intl.NumberFormat("en-IN", { maximumFractionDigits: 0 });
+const exact = new Intl.NumberFormat("en-IN", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+export const CURRENCY_LABEL = "Rs.";
+
+/** 'Rs. 1,500' on cards and lists; paise are shown only when there are any ('Rs. 1,499.50'). */
+export function formatPrice(paise: number): string {
+  assertPaise(paise);
+  return paise % 100 === 0
+    ? `${CURRENCY_LABEL} ${grouping.format(paise / 100)}`
+    : formatPriceExact(paise);
+}
+
+/** 'Rs. 20.00': always two decimals (cart summary, checkout, orders, category page). */
+export function formatPriceExact(paise: number): string {
+  assertPaise(paise);
+  return `${CURRENCY_LABEL} ${exact.format(paise / 100)}`;
+}
+
+/** Parses a rupee amount typed by a person ('1500', '1,499.5', '20.00') into paise without float arithmetic. */
+export function parseRupees(text: string): number | null {
+  const match = /^\s*(\d{1,3}(?:,?\d{2,3})*|\d+)(?:\.(\d{1,2}))?\s*$/.exec(text);
+  if (!match?.[1]) return null;
+  const rupees = Number(match[1].replaceAll(",", ""));
+  const paise = Number((match[2] ?? "").padEnd(2, "0"));
+  const total = rupees * 100 + paise;
+  return Number.isSafeInteger(total) ? total : null;
+}
+
+export function sumPaise(amounts: readonly number[]): number {
+  return amounts.reduce((total, amount) => total + amount, 0);
+}
+
+function assertPaise(paise: number): void {
+  if (!Number.isSafeInteger(paise)) throw new RangeError(`Not a whole number of paise: ${paise}`);
+}

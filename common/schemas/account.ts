@@ -1,0 +1,52 @@
+import { z } from "zod";
+import { messages } from "../messages.ts";
+import { addressSchema, emailSchema, phoneSchema, requiredText } from "./fields.ts";
+
+const v = messages.validation;
+
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 128;
+
+/** A new password. Whether it is one of the most common ones is checked on the server (the list is large). */
+export const newPasswordSchema = z
+  .string({ error: v.passwordRequired })
+  .min(1, v.passwordRequired)
+  .min(PASSWORD_MIN, v.passwordTooShort)
+  .max(PASSWORD_MAX, v.passwordTooLong);
+
+export const usernameSchema = requiredText(v.usernameRequired, 30)
+  .min(3, v.usernameInvalid)
+  .regex(/^[A-Za-z0-9_.]+$/, v.usernameInvalid);
+
+export const registerSchema = z.object({
+  name: requiredText(v.nameRequired, 100),
+  username: usernameSchema,
+  email: emailSchema,
+  password: newPasswordSchema,
+});
+
+export const loginSchema = z.object({
+  email: emailSchema,
+  password: z.string({ error: v.passwordRequired }).min(1, v.passwordRequired).max(PASSWORD_MAX, v.passwordTooLong),
+});
+
+export const emailOnlySchema = z.object({ email: emailSchema });
+
+export const resetPasswordSchema = z.object({
+  token: z.string().min(1).max(500),
+  password: newPasswordSchema,
+});
+
+export const changePasswordSchema = z.object({
+  currentPassword: z.string({ error: v.currentPasswordRequired }).min(1, v.currentPasswordRequired).max(PASSWORD_MAX),
+  newPassword: newPasswordSchema,
+});
+
+export const profileSchema = z.object({
+  name: requiredText(v.fullNameRequired, 100),
+  username: usernameSchema,
+  phone: phoneSchema,
+  address: addressSchema,
+  location: z.string().trim().max(100, "At most 100 characters").optional().default(""),
+});
+export type ProfileInput = z.output<typeof profileSchema>;

@@ -1,0 +1,24 @@
+import { z } from "zod";
+import { messages } from "../messages.ts";
+import { addressSchema, idSchema, phoneSchema, requiredText } from "./fields.ts";
+
+const c = messages.cart;
+
+export const addToCartSchema = z.object({
+  productId: z.string({ error: c.idsRequired }).min(1, c.idsRequired).pipe(idSchema),
+  quantity: z.coerce.number({ error: c.quantityAtLeastOne }).int(c.quantityAtLeastOne).min(1, c.quantityAtLeastOne).max(999).default(1),
+});
+
+/** From the cart screen: a quantity at or below 0 removes the line (spec section 4). */
+export const setQuantitySchema = z.object({
+  quantity: z.coerce.number({ error: c.quantityAtLeastOne }).int(c.quantityAtLeastOne).max(999),
+});
+
+export const checkoutSchema = z.object({
+  name: requiredText(messages.validation.nameRequired, 100),
+  phone: phoneSchema,
+  address: addressSchema,
+  saveToProfile: z.preprocess((v) => v === true || v === "on" || v === "true", z.boolean()).default(false),
+  /** Made by the checkout page once per attempt; the same key never makes a second order. */
+  idempotencyKey: z.string().min(8).max(100).regex(/^[A-Za-z0-9_-]+$/),
+});

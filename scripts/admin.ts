@@ -1,0 +1,38 @@
+import path from "node:path";
+import { pino } from "pino";
+import { composeShop } from "../server/compose.ts";
+import { ConfigError, loadConfig } from "../server/config.ts";
+import { openDatabase } from "../server/db/client.ts";
+import { migrateToLatest } from "../server/db/migrate.ts";
+
+// npm run admin -- grant <email> | revoke <email>: the shop owner's command for admin rights
+// (decisions.md). Uses the same DATA_DIR / DATABASE_URL as the server; safe while it runs.
+const USAGE = "Usage: npm run admin -- grant <email>\n       npm run admin -- revoke <email>";
+
+async function main(): Promise<number> {
+  const [command, email] = process.argv.slice(2);
+  if ((command !== "grant" && command !== "revoke") || !email) {
+    console.error(USAGE);
+    return 2;
+  }
+  const config = loadConfig();
+  const database = openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, "shop.db") });
+  try {
+    await migrateToLatest(database);
+    const { services, mailer } = await composeShop({ ...config, admin: undefined }, database, pino({ level: "warn" }));
+    await services.accounts.setAdmin(email, command === "grant");
+    await mailer.close();
+    console.log(command === "grant" ? `${email} is now an admin.` : `${email} is no longer an admin.`);
+    return 0;
+  } finally {
+    await database.destroy();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof ConfigError || (error instanceof Error && "status" in error) ? error.message : error);
+    process.exit(1);
+  },
+);

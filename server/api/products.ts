@@ -1,0 +1,6 @@
+import { Hono } from "hono";
+import type { AppEnv } from "../http/env.ts";
+
+export const productsApi = new Hono<AppEnv>()
+  .get("/", async (c) => c.json(await c.var.services.catalog.listProducts(c.req.query())))
+  .get("/:productId", async (c) => c.json(await c.var.services.catalog.getProduct(c.req.param())));

@@ -1,0 +1,39 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { HTTPException } from "hono/http-exception";
+import type { AppEnv } from "../http/env.ts";
+import { currentUser } from "../http/request-context.ts";
+import { UnauthorizedError } from "../services/errors.ts";
+import { readJson } from "./read-json.ts";
+
+const PICTURE_LIMIT = 10 * 1024 * 1024 + 64 * 1024;
+
+export const meApi = new Hono<AppEnv>().get("/", async (c) => {
+  const user = await currentUser(c);
+  if (!user) throw new UnauthorizedError();
+  return c.json(user);
+});
+
+export const profilesApi = new Hono<AppEnv>()
+  .get("/:userId", async (c) => c.json(await c.var.services.profiles.getProfile(await currentUser(c), c.req.param("userId"))))
+  .patch("/:userId", async (c) => {
+    const profile = await c.var.services.profiles.updateProfile(await currentUser(c), c.req.param("userId"), await readJson(c));
+    return c.json(profile);
+  });
+
+/** The picture upload is multipart, so it lives outside the JSON-only part of the API. */
+export const profilePictureApi = new Hono<AppEnv>().post(
+  "/:userId/picture",
+  bodyLimit({
+    maxSize: PICTURE_LIMIT,
+    onError: () => {
+      throw new HTTPException(413, { message: "The picture is too large (at most 10 MB)." });
+    },
+  }),
+  async (c) => {
+    const form = await c.req.formData().catch(() => null);
+    const file = form?.get("image");
+    const picture = file instanceof File ? new Uint8Array(await file.arrayBuffer()) : null;
+    return c.json(await c.var.services.profiles.setPicture(await currentUser(c), c.req.param("userId"), picture));
+  },
+);

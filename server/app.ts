@@ -1,0 +1,84 @@
+import path from "node:path";
+import { serveStatic } from "@hono/node-server/serve-static";
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { requestId } from "hono/request-id";
+import type { Logger } from "pino";
+import { apiRoutes } from "./api/api-routes.ts";
+import type { Config } from "./config.ts";
+import type { AppEnv } from "./http/env.ts";
+import { handleError } from "./http/errors.ts";
+import { anonymousPageCache } from "./http/page-cache.ts";
+import type { PageHandler } from "./http/pages.ts";
+import { sameOriginOnly } from "./http/request-guards.ts";
+import { requestLogger } from "./http/request-logger.ts";
+import { securityHeaders } from "./http/security-headers.ts";
+import { seoFiles } from "./http/seo-files.ts";
+import { initialsAvatarSvg } from "./services/avatars.ts";
+import type { Services } from "./services/create-services.ts";
+
+export interface HealthState {
+  /** True once migrations and seeding are done; false again while shutting down. */
+  ready: boolean;
+}
+
+export interface AppOptions {
+  config: Config;
+  services: Services;
+  logger: Logger;
+  health: HealthState;
+  /** React Router's handler and the built browser assets; absent in API-only tests. */
+  pages?: { handler: PageHandler; clientDir?: string };
+}
+
+const IMMUTABLE = "public, max-age=31536000, immutable";
+
+export function createApp({ config, services, logger, health, pages }: AppOptions) {
+  const origin = config.publicUrl.origin;
+  const app = new Hono<AppEnv>();
+  app.onError(handleError);
+  app.use(requestId());
+  app.use(requestLogger(logger));
+  app.use(securityHeaders({ dev: config.mode === "development", https: config.publicUrl.protocol === "https:" }));
+  app.use(async (c, next) => {
+    c.set("services", services);
+    await next();
+  });
+  app.use(sameOriginOnly(origin));
+
+  app.get("/healthz", (c) => (health.ready ? c.text("ok") : c.text("starting or stopping", 503)));
+  app.get("/readyz", async (c) => {
+    if (!health.ready) return c.text("starting or stopping", 503);
+    await services.pingDatabase();
+    return c.text("ok");
+  });
+  app.route("/api", apiRoutes(origin));
+  app.route("/", seoFiles(origin));
+  app.get("/avatars/initials.svg", (c) =>
+    c.body(initialsAvatarSvg((c.req.query("name") ?? "").slice(0, 100)), 200, {
+      "Content-Type": "image/svg+xml",
+      "Cache-Control": "public, max-age=86400",
+    }),
+  );
+  app.use(
+    "/media/*",
+    serveStatic({
+      root: path.join(config.dataDir, "media"),
+      rewriteRequestPath: (p) => p.replace(/^\/media/, ""),
+      onFound: (_p, c) => c.header("Cache-Control", IMMUTABLE),
+    }),
+  );
+
+  if (pages) {
+    if (pages.clientDir) {
+      const clientDir = pages.clientDir;
+      app.use("/assets/*", serveStatic({ root: clientDir, onFound: (_p, c) => c.header("Cache-Control", IMMUTABLE) }));
+      app.use("*", serveStatic({ root: clientDir, onFound: (_p, c) => c.header("Cache-Control", "public, max-age=3600") }));
+    }
+    // Page forms, up to a profile picture of 10 MB.
+    app.use("*", bodyLimit({ maxSize: 11 * 1024 * 1024, onError: (c) => c.text("The upload is too large (at most 10 MB).", 413) }));
+    app.use("*", anonymousPageCache({ ttlMs: config.pageCacheSeconds * 1000 }));
+    app.all("*", pages.handler);
+  }
+  return app;
+}

@@ -1,0 +1,164 @@
+import { betterAuth } from "better-auth";
+import { APIError, createAuthMiddleware } from "better-auth/api";
+import { admin, username } from "better-auth/plugins";
+import type { Logger } from "pino";
+import { messages } from "#common/messages.ts";
+import type { Database } from "../db/client.ts";
+import { passwordResetEmail, verificationEmail } from "../services/mail-templates.ts";
+import type { Mailer } from "../services/mailer.ts";
+import { TooManyRequestsError } from "../services/errors.ts";
+import type { RateLimiter } from "../services/rate-limit.ts";
+import { authRateRules, CLIENT_IP_HEADER, RESET_LINK_MINUTES, SESSION_IDLE_SECONDS, SESSION_MAX_AGE_MS } from "./auth-rules.ts";
+import { isCommonPassword } from "./common-passwords.ts";
+import { hashPassword, verifyPassword } from "./password-hashing.ts";
+
+export interface AuthDependencies {
+  database: Pick<Database, "db" | "dialect">;
+  publicUrl: URL;
+  secret: string;
+  shopName: string;
+  mailer: Mailer;
+  rateLimiter: RateLimiter;
+  logger: Logger;
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+/**
+ * Better Auth on our database: e-mail and password, usernames, roles. We add what the shop needs on top:
+ * argon2id hashing, e-mails through our mailer with links to our own pages, database-backed rate limits
+ * that also cover the pages' form actions, a common-password check, and a 30-day cap on any session.
+ */
+export function createAuth({ database, publicUrl, secret, shopName, mailer, rateLimiter, logger }: AuthDependencies) {
+  const https = publicUrl.protocol === "https:";
+  // __Host- binds the cookie to this exact origin (Secure, Path=/, no Domain): only possible over https.
+  const sessionCookie = https ? "__Host-plant-shop.session_token" : "plant-shop.session_token";
+  const link = (path: string, token: string) => `${publicUrl.origin}${path}?token=${encodeURIComponent(token)}`;
+  // A lost e-mail must not undo a sign-up or a reset request; the person can ask again.
+  const sendQuietly = async (what: string, send: () => Promise<void>) => {
+    try {
+      await send();
+    } catch (error) {
+      logger.error({ err: error, what }, "e-mail could not be sent");
+    }
+  };
+
+  return betterAuth({
+    appName: shopName,
+    // The library's own messages go to our log, as JSON lines with the rest. (No `level`: with one set, the
+    // library also prints every refused request to the console.)
+    logger: {
+      log: (level, message, ...details: unknown[]) => logger[level]({ source: "better-auth", details }, message),
+    },
+    baseURL: publicUrl.origin,
+    basePath: "/api/auth",
+    secret,
+    trustedOrigins: [publicUrl.origin],
+    database: { db: database.db, type: database.dialect },
+    user: {
+      modelName: "users",
+      additionalFields: {
+        phone: { type: "string", required: false, input: false },
+        address: { type: "string", required: false, input: false },
+        location: { type: "string", required: false, input: false },
+      },
+    },
+    session: { modelName: "sessions", expiresIn: SESSION_IDLE_SECONDS, updateAge: 24 * 60 * 60 },
+    account: { modelName: "accounts" },
+    verification: { modelName: "verifications" },
+    emailAndPassword: {
+      enabled: true,
+      requireEmailVerification: true,
+      autoSignIn: false,
+      minPasswordLength: 8,
+      maxPasswordLength: 128,
+      password: { hash: hashPassword, verify: verifyPassword },
+      resetPasswordTokenExpiresIn: RESET_LINK_MINUTES * 60,
+      revokeSessionsOnPasswordReset: true,
+      sendResetPassword: ({ user, token }) =>
+        sendQuietly("password reset", () =>
+          mailer.send({
+            to: user.email,
+            ...passwordResetEmail({ shopName, name: user.name, url: link("/reset-password", token), expiresInMinutes: RESET_LINK_MINUTES }),
+          }),
+        ),
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      sendOnSignIn: true,
+      autoSignInAfterVerification: true,
+      expiresIn: 24 * 60 * 60,
+      sendVerificationEmail: ({ user, token }) =>
+        sendQuietly("verification", () =>
+          mailer.send({ to: user.email, ...verificationEmail({ shopName, name: user.name, url: link("/verify", token) }) }),
+        ),
+    },
+    // Our own limits (below) are stored in the database and cover page actions too.
+    rateLimit: { enabled: false },
+    advanced: {
+      useSecureCookies: false,
+      cookiePrefix: "plant-shop",
+      defaultCookieAttributes: { httpOnly: true, sameSite: "lax", path: "/", secure: https },
+      cookies: { session_token: { name: sessionCookie } },
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+      database: { generateId: () => crypto.randomUUID() },
+    },
+    plugins: [username({ minUsernameLength: 3, maxUsernameLength: 30 }), admin()],
+    hooks: {
+      before: createAuthMiddleware(async (ctx) => {
+        const ip = ctx.headers?.get(CLIENT_IP_HEADER) ?? "unknown";
+        const body = (ctx.body ?? {}) as Record<string, unknown>;
+        const email = typeof body.email === "string" ? body.email.trim().toLowerCase() : "";
+        const limit = async (rule: (typeof authRateRules)[keyof typeof authRateRules], subject: string, count = true) => {
+          try {
+            await (count ? rateLimiter.hit(rule, subject) : rateLimiter.check(rule, subject));
+          } catch (error) {
+            if (error instanceof TooManyRequestsError) {
+              throw new APIError("TOO_MANY_REQUESTS", { message: error.message }, { "Retry-After": String(error.retryAfterSeconds) });
+            }
+            throw error;
+          }
+        };
+        for (const field of ["password", "newPassword"]) {
+          const candidate = body[field];
+          if (ctx.path !== "/sign-in/email" && typeof candidate === "string" && isCommonPassword(candidate)) {
+            throw new APIError("BAD_REQUEST", { message: messages.validation.passwordTooCommon, code: "PASSWORD_TOO_COMMON" });
+          }
+        }
+        switch (ctx.path) {
+          case "/sign-in/email":
+            await limit(authRateRules.signInPerIp, ip);
+            await limit(authRateRules.signInFailuresPerEmail, email, false);
+            break;
+          case "/sign-up/email":
+            await limit(authRateRules.signUpPerIp, ip);
+            break;
+          case "/request-password-reset":
+            await limit(authRateRules.resetPerIp, ip);
+            await limit(authRateRules.resetPerEmail, email);
+            break;
+          case "/send-verification-email":
+            await limit(authRateRules.verificationPerIp, ip);
+            await limit(authRateRules.verificationPerEmail, email);
+            break;
+        }
+        await expireOldSession(ctx);
+      }),
+      after: createAuthMiddleware(async (ctx) => {
+        const returned = ctx.context.returned;
+        if (ctx.path === "/sign-in/email" && returned instanceof APIError && returned.statusCode === 401) {
+          const email = String((ctx.body as { email?: unknown } | undefined)?.email ?? "").trim().toLowerCase();
+          await rateLimiter.hit(authRateRules.signInFailuresPerEmail, email).catch(() => undefined);
+        }
+      }),
+    },
+  });
+
+  /** Sessions slide for 7 idle days but never outlive 30 days from sign-in: an older one is deleted on sight. */
+  async function expireOldSession(ctx: { getSignedCookie(name: string, secret: string): Promise<string | null | false> }) {
+    const token = await ctx.getSignedCookie(sessionCookie, secret);
+    if (!token) return;
+    const cutoff = new Date(Date.now() - SESSION_MAX_AGE_MS).toISOString();
+    await database.db.deleteFrom("sessions").where("token", "=", token).where("createdAt", "<", cutoff).execute();
+  }
+}

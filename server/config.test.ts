@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./config.ts";
+
+describe("loadConfig", () => {
+  it("uses the documented defaults", () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.publicUrl.origin).toBe("http://localhost:3000");
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.seedSampleData).toBe(true);
+    expect(config.shop).toEqual({
+      name: "Plant Shop",
+      author: "the Plant Shop team",
+      shippingFeePaise: 2000,
+      publicUrl: "http://localhost:3000",
+    });
+    expect(config.dataDir.endsWith("/data")).toBe(true);
+  });
+
+  it("reads every variable", () => {
+    const config = loadConfig({
+      PORT: "4100",
+      DATA_DIR: "/tmp/shop-data",
+      DATABASE_URL: "postgres://shop@127.0.0.1/shop",
+      PUBLIC_URL: "https://plants.example",
+      SEED_SAMPLE_DATA: "false",
+      SHOP_NAME: "Green Corner",
+      SHOP_AUTHOR: "Asha",
+      SHIPPING_FEE_PAISE: "4900",
+    });
+    expect(config.port).toBe(4100);
+    expect(config.dataDir).toBe("/tmp/shop-data");
+    expect(config.databaseUrl).toBe("postgres://shop@127.0.0.1/shop");
+    expect(config.publicUrl.origin).toBe("https://plants.example");
+    expect(config.seedSampleData).toBe(false);
+    expect(config.shop.name).toBe("Green Corner");
+    expect(config.shop.author).toBe("Asha");
+    expect(config.shop.shippingFeePaise).toBe(4900);
+  });
+
+  it("names every bad variable", () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: "eighty", DATABASE_URL: "mysql://x", SEED_SAMPLE_DATA: "maybe", SHIPPING_FEE_PAISE: "-1" });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const text = (error as ConfigError).message;
+    for (const name of ["PORT", "DATABASE_URL", "SEED_SAMPLE_DATA", "SHIPPING_FEE_PAISE"]) expect(text).toContain(name);
+    expect((error as ConfigError).problems).toHaveLength(4);
+  });
+});

@@ -1,0 +1,95 @@
+import path from "node:path";
+import { z } from "zod";
+
+const booleanFlag = z
+  .enum(["true", "false", "1", "0", "yes", "no"], { error: "must be true or false" })
+  .transform((value) => ["true", "1", "yes"].includes(value));
+
+// Each variable is documented in README.md and decisions.md ("Configuration").
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  PORT: z.coerce.number({ error: "must be a port number" }).int().min(0).max(65535).default(3000),
+  DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must start with postgres:// (leave it unset for the embedded SQLite database)")
+    .optional(),
+  PUBLIC_URL: z.url({ protocol: /^https?$/, error: "must be an http:// or https:// address" }).optional(),
+  SEED_SAMPLE_DATA: booleanFlag.default(true),
+  SHOP_NAME: z.string().trim().min(1).max(60).default("Plant Shop"),
+  SHOP_AUTHOR: z.string().trim().min(1).max(80).default("the Plant Shop team"),
+  SHIPPING_FEE_PAISE: z.coerce.number({ error: "must be a whole number of paise" }).int().min(0).max(10_000_000).default(2000),
+  PAGE_CACHE_SECONDS: z.coerce.number({ error: "must be a number of seconds" }).min(0).max(300).default(2),
+  AUTH_SECRET: z.string().min(32, "must be at least 32 characters (e.g. openssl rand -hex 32)").optional(),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://").optional(),
+  MAIL_FROM: z.string().min(3).default("Plant Shop <no-reply@localhost>"),
+  CONTACT_EMAIL: z.email({ error: "must be an e-mail address" }).optional(),
+  ADMIN_EMAIL: z.email({ error: "must be an e-mail address" }).optional(),
+  ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").max(128).optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+export interface Config {
+  mode: "development" | "production" | "test";
+  host: string;
+  port: number;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  publicUrl: URL;
+  seedSampleData: boolean;
+  /** How long a page rendered for a visitor without cookies is reused; 0 turns the cache off. */
+  pageCacheSeconds: number;
+  shop: PublicShopConfig;
+  logLevel: z.output<typeof envSchema>["LOG_LEVEL"];
+  /** Signs sessions and e-mail links; when unset, generated once and kept in DATA_DIR/auth-secret. */
+  authSecret: string | undefined;
+  mail: { smtpUrl: string | undefined; from: string; contactEmail: string | undefined };
+  admin: { email: string; password: string } | undefined;
+}
+
+/** The only part of the configuration that reaches the browser. */
+export interface PublicShopConfig {
+  name: string;
+  author: string;
+  shippingFeePaise: number;
+  publicUrl: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Plant Shop cannot start; fix these environment variables:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+  }
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`));
+  }
+  const e = parsed.data;
+  if (Boolean(e.ADMIN_EMAIL) !== Boolean(e.ADMIN_PASSWORD)) {
+    throw new ConfigError(["ADMIN_EMAIL and ADMIN_PASSWORD: set both or neither"]);
+  }
+  const publicUrl = new URL(e.PUBLIC_URL ?? `http://localhost:${e.PORT}`);
+  return {
+    mode: e.NODE_ENV,
+    host: e.HOST,
+    port: e.PORT,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    publicUrl,
+    seedSampleData: e.SEED_SAMPLE_DATA,
+    pageCacheSeconds: e.PAGE_CACHE_SECONDS,
+    logLevel: e.LOG_LEVEL,
+    authSecret: e.AUTH_SECRET,
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, contactEmail: e.CONTACT_EMAIL },
+    admin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : undefined,
+    shop: {
+      name: e.SHOP_NAME,
+      author: e.SHOP_AUTHOR,
+      shippingFeePaise: e.SHIPPING_FEE_PAISE,
+      publicUrl: publicUrl.origin,
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import SQLite from "better-sqlite3";
+import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import pg from "pg";
+import type { DB } from "./schema.ts";
+
+export type Dialect = "sqlite" | "postgres";
+
+export interface Database {
+  db: Kysely<DB>;
+  dialect: Dialect;
+  destroy(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** postgres://… selects PostgreSQL; otherwise the SQLite file is used. */
+  databaseUrl?: string | undefined;
+  sqliteFile?: string;
+  /** PostgreSQL schema to work in (tests give each file its own). */
+  pgSchema?: string;
+  poolSize?: number;
+}
+
+// PostgreSQL returns bigint counts as strings; make them numbers as on SQLite. Timestamps stay Date objects
+// there (Better Auth relies on it); our services read them through toIsoString (../db/values.ts).
+pg.types.setTypeParser(pg.types.builtins.INT8, Number);
+
+export function openDatabase(options: DatabaseOptions): Database {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 10,
+      ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
+    });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: "postgres", destroy: () => db.destroy() };
+  }
+  const sqlite = new SQLite(options.sqliteFile ?? ":memory:");
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("busy_timeout = 5000");
+  sqlite.pragma("synchronous = NORMAL");
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: "sqlite", destroy: () => db.destroy() };
+}

@@ -1,0 +1,43 @@
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from "kysely";
+import type { Database, Dialect } from "./client.ts";
+import { catalogMigration } from "./migrations/0001-catalog.ts";
+import { accountsMigration } from "./migrations/0002-accounts.ts";
+import { ordersMigration } from "./migrations/0003-orders.ts";
+
+/** What a migration needs to know to write the same schema on both databases. */
+export interface MigrationContext {
+  dialect: Dialect;
+  timestamp: ReturnType<typeof sql.raw>;
+}
+
+// One history for both databases, listed in code so a bundled server needs no migration folder.
+const history: Record<string, (context: MigrationContext) => Migration> = {
+  "0001-catalog": catalogMigration,
+  "0002-accounts": accountsMigration,
+  "0003-orders": ordersMigration,
+};
+
+function providerFor(dialect: Dialect): MigrationProvider {
+  const context: MigrationContext = {
+    dialect,
+    timestamp: sql.raw(dialect === "postgres" ? "timestamptz" : "text"),
+  };
+  return {
+    getMigrations: async () =>
+      Object.fromEntries(Object.entries(history).map(([name, make]) => [name, make(context)])),
+  };
+}
+
+export async function migrateToLatest({ db, dialect }: Pick<Database, "db" | "dialect">): Promise<string[]> {
+  // Kysely looks for its bookkeeping tables in every schema; name ours, or another schema's would be taken.
+  const schema =
+    dialect === "postgres" ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
+  const migrator = new Migrator({
+    db: db as Kysely<unknown>,
+    provider: providerFor(dialect),
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}

@@ -1,0 +1,127 @@
+// The spec's sample catalogue (product-spec.md section 9) with our own illustrations in public/illustrations.
+export interface SampleCategory {
+  name: string;
+  description: string;
+  image: string;
+}
+
+export interface SampleProduct {
+  name: string;
+  rupees: number;
+  stock: number;
+  category: string;
+  slug: string;
+  description: string;
+}
+
+export const sampleCategories: SampleCategory[] = [
+  {
+    name: "Indoor Plants",
+    description: "Leafy companions that thrive in the light of a home or office.",
+    image: "indoor-plants",
+  },
+  { name: "Succulents", description: "Water-storing plants that ask for sun and very little care.", image: "succulents" },
+  {
+    name: "Flowering Plants",
+    description: "Plants grown for their blooms, colour and fragrance.",
+    image: "flowering-plants",
+  },
+  {
+    name: "Outdoor Plants",
+    description: "Hardy climbers and shrubs for balconies, terraces and gardens.",
+    image: "outdoor-plants",
+  },
+];
+
+export const sampleProducts: SampleProduct[] = [
+  {
+    name: "Snake Plant",
+    rupees: 1500,
+    stock: 25,
+    category: "Indoor Plants",
+    slug: "snake-plant",
+    description:
+      "Sansevieria trifasciata: stiff, upright, sword-shaped leaves banded in dark and light green. It tolerates low light and irregular watering, and is one of the easiest houseplants to keep alive. Water only when the soil has dried out.",
+  },
+  {
+    name: "Aloe Vera",
+    rupees: 800,
+    stock: 40,
+    category: "Succulents",
+    slug: "aloe-vera",
+    description:
+      "A rosette of thick, fleshy, toothed leaves filled with a clear gel. Aloe vera loves bright light and well-drained soil; water deeply but rarely, and let the pot dry out in between.",
+  },
+  {
+    name: "Rose Plant",
+    rupees: 1200,
+    stock: 15,
+    category: "Flowering Plants",
+    slug: "rose-plant",
+    description:
+      "A potted rose bush that flowers in flushes through the warm months. Give it at least six hours of direct sun, regular water and feed, and deadhead spent blooms to keep new buds coming.",
+  },
+  {
+    name: "Fiddle Leaf Fig",
+    rupees: 2500,
+    stock: 10,
+    category: "Indoor Plants",
+    slug: "fiddle-leaf-fig",
+    description:
+      "Ficus lyrata: large, glossy, violin-shaped leaves on an upright stem. It wants bright, indirect light and a steady spot away from draughts; water when the top few centimetres of soil are dry.",
+  },
+  {
+    name: "Cactus Plant",
+    rupees: 600,
+    stock: 50,
+    category: "Succulents",
+    slug: "cactus-plant",
+    description:
+      "A columnar cactus that stores water in its ribbed stem and protects itself with spines. Place it in the sunniest window you have and water sparingly, less still in winter.",
+  },
+  {
+    name: "Jasmine Plant",
+    rupees: 1000,
+    stock: 20,
+    category: "Flowering Plants",
+    slug: "jasmine-plant",
+    description:
+      "Jasminum sambac: a climbing shrub with small, white, intensely fragrant flowers that open in the evening. It likes full sun, warmth and evenly moist soil; a trellis helps it climb.",
+  },
+  {
+    name: "Areca Palm",
+    rupees: 1800,
+    stock: 18,
+    category: "Indoor Plants",
+    slug: "areca-palm",
+    description:
+      "Dypsis lutescens: clusters of slender stems with feathery, arching fronds. It brightens a room with indirect light and enjoys humidity; keep the soil lightly moist but never soggy.",
+  },
+  {
+    name: "Money Plant",
+    rupees: 900,
+    stock: 30,
+    category: "Indoor Plants",
+    slug: "money-plant",
+    description:
+      "Golden pothos (Epipremnum aureum): heart-shaped leaves splashed with yellow on trailing vines. It grows in soil or water, tolerates low light and can hang from a shelf or climb a moss pole.",
+  },
+  {
+    name: "Marigold Plant",
+    rupees: 500,
+    stock: 35,
+    category: "Flowering Plants",
+    slug: "marigold-plant",
+    description:
+      "Tagetes: cheerful orange and yellow pom-pom flowers over feathery leaves. Marigolds love full sun, bloom for months and are easy to grow in pots or beds.",
+  },
+  {
+    name: "Bougainvillea",
+    rupees: 1300,
+    stock: 12,
+    category: "Outdoor Plants",
+    slug: "bougainvillea",
+    description:
+      "A vigorous woody climber covered in papery magenta bracts around tiny white flowers. It thrives in hot sun and prefers to dry out between waterings; prune after flowering to shape it.",
+  },
+];

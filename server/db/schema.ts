@@ -1,0 +1,145 @@
+import type { ColumnType } from "kysely";
+import type { Timestamp } from "./values.ts";
+
+// Kysely's view of the tables created in ./migrations (docs/decisions/002-database-portability.md).
+export interface CategoryTable {
+  id: string;
+  name: string;
+  description: string;
+  image_url: string;
+  image_width: number;
+  image_height: number;
+  created_at: Timestamp;
+}
+
+export interface ProductTable {
+  id: string;
+  name: string;
+  description: string;
+  price_paise: number;
+  stock: number;
+  category_id: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ProductImageTable {
+  id: string;
+  product_id: string;
+  position: number;
+  url: string;
+  width: number;
+  height: number;
+}
+
+export interface ContactMessageTable {
+  id: string;
+  name: string;
+  email: string;
+  subject: string;
+  message: string;
+  client_ip: string | null;
+  created_at: Timestamp;
+}
+
+export interface RateLimitTable {
+  key: string;
+  hits: number;
+  /** Milliseconds since the epoch when the current window ends. */
+  resets_at: number;
+}
+
+/** A boolean column: 0/1 on SQLite, true/false on PostgreSQL. */
+type Flag = ColumnType<boolean | number, boolean | number, boolean | number>;
+
+// Tables owned by Better Auth keep its camelCase column names (migration 0002-accounts).
+export interface UserTable {
+  id: string;
+  name: string;
+  email: string;
+  emailVerified: Flag;
+  image: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+  username: string | null;
+  displayUsername: string | null;
+  role: string | null;
+  banned: Flag | null;
+  banReason: string | null;
+  banExpires: Timestamp | null;
+  phone: string | null;
+  address: string | null;
+  location: string | null;
+}
+
+export interface SessionTable {
+  id: string;
+  expiresAt: Timestamp;
+  token: string;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+  ipAddress: string | null;
+  userAgent: string | null;
+  userId: string;
+  impersonatedBy: string | null;
+}
+
+export interface AccountTable {
+  id: string;
+  accountId: string;
+  providerId: string;
+  userId: string;
+  password: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface CartItemTable {
+  id: string;
+  user_id: string;
+  product_id: string;
+  quantity: number;
+  created_at: Timestamp;
+}
+
+export type OrderStatus = "pending" | "processing" | "shipped" | "delivered" | "cancelled";
+
+export interface OrderTable {
+  id: string;
+  user_id: string;
+  status: OrderStatus;
+  subtotal_paise: number;
+  shipping_paise: number;
+  total_paise: number;
+  ship_name: string;
+  ship_phone: string;
+  ship_address: string;
+  payment_method: string;
+  idempotency_key: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface OrderLineTable {
+  id: string;
+  order_id: string;
+  position: number;
+  product_id: string | null;
+  name: string;
+  unit_price_paise: number;
+  quantity: number;
+}
+
+export interface DB {
+  cart_items: CartItemTable;
+  orders: OrderTable;
+  order_lines: OrderLineTable;
+  users: UserTable;
+  sessions: SessionTable;
+  accounts: AccountTable;
+  categories: CategoryTable;
+  products: ProductTable;
+  product_images: ProductImageTable;
+  contact_messages: ContactMessageTable;
+  rate_limits: RateLimitTable;
+}

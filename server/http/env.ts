@@ -1,0 +1,17 @@
+import type { HttpBindings } from "@hono/node-server";
+import type { Logger } from "pino";
+import type { Services } from "../services/create-services.ts";
+import type { SessionUser } from "../services/session-user.ts";
+
+/** What every request handler can read from its Hono context. */
+export interface AppEnv {
+  Bindings: Partial<HttpBindings>;
+  Variables: {
+    services: Services;
+    log: Logger;
+    requestId: string;
+    secureHeadersNonce?: string;
+    /** Set by currentUser() on first use; undefined until then. */
+    user?: SessionUser | null;
+  };
+}

@@ -1,0 +1,46 @@
+import { bodyLimit } from "hono/body-limit";
+import { HTTPException } from "hono/http-exception";
+import { createMiddleware } from "hono/factory";
+import type { AppEnv } from "./env.ts";
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Refuses state-changing requests sent by another site's page: browsers always name the page's origin
+ * on such requests, so a mismatch with PUBLIC_URL is a cross-site request forgery.
+ */
+export function sameOriginOnly(publicOrigin: string) {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    if (!SAFE_METHODS.has(c.req.method)) {
+      const origin = c.req.header("origin");
+      const crossSite = c.req.header("sec-fetch-site") === "cross-site";
+      // A request that carries cookies acts for somebody: it must say where it comes from.
+      const unnamed = origin === undefined && c.req.header("cookie") !== undefined;
+      if ((origin !== undefined && origin !== publicOrigin) || crossSite || unnamed) {
+        throw new HTTPException(403, { message: "This request came from another site and was refused." });
+      }
+    }
+    await next();
+  });
+}
+
+/** JSON endpoints take JSON bodies only (415 otherwise), up to a size (413 beyond it). */
+export function jsonBodies(maxBytes: number) {
+  const limit = bodyLimit({
+    maxSize: maxBytes,
+    onError: () => {
+      throw new HTTPException(413, { message: `The request is too large (at most ${Math.round(maxBytes / 1024)} KB).` });
+    },
+  });
+  const jsonOnly = createMiddleware<AppEnv>(async (c, next) => {
+    const hasBody = c.req.raw.body !== null && c.req.header("content-length") !== "0";
+    if (!SAFE_METHODS.has(c.req.method) && hasBody) {
+      const type = c.req.header("content-type") ?? "";
+      if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
+        throw new HTTPException(415, { message: "Send the request body as JSON (Content-Type: application/json)." });
+      }
+    }
+    await next();
+  });
+  return [limit, jsonOnly] as const;
+}

@@ -1,0 +1,33 @@
+import { pino } from "pino";
+import { ConfigError, loadConfig } from "./config.ts";
+import { DataDirInUseError } from "./data-dir-lock.ts";
+import { startServer } from "./start.ts";
+
+// Process entry: configuration, start-up, graceful shutdown on SIGTERM/SIGINT.
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = pino({ level: config.logLevel });
+  const server = await startServer(config, logger);
+  let stopping = false;
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      logger.info({ signal }, "shutting down");
+      server.stop().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error({ err: error }, "shutdown failed");
+          process.exit(1);
+        },
+      );
+    });
+  }
+}
+
+main().catch((error: unknown) => {
+  // Readable start-up failures (bad configuration, data folder in use) print without a stack trace.
+  if (error instanceof ConfigError || error instanceof DataDirInUseError) console.error(error.message);
+  else console.error(error);
+  process.exit(1);
+});

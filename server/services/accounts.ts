@@ -1,0 +1,226 @@
+import { randomInt } from "node:crypto";
+import { APIError } from "better-auth/api";
+import { sql, type Kysely } from "kysely";
+import { messages } from "#common/messages.ts";
+import {
+  changePasswordSchema,
+  emailOnlySchema,
+  loginSchema,
+  registerSchema,
+  resetPasswordSchema,
+} from "#common/schemas/account.ts";
+import type { Auth } from "../auth/auth.ts";
+import { CLIENT_IP_HEADER } from "../auth/auth-rules.ts";
+import type { Database, Dialect } from "../db/client.ts";
+import type { DB } from "../db/schema.ts";
+import { toFlag } from "../db/values.ts";
+import {
+  ConflictError,
+  InvalidInputError,
+  NotFoundError,
+  ServiceError,
+  TooManyRequestsError,
+  parseInput,
+} from "./errors.ts";
+import type { RequestContext, SessionUser } from "./session-user.ts";
+
+/** Cookies the auth library set, for the page or API response to pass on. */
+export interface CookieResult {
+  setCookies: string[];
+}
+
+export type AccountsService = ReturnType<typeof createAccountsService>;
+
+const a = messages.auth;
+
+/**
+ * Accounts on top of Better Auth: pages and API handlers call these, never the auth library directly, so
+ * every path gets the same validation, limits and messages.
+ */
+export function createAccountsService(auth: Auth, { db, dialect }: Pick<Database, "db" | "dialect">) {
+  /** The request's headers with the connection address the auth rules key their limits on. */
+  function authHeaders(request: RequestContext): Headers {
+    const headers = new Headers(request.headers);
+    headers.set(CLIENT_IP_HEADER, request.clientIp ?? "unknown");
+    return headers;
+  }
+
+  return {
+    async getSession(request: RequestContext): Promise<SessionUser | null> {
+      if (!request.headers.get("cookie")) return null;
+      const result = await auth.api.getSession({ headers: authHeaders(request) });
+      return result ? toSessionUser(result.user) : null;
+    },
+
+    async register(input: unknown, request: RequestContext): Promise<{ email: string }> {
+      const { name, username, email, password } = parseInput(registerSchema, input);
+      if (await findUserId(db, email)) throw new ConflictError(a.emailTaken, { email: a.emailTaken });
+      await callAuth(() => auth.api.signUpEmail({ body: { name, username, email, password }, headers: authHeaders(request) }));
+      return { email };
+    },
+
+    async signIn(input: unknown, request: RequestContext): Promise<CookieResult> {
+      const { email, password } = parseInput(loginSchema, input);
+      const { headers } = await callAuth(() =>
+        auth.api.signInEmail({ body: { email, password }, headers: authHeaders(request), returnHeaders: true }),
+      );
+      return { setCookies: headers.getSetCookie() };
+    },
+
+    async signOut(request: RequestContext): Promise<CookieResult> {
+      const { headers } = await callAuth(() => auth.api.signOut({ headers: authHeaders(request), returnHeaders: true }));
+      return { setCookies: headers.getSetCookie() };
+    },
+
+    /** Follows the link of a verification e-mail; signs the person in. */
+    async verifyEmail(token: string, request: RequestContext): Promise<CookieResult> {
+      try {
+        const { headers } = await auth.api.verifyEmail({ query: { token }, headers: authHeaders(request), returnHeaders: true });
+        return { setCookies: headers.getSetCookie() };
+      } catch (error) {
+        if (error instanceof APIError) throw new InvalidInputError(a.verifyFailed);
+        throw error;
+      }
+    },
+
+    async resendVerification(input: unknown, request: RequestContext): Promise<void> {
+      const { email } = parseInput(emailOnlySchema, input);
+      await callAuth(() => auth.api.sendVerificationEmail({ body: { email, callbackURL: "/" }, headers: authHeaders(request) }));
+    },
+
+    /** Sends a reset link when the account exists; answers the same either way. */
+    async requestPasswordReset(input: unknown, request: RequestContext): Promise<void> {
+      const { email } = parseInput(emailOnlySchema, input);
+      await callAuth(() => auth.api.requestPasswordReset({ body: { email, redirectTo: "/reset-password" }, headers: authHeaders(request) }));
+    },
+
+    async resetPassword(input: unknown, request: RequestContext): Promise<void> {
+      const { token, password } = parseInput(resetPasswordSchema, input);
+      await callAuth(() => auth.api.resetPassword({ body: { token, newPassword: password }, headers: authHeaders(request) }));
+    },
+
+    /** Changes the signed-in person's password and signs out their other sessions. */
+    async changePassword(input: unknown, request: RequestContext): Promise<CookieResult> {
+      const { currentPassword, newPassword } = parseInput(changePasswordSchema, input);
+      const { headers } = await callAuth(() =>
+        auth.api.changePassword({
+          body: { currentPassword, newPassword, revokeOtherSessions: true },
+          headers: authHeaders(request),
+          returnHeaders: true,
+        }),
+      );
+      return { setCookies: headers.getSetCookie() };
+    },
+
+    /** ADMIN_EMAIL + ADMIN_PASSWORD at start-up: create that account, or promote it; e-mail counts as verified. */
+    async ensureAdmin({ email, password }: { email: string; password: string }): Promise<"created" | "promoted"> {
+      const existing = await findUserId(db, email);
+      if (!existing) {
+        await auth.api.createUser({
+          body: { email, password, name: "Shop Admin", role: "admin", data: { username: await freeUsername(db, email) } },
+        });
+      }
+      await setRole(db, dialect, email, "admin", { verify: true });
+      return existing ? "promoted" : "created";
+    },
+
+    /** For the admin CLI: grant or revoke the admin role of an existing account. */
+    async setAdmin(email: string, isAdmin: boolean): Promise<void> {
+      if (!(await findUserId(db, email))) throw new NotFoundError(`There is no account with the e-mail ${email}.`);
+      await setRole(db, dialect, email, isAdmin ? "admin" : "user", { verify: false });
+    },
+  };
+}
+
+interface AuthUser {
+  id: string;
+  name: string;
+  email: string;
+  image?: string | null | undefined;
+  emailVerified: boolean;
+  username?: string | null | undefined;
+  displayUsername?: string | null | undefined;
+  role?: string | null | undefined;
+}
+
+export function toSessionUser(user: AuthUser): SessionUser {
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    username: user.displayUsername ?? user.username ?? "",
+    image: user.image ?? null,
+    emailVerified: user.emailVerified,
+    isAdmin: user.role === "admin",
+  };
+}
+
+/** Runs an auth library call and turns its errors into the shop's messages. */
+async function callAuth<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof APIError) throw fromAuthError(error);
+    throw error;
+  }
+}
+
+function fromAuthError(error: APIError): ServiceError {
+  const body = (error.body ?? {}) as { code?: string; message?: string };
+  switch (body.code) {
+    case "INVALID_EMAIL_OR_PASSWORD":
+      return new InvalidInputError(a.invalidCredentials);
+    case "EMAIL_NOT_VERIFIED":
+      return new ServiceError(403, a.emailNotVerified);
+    case "USERNAME_IS_ALREADY_TAKEN":
+      return new ConflictError(a.usernameTaken, { username: a.usernameTaken });
+    case "USER_ALREADY_EXISTS":
+    case "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL":
+      return new ConflictError(a.emailTaken, { email: a.emailTaken });
+    case "PASSWORD_TOO_COMMON":
+      return new InvalidInputError(messages.validation.passwordTooCommon, {
+        password: messages.validation.passwordTooCommon,
+        newPassword: messages.validation.passwordTooCommon,
+      });
+    case "INVALID_PASSWORD":
+      return new InvalidInputError(a.currentPasswordWrong, { currentPassword: a.currentPasswordWrong });
+    case "INVALID_TOKEN":
+      return new InvalidInputError(a.resetLinkInvalid);
+  }
+  if (error.statusCode === 429) {
+    return new TooManyRequestsError(body.message ?? "Too many requests. Please wait a little and try again.", retryAfter(error));
+  }
+  if (error.statusCode === 401) return new ServiceError(401, body.message ?? "Please log in first.");
+  return new InvalidInputError(body.message ?? "The request could not be completed.");
+}
+
+function retryAfter(error: APIError): number {
+  const headers = error.headers instanceof Headers ? error.headers : new Headers();
+  return Number(headers.get("retry-after") ?? 60) || 60;
+}
+
+async function findUserId(db: Kysely<DB>, email: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom("users")
+    .select("id")
+    .where(sql<string>`lower(email)`, "=", email.toLowerCase())
+    .executeTakeFirst();
+  return row?.id;
+}
+
+async function setRole(db: Kysely<DB>, dialect: Dialect, email: string, role: "admin" | "user", { verify }: { verify: boolean }) {
+  await db
+    .updateTable("users")
+    .set({ role, ...(verify ? { emailVerified: toFlag(dialect, true) } : {}), updatedAt: new Date().toISOString() })
+    .where(sql<string>`lower(email)`, "=", email.toLowerCase())
+    .execute();
+}
+
+/** A username for an account made from the environment: the e-mail's local part, made unique. */
+async function freeUsername(db: Kysely<DB>, email: string): Promise<string> {
+  const base = (email.split("@")[0] ?? "admin").replace(/[^A-Za-z0-9_.]/g, "").slice(0, 24).padEnd(3, "_").toLowerCase();
+  for (let candidate = base; ; candidate = `${base}${randomInt(1000, 9999)}`) {
+    const taken = await db.selectFrom("users").select("id").where("username", "=", candidate).executeTakeFirst();
+    if (!taken) return candidate;
+  }
+}

@@ -1,0 +1,70 @@
+import { randomUUID } from "node:crypto";
+import type { Kysely } from "kysely";
+import type { Logger } from "pino";
+import { contactMessageSchema } from "#common/schemas/contact.ts";
+import type { DB } from "../db/schema.ts";
+import { toIsoString } from "../db/values.ts";
+import { ForbiddenError, UnauthorizedError, parseInput } from "./errors.ts";
+import { contactMessageEmail } from "./mail-templates.ts";
+import type { Mailer } from "./mailer.ts";
+import type { RateLimiter, RateRule } from "./rate-limit.ts";
+import type { SessionUser } from "./session-user.ts";
+
+export const contactRateRule: RateRule = {
+  name: "contact",
+  limit: 5,
+  windowMs: 10 * 60 * 1000,
+  message: "You have sent several messages in a short time. Please wait a few minutes and try again.",
+};
+
+export interface RequestOrigin {
+  clientIp: string | null;
+}
+
+export interface ContactMessage {
+  id: string;
+  name: string;
+  email: string;
+  subject: string;
+  message: string;
+  createdAt: string;
+}
+
+export type ContactService = ReturnType<typeof createContactService>;
+
+interface ContactOptions {
+  mailer: Mailer;
+  shopName: string;
+  /** Where a copy of each message goes (CONTACT_EMAIL); unset, messages are only stored. */
+  contactEmail: string | undefined;
+  logger: Logger;
+}
+
+export function createContactService(db: Kysely<DB>, rateLimiter: RateLimiter, options: ContactOptions) {
+  return {
+    /** Stores a Contact Us message (decisions.md: sent for real, readable by admins). */
+    async sendMessage(input: unknown, origin: RequestOrigin): Promise<{ id: string }> {
+      const message = parseInput(contactMessageSchema, input);
+      await rateLimiter.hit(contactRateRule, origin.clientIp ?? "unknown");
+      const id = randomUUID();
+      await db
+        .insertInto("contact_messages")
+        .values({ id, ...message, client_ip: origin.clientIp, created_at: new Date().toISOString() })
+        .execute();
+      if (options.contactEmail) {
+        const mail = contactMessageEmail({ shopName: options.shopName, fromName: message.name, fromEmail: message.email, subject: message.subject, message: message.message });
+        // The message is stored either way; a mail failure is logged, not shown to the sender.
+        await options.mailer.send({ to: options.contactEmail, ...mail }).catch((error: unknown) => options.logger.error({ err: error }, "contact message e-mail failed"));
+      }
+      return { id };
+    },
+
+    /** The admins' inbox, newest first. */
+    async listMessages(viewer: SessionUser | null, limit = 100): Promise<ContactMessage[]> {
+      if (!viewer) throw new UnauthorizedError();
+      if (!viewer.isAdmin) throw new ForbiddenError();
+      const rows = await db.selectFrom("contact_messages").selectAll().orderBy("created_at", "desc").limit(limit).execute();
+      return rows.map((r) => ({ id: r.id, name: r.name, email: r.email, subject: r.subject, message: r.message, createdAt: toIsoString(r.created_at) }));
+    },
+  };
+}

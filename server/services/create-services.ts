@@ -1,0 +1,66 @@
+import path from "node:path";
+import type { Logger } from "pino";
+import { createAuth } from "../auth/auth.ts";
+import type { Database } from "../db/client.ts";
+import { createAccountsService } from "./accounts.ts";
+import { createCartService } from "./cart.ts";
+import { createCatalogService } from "./catalog.ts";
+import { createContactService } from "./contact.ts";
+import type { Mailer } from "./mailer.ts";
+import { createMediaService } from "./media.ts";
+import { createOrdersService } from "./orders.ts";
+import { createProfilesService } from "./profiles.ts";
+import { createRateLimiter } from "./rate-limit.ts";
+
+export interface ServiceDependencies {
+  database: Pick<Database, "db" | "dialect">;
+  dataDir: string;
+  publicUrl: URL;
+  authSecret: string;
+  shopName: string;
+  contactEmail: string | undefined;
+  shippingFeePaise: number;
+  mailer: Mailer;
+  logger: Logger;
+}
+
+/** Every service of the shop over one database; routes and API handlers receive this and nothing lower. */
+export function createServices(deps: ServiceDependencies) {
+  const { database, mailer, logger } = deps;
+  const rateLimiter = createRateLimiter(database.db);
+  const media = createMediaService({ mediaDir: path.join(deps.dataDir, "media") });
+  const auth = createAuth({
+    database,
+    publicUrl: deps.publicUrl,
+    secret: deps.authSecret,
+    shopName: deps.shopName,
+    mailer,
+    rateLimiter,
+    logger,
+  });
+  return {
+    /** The auth library's own HTTP handler, mounted at /api/auth. */
+    authHandler: (request: Request) => auth.handler(request),
+    /** The auth library's configuration (its schema check in tests). */
+    authOptions: auth.options,
+    accounts: createAccountsService(auth, database),
+    profiles: createProfilesService(database.db, media),
+    catalog: createCatalogService(database.db),
+    cart: createCartService(database.db, { shippingFeePaise: deps.shippingFeePaise }),
+    orders: createOrdersService({
+      database,
+      mailer,
+      logger,
+      shopName: deps.shopName,
+      publicUrl: deps.publicUrl,
+      shippingFeePaise: deps.shippingFeePaise,
+    }),
+    contact: createContactService(database.db, rateLimiter, { mailer, shopName: deps.shopName, contactEmail: deps.contactEmail, logger }),
+    /** Liveness of the database for /readyz. */
+    async pingDatabase(): Promise<void> {
+      await database.db.selectFrom("categories").select("id").limit(1).execute();
+    },
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;

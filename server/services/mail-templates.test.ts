@@ -1,0 +1,129 @@
+import { describe, expect, it } from "vitest";
+import {
+  contactMessageEmail,
+  escapeHtml,
+  passwordChangedEmail,
+  passwordResetEmail,
+  verificationEmail,
+  type MailContent,
+} from "./mail-templates.ts";
+
+const shopName = "Plant Shop";
+const evil = '<script>alert("x")</script>';
+const url = "https://shop.example/verify?token=abc&next=%2Faccount";
+
+/** What every e-mail shares: the layout, the shop name, the footer, and no unescaped markup from input. */
+function expectLayout(mail: MailContent) {
+  expect(mail.html).toContain("max-width:560px");
+  expect(mail.html).toContain(`>${shopName}</div>`);
+  expect(mail.html).toContain("You received this e-mail because");
+  expect(mail.text).toContain("You received this e-mail because");
+  expect(mail.html).not.toContain("<script>");
+  // The plain-text part carries no markup of the layout (the values in it are plain text, unescaped).
+  expect(mail.text).not.toMatch(/<(p|a|div|strong|br|span)\b/);
+  expect(mail.text).not.toMatch(/&(amp|lt|gt|quot|#39);/);
+}
+
+describe("escapeHtml", () => {
+  it("escapes the characters that matter in content and attributes", () => {
+    expect(escapeHtml(`<a href="x" title='y'>Tom & Jerry</a>`)).toBe(
+      "&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;Tom &amp; Jerry&lt;/a&gt;",
+    );
+    expect(escapeHtml("Ānanda")).toBe("Ānanda");
+  });
+});
+
+describe("verificationEmail", () => {
+  it("carries the link in both parts and escapes the name", () => {
+    const mail = verificationEmail({ shopName, name: evil, url });
+
+    expect(mail.subject).toBe("Verify your e-mail for Plant Shop");
+    expect(mail.text).toContain(url);
+    expect(mail.text).toContain(`Hello ${evil},`);
+    expect(mail.html).toContain(`href="${escapeHtml(url)}"`);
+    expect(mail.html).toContain("background-color:#25632e");
+    // The link is also printed below the button.
+    expect(mail.html.split(escapeHtml(url)).length - 1).toBe(3);
+    expect(mail.html).toContain(escapeHtml(evil));
+    expectLayout(mail);
+  });
+
+  it("escapes the shop name in the html part", () => {
+    const mail = verificationEmail({ shopName: "Ferns & <b>Co</b>", name: "Ānanda", url });
+
+    expect(mail.subject).toBe("Verify your e-mail for Ferns & <b>Co</b>");
+    expect(mail.html).toContain("Ferns &amp; &lt;b&gt;Co&lt;/b&gt;");
+    expect(mail.html).not.toContain("<b>Co</b>");
+    expect(mail.html).toContain("Hello Ānanda,");
+  });
+});
+
+describe("passwordResetEmail", () => {
+  it("carries the link, says it works once and when it expires", () => {
+    const resetUrl = "https://shop.example/reset-password?token=xyz";
+    const mail = passwordResetEmail({ shopName, name: evil, url: resetUrl, expiresInMinutes: 30 });
+
+    expect(mail.subject).toBe("Reset your Plant Shop password");
+    expect(mail.text).toContain(resetUrl);
+    expect(mail.html).toContain(`href="${resetUrl}"`);
+    for (const part of [mail.text, mail.html]) {
+      expect(part).toContain("works once");
+      expect(part).toContain("expires in 30 minutes");
+      expect(part).toContain("If you did not ask for this, ignore this e-mail");
+    }
+    expect(mail.html).toContain(escapeHtml(evil));
+    expectLayout(mail);
+  });
+
+  it("says 1 minute, not 1 minutes", () => {
+    const mail = passwordResetEmail({ shopName, name: "A", url, expiresInMinutes: 1 });
+    expect(mail.text).toContain("expires in 1 minute.");
+  });
+});
+
+describe("passwordChangedEmail", () => {
+  it("tells them to reset the password if it was not them", () => {
+    const mail = passwordChangedEmail({ shopName, name: evil });
+
+    expect(mail.subject).toBe("Your Plant Shop password was changed");
+    for (const part of [mail.text, mail.html]) {
+      expect(part).toContain("If it was not you, reset your password");
+    }
+    expect(mail.text).toContain(`Hello ${evil},`);
+    expect(mail.html).toContain(escapeHtml(evil));
+    expectLayout(mail);
+  });
+});
+
+describe("contactMessageEmail", () => {
+  it("escapes every value, keeps the message's line breaks and links a reply", () => {
+    const mail = contactMessageEmail({
+      shopName,
+      fromName: evil,
+      fromEmail: "ananda@example.com",
+      subject: `Repotting ${evil}`,
+      message: `First line\r\nSecond line ${evil}\n\nThird & last`,
+    });
+
+    expect(mail.subject).toBe(`Contact form: Repotting ${evil}`);
+    expect(mail.text).toContain(`${evil} <ananda@example.com>`);
+    expect(mail.text).toContain(`First line\nSecond line ${evil}\n\nThird & last`);
+    expect(mail.html).toContain(
+      `First line<br>\nSecond line ${escapeHtml(evil)}<br>\n<br>\nThird &amp; last`,
+    );
+    expect(mail.html).toContain(`Repotting ${escapeHtml(evil)}`);
+    expect(mail.html).toContain('href="mailto:ananda@example.com?subject=Re%3A%20Repotting%20');
+    expectLayout(mail);
+  });
+
+  it("keeps the subject line on one line", () => {
+    const mail = contactMessageEmail({
+      shopName,
+      fromName: "A",
+      fromEmail: "a@example.com",
+      subject: "Hello\r\nBcc: victim@example.com",
+      message: "Hi",
+    });
+    expect(mail.subject).toBe("Contact form: Hello Bcc: victim@example.com");
+  });
+});

@@ -1,0 +1,246 @@
+import { describe, expect, it } from "vitest";
+import { newPerson, sessionCookie, signIn, signUpVerified, tokenFromMail } from "../support/accounts.ts";
+import { useAppWithMail } from "../support/app-with-mail.ts";
+import { createTestApp, postJson, TEST_ORIGIN } from "../support/test-app.ts";
+
+const shop = useAppWithMail();
+
+const me = (cookie: string) => shop.app.request("/api/me", { headers: { Cookie: cookie } });
+
+describe("session cookies", () => {
+  it("are HttpOnly, SameSite=Lax, Path=/, and not Secure over plain http", async () => {
+    const { person } = await signUpVerified(shop.app, shop.capture);
+    const response = await signIn(shop.app, person.email, person.password);
+    expect(response.status).toBe(200);
+    const cookie = response.headers.getSetCookie().find((c) => c.startsWith("plant-shop.session_token="))!;
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+    expect(cookie).toMatch(/Path=\//);
+    expect(cookie).not.toMatch(/Secure/i);
+  });
+
+  it("are Secure with the __Host- prefix when PUBLIC_URL is https", async () => {
+    const httpsApp = await createTestApp({ SMTP_URL: shop.capture.url, PUBLIC_URL: "https://shop.example" });
+    try {
+      const person = newPerson();
+      const origin = { Origin: "https://shop.example" };
+      await httpsApp.request("https://shop.example/api/auth/sign-up/email", postJson(person, origin));
+      const token = await tokenFromMail(shop.capture, person.email, "/verify");
+      await httpsApp.request(`https://shop.example/api/auth/verify-email?token=${token}`);
+      const response = await httpsApp.request("https://shop.example/api/auth/sign-in/email", postJson(person, origin));
+      const cookie = response.headers.getSetCookie().find((c) => c.includes("session_token="))!;
+      expect(cookie.startsWith("__Host-plant-shop.session_token=")).toBe(true);
+      expect(cookie).toMatch(/; Secure/i);
+      expect(cookie).toMatch(/Path=\//);
+      expect(cookie).not.toMatch(/Domain=/i);
+    } finally {
+      await httpsApp.cleanup();
+    }
+  });
+
+  it("are new at every login", async () => {
+    const { person, cookie } = await signUpVerified(shop.app, shop.capture);
+    const again = sessionCookie(await signIn(shop.app, person.email, person.password, { Cookie: cookie }));
+    expect(again).not.toBe(cookie);
+    expect((await me(again)).status).toBe(200);
+  });
+});
+
+describe("sessions", () => {
+  it("end on the server at logout: the old cookie no longer works", async () => {
+    const { cookie } = await signUpVerified(shop.app, shop.capture);
+    expect((await me(cookie)).status).toBe(200);
+    const out = await shop.app.request("/api/auth/sign-out", { method: "POST", headers: { Cookie: cookie, Origin: TEST_ORIGIN } });
+    expect(out.status).toBe(200);
+    expect((await me(cookie)).status).toBe(401);
+  });
+
+  it("expire after 7 idle days", async () => {
+    const { cookie, userId } = await signUpVerified(shop.app, shop.capture);
+    await shop.app.database.db.updateTable("sessions").set({ expiresAt: new Date(Date.now() - 1000).toISOString() }).where("userId", "=", userId).execute();
+    expect((await me(cookie)).status).toBe(401);
+  });
+
+  it("never outlive 30 days, however active", async () => {
+    const { cookie, userId } = await signUpVerified(shop.app, shop.capture);
+    const thirtyOneDaysAgo = new Date(Date.now() - 31 * 24 * 3600 * 1000).toISOString();
+    await shop.app.database.db.updateTable("sessions").set({ createdAt: thirtyOneDaysAgo }).where("userId", "=", userId).execute();
+    expect((await me(cookie)).status).toBe(401);
+    expect(await shop.app.database.db.selectFrom("sessions").select("id").where("userId", "=", userId).execute()).toEqual([]);
+  });
+});
+
+describe("passwords", () => {
+  it("are hashed with argon2id at OWASP's minimum (m=19 MiB, t=2, p=1)", async () => {
+    const { userId, person } = await signUpVerified(shop.app, shop.capture);
+    const account = await shop.app.database.db.selectFrom("accounts").select("password").where("userId", "=", userId).executeTakeFirstOrThrow();
+    expect(account.password).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect(account.password).not.toContain(person.password);
+  });
+
+  it("that are among the most common are refused at sign-up, reset and change", async () => {
+    const response = await shop.app.request("/api/auth/sign-up/email", postJson(newPerson({ password: "password123" })));
+    expect(response.status).toBe(400);
+    expect((await response.json()).message).toMatch(/most common/);
+    await expect(shop.app.services.accounts.register(newPerson({ password: "iloveyou1" }), { headers: new Headers(), clientIp: "1.1.1.1" })).rejects.toMatchObject({
+      fieldErrors: { password: expect.stringMatching(/most common/) },
+    });
+  });
+});
+
+describe("cross-site requests", () => {
+  it("are refused when the Origin is another site's", async () => {
+    const response = await shop.app.request("/api/auth/sign-in/email", postJson({ email: "a@b.co", password: "x" }, { Origin: "https://evil.example" }));
+    expect(response.status).toBe(403);
+  });
+
+  it("are refused when they carry cookies but name no Origin", async () => {
+    const { cookie } = await signUpVerified(shop.app, shop.capture);
+    const response = await shop.app.request("/api/auth/sign-out", { method: "POST", headers: { Cookie: cookie } });
+    expect(response.status).toBe(403);
+    expect((await me(cookie)).status).toBe(200);
+  });
+
+  it("with a body that is not JSON get 415", async () => {
+    const response = await shop.app.request("/api/auth/sign-in/email", {
+      method: "POST",
+      headers: { "Content-Type": "text/plain", Origin: TEST_ORIGIN },
+      body: JSON.stringify({ email: "a@b.co", password: "x" }),
+    });
+    expect(response.status).toBe(415);
+  });
+});
+
+describe("rate limits", () => {
+  it("refuse the 6th failed sign-in for one e-mail within a minute, with a readable message", async () => {
+    const { person } = await signUpVerified(shop.app, shop.capture);
+    for (let i = 0; i < 5; i++) expect((await signIn(shop.app, person.email, "wrong-password-1")).status).toBe(401);
+    const sixth = await signIn(shop.app, person.email, person.password);
+    expect(sixth.status).toBe(429);
+    expect((await sixth.json()).message).toMatch(/Too many failed sign-in attempts/);
+    expect(Number(sixth.headers.get("retry-after"))).toBeGreaterThan(0);
+    // Another e-mail is not affected.
+    expect((await signIn(shop.app, "someone.else@example.com", "whatever-1")).status).toBe(401);
+  });
+
+  it("hold for page sign-ins too, since both go through the same rules", async () => {
+    const { person } = await signUpVerified(shop.app, shop.capture);
+    const request = { headers: new Headers({ Origin: TEST_ORIGIN }), clientIp: "10.1.1.1" };
+    for (let i = 0; i < 5; i++) {
+      await expect(shop.app.services.accounts.signIn({ email: person.email, password: "wrong-password-1" }, request)).rejects.toMatchObject({ status: 400 });
+    }
+    await expect(shop.app.services.accounts.signIn(person, request)).rejects.toMatchObject({ status: 429 });
+  });
+
+  it("limit password reset and verification e-mails per address", async () => {
+    const { person } = await signUpVerified(shop.app, shop.capture);
+    const reset = () => shop.app.request("/api/auth/request-password-reset", postJson({ email: person.email, redirectTo: "/reset-password" }));
+    for (let i = 0; i < 3; i++) expect((await reset()).status).toBe(200);
+    expect((await reset()).status).toBe(429);
+
+    const other = newPerson();
+    await shop.app.request("/api/auth/sign-up/email", postJson(other));
+    const resend = () => shop.app.request("/api/auth/send-verification-email", postJson({ email: other.email }));
+    for (let i = 0; i < 3; i++) expect((await resend()).status).toBe(200);
+    expect((await resend()).status).toBe(429);
+  });
+
+  it("limit new accounts from one address to 20 an hour", async () => {
+    for (let i = 0; i < 20; i++) expect((await shop.app.request("/api/auth/sign-up/email", postJson(newPerson()))).status).toBe(200);
+    const refused = await shop.app.request("/api/auth/sign-up/email", postJson(newPerson()));
+    expect(refused.status).toBe(429);
+    expect((await refused.json()).message).toMatch(/Too many new accounts/);
+  }, 60_000);
+
+  it("are kept in the database, so every server process shares them", async () => {
+    const { person } = await signUpVerified(shop.app, shop.capture);
+    for (let i = 0; i < 5; i++) await signIn(shop.app, person.email, "wrong-password-1");
+    const row = await shop.app.database.db.selectFrom("rate_limits").select("hits").where("key", "=", `sign-in-failures:${person.email}`).executeTakeFirstOrThrow();
+    expect(row.hits).toBe(5);
+  });
+});
+
+describe("what a request body cannot do", () => {
+  it("cannot make anybody an admin or verified at sign-up", async () => {
+    const person = newPerson();
+    await shop.app.request("/api/auth/sign-up/email", postJson({ ...person, role: "admin", isAdmin: true, emailVerified: true }));
+    const user = await shop.app.database.db.selectFrom("users").select(["role", "emailVerified"]).where("email", "=", person.email).executeTakeFirst();
+    expect(user?.role === "admin").toBe(false);
+    expect(Boolean(user?.emailVerified)).toBe(false);
+  });
+
+  it("cannot change role, e-mail or verification through a profile update", async () => {
+    const { cookie, userId, person } = await signUpVerified(shop.app, shop.capture);
+    const response = await shop.app.request(`/api/profiles/${userId}`, {
+      method: "PATCH",
+      headers: { "Content-Type": "application/json", Origin: TEST_ORIGIN, Cookie: cookie },
+      body: JSON.stringify({ name: "Asha K", username: person.username, phone: "+91 98765 43210", address: "12 Garden Road", role: "admin", isAdmin: true, email: "x@evil.example", emailVerified: false }),
+    });
+    expect(response.status).toBe(200);
+    const user = await shop.app.database.db.selectFrom("users").selectAll().where("id", "=", userId).executeTakeFirstOrThrow();
+    expect(user).toMatchObject({ name: "Asha K", email: person.email, phone: "+91 98765 43210" });
+    expect(user.role === "admin").toBe(false);
+    expect(Boolean(user.emailVerified)).toBe(true);
+  });
+});
+
+describe("profiles", () => {
+  it("show others only the public part, and the owner everything", async () => {
+    const asha = await signUpVerified(shop.app, shop.capture);
+    const ravi = await signUpVerified(shop.app, shop.capture, newPerson({ name: "Ravi Menon" }));
+    const seenByRavi = await (await shop.app.request(`/api/profiles/${asha.userId}`, { headers: { Cookie: ravi.cookie } })).json();
+    expect(Object.keys(seenByRavi).sort()).toEqual(["avatarUrl", "id", "isOwner", "location", "name", "username"]);
+    const seenByVisitor = await (await shop.app.request(`/api/profiles/${asha.userId}`)).json();
+    expect(seenByVisitor).not.toHaveProperty("email");
+    const own = await (await shop.app.request(`/api/profiles/${asha.userId}`, { headers: { Cookie: asha.cookie } })).json();
+    expect(own).toMatchObject({ email: asha.person.email, isOwner: true });
+  });
+
+  it("cannot be changed by anybody but the owner", async () => {
+    const asha = await signUpVerified(shop.app, shop.capture);
+    const ravi = await signUpVerified(shop.app, shop.capture, newPerson({ name: "Ravi Menon" }));
+    const response = await shop.app.request(`/api/profiles/${asha.userId}`, {
+      method: "PATCH",
+      headers: { "Content-Type": "application/json", Origin: TEST_ORIGIN, Cookie: ravi.cookie },
+      body: JSON.stringify({ name: "Hacked", username: "hacked", phone: "12345678", address: "x" }),
+    });
+    expect(response.status).toBe(404);
+    const visitor = await shop.app.request(`/api/profiles/${asha.userId}`, {
+      method: "PATCH",
+      headers: { "Content-Type": "application/json", Origin: TEST_ORIGIN },
+      body: JSON.stringify({ name: "Hacked", username: "hacked", phone: "12345678", address: "x" }),
+    });
+    expect(visitor.status).toBe(404);
+    expect((await shop.app.database.db.selectFrom("users").select("name").where("id", "=", asha.userId).executeTakeFirstOrThrow()).name).toBe("Asha Kulkarni");
+  });
+
+  it("answer 'No user data found' for an unknown id", async () => {
+    const response = await shop.app.request("/api/profiles/nobody");
+    expect(response.status).toBe(404);
+    expect((await response.json()).message).toBe("No user data found");
+  });
+});
+
+describe("admins", () => {
+  it("alone read the contact inbox", async () => {
+    expect((await shop.app.request("/api/admin/contact-messages")).status).toBe(401);
+    const user = await signUpVerified(shop.app, shop.capture);
+    expect((await shop.app.request("/api/admin/contact-messages", { headers: { Cookie: user.cookie } })).status).toBe(403);
+    await shop.app.services.accounts.setAdmin(user.person.email, true);
+    const inbox = await shop.app.request("/api/admin/contact-messages", { headers: { Cookie: user.cookie } });
+    expect(inbox.status).toBe(200);
+    expect(await inbox.json()).toEqual({ items: [] });
+  });
+
+  it("are made from ADMIN_EMAIL and ADMIN_PASSWORD at start-up, verified and able to log in", async () => {
+    const adminApp = await createTestApp({ SMTP_URL: shop.capture.url, ADMIN_EMAIL: "owner@nursery.example", ADMIN_PASSWORD: "green-thumb-2025" });
+    try {
+      const response = await adminApp.request("/api/auth/sign-in/email", postJson({ email: "owner@nursery.example", password: "green-thumb-2025" }));
+      expect(response.status).toBe(200);
+      const profile = await (await adminApp.request("/api/me", { headers: { Cookie: sessionCookie(response) } })).json();
+      expect(profile).toMatchObject({ isAdmin: true, emailVerified: true });
+    } finally {
+      await adminApp.cleanup();
+    }
+  });
+});

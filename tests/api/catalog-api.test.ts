@@ -1,0 +1,117 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createProduct } from "../support/factories.ts";
+import { createTestApp, type TestApp } from "../support/test-app.ts";
+
+let app: TestApp;
+beforeEach(async () => {
+  app = await createTestApp();
+});
+afterEach(async () => {
+  await app.cleanup();
+});
+
+describe("GET /api/products", () => {
+  it("answers a page of products", async () => {
+    const product = await createProduct(app.database.db, { name: "Calathea" });
+    const response = await app.request("/api/products?limit=12");
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(body).toMatchObject({ total: 1, limit: 12, offset: 0, hasMore: false });
+    expect(body.items[0]).toMatchObject({ id: product.id, name: "Calathea", pricePaise: product.price_paise });
+  });
+
+  it("searches with q and filters with categoryId", async () => {
+    const fern = await createProduct(app.database.db, { name: "Maidenhair Fern" });
+    await createProduct(app.database.db, { name: "Peace Lily" });
+    expect((await (await app.request("/api/products?q=FERN")).json()).items).toHaveLength(1);
+    const byCategory = await (await app.request(`/api/products?categoryId=${fern.category_id}`)).json();
+    expect(byCategory.items.map((p: { id: string }) => p.id)).toEqual([fern.id]);
+  });
+
+  it.each([
+    ["limit=51", "limit"],
+    ["limit=0", "limit"],
+    ["limit=abc", "limit"],
+    ["offset=-3", "offset"],
+    [`q=${"x".repeat(101)}`, "q"],
+    ["categoryId=%3Cscript%3E", "categoryId"],
+  ])("answers 400 with a field error for %s", async (query, field) => {
+    const response = await app.request(`/api/products?${query}`);
+    expect(response.status).toBe(400);
+    const body = await response.json();
+    expect(typeof body.message).toBe("string");
+    expect(body.fieldErrors).toHaveProperty(field);
+  });
+});
+
+describe("GET /api/products/{id}", () => {
+  it("answers the product, or 404 with a message", async () => {
+    const product = await createProduct(app.database.db);
+    expect((await (await app.request(`/api/products/${product.id}`)).json()).id).toBe(product.id);
+    const missing = await app.request("/api/products/does-not-exist");
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({ message: "Product not found" });
+  });
+});
+
+describe("categories", () => {
+  it("lists categories and answers one with its products", async () => {
+    const product = await createProduct(app.database.db);
+    const list = await (await app.request("/api/categories")).json();
+    expect(list.items.map((c: { id: string }) => c.id)).toContain(product.category_id);
+    const one = await (await app.request(`/api/categories/${product.category_id}`)).json();
+    expect(one.products.map((p: { id: string }) => p.id)).toEqual([product.id]);
+    expect((await app.request("/api/categories/unknown")).status).toBe(404);
+  });
+});
+
+describe("anything else under /api", () => {
+  it("answers 404 in JSON", async () => {
+    const response = await app.request("/api/nothing-here");
+    expect(response.status).toBe(404);
+    expect(response.headers.get("content-type")).toContain("application/json");
+    expect((await response.json()).message).toBeTruthy();
+  });
+});
+
+describe("GET /api/openapi.json", () => {
+  it("describes every endpoint, with inputs from the shared schemas", async () => {
+    const doc = await (await app.request("/api/openapi.json")).json();
+    expect(doc.openapi).toBe("3.1.0");
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(["/categories", "/categories/{categoryId}", "/contact", "/products", "/products/{productId}", "/me", "/profiles/{userId}"]),
+    );
+    const limit = doc.paths["/products"].get.parameters.find((p: { name: string }) => p.name === "limit");
+    expect(limit.schema).toMatchObject({ type: "integer", maximum: 50, minimum: 1 });
+    expect(doc.paths["/contact"].post.requestBody.content["application/json"].schema.required).toEqual(
+      expect.arrayContaining(["name", "email", "subject", "message"]),
+    );
+  });
+});
+
+describe("every response", () => {
+  it("carries the security headers and a request id", async () => {
+    const response = await app.request("/api/products");
+    expect(response.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(response.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+    expect(response.headers.get("x-request-id")).toMatch(/^[\w-]{8,}$/);
+  });
+
+  it("answers health checks", async () => {
+    expect((await app.request("/healthz")).status).toBe(200);
+    expect(await (await app.request("/readyz")).text()).toBe("ok");
+  });
+});
+
+describe("sitemap and robots", () => {
+  it("lists products and categories at the public address", async () => {
+    const product = await createProduct(app.database.db);
+    const sitemap = await app.request("/sitemap.xml");
+    expect(sitemap.headers.get("content-type")).toContain("application/xml");
+    const xml = await sitemap.text();
+    expect(xml).toContain(`<loc>http://127.0.0.1:4999/product/${product.id}</loc>`);
+    expect(xml).toContain(`<loc>http://127.0.0.1:4999/category/${product.category_id}</loc>`);
+    expect(await (await app.request("/robots.txt")).text()).toContain("Sitemap: http://127.0.0.1:4999/sitemap.xml");
+  });
+});

@@ -1,0 +1,130 @@
+import { describe, expect, it } from "vitest";
+import { newPerson, signUpVerified } from "../support/accounts.ts";
+import { createProduct } from "../support/factories.ts";
+import { checkoutInput, createShopper } from "../support/shoppers.ts";
+import { startSmtpCapture } from "../support/smtp-capture.ts";
+import { useAppWithMail } from "../support/app-with-mail.ts";
+import { createTestApp, TEST_ORIGIN } from "../support/test-app.ts";
+
+const shop = useAppWithMail();
+
+const send = (method: string, path: string, cookie: string | null, body?: unknown) =>
+  shop.app.request(path, {
+    method,
+    headers: { Origin: TEST_ORIGIN, ...(cookie ? { Cookie: cookie } : {}), ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+
+describe("the cart API", () => {
+  it("keeps a cart per user and answers other users' lines with 404", async () => {
+    const plant = await createProduct(shop.app.database.db, { stock: 3, price_paise: 45_000 });
+    const asha = await signUpVerified(shop.app, shop.capture);
+    const ravi = await signUpVerified(shop.app, shop.capture, newPerson({ name: "Ravi Menon" }));
+
+    const added = await send("POST", "/api/cart/items", asha.cookie, { productId: plant.id });
+    expect(added.status).toBe(201);
+    const cart = await added.json();
+    expect(cart).toMatchObject({ itemCount: 1, subtotalPaise: 45_000, shippingPaise: 2000, totalPaise: 47_000 });
+    const itemId = cart.lines[0].id;
+
+    expect((await (await send("GET", "/api/cart", ravi.cookie)).json()).lines).toEqual([]);
+    const foreign = await send("PATCH", `/api/cart/items/${itemId}`, ravi.cookie, { quantity: 2 });
+    expect(foreign.status).toBe(404);
+    expect((await foreign.json()).message).toBe("Failed to update cart: Cart item not found.");
+    expect((await send("DELETE", `/api/cart/items/${itemId}`, ravi.cookie)).status).toBe(404);
+    expect((await send("GET", "/api/cart", null)).status).toBe(401);
+  });
+
+  it("never goes beyond the stock and uses the spec's messages", async () => {
+    const plant = await createProduct(shop.app.database.db, { stock: 2 });
+    const soldOut = await createProduct(shop.app.database.db, { stock: 0 });
+    const { cookie } = await signUpVerified(shop.app, shop.capture);
+    await send("POST", "/api/cart/items", cookie, { productId: plant.id, quantity: 2 });
+    const tooMany = await send("POST", "/api/cart/items", cookie, { productId: plant.id });
+    expect(tooMany.status).toBe(409);
+    expect((await tooMany.json()).message).toBe("Failed to add product to cart: Only 2 left in stock.");
+    expect((await (await send("POST", "/api/cart/items", cookie, { productId: soldOut.id })).json()).message).toBe(
+      "Failed to add product to cart: This plant is out of stock.",
+    );
+    expect((await (await send("POST", "/api/cart/items", cookie, {})).json()).message).toBe(
+      "Failed to add product to cart: user_id and product_id must be provided.",
+    );
+    expect((await (await send("POST", "/api/cart/items", cookie, { productId: plant.id, quantity: 0 })).json()).message).toBe(
+      "Failed to add product to cart: Quantity must be at least 1.",
+    );
+    const cart = await (await send("GET", "/api/cart", cookie)).json();
+    const zero = await send("PATCH", `/api/cart/items/${cart.lines[0].id}`, cookie, { quantity: 0 });
+    expect((await zero.json()).lines).toEqual([]);
+  });
+
+  it("leaves a sold-out line out of the total and marks it unavailable", async () => {
+    const plant = await createProduct(shop.app.database.db, { stock: 2, price_paise: 10_000 });
+    const other = await createProduct(shop.app.database.db, { stock: 2, price_paise: 5_000 });
+    const { cookie } = await signUpVerified(shop.app, shop.capture);
+    await send("POST", "/api/cart/items", cookie, { productId: plant.id });
+    await send("POST", "/api/cart/items", cookie, { productId: other.id });
+    await shop.app.database.db.updateTable("products").set({ stock: 0 }).where("id", "=", plant.id).execute();
+    const cart = await (await send("GET", "/api/cart", cookie)).json();
+    expect(cart.lines.map((l: { available: boolean }) => l.available)).toEqual([false, true]);
+    expect(cart).toMatchObject({ itemCount: 1, subtotalPaise: 5_000, totalPaise: 7_000 });
+  });
+});
+
+describe("the orders API", () => {
+  async function customerWithOrder() {
+    const plant = await createProduct(shop.app.database.db, { name: "Snake Plant Mini", stock: 5, price_paise: 30_000 });
+    const customer = await signUpVerified(shop.app, shop.capture);
+    await send("POST", "/api/cart/items", customer.cookie, { productId: plant.id, quantity: 2 });
+    const response = await send("POST", "/api/orders", customer.cookie, checkoutInput());
+    expect(response.status).toBe(201);
+    return { plant, customer, order: await response.json() };
+  }
+
+  it("confirms an order by e-mail and shows it only to its owner and admins", async () => {
+    const { customer, order } = await customerWithOrder();
+    const mail = await shop.capture.waitFor((m) => m.to.includes(customer.person.email) && m.subject.includes(order.number));
+    expect(mail.subject).toBe(`Order ${order.number} is placed`);
+    expect(mail.text).toContain("2 × Snake Plant Mini: Rs. 600.00");
+    expect(mail.text).toContain("Total: Rs. 620.00");
+
+    const stranger = await signUpVerified(shop.app, shop.capture, newPerson({ name: "Ravi Menon" }));
+    expect((await send("GET", `/api/orders/${order.id}`, stranger.cookie)).status).toBe(404);
+    expect((await send("POST", `/api/orders/${order.id}/cancel`, stranger.cookie)).status).toBe(404);
+    expect((await (await send("GET", "/api/orders", stranger.cookie)).json()).items).toEqual([]);
+    expect((await send("GET", "/api/admin/orders", stranger.cookie)).status).toBe(403);
+    expect((await send("GET", `/api/admin/orders/${order.id}`, customer.cookie)).status).toBe(403);
+    expect((await send("PATCH", `/api/admin/orders/${order.id}`, customer.cookie, { status: "shipped" })).status).toBe(403);
+    expect((await send("GET", "/api/admin/orders", null)).status).toBe(401);
+  });
+
+  it("lets an admin ship an order, which e-mails the customer", async () => {
+    const { customer, order } = await customerWithOrder();
+    const admin = await signUpVerified(shop.app, shop.capture, newPerson({ name: "Owner" }));
+    await shop.app.services.accounts.setAdmin(admin.person.email, true);
+    const list = await (await send("GET", "/api/admin/orders?status=pending", admin.cookie)).json();
+    expect(list.items.map((o: { id: string }) => o.id)).toContain(order.id);
+    expect((await send("PATCH", `/api/admin/orders/${order.id}`, admin.cookie, { status: "processing" })).status).toBe(200);
+    expect((await (await send("PATCH", `/api/admin/orders/${order.id}`, admin.cookie, { status: "shipped" })).json()).status).toBe("shipped");
+    const mail = await shop.capture.waitFor((m) => m.to.includes(customer.person.email) && m.subject === `Order ${order.number} has shipped`);
+    expect(mail.text).toContain("on their way");
+    const cancelShipped = await send("POST", `/api/orders/${order.id}/cancel`, customer.cookie);
+    expect(cancelShipped.status).toBe(409);
+  });
+
+  it("still places the order when the confirmation e-mail cannot be sent", async () => {
+    const closed = await startSmtpCapture();
+    const deadSmtp = closed.url;
+    await closed.close();
+    const offline = await createTestApp({ SMTP_URL: deadSmtp });
+    try {
+      const plant = await createProduct(offline.database.db, { stock: 1 });
+      const shopper = await createShopper(offline.database.db, offline.database.dialect);
+      await offline.services.cart.addToCart(shopper, { productId: plant.id });
+      const order = await offline.services.orders.placeOrder(shopper, checkoutInput());
+      expect(order.status).toBe("pending");
+      expect(await offline.database.db.selectFrom("orders").select("id").execute()).toHaveLength(1);
+    } finally {
+      await offline.cleanup();
+    }
+  });
+});

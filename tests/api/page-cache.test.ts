@@ -1,0 +1,62 @@
+import { afterEach, describe, expect, it } from "vitest";
+import type { PageHandler } from "../../server/http/pages.ts";
+import { createTestApp, type TestApp } from "../support/test-app.ts";
+
+let app: TestApp;
+let renders = 0;
+
+// Stands in for React Router: a page that shows its render count and carries the response's nonce.
+const pages: PageHandler = async (c) => {
+  renders++;
+  const nonce = c.var.secureHeadersNonce ?? "";
+  const status = c.req.path === "/missing" ? 404 : 200;
+  const headers: Record<string, string> = { "Content-Type": "text/html; charset=utf-8" };
+  if (c.req.path === "/sets-cookie") headers["Set-Cookie"] = "a=b";
+  return new Response(`<p>render ${renders}</p><script nonce="${nonce}">1</script><script nonce="${nonce}">2</script>`, { status, headers });
+};
+
+async function page(path: string, headers: Record<string, string> = {}) {
+  const response = await app.request(path, { headers });
+  const body = await response.text();
+  const csp = response.headers.get("content-security-policy") ?? "";
+  const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+  return { response, body, nonce };
+}
+
+afterEach(async () => {
+  await app.cleanup();
+  renders = 0;
+});
+
+describe("the anonymous page cache", () => {
+  it("renders a page once for visitors without cookies, with a fresh nonce in every response", async () => {
+    app = await createTestApp({ PAGE_CACHE_SECONDS: "60" }, { handler: pages });
+    const first = await page("/shop");
+    const second = await page("/shop");
+    expect(first.body).toContain("render 1");
+    expect(second.body).toContain("render 1");
+    expect(second.response.headers.get("x-page-cache")).toBe("hit");
+    expect(first.nonce).toBeTruthy();
+    expect(second.nonce).not.toBe(first.nonce);
+    expect(second.body).toContain(`nonce="${second.nonce}"`);
+    expect(second.body).not.toContain(first.nonce!);
+    expect(second.body.match(/nonce="/g)).toHaveLength(2);
+    expect((await page("/shop?q=fern")).body).toContain("render 2");
+  });
+
+  it("never serves the cache to a request with cookies, nor caches errors or responses that set cookies", async () => {
+    app = await createTestApp({ PAGE_CACHE_SECONDS: "60" }, { handler: pages });
+    await page("/");
+    expect((await page("/", { Cookie: "session=x" })).body).toContain("render 2");
+    await page("/missing");
+    expect((await page("/missing")).body).toContain("render 4");
+    await page("/sets-cookie");
+    expect((await page("/sets-cookie")).body).toContain("render 6");
+  });
+
+  it("is off with PAGE_CACHE_SECONDS=0", async () => {
+    app = await createTestApp({ PAGE_CACHE_SECONDS: "0" }, { handler: pages });
+    await page("/");
+    expect((await page("/")).body).toContain("render 2");
+  });
+});

@@ -1,0 +1,425 @@
+import sharp from "sharp";
+import type { Locator, Page } from "@playwright/test";
+import { messages } from "../../common/messages.ts";
+import { allowStatusLogs, expect, test } from "./support/fixtures.ts";
+import { linkFromMail, mailsWithLink } from "./support/mail.ts";
+
+// Accounts end to end: sign-up, e-mail verification, login and logout, profile, passwords, roles.
+// Every test makes its own people (unique e-mail and username): the server limits sign-ups per address
+// (20 an hour) and mails per e-mail, so this file signs up fewer than 12 accounts in all.
+
+/** The account playwright.config.ts makes the server create at start-up (ADMIN_EMAIL, ADMIN_PASSWORD). */
+const ADMIN = { email: "owner@plant-shop.test", password: "e2e-admin-password-7" };
+
+interface Person {
+  name: string;
+  username: string;
+  email: string;
+  password: string;
+}
+
+let counter = 0;
+function newPerson(): Person {
+  const n = `${Date.now().toString(36)}${++counter}`;
+  return { name: "Asha Kulkarni", username: `asha_${n}`, email: `asha.${n}@example.com`, password: "monstera-deliciosa-77" };
+}
+
+/** Matches a page URL by path and query, whatever the host. */
+const urlIs = (pathAndQuery: string) => (url: URL) => url.pathname + url.search === pathAndQuery;
+
+const mainNav = (page: Page) => page.getByRole("navigation", { name: "Main" });
+const toast = (page: Page, text: string) => page.getByRole("status").getByText(text, { exact: true });
+const formWithHeading = (page: Page, heading: string) => page.locator("form").filter({ has: page.getByRole("heading", { name: heading }) });
+
+/** Waits until React has hydrated the element, so its handlers (the browser-side checks, the menu) run. */
+async function hydrated(element: Locator) {
+  await expect
+    .poll(() => element.evaluate((el) => Object.keys(el).some((key) => key.startsWith("__reactProps"))), { message: "the page hydrates" })
+    .toBe(true);
+}
+
+async function fillRegisterForm(page: Page, person: Person) {
+  await page.getByLabel("Full Name").fill(person.name);
+  await page.getByLabel("Username").fill(person.username);
+  await page.getByLabel("Email").fill(person.email);
+  await page.getByLabel("Password").fill(person.password);
+  await page.getByRole("button", { name: "Create Account" }).click();
+}
+
+/** Signs up through /register; the page is left on /verify. */
+async function register(page: Page, person: Person) {
+  await page.goto("/register");
+  await expect(page.getByRole("heading", { name: messages.auth.registerHeading })).toBeVisible();
+  await fillRegisterForm(page, person);
+  await expect(page).toHaveURL(urlIs("/verify"));
+}
+
+/** Signs up, follows the verification link of the e-mail, and returns the new user's id (signed in). */
+async function registerAndVerify(page: Page, person: Person): Promise<string> {
+  await register(page, person);
+  const link = await linkFromMail(person.email, "/verify");
+  await page.goto(link);
+  await expect(page).toHaveURL(urlIs("/"));
+  await expect(toast(page, messages.auth.emailVerified)).toBeVisible();
+  const href = await mainNav(page).getByRole("link", { name: "Your profile" }).getAttribute("href");
+  const id = href?.match(/^\/profile\/([\w-]+)$/)?.[1];
+  if (!id) throw new Error(`unexpected profile link: ${href}`);
+  return id;
+}
+
+/** Fills and sends the login form of the current page. */
+async function submitLogin(page: Page, { email, password }: { email: string; password: string }) {
+  await expect(page.getByRole("heading", { name: messages.auth.loginHeading })).toBeVisible();
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Login" }).click();
+}
+
+async function logIn(page: Page, credentials: { email: string; password: string }) {
+  await page.goto("/login");
+  await submitLogin(page, credentials);
+  await expect(toast(page, messages.auth.loggedIn)).toBeVisible();
+}
+
+async function logOut(page: Page) {
+  await mainNav(page).getByRole("button", { name: "Logout" }).click();
+  await expect(toast(page, messages.auth.loggedOut)).toBeVisible();
+  await expect(mainNav(page).getByRole("link", { name: "Login" })).toBeVisible();
+}
+
+
+test.describe("accounts", () => {
+  test("register, verify, log in and out, edit the profile, change and reset the password", async ({ page, baseURL, shopDb, consoleErrors }) => {
+    // One long journey (about 25 s, much of it password hashing on the server).
+    test.setTimeout(90_000);
+    const person = newPerson();
+    const changedPassword = "fern-and-moss-after-change-3";
+    const resetPassword = "new-leaf-after-reset-9";
+
+    // Register: lands on /verify, which says a mail was sent.
+    await page.goto("/register");
+    await expect(page.getByRole("heading", { name: messages.auth.registerHeading })).toBeVisible();
+    await fillRegisterForm(page, person);
+    await expect(page).toHaveURL(urlIs("/verify"));
+    await expect(toast(page, messages.auth.accountCreated)).toBeVisible();
+    await expect(page.getByText(messages.auth.verificationSent)).toBeVisible();
+    await expect(page.getByText(messages.auth.checkInbox)).toBeVisible();
+
+    // The link of the verification mail signs the person in.
+    const verifyLink = await linkFromMail(person.email, "/verify");
+    expect(verifyLink.startsWith(`${baseURL}/verify?token=`), verifyLink).toBe(true);
+    await page.goto(verifyLink);
+    await expect(page).toHaveURL(urlIs("/"));
+    await expect(toast(page, messages.auth.emailVerified)).toBeVisible();
+    const nav = mainNav(page);
+    await expect(nav.getByRole("link", { name: "Shop", exact: true })).toBeVisible();
+    await expect(nav.getByRole("link", { name: "Your profile" })).toBeVisible();
+    await expect(nav.getByRole("button", { name: "Logout" })).toBeVisible();
+
+    await logOut(page);
+    await nav.getByRole("link", { name: "Login" }).click();
+    await expect(page).toHaveURL(/\/login\?redirectTo=/);
+    await submitLogin(page, person);
+    await expect(toast(page, messages.auth.loggedIn)).toBeVisible();
+
+    // Own profile: edit every field and upload a picture.
+    await mainNav(page).getByRole("link", { name: "Your profile" }).click();
+    await expect(page).toHaveURL(/\/profile\/[\w-]+$/);
+    await expect(page.getByRole("heading", { level: 1, name: person.name })).toBeVisible();
+    await page.getByRole("link", { name: "Edit profile" }).click();
+    await expect(page.getByRole("heading", { name: messages.profile.personalInformation })).toBeVisible();
+    const edited = {
+      name: "Asha K. Rao",
+      username: `rao_${person.username}`.slice(0, 30),
+      phone: "+91 98765 43210",
+      address: "12 Lalbagh Road, Bengaluru 560027",
+      location: "Bengaluru, India",
+    };
+    await page.getByLabel("Full Name").fill(edited.name);
+    await page.getByLabel("Username").fill(edited.username);
+    await page.getByLabel("Phone Number").fill(edited.phone);
+    await page.getByLabel("Address", { exact: true }).fill(edited.address);
+    await page.getByLabel("Location").fill(edited.location);
+    const png = await sharp({ create: { width: 300, height: 200, channels: 3, background: "#3f9a4a" } }).png().toBuffer();
+    await page.getByLabel("Profile Picture").setInputFiles({ name: "me.png", mimeType: "image/png", buffer: png });
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await expect(toast(page, messages.profile.updated)).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(edited.name);
+    await expect(page.getByText(`@${edited.username}`, { exact: true })).toBeVisible();
+    await expect(page.getByText(edited.location, { exact: true })).toBeVisible();
+    const avatar = page.getByRole("img", { name: `${edited.name}'s picture` });
+    await expect(avatar).toHaveAttribute("src", /^\/media\//);
+    await expect.poll(() => avatar.evaluate((img) => (img as HTMLImageElement).naturalWidth), { message: "the picture loads" }).toBeGreaterThan(0);
+    const stored = await shopDb.db
+      .selectFrom("users")
+      .select(["name", "username", "phone", "address", "location", "image"])
+      .where("email", "=", person.email)
+      .executeTakeFirstOrThrow();
+    expect(stored).toEqual({ ...edited, image: await avatar.getAttribute("src") });
+
+    // Change the password while logged in.
+    const changeForm = formWithHeading(page, "Change password");
+    await changeForm.getByLabel("Current password").fill(person.password);
+    await changeForm.getByLabel("New password").fill(changedPassword);
+    await changeForm.getByRole("button", { name: "Change password" }).click();
+    await expect(toast(page, messages.auth.passwordChanged)).toBeVisible();
+
+    // Forgotten it anyway: reset it through the mailed link.
+    await logOut(page);
+    await mainNav(page).getByRole("link", { name: "Login" }).click();
+    await page.getByRole("link", { name: messages.auth.forgotPassword }).click();
+    await expect(page).toHaveURL(urlIs("/forgot-password"));
+    await page.getByLabel("Email").fill(person.email);
+    await page.getByRole("button", { name: "Send reset link" }).click();
+    await expect(page.getByText(messages.auth.resetLinkSent)).toBeVisible();
+    const resetLink = await linkFromMail(person.email, "/reset-password");
+    expect(resetLink.startsWith(`${baseURL}/reset-password?token=`), resetLink).toBe(true);
+    await page.goto(resetLink);
+    await expect(page).toHaveURL(/\/reset-password\?token=/);
+    await page.getByLabel("New password").fill(resetPassword);
+    await page.getByRole("button", { name: "Save new password" }).click();
+    await expect(page).toHaveURL(urlIs("/login"));
+    await expect(toast(page, messages.auth.passwordReset)).toBeVisible();
+
+    // Only the newest password opens the account.
+    for (const oldPassword of [person.password, changedPassword]) {
+      await page.goto("/login");
+      await submitLogin(page, { email: person.email, password: oldPassword });
+      await expect(page.getByRole("alert")).toHaveText(messages.auth.invalidCredentials);
+    }
+    await page.goto("/login");
+    await submitLogin(page, { email: person.email, password: resetPassword });
+    await expect(toast(page, messages.auth.loggedIn)).toBeVisible();
+    await expect(mainNav(page).getByRole("link", { name: "Your profile" })).toBeVisible();
+    allowStatusLogs(consoleErrors, 400);
+  });
+
+  test("the forms name what is missing or wrong beside each field", async ({ page, shopDb, consoleErrors }) => {
+    const posts: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST") posts.push(request.url());
+    });
+
+    // Checked in the browser, before anything is sent.
+    await page.goto("/register");
+    await hydrated(page.locator("form"));
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await expect(page.getByLabel("Full Name")).toHaveAccessibleDescription(messages.validation.nameRequired);
+    await expect(page.getByLabel("Username")).toHaveAccessibleDescription(messages.validation.usernameRequired);
+    await expect(page.getByLabel("Email")).toHaveAccessibleDescription(messages.validation.emailRequired);
+    await expect(page.getByLabel("Password")).toHaveAccessibleDescription(messages.validation.passwordRequired);
+    for (const text of [messages.validation.nameRequired, messages.validation.usernameRequired, messages.validation.emailRequired, messages.validation.passwordRequired]) {
+      await expect(page.getByText(text, { exact: true })).toBeVisible();
+    }
+
+    const person = newPerson();
+    await page.getByLabel("Full Name").fill(person.name);
+    await page.getByLabel("Username").fill(person.username);
+    await page.getByLabel("Email").fill("nope");
+    await page.getByLabel("Password").fill("short");
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await expect(page.getByLabel("Email")).toHaveAccessibleDescription(messages.validation.invalidEmail);
+    await expect(page.getByLabel("Password")).toHaveAccessibleDescription(messages.validation.passwordTooShort);
+    await expect(page.getByText(messages.validation.nameRequired)).toHaveCount(0);
+
+    await page.goto("/login");
+    await hydrated(page.locator("form"));
+    await page.getByRole("button", { name: "Login" }).click();
+    await expect(page.getByLabel("Email")).toHaveAccessibleDescription(messages.validation.emailRequired);
+    await expect(page.getByLabel("Password")).toHaveAccessibleDescription(messages.validation.passwordRequired);
+    expect(posts, "the browser-side check sends nothing").toEqual([]);
+
+    // Checked by the server: a common password, an e-mail or a username already in use.
+    const existing = newPerson();
+    await registerAndVerify(page, existing);
+    await logOut(page);
+    posts.length = 0;
+
+    await page.goto("/register");
+    await hydrated(page.locator("form"));
+    await fillRegisterForm(page, { ...person, password: "password123" });
+    await expect(page.getByLabel("Password")).toHaveAccessibleDescription(messages.validation.passwordTooCommon);
+
+    await fillRegisterForm(page, { ...person, email: existing.email });
+    await expect(page.getByLabel("Email")).toHaveAccessibleDescription(messages.auth.emailTaken);
+
+    await fillRegisterForm(page, { ...person, username: existing.username });
+    await expect(page.getByLabel("Username")).toHaveAccessibleDescription(messages.auth.usernameTaken);
+    await expect(page).toHaveURL(urlIs("/register"));
+    expect(posts, "these went to the server").toHaveLength(3);
+    expect(await shopDb.db.selectFrom("users").select("id").where("email", "=", person.email).execute()).toEqual([]);
+    allowStatusLogs(consoleErrors, 400, 409);
+  });
+
+  test("the login form answers without JavaScript too", async ({ page, browser, baseURL }) => {
+    const person = newPerson();
+    await registerAndVerify(page, person);
+
+    const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
+    try {
+      const noScript = await context.newPage();
+      await noScript.goto("/login");
+      await noScript.getByRole("button", { name: "Login" }).click();
+      await expect(noScript.getByLabel("Email")).toHaveAccessibleDescription(messages.validation.emailRequired);
+      await expect(noScript.getByText(messages.validation.emailRequired)).toBeVisible();
+
+      await submitLogin(noScript, { email: person.email, password: "not-my-password-1" });
+      await expect(noScript.getByRole("alert")).toHaveText(messages.auth.invalidCredentials);
+      await expect(noScript).toHaveURL(/\/login/);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("wrong credentials get one answer that does not tell whether the e-mail exists", async ({ page, consoleErrors }) => {
+    const person = newPerson();
+    await registerAndVerify(page, person);
+    await logOut(page);
+
+    await page.goto("/login");
+    await submitLogin(page, { email: `nobody.${Date.now()}@example.com`, password: person.password });
+    await expect(page.getByRole("alert")).toHaveText(messages.auth.invalidCredentials);
+    const unknownEmail = await page.getByRole("alert").textContent();
+
+    await page.goto("/login");
+    await submitLogin(page, { email: person.email, password: "wrong-password-42" });
+    await expect(page.getByRole("alert")).toHaveText(messages.auth.invalidCredentials);
+    expect(await page.getByRole("alert").textContent()).toBe(unknownEmail);
+    await expect(page.getByLabel("Email")).not.toHaveAttribute("aria-invalid", "true");
+    allowStatusLogs(consoleErrors, 400);
+  });
+
+  test("an unverified user is told to verify and can have the mail sent again", async ({ page, consoleErrors }) => {
+    const person = newPerson();
+    await register(page, person);
+    await linkFromMail(person.email, "/verify");
+    const signUpMails = mailsWithLink(person.email, "/verify");
+
+    await page.goto("/login");
+    await submitLogin(page, person);
+    await expect(page.getByRole("alert")).toHaveText(messages.auth.emailNotVerified);
+    // 'We have sent you a new link': logging in sent one.
+    await linkFromMail(person.email, "/verify", signUpMails);
+
+    const resend = page.getByRole("link", { name: messages.auth.resendVerification });
+    await expect(resend).toHaveAttribute("href", "/verify");
+    await resend.click();
+    await expect(page).toHaveURL(urlIs("/verify"));
+    await expect(page.getByText(messages.auth.verificationSent)).toBeVisible();
+    const before = mailsWithLink(person.email, "/verify");
+    await page.getByLabel("Email").fill(person.email);
+    await page.getByRole("button", { name: messages.auth.resendVerification }).click();
+    await expect(page.getByText(messages.auth.verificationResent)).toBeVisible();
+    const newest = await linkFromMail(person.email, "/verify", before);
+
+    // The new link works.
+    await page.goto(newest);
+    await expect(page).toHaveURL(urlIs("/"));
+    await expect(toast(page, messages.auth.emailVerified)).toBeVisible();
+    allowStatusLogs(consoleErrors, 403);
+  });
+
+  test("a bad verification link fails; a verified user is sent home from /verify", async ({ page }) => {
+    await page.goto("/verify?token=garbage");
+    await expect(page.getByRole("heading", { name: messages.auth.verifyFailed })).toBeVisible();
+
+    await registerAndVerify(page, newPerson());
+    await page.goto("/verify");
+    await expect(page).toHaveURL(urlIs("/"));
+    await expect(mainNav(page).getByRole("link", { name: "Your profile" })).toBeVisible();
+  });
+
+  test("login returns to the page that sent you; admin pages are for admins", async ({ page, consoleErrors }) => {
+    const person = newPerson();
+    await registerAndVerify(page, person);
+    await expect(mainNav(page).getByRole("link", { name: "Add Products" })).toHaveCount(0);
+    await logOut(page);
+
+    await page.goto("/add-product");
+    await expect(page).toHaveURL(urlIs("/login?redirectTo=%2Fadd-product"));
+    await submitLogin(page, person);
+    await expect(page).toHaveURL(urlIs("/add-product"));
+    await expect(page.getByRole("heading", { name: messages.auth.forbidden })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Add Product", exact: true })).toHaveCount(0);
+    const forbidden = await page.request.get("/add-product");
+    expect(forbidden.status()).toBe(403);
+    expect(await forbidden.text()).toContain(messages.auth.forbidden);
+
+    await page.goto("/");
+    await logOut(page);
+    await page.goto("/add-product");
+    await expect(page).toHaveURL(urlIs("/login?redirectTo=%2Fadd-product"));
+    await submitLogin(page, ADMIN);
+    await expect(page).toHaveURL(urlIs("/add-product"));
+    await expect(page.getByRole("heading", { name: "Add Product", exact: true })).toBeVisible();
+    await expect(mainNav(page).getByRole("link", { name: "Add Products" })).toHaveAttribute("href", "/add-product");
+    expect((await page.request.get("/add-product")).status()).toBe(200);
+    allowStatusLogs(consoleErrors, 403);
+  });
+
+  test("a profile seen by someone else shows only the public part", async ({ page, shopDb, consoleErrors }) => {
+    const person = newPerson();
+    const userId = await registerAndVerify(page, person);
+    const privateDetails = { phone: "+91 80 2222 3333", address: "7 Cubbon Park Lane, Bengaluru" };
+    await shopDb.db
+      .updateTable("users")
+      .set({ ...privateDetails, location: "Mysuru, India" })
+      .where("id", "=", userId)
+      .execute();
+    await logOut(page);
+
+    async function expectPublicProfile(viewer: string) {
+      await page.goto(`/profile/${userId}`);
+      await expect(page.getByRole("heading", { level: 1 }), viewer).toHaveText(person.name);
+      await expect(page.getByText(`@${person.username}`, { exact: true }), viewer).toBeVisible();
+      await expect(page.getByText("Mysuru, India", { exact: true }), viewer).toBeVisible();
+      const avatar = page.getByRole("img", { name: `${person.name}'s picture` });
+      await expect(avatar, viewer).toBeVisible();
+      await expect.poll(() => avatar.evaluate((img) => (img as HTMLImageElement).naturalWidth), { message: `${viewer}: the avatar loads` }).toBeGreaterThan(0);
+      const main = page.getByRole("main");
+      for (const secret of [person.email, privateDetails.phone, privateDetails.address]) {
+        await expect(main, viewer).not.toContainText(secret);
+      }
+      await expect(page.getByRole("link", { name: "Edit profile" }), viewer).toHaveCount(0);
+      await expect(page.getByRole("heading", { name: "Change password" }), viewer).toHaveCount(0);
+      // Not even in the data sent along with the page.
+      const html = await (await page.request.get(`/profile/${userId}`)).text();
+      for (const secret of [person.email, privateDetails.phone, privateDetails.address]) expect(html, viewer).not.toContain(secret);
+    }
+
+    await expectPublicProfile("a visitor");
+    await logIn(page, ADMIN);
+    await expectPublicProfile("another user");
+
+    const missing = await page.goto("/profile/unknown");
+    expect(missing?.status()).toBe(404);
+    await expect(page.getByText(messages.profile.noUserData)).toBeVisible();
+    allowStatusLogs(consoleErrors, 404);
+  });
+});
+
+test.describe("accounts on small screens", () => {
+  test.use({ viewport: { width: 375, height: 800 } });
+
+  async function openMenu(page: Page) {
+    const open = page.getByRole("button", { name: "Open menu" });
+    await hydrated(open);
+    await open.click();
+    const menu = page.getByRole("dialog", { name: "Menu" });
+    await expect(menu).toBeVisible();
+    return menu;
+  }
+
+  test("the menu lists what a visitor and an admin may use", async ({ page }) => {
+    await page.goto("/");
+    let menu = await openMenu(page);
+    await expect(menu.getByRole("link")).toHaveText(["Home", "Cart", "Login"]);
+    await expect(menu.getByRole("button", { name: "Logout" })).toHaveCount(0);
+
+    await logIn(page, ADMIN);
+    await expect(page).toHaveURL(urlIs("/"));
+    menu = await openMenu(page);
+    await expect(menu.getByRole("link")).toHaveText(["Home", "Shop", "Orders", "Manage Orders", "Add Products", "Profile", "Cart"]);
+    await expect(menu.getByRole("button", { name: "Logout" })).toBeVisible();
+  });
+});

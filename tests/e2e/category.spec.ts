@@ -1,0 +1,40 @@
+import { formatPriceExact } from "../../common/money.ts";
+import { messages } from "../../common/messages.ts";
+import { createCategory } from "../support/factories.ts";
+import { expect, seriousAccessibilityViolations, test } from "./support/fixtures.ts";
+
+test.describe("category page", () => {
+  test("lists the category's products with description, two-decimal price and View Product", async ({ page, shopDb }) => {
+    const category = await shopDb.db.selectFrom("categories").selectAll().where("name", "=", "Succulents").executeTakeFirstOrThrow();
+    const products = await shopDb.db
+      .selectFrom("products")
+      .selectAll()
+      .where("category_id", "=", category.id)
+      .orderBy("created_at")
+      .execute();
+    await page.goto(`/category/${category.id}`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Succulents");
+    const items = page.getByRole("main").getByRole("listitem");
+    await expect(items).toHaveCount(products.length);
+    for (const [index, product] of products.entries()) {
+      const item = items.nth(index);
+      await expect(item.getByRole("heading")).toHaveText(product.name);
+      await expect(item.getByText(product.description)).toBeVisible();
+      await expect(item.getByText(formatPriceExact(product.price_paise))).toBeVisible();
+    }
+    await items.first().getByRole("link", { name: new RegExp(messages.category.viewProduct) }).click();
+    await expect(page).toHaveURL(`/product/${products[0]!.id}`);
+  });
+
+  test("says when a category has no products", async ({ page, shopDb }) => {
+    const empty = await createCategory(shopDb.db, { name: `Empty ${Date.now()}` });
+    await page.goto(`/category/${empty.id}`);
+    await expect(page.getByText(messages.category.empty)).toBeVisible();
+  });
+
+  test("has no serious accessibility violations", async ({ page, shopDb }) => {
+    const category = await shopDb.db.selectFrom("categories").select("id").limit(1).executeTakeFirstOrThrow();
+    await page.goto(`/category/${category.id}`);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  });
+});

@@ -1,0 +1,113 @@
+import { formatPrice } from "../../common/money.ts";
+import { messages } from "../../common/messages.ts";
+import { expect, seriousAccessibilityViolations, test } from "./support/fixtures.ts";
+
+test.describe("home page", () => {
+  test("shows every block of the spec with working links", async ({ page, shopDb }) => {
+    await page.goto("/");
+    await expect(page).toHaveTitle("Plant Shop");
+
+    const nav = page.getByRole("navigation", { name: "Main" });
+    await expect(nav.getByRole("link", { name: "Home" })).toHaveAttribute("href", "/");
+    await expect(nav.getByRole("link", { name: "Shop", exact: true })).toHaveCount(0);
+    await expect(nav.getByRole("link", { name: "Cart" })).toHaveAttribute("href", "/cart");
+    await expect(nav.getByRole("link", { name: "Login" })).toHaveAttribute("href", /^\/login\?redirectTo=/);
+
+    await expect(page.getByRole("link", { name: messages.home.shopCollection })).toHaveAttribute("href", "/shop");
+    for (const tile of messages.home.promiseTiles) await expect(page.getByRole("heading", { name: tile })).toBeVisible();
+    await expect(page.getByText(messages.home.promoBanner)).toBeVisible();
+    await expect(page.getByRole("link", { name: messages.home.seeMore })).toHaveAttribute("href", "/shop");
+
+    // New Products: the six newest, newest first, each a card linking to its product.
+    const newest = await shopDb.db
+      .selectFrom("products")
+      .select(["id", "name", "price_paise"])
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .limit(6)
+      .execute();
+    const newProducts = page.getByRole("region", { name: messages.home.newProducts });
+    const cards = newProducts.getByRole("article");
+    await expect(cards).toHaveCount(6);
+    for (const [index, product] of newest.entries()) {
+      const card = cards.nth(index);
+      await expect(card.getByRole("heading")).toHaveText(product.name);
+      await expect(card.getByText(formatPrice(product.price_paise))).toBeVisible();
+      await expect(card.getByRole("link")).toHaveAttribute("href", `/product/${product.id}`);
+    }
+
+    const categories = await shopDb.db.selectFrom("categories").select(["id", "name"]).execute();
+    const popular = page.getByRole("region", { name: messages.home.popularCategories });
+    await expect(popular.getByRole("link")).toHaveCount(categories.length);
+    for (const category of categories) {
+      await expect(popular.getByRole("link", { name: category.name })).toHaveAttribute("href", `/category/${category.id}`);
+    }
+
+    await expect(page.getByRole("heading", { name: messages.home.aboutUs })).toBeVisible();
+    await expect(page.getByRole("heading", { name: messages.home.contactUs })).toBeVisible();
+    const footer = page.getByRole("contentinfo");
+    await expect(footer).toContainText("© 2025");
+    await expect(footer).toContainText(`${messages.madeWithLoveBy} the Plant Shop team`);
+
+    await page.getByRole("link", { name: messages.home.shopCollection }).click();
+    await expect(page).toHaveURL(/\/shop$/);
+    await expect(page.getByRole("heading", { name: messages.shop.heading })).toBeVisible();
+  });
+
+  test("the banner carousel plays by itself, loops, and can be paused and moved by hand", async ({ page }) => {
+    await page.goto("/");
+    const carousel = page.getByRole("region", { name: "Featured" });
+    const slide = (n: number) => carousel.getByRole("group", { name: `${n} of 2`, includeHidden: true });
+    await expect(slide(1)).toHaveAttribute("data-selected", "true");
+    // Autoplay every 3000 ms: the second slide comes, then the first again.
+    await expect(slide(2)).toHaveAttribute("data-selected", "true", { timeout: 6000 });
+    await expect(slide(1)).toHaveAttribute("data-selected", "true", { timeout: 6000 });
+
+    await carousel.getByRole("button", { name: "Pause slideshow" }).click();
+    await expect(carousel.getByRole("button", { name: "Play slideshow" })).toBeVisible();
+    await carousel.getByRole("button", { name: "Next slide" }).click();
+    await expect(slide(2)).toHaveAttribute("data-selected", "true");
+    await page.waitForTimeout(3500);
+    await expect(slide(2)).toHaveAttribute("data-selected", "true");
+    await carousel.getByRole("button", { name: "Go to slide 1" }).click();
+    await expect(slide(1)).toHaveAttribute("data-selected", "true");
+  });
+
+  test("has no serious accessibility violations", async ({ page }) => {
+    await page.goto("/");
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  });
+});
+
+test.describe("Contact Us", () => {
+  test("names each missing field, then sends, stores, thanks and clears", async ({ page, shopDb }) => {
+    await page.goto("/");
+    const form = page.getByRole("region", { name: messages.home.contactUs });
+    await form.getByRole("button", { name: "Send Message" }).click();
+    for (const text of [
+      messages.contact.nameRequired,
+      messages.contact.emailRequired,
+      messages.contact.subjectRequired,
+      messages.contact.messageRequired,
+    ]) {
+      await expect(form.getByText(text)).toBeVisible();
+    }
+    await form.getByLabel("Email").fill("not-an-address");
+    await form.getByRole("button", { name: "Send Message" }).click();
+    await expect(form.getByText(messages.validation.invalidEmail)).toBeVisible();
+
+    const subject = `Delivery question ${Date.now()}`;
+    await form.getByLabel("Name").fill("Meera");
+    await form.getByLabel("Email").fill("meera@example.com");
+    await form.getByLabel("Subject").fill(subject);
+    await form.getByLabel("Message").fill("Do you deliver to Bengaluru?");
+    await form.getByRole("button", { name: "Send Message" }).click();
+    await expect(page.getByText(messages.contact.sent)).toBeVisible();
+    await expect(form.getByLabel("Name")).toHaveValue("");
+    await expect(form.getByLabel("Subject")).toHaveValue("");
+    await expect(form.getByText(messages.contact.nameRequired)).toHaveCount(0);
+
+    const stored = await shopDb.db.selectFrom("contact_messages").selectAll().where("subject", "=", subject).execute();
+    expect(stored).toEqual([expect.objectContaining({ name: "Meera", email: "meera@example.com", message: "Do you deliver to Bengaluru?" })]);
+  });
+});

@@ -1,0 +1,431 @@
+import { randomUUID } from "node:crypto";
+import type { Page } from "@playwright/test";
+import { messages } from "../../common/messages.ts";
+import { formatPrice, formatPriceExact } from "../../common/money.ts";
+import { createProduct } from "../support/factories.ts";
+import { allowStatusLogs, expect, test } from "./support/fixtures.ts";
+import {
+  ADMIN,
+  addToCart,
+  cartCountName,
+  cartLink,
+  countMailsWithSubject,
+  emptyCart,
+  fillShipping,
+  hydrated,
+  logIn,
+  logOut,
+  mailWithSubject,
+  mainNav,
+  orderIdFromUrl,
+  orderNumberOf,
+  shipping,
+  submitLogin,
+  toast,
+  urlIs,
+  verifiedShopper,
+} from "./support/shopper.ts";
+
+// The cart, checkout and orders end to end: what a shopper buys, what it costs, what the shop sends, what
+// the admins do with it, and who may see an order. Two shoppers in all (see verifiedShopper); every test
+// makes its own plants, with unique names, so the other spec files never touch them.
+
+/** The flat shipping fee of the e2e server (SHIPPING_FEE_PAISE unset): 'Rs. 20.00', once per order. */
+const SHIPPING_PAISE = 2_000;
+
+const plantName = (kind: string) => `${kind} ${randomUUID().slice(0, 8)}`;
+
+const summary = (page: Page) => page.getByRole("region", { name: "Order summary" });
+
+/** The order summary's three rows: items and subtotal, shipping, and the total of the two. */
+async function expectSummary(page: Page, itemCount: number, subtotalPaise: number) {
+  await expect(summary(page).getByRole("term")).toHaveText([messages.cart.items(itemCount), messages.cart.shipping, messages.cart.total]);
+  await expect(summary(page).getByRole("definition")).toHaveText([
+    formatPriceExact(subtotalPaise),
+    formatPriceExact(SHIPPING_PAISE),
+    formatPriceExact(subtotalPaise + SHIPPING_PAISE),
+  ]);
+}
+
+const cartRow = (page: Page, name: string) => page.getByRole("main").getByRole("listitem", { name, exact: true });
+const quantityOf = (page: Page, name: string) => cartRow(page, name).getByLabel(`Quantity of ${name}`, { exact: true });
+const statusBadge = (page: Page, status: string) => page.getByRole("main").getByText(status, { exact: true });
+
+test.describe("orders", () => {
+  test("a visitor's Add to Cart asks to log in and comes back to the plant", async ({ page, shopDb }) => {
+    const shopper = await verifiedShopper(page, shopDb, 1);
+    await emptyCart(shopDb, shopper.id);
+    const plant = await createProduct(shopDb.db, { name: plantName("Visitor Begonia"), price_paise: 39_900, stock: 4 });
+
+    await page.goto(`/product/${plant.id}`);
+    await expect(page.getByRole("heading", { level: 1, name: plant.name })).toBeVisible();
+    await page.getByRole("link", { name: messages.product.addToCart }).click();
+    await expect(page).toHaveURL(urlIs(`/login?redirectTo=${encodeURIComponent(`/product/${plant.id}`)}`));
+
+    await submitLogin(page, shopper);
+    await expect(page).toHaveURL(urlIs(`/product/${plant.id}`));
+    await expect(toast(page, messages.auth.loggedIn)).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: plant.name })).toBeVisible();
+    // Signed in now, the button adds (nothing was added on the way).
+    await expect(page.getByRole("button", { name: messages.product.addToCart })).toBeEnabled();
+    await expect(cartLink(page)).toHaveAccessibleName("Cart");
+  });
+
+  test("the cart: adding up to the stock, changing quantities, totals with one shipping fee, removing", async ({ page, shopDb, consoleErrors }) => {
+    const shopper = await verifiedShopper(page, shopDb, 1);
+    await emptyCart(shopDb, shopper.id);
+    const a = await createProduct(shopDb.db, { name: plantName("Cart Calathea"), price_paise: 45_000, stock: 3 });
+    const b = await createProduct(shopDb.db, { name: plantName("Cart Monstera"), price_paise: 120_050, stock: 5 });
+    await logIn(page, shopper);
+
+    // On the product page: each press adds one, and the nav's cart icon counts them.
+    await page.goto(`/product/${a.id}`);
+    await addToCart(page, a.id, 1);
+    await expect(toast(page, messages.cart.added)).toBeVisible();
+    await expect(mainNav(page).getByRole("link", { name: /Cart, 1 item/ })).toBeVisible();
+    await addToCart(page, a.id, 2);
+    await addToCart(page, a.id, 3);
+
+    // A fourth would be more than the three in stock.
+    const addForm = page.locator("form").filter({ has: page.getByRole("button", { name: messages.product.addToCart }) });
+    await page.getByRole("button", { name: messages.product.addToCart }).click();
+    const tooMany = `${messages.cart.addPrefix} ${messages.cart.onlyLeft(3)}`;
+    await expect(addForm.getByRole("alert")).toHaveText(tooMany);
+    await expect(toast(page, tooMany)).toBeVisible();
+    await expect(cartLink(page)).toHaveAccessibleName(cartCountName(3));
+    const stored = await shopDb.db.selectFrom("cart_items").select(["product_id", "quantity"]).where("user_id", "=", shopper.id).execute();
+    expect(stored).toEqual([{ product_id: a.id, quantity: 3 }]);
+
+    await addToCart(page, b.id, 4);
+
+    // The cart lists both with picture, name, price and quantity.
+    await cartLink(page).click();
+    await expect(page).toHaveURL(urlIs("/cart"));
+    for (const [plant, price, quantity] of [[a, "Rs. 450", "3"], [b, "Rs. 1,200.50", "1"]] as const) {
+      const row = cartRow(page, plant.name);
+      await expect(row.getByRole("link", { name: plant.name, exact: true })).toHaveAttribute("href", `/product/${plant.id}`);
+      expect(formatPrice(plant.price_paise)).toBe(price);
+      await expect(row.getByText(price, { exact: true })).toBeVisible();
+      await expect(quantityOf(page, plant.name)).toHaveText(quantity);
+      const picture = row.locator("img");
+      await expect(picture).toBeVisible();
+      await expect.poll(() => picture.evaluate((img) => (img as HTMLImageElement).naturalWidth), { message: `${plant.name}: the picture loads` }).toBeGreaterThan(0);
+    }
+    expect(formatPriceExact(SHIPPING_PAISE)).toBe("Rs. 20.00");
+    await expectSummary(page, 4, 3 * 45_000 + 120_050);
+    await expect(page.getByRole("link", { name: messages.cart.checkOut })).toHaveAttribute("href", "/checkout");
+
+    // '+' stops at the stock; '+' and '−' change the quantity and the totals.
+    await hydrated(page.getByRole("button", { name: `One more ${b.name}`, exact: true }));
+    await expect(page.getByRole("button", { name: `One more ${a.name}`, exact: true })).toBeDisabled();
+    await page.getByRole("button", { name: `One more ${b.name}`, exact: true }).click();
+    await expect(quantityOf(page, b.name)).toHaveText("2");
+    await expectSummary(page, 5, 3 * 45_000 + 2 * 120_050);
+    await page.getByRole("button", { name: `One fewer ${a.name}`, exact: true }).click();
+    await expect(quantityOf(page, a.name)).toHaveText("2");
+    await expectSummary(page, 4, 2 * 45_000 + 2 * 120_050);
+    await expect(page.getByRole("button", { name: `One more ${a.name}`, exact: true })).toBeEnabled();
+    await expect(cartLink(page)).toHaveAccessibleName(cartCountName(4));
+
+    // Remove takes the whole line.
+    await page.getByRole("button", { name: `Remove ${b.name}`, exact: true }).click();
+    await expect(cartRow(page, b.name)).toHaveCount(0);
+    await expectSummary(page, 2, 2 * 45_000);
+
+    // '−' at one removes the line too; then the cart is empty.
+    await page.getByRole("button", { name: `One fewer ${a.name}`, exact: true }).click();
+    await expect(quantityOf(page, a.name)).toHaveText("1");
+    await expectSummary(page, 1, 45_000);
+    await page.getByRole("button", { name: `One fewer ${a.name}`, exact: true }).click();
+    await expect(page.getByText(messages.cart.empty, { exact: true })).toBeVisible();
+    await expect(page.getByRole("listitem", { name: a.name })).toHaveCount(0);
+    await expect(summary(page)).toHaveCount(0);
+    await expect(cartLink(page)).toHaveAccessibleName("Cart");
+    expect(await shopDb.db.selectFrom("cart_items").select("id").where("user_id", "=", shopper.id).execute()).toEqual([]);
+    allowStatusLogs(consoleErrors, 409);
+  });
+
+  test("checkout: the order, its e-mails, the stock, the saved details, and cancelling it", async ({ page, shopDb }) => {
+    test.setTimeout(60_000);
+    const shopper = await verifiedShopper(page, shopDb, 1);
+    await emptyCart(shopDb, shopper.id);
+    const plant = await createProduct(shopDb.db, { name: plantName("Checkout Pothos"), price_paise: 74_950, stock: 6 });
+    const details = { phone: `+91 98450 ${String(Date.now()).slice(-5)}`, address: `${Date.now() % 1000} MG Road, Bengaluru 560001` };
+    await logIn(page, shopper);
+
+    await addToCart(page, plant.id, 1);
+    await addToCart(page, plant.id, 2);
+    await cartLink(page).click();
+    await page.getByRole("link", { name: messages.cart.checkOut }).click();
+    await expect(page).toHaveURL(urlIs("/checkout"));
+    await expect(page.getByLabel("Full Name")).toHaveValue(shopper.name);
+    await expectSummary(page, 2, 2 * 74_950);
+    await fillShipping(page, details);
+    await page.getByLabel("Remember these details on my profile").check();
+    await expect(page.getByLabel(messages.checkout.paymentCod)).toBeChecked();
+    await page.getByRole("button", { name: messages.checkout.placeOrder }).click();
+
+    // The order page.
+    await expect(page).toHaveURL(/\/orders\/[\w-]+$/);
+    await expect(toast(page, messages.orders.placed)).toBeVisible();
+    const orderId = orderIdFromUrl(page);
+    const number = orderNumberOf(orderId);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Order ${number}`);
+    await expect(statusBadge(page, "pending")).toBeVisible();
+    const lines = page.getByRole("table", { name: "Order lines" }).getByRole("row");
+    await expect(lines).toHaveCount(2);
+    await expect(lines.nth(1).getByRole("cell")).toHaveText([plant.name, formatPrice(74_950), "2", formatPriceExact(2 * 74_950)]);
+    await expectSummary(page, 2, 2 * 74_950);
+    const address = page.getByRole("main").locator("p").filter({ hasText: details.address });
+    await expect(address).toContainText(shopper.name);
+    await expect(address).toContainText(details.phone);
+    await expect(page.getByRole("button", { name: "Cancel order" })).toBeVisible();
+    const order = await shopDb.db.selectFrom("orders").selectAll().where("id", "=", orderId).executeTakeFirstOrThrow();
+    expect(order).toMatchObject({
+      user_id: shopper.id,
+      status: "pending",
+      subtotal_paise: 149_900,
+      shipping_paise: SHIPPING_PAISE,
+      total_paise: 149_900 + SHIPPING_PAISE,
+      ship_name: shopper.name,
+      ship_phone: details.phone,
+      ship_address: details.address,
+    });
+    await expect(cartLink(page)).toHaveAccessibleName("Cart");
+
+    // The confirmation e-mail, to the shopper, with the number and the total.
+    const placedMail = await mailWithSubject(shopper.email, `Order ${number} is placed`);
+    expect(placedMail.text).toContain(formatPriceExact(149_900 + SHIPPING_PAISE));
+    expect(placedMail.text).toContain(`/orders/${orderId}`);
+
+    // Two fewer plants in stock; the details are remembered on the profile.
+    await page.goto(`/product/${plant.id}`);
+    await expect(page.getByText(messages.product.availableStock(4), { exact: true })).toBeVisible();
+    const profile = await shopDb.db.selectFrom("users").select(["phone", "address"]).where("id", "=", shopper.id).executeTakeFirstOrThrow();
+    expect(profile).toEqual(details);
+
+    // The orders list, from the nav.
+    await mainNav(page).getByRole("link", { name: "Orders", exact: true }).click();
+    await expect(page).toHaveURL(urlIs("/orders"));
+    await expect(page.getByRole("heading", { level: 1, name: "Your orders" })).toBeVisible();
+    const listed = page.getByRole("main").getByRole("listitem").filter({ has: page.getByRole("link", { name: number, exact: true }) });
+    await expect(listed).toContainText("pending");
+    await expect(listed).toContainText(`2 items · ${formatPriceExact(149_900 + SHIPPING_PAISE)}`);
+    await listed.getByRole("link", { name: number, exact: true }).click();
+    await expect(page).toHaveURL(urlIs(`/orders/${orderId}`));
+
+    // Cancelled: the stock comes back and the shopper is told.
+    await page.getByRole("button", { name: "Cancel order" }).click();
+    await expect(toast(page, messages.orders.cancelled)).toBeVisible();
+    await expect(statusBadge(page, "cancelled")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Cancel order" })).toHaveCount(0);
+    expect(await shopDb.db.selectFrom("orders").select("status").where("id", "=", orderId).executeTakeFirstOrThrow()).toEqual({ status: "cancelled" });
+    await page.goto(`/product/${plant.id}`);
+    await expect(page.getByText(messages.product.availableStock(6), { exact: true })).toBeVisible();
+    const cancelledMail = await mailWithSubject(shopper.email, `Order ${number} is cancelled`);
+    expect(cancelledMail.text).toContain(number);
+  });
+
+  test("a plant that ran short since it went into the cart stops the order, and nothing is ordered", async ({ page, shopDb, consoleErrors }) => {
+    const shopper = await verifiedShopper(page, shopDb, 1);
+    await emptyCart(shopDb, shopper.id);
+    const plant = await createProduct(shopDb.db, { name: plantName("Short Fiddle Leaf"), price_paise: 89_900, stock: 2 });
+    const ordersBefore = await shopDb.db.selectFrom("orders").select("id").where("user_id", "=", shopper.id).execute();
+    await logIn(page, shopper);
+    await addToCart(page, plant.id, 1);
+    await addToCart(page, plant.id, 2);
+
+    await page.goto("/checkout");
+    await fillShipping(page);
+    // Someone else bought one meanwhile.
+    await shopDb.db.updateTable("products").set({ stock: 1 }).where("id", "=", plant.id).execute();
+    await page.getByRole("button", { name: messages.checkout.placeOrder }).click();
+
+    await expect(page.getByRole("alert")).toHaveText(messages.checkout.shortage(plant.name, 1));
+    await expect(page).toHaveURL(urlIs("/checkout"));
+    const ordersAfter = await shopDb.db.selectFrom("orders").select("id").where("user_id", "=", shopper.id).execute();
+    expect(ordersAfter).toEqual(ordersBefore);
+    expect(await shopDb.db.selectFrom("order_lines").select("id").where("product_id", "=", plant.id).execute()).toEqual([]);
+    expect(await shopDb.db.selectFrom("products").select("stock").where("id", "=", plant.id).executeTakeFirstOrThrow()).toEqual({ stock: 1 });
+
+    // The line stays in the cart, marked as not available in that quantity, and not counted.
+    await page.goto("/cart");
+    await expect(quantityOf(page, plant.name)).toHaveText("2");
+    await expect(cartRow(page, plant.name)).toContainText(messages.cart.onlyLeft(1));
+    await expect(summary(page).getByRole("term").first()).toHaveText(messages.cart.items(0));
+    await expect(page.getByRole("link", { name: messages.cart.checkOut })).toHaveCount(0);
+    allowStatusLogs(consoleErrors, 409);
+  });
+
+  test("an order sent twice is placed once", async ({ page, shopDb, baseURL }) => {
+    const shopper = await verifiedShopper(page, shopDb, 1);
+    await emptyCart(shopDb, shopper.id);
+    const plant = await createProduct(shopDb.db, { name: plantName("Twice Peace Lily"), price_paise: 55_000, stock: 5 });
+    await logIn(page, shopper);
+    await addToCart(page, plant.id, 1);
+
+    await page.goto("/checkout");
+    const form = page.locator("#checkout-form");
+    await hydrated(form);
+    await fillShipping(page);
+    const idempotencyKey = await form.locator('input[name="idempotencyKey"]').inputValue();
+    expect(idempotencyKey).not.toBe("");
+
+    // The form sent twice at the same moment, with the page's cookies, as a double click on a slow connection
+    // or a retry would send it (in the page itself, React Router folds two quick submits into one request).
+    const sendForm = () =>
+      page.request.post("/checkout", {
+        form: { idempotencyKey, name: shopper.name, ...shipping, payment: "cod" },
+        headers: { Origin: baseURL! },
+        maxRedirects: 0,
+      });
+    const answers = await Promise.all([sendForm(), sendForm()]);
+    expect(answers.map((answer) => answer.status())).toEqual([302, 302]);
+    const orderPath = answers[0]!.headers()["location"];
+    expect(orderPath).toMatch(/^\/orders\/[\w-]+$/);
+    expect(answers[1]!.headers()["location"]).toBe(orderPath);
+
+    // Place Order on the page is the third try with that key: it shows the same order.
+    await page.getByRole("button", { name: messages.checkout.placeOrder }).click();
+    await expect(page).toHaveURL(urlIs(orderPath!));
+    await expect(toast(page, messages.orders.placed)).toBeVisible();
+    const orderId = orderIdFromUrl(page);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Order ${orderNumberOf(orderId)}`);
+
+    const orders = await shopDb.db.selectFrom("orders").select(["id"]).where("user_id", "=", shopper.id).where("idempotency_key", "=", idempotencyKey).execute();
+    expect(orders).toEqual([{ id: orderId }]);
+    const linesOfPlant = await shopDb.db.selectFrom("order_lines").select(["order_id", "quantity"]).where("product_id", "=", plant.id).execute();
+    expect(linesOfPlant).toEqual([{ order_id: orderId, quantity: 1 }]);
+    expect(await shopDb.db.selectFrom("products").select("stock").where("id", "=", plant.id).executeTakeFirstOrThrow()).toEqual({ stock: 4 });
+    await mailWithSubject(shopper.email, `Order ${orderNumberOf(orderId)} is placed`);
+    expect(countMailsWithSubject(shopper.email, `Order ${orderNumberOf(orderId)} is placed`)).toBe(1);
+  });
+
+  test("an admin moves an order along to shipped; the customer is told; only admins manage orders", async ({ page, shopDb, consoleErrors }) => {
+    test.setTimeout(60_000);
+    const shopper = await verifiedShopper(page, shopDb, 1);
+    await emptyCart(shopDb, shopper.id);
+    const plant = await createProduct(shopDb.db, { name: plantName("Admin Rubber Plant"), price_paise: 64_900, stock: 4 });
+    await logIn(page, shopper);
+    await addToCart(page, plant.id, 1);
+    await page.goto("/checkout");
+    await fillShipping(page);
+    await page.getByRole("button", { name: messages.checkout.placeOrder }).click();
+    await expect(toast(page, messages.orders.placed)).toBeVisible();
+    const orderId = orderIdFromUrl(page);
+    const number = orderNumberOf(orderId);
+    await logOut(page);
+
+    // The admin finds it among the pending orders.
+    await logIn(page, ADMIN);
+    await mainNav(page).getByRole("link", { name: "Manage Orders" }).click();
+    await expect(page).toHaveURL(urlIs("/admin/orders"));
+    await page.getByLabel("Status").selectOption("pending");
+    await page.getByRole("button", { name: "Filter" }).click();
+    await expect(page).toHaveURL(urlIs("/admin/orders?status=pending"));
+    const rows = page.getByRole("table").getByRole("row").filter({ has: page.getByRole("cell") });
+    await expect(rows.filter({ has: page.getByRole("link", { name: number, exact: true }) })).toHaveCount(1);
+    await expect(rows.filter({ hasNotText: "pending" })).toHaveCount(0);
+    await page.getByRole("link", { name: number, exact: true }).click();
+    await expect(page).toHaveURL(urlIs(`/admin/orders/${orderId}`));
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Order ${number}`);
+    await expect(statusBadge(page, "pending")).toBeVisible();
+    await expect(page.getByRole("table", { name: "Order lines" }).getByRole("row").nth(1).getByRole("cell").first()).toHaveText(plant.name);
+
+    await page.getByRole("button", { name: "Mark processing" }).click();
+    await expect(statusBadge(page, "processing")).toBeVisible();
+    await page.getByRole("button", { name: "Mark shipped" }).click();
+    await expect(statusBadge(page, "shipped")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Mark delivered" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Cancel order" })).toHaveCount(0);
+    expect(await shopDb.db.selectFrom("orders").select("status").where("id", "=", orderId).executeTakeFirstOrThrow()).toEqual({ status: "shipped" });
+    const shippedMail = await mailWithSubject(shopper.email, `Order ${number} has shipped`);
+    expect(shippedMail.text).toContain(plant.name);
+    await logOut(page);
+
+    // The customer sees it shipped, and can no longer cancel it.
+    await logIn(page, shopper);
+    await page.goto(`/orders/${orderId}`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Order ${number}`);
+    await expect(statusBadge(page, "shipped")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Cancel order" })).toHaveCount(0);
+
+    // Not an admin: 403.
+    await expect(mainNav(page).getByRole("link", { name: "Manage Orders" })).toHaveCount(0);
+    const forbidden = await page.goto("/admin/orders");
+    expect(forbidden?.status()).toBe(403);
+    await expect(page.getByRole("heading", { name: messages.auth.forbidden })).toBeVisible();
+    await expect(page.getByRole("link", { name: number })).toHaveCount(0);
+    expect((await page.request.get(`/admin/orders/${orderId}`)).status()).toBe(403);
+
+    // A visitor logs in first.
+    await page.goto("/");
+    await logOut(page);
+    await page.goto("/admin/orders");
+    await expect(page).toHaveURL(urlIs(`/login?redirectTo=${encodeURIComponent("/admin/orders")}`));
+    allowStatusLogs(consoleErrors, 403);
+  });
+
+  test("nobody sees or cancels another shopper's order", async ({ page, shopDb, baseURL, consoleErrors }) => {
+    test.setTimeout(60_000);
+    const owner = await verifiedShopper(page, shopDb, 1);
+    const other = await verifiedShopper(page, shopDb, 2);
+    // The owner's order, written straight into the database.
+    const orderId = randomUUID();
+    const number = orderNumberOf(orderId);
+    const now = new Date().toISOString();
+    const plantNameOrdered = plantName("Private Areca Palm");
+    await shopDb.db
+      .insertInto("orders")
+      .values({
+        id: orderId,
+        user_id: owner.id,
+        status: "pending",
+        subtotal_paise: 30_000,
+        shipping_paise: SHIPPING_PAISE,
+        total_paise: 30_000 + SHIPPING_PAISE,
+        ship_name: owner.name,
+        ship_phone: shipping.phone,
+        ship_address: "3 Secret Garden Lane, Mysuru 570001",
+        payment_method: messages.checkout.paymentCod,
+        idempotency_key: randomUUID(),
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    await shopDb.db.insertInto("order_lines").values({ id: randomUUID(), order_id: orderId, position: 0, product_id: null, name: plantNameOrdered, unit_price_paise: 30_000, quantity: 1 }).execute();
+
+    // A visitor is sent to log in; the other shopper then finds no such order.
+    await page.goto(`/orders/${orderId}`);
+    await expect(page).toHaveURL(urlIs(`/login?redirectTo=${encodeURIComponent(`/orders/${orderId}`)}`));
+    await submitLogin(page, other);
+    await expect(page).toHaveURL(urlIs(`/orders/${orderId}`));
+    await expect(page.getByRole("heading", { level: 1, name: messages.orders.notFound })).toBeVisible();
+    await expect(page.getByRole("main")).not.toContainText(plantNameOrdered);
+
+    const direct = await page.goto(`/orders/${orderId}`);
+    expect(direct?.status()).toBe(404);
+    await expect(page.getByRole("heading", { level: 1, name: messages.orders.notFound })).toBeVisible();
+    const html = await (await page.request.get(`/orders/${orderId}`)).text();
+    for (const secret of [plantNameOrdered, "3 Secret Garden Lane", number]) expect(html).not.toContain(secret);
+
+    // Nor can they cancel it.
+    const cancel = await page.request.post(`/orders/${orderId}`, { form: {}, headers: { Origin: baseURL! }, maxRedirects: 0 });
+    expect(cancel.status()).toBe(404);
+    expect(await shopDb.db.selectFrom("orders").select("status").where("id", "=", orderId).executeTakeFirstOrThrow()).toEqual({ status: "pending" });
+
+    // Their own list is empty.
+    await mainNav(page).getByRole("link", { name: "Orders", exact: true }).click();
+    await expect(page).toHaveURL(urlIs("/orders"));
+    await expect(page.getByText(messages.orders.none, { exact: true })).toBeVisible();
+    await expect(page.getByRole("link", { name: number })).toHaveCount(0);
+
+    // The owner does see it (so the 404 above was about who asked).
+    await logOut(page);
+    await logIn(page, owner);
+    await page.goto(`/orders/${orderId}`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Order ${number}`);
+    await expect(page.getByRole("main")).toContainText(plantNameOrdered);
+    allowStatusLogs(consoleErrors, 404);
+  });
+});

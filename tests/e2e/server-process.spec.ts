@@ -1,0 +1,97 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { messages } from "../../common/messages.ts";
+import { openDatabase } from "../../server/db/client.ts";
+import { expect, test } from "./support/fixtures.ts";
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+function startShop(env: Record<string, string>): Started {
+  const child = spawn(path.resolve("node_modules/.bin/tsx"), ["server/main.ts"], {
+    env: { ...process.env, NODE_ENV: "production", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+async function waitUntilReady(url: string, started: Started) {
+  await expect
+    .poll(async () => (await fetch(`${url}/healthz`).catch(() => undefined))?.status, { timeout: 30_000, message: started.output() })
+    .toBe(200);
+}
+
+test.describe("the server process", () => {
+  test("a second server on the same SQLite data folder refuses to start, saying why", async () => {
+    const second = startShop({ DATA_DIR: process.env.E2E_DATA_DIR!, PORT: "4391" });
+    expect(await second.exited).toBe(1);
+    expect(second.output()).toContain("Another Plant Shop server is already using the data folder");
+  });
+
+  test("a bad setting stops start-up with a message naming it", async () => {
+    const bad = startShop({ PORT: "not-a-port", DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "plant-shop-bad-")) });
+    expect(await bad.exited).toBe(1);
+    expect(bad.output()).toContain("PORT: must be a port number");
+  });
+
+  test("an unexpected failure shows the error screen with status 500 and no details; SIGTERM stops cleanly", async ({ browser }) => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), "plant-shop-broken-"));
+    const url = "http://127.0.0.1:4392";
+    const shop = startShop({ DATA_DIR: dataDir, PORT: "4392", PUBLIC_URL: url });
+    await waitUntilReady(url, shop);
+
+    // Break the database under the running server.
+    const database = openDatabase({ sqliteFile: path.join(dataDir, "shop.db") });
+    await database.db.schema.dropTable("product_images").execute();
+    await database.destroy();
+
+    const page = await browser.newPage();
+    const response = await page.goto(url);
+    expect(response?.status()).toBe(500);
+    await expect(page.getByRole("heading", { name: messages.unexpectedError })).toBeVisible();
+    const html = await response!.text();
+    expect(html).not.toContain("product_images");
+    expect(html).not.toMatch(/at .*\.(ts|js):\d+/);
+    await page.close();
+
+    const api = await fetch(`${url}/api/products`);
+    expect(api.status).toBe(500);
+    expect(await api.json()).toEqual({ message: expect.stringContaining("Something went wrong") });
+
+    shop.child.kill("SIGTERM");
+    expect(await shop.exited).toBe(0);
+    expect(shop.output()).toContain("Plant Shop stopped");
+  });
+
+  test("a cached page replayed to a second visitor still runs its scripts under the CSP", async ({ browser }) => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), "plant-shop-cached-"));
+    const url = "http://127.0.0.1:4393";
+    const shop = startShop({ DATA_DIR: dataDir, PORT: "4393", PUBLIC_URL: url, PAGE_CACHE_SECONDS: "60" });
+    await waitUntilReady(url, shop);
+    for (const visit of ["miss", "hit"]) {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+      const response = await page.goto(`${url}/`);
+      expect(response?.headers()["x-page-cache"], visit).toBe(visit === "hit" ? "hit" : undefined);
+      // Hydrated: the carousel's buttons respond.
+      const carousel = page.getByRole("region", { name: "Featured" });
+      await carousel.getByRole("button", { name: "Pause slideshow" }).click();
+      await expect(carousel.getByRole("button", { name: "Play slideshow" })).toBeVisible();
+      expect(errors).toEqual([]);
+      await context.close();
+    }
+    shop.child.kill("SIGTERM");
+    expect(await shop.exited).toBe(0);
+  });
+});

@@ -1,0 +1,70 @@
+import { randomUUID } from "node:crypto";
+import { messages } from "../../common/messages.ts";
+import { createCategory, createProduct } from "../support/factories.ts";
+import { expect, seriousAccessibilityViolations, test } from "./support/fixtures.ts";
+
+test.describe("shop", () => {
+  test("shows twelve at a time; Load More appends the next page and hides at the end", async ({ page, shopDb }) => {
+    const prefix = `Zeta${randomUUID().slice(0, 6)}`;
+    const category = await createCategory(shopDb.db);
+    const names: string[] = [];
+    for (let i = 1; i <= 15; i++) {
+      const name = `${prefix} Fern ${String(i).padStart(2, "0")}`;
+      names.push(name);
+      await createProduct(shopDb.db, { name, category_id: category.id });
+    }
+
+    await page.goto("/shop");
+    await expect(page.getByText(messages.shop.banner)).toBeVisible();
+    await expect(page.getByRole("heading", { name: messages.shop.heading })).toBeVisible();
+    await expect(page.getByRole("article")).toHaveCount(12);
+    await expect(page.getByRole("link", { name: messages.shop.loadMore })).toBeVisible();
+
+    await page.goto(`/shop?q=${prefix}`);
+    const cards = page.getByRole("article");
+    await expect(cards).toHaveCount(12);
+    await expect(cards.getByRole("heading")).toHaveText(names.slice(0, 12));
+    await page.getByRole("link", { name: messages.shop.loadMore }).click();
+    await expect(cards).toHaveCount(15);
+    await expect(cards.getByRole("heading")).toHaveText(names);
+    await expect(page.getByRole("link", { name: messages.shop.loadMore })).toHaveCount(0);
+    await expect(page).toHaveURL(new RegExp(`/shop\\?q=${prefix}&page=2$`));
+  });
+
+  test("searches by address and by typing, ignoring case, and says when nothing matches", async ({ page, shopDb }) => {
+    const word = `Quill${randomUUID().slice(0, 6)}`;
+    await createProduct(shopDb.db, { name: `${word} Palm` });
+    await createProduct(shopDb.db, { name: `Tall ${word.toUpperCase()} Cane` });
+
+    await page.goto(`/shop?q=${word.toLowerCase()}`);
+    await expect(page.getByRole("article")).toHaveCount(2);
+    await expect(page.getByPlaceholder(messages.shop.searchPlaceholder)).toHaveValue(word.toLowerCase());
+
+    await page.goto("/shop");
+    const search = page.getByPlaceholder(messages.shop.searchPlaceholder);
+    await search.fill(`${word} palm`);
+    await expect(page).toHaveURL(/\/shop\?q=/);
+    await expect(page.getByRole("article")).toHaveCount(1);
+    await expect(page.getByRole("article").getByRole("heading")).toHaveText(`${word} Palm`);
+
+    await search.fill("no plant is called this");
+    await expect(page.getByText(messages.shop.empty)).toBeVisible();
+    await expect(page.getByRole("article")).toHaveCount(0);
+  });
+
+  test("search works without JavaScript too", async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto("/shop");
+    await page.getByPlaceholder(messages.shop.searchPlaceholder).fill("snake");
+    await page.getByRole("button", { name: "Search" }).click();
+    await expect(page).toHaveURL(/\/shop\?q=snake$/);
+    await expect(page.getByRole("article").getByRole("heading")).toHaveText(["Snake Plant"]);
+    await context.close();
+  });
+
+  test("has no serious accessibility violations", async ({ page }) => {
+    await page.goto("/shop");
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  });
+});

@@ -1,0 +1,39 @@
+import { extractLinks, type SmtpCapture } from "./smtp-capture.ts";
+import { postJson, type TestApp } from "./test-app.ts";
+
+let counter = 0;
+
+export function newPerson(overrides: Partial<{ name: string; username: string; email: string; password: string }> = {}) {
+  const n = `${Date.now().toString(36)}${++counter}`;
+  return { name: "Asha Kulkarni", username: `asha_${n}`, email: `asha.${n}@example.com`, password: "monstera-deliciosa-77", ...overrides };
+}
+
+/** The session cookie (name=value) from a response's Set-Cookie headers. */
+export function sessionCookie(response: Response): string {
+  const cookie = response.headers.getSetCookie().find((c) => /session_token=/.test(c) && !/Max-Age=0/i.test(c));
+  if (!cookie) throw new Error(`no session cookie in: ${response.headers.getSetCookie().join(" | ")}`);
+  return cookie.split(";")[0]!;
+}
+
+/** The token of the first link to `path` in the newest e-mail to `email`. */
+export async function tokenFromMail(capture: SmtpCapture, email: string, path: "/verify" | "/reset-password") {
+  const mail = await capture.waitFor((m) => m.to.includes(email) && m.text.includes(path));
+  const link = extractLinks(mail.text).find((l) => new URL(l).pathname === path);
+  const token = link ? new URL(link).searchParams.get("token") : null;
+  if (!token) throw new Error(`no ${path} link in the mail to ${email}`);
+  return token;
+}
+
+/** Signs up through the JSON API, follows the verification link, and returns the signed-in cookie. */
+export async function signUpVerified(app: TestApp, capture: SmtpCapture, person = newPerson()) {
+  const response = await app.request("/api/auth/sign-up/email", postJson(person));
+  if (response.status !== 200) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
+  const token = await tokenFromMail(capture, person.email, "/verify");
+  const verified = await app.request(`/api/auth/verify-email?token=${encodeURIComponent(token)}`);
+  const me = await (await app.request("/api/me", { headers: { Cookie: sessionCookie(verified) } })).json();
+  return { person, cookie: sessionCookie(verified), userId: me.id as string };
+}
+
+export async function signIn(app: TestApp, email: string, password: string, headers: Record<string, string> = {}) {
+  return app.request("/api/auth/sign-in/email", postJson({ email, password }, headers));
+}

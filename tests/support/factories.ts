@@ -1,0 +1,53 @@
+import { randomUUID } from "node:crypto";
+import type { Insertable, Kysely } from "kysely";
+import type { DB } from "../../server/db/schema.ts";
+
+let sequence = 0;
+const unique = (prefix: string) => `${prefix} ${++sequence}-${randomUUID().slice(0, 8)}`;
+
+/** Timestamps that increase with every call, so "oldest first" is well defined in tests. */
+let clock = Date.parse("2030-01-01T00:00:00Z");
+const nextTimestamp = () => new Date((clock += 1000)).toISOString();
+
+export async function createCategory(db: Kysely<DB>, overrides: Partial<Insertable<DB["categories"]>> = {}) {
+  const row: Insertable<DB["categories"]> = {
+    id: randomUUID(),
+    name: unique("Category"),
+    description: "Plants for testing",
+    image_url: "/illustrations/categories/indoor-plants.svg",
+    image_width: 600,
+    image_height: 600,
+    created_at: nextTimestamp(),
+    ...overrides,
+  };
+  await db.insertInto("categories").values(row).execute();
+  return row;
+}
+
+export async function createProduct(
+  db: Kysely<DB>,
+  overrides: Partial<Insertable<DB["products"]>> & { images?: string[] } = {},
+) {
+  const { images = ["/illustrations/products/snake-plant-1.svg"], ...fields } = overrides;
+  const categoryId = fields.category_id ?? (await createCategory(db)).id;
+  const createdAt = fields.created_at ?? nextTimestamp();
+  const row: Insertable<DB["products"]> = {
+    id: randomUUID(),
+    name: unique("Fern"),
+    description: "A plant made for a test",
+    price_paise: 99_900,
+    stock: 10,
+    created_at: createdAt,
+    updated_at: createdAt,
+    ...fields,
+    category_id: categoryId,
+  };
+  await db.insertInto("products").values(row).execute();
+  if (images.length) {
+    await db
+      .insertInto("product_images")
+      .values(images.map((url, position) => ({ id: randomUUID(), product_id: row.id, position, url, width: 800, height: 800 })))
+      .execute();
+  }
+  return row;
+}

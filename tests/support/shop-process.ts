@@ -1,0 +1,146 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { createHmac, randomBytes, randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { Kysely } from "kysely";
+import pg from "pg";
+import { hashPassword } from "../../server/auth/password-hashing.ts";
+import type { DB } from "../../server/db/schema.ts";
+
+// Production servers started as child processes, fresh PostgreSQL databases for them, and shoppers with
+// sessions written straight into the database — for the multi-process race test and the checkout bench.
+
+export const SHOP_AUTH_SECRET = "shop-process-test-secret-0123456789abcdef0123";
+const SESSION_COOKIE = "plant-shop.session_token";
+// Settings a developer's shell might carry that would change what these servers do.
+const INHERITED_SETTINGS = ["SMTP_URL", "ADMIN_EMAIL", "ADMIN_PASSWORD", "CONTACT_EMAIL", "SHIPPING_FEE_PAISE", "SHOP_NAME"];
+
+export interface ShopProcess {
+  url: string;
+  child: ChildProcess;
+  dataDir: string;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+export function startShopProcess({ port, databaseUrl }: { port: number; databaseUrl: string }): ShopProcess {
+  const url = `http://127.0.0.1:${port}`;
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), `plant-shop-${port}-`));
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of INHERITED_SETTINGS) delete env[name];
+  const child = spawn(path.resolve("node_modules/.bin/tsx"), ["server/main.ts"], {
+    env: {
+      ...env,
+      NODE_ENV: "production",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      PUBLIC_URL: url,
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dataDir,
+      AUTH_SECRET: SHOP_AUTH_SECRET,
+      SEED_SAMPLE_DATA: "false",
+      PAGE_CACHE_SECONDS: "0",
+      LOG_LEVEL: "warn",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { url, child, dataDir, output: () => output, exited };
+}
+
+export async function waitUntilHealthy(shop: ShopProcess, timeoutMs = 60_000) {
+  let exitCode: number | null | undefined;
+  void shop.exited.then((code) => (exitCode = code));
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (exitCode !== undefined) throw new Error(`${shop.url} exited with ${exitCode} while starting:\n${shop.output()}`);
+    const status = await fetch(`${shop.url}/healthz`).then((r) => r.status, () => undefined);
+    if (status === 200) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${shop.url} did not answer /healthz within ${timeoutMs / 1000} s:\n${shop.output()}`);
+}
+
+/** SIGTERM and wait (SIGKILL after 30 s), then remove the data folder. */
+export async function stopShopProcess(shop: ShopProcess) {
+  if (shop.child.exitCode === null && shop.child.signalCode === null) {
+    shop.child.kill("SIGTERM");
+    const killer = setTimeout(() => shop.child.kill("SIGKILL"), 30_000);
+    await shop.exited;
+    clearTimeout(killer);
+  }
+  rmSync(shop.dataDir, { recursive: true, force: true });
+}
+
+/** The server's error log lines (pino level 50 "error", 60 "fatal"), cut short, for a failure message. */
+export function errorLogLines(shops: ShopProcess[]): string {
+  const lines = shops.flatMap((shop) =>
+    shop
+      .output()
+      .split("\n")
+      .filter((line) => /"level":(50|60)/.test(line))
+      .map((line) => `${shop.url} ${line.slice(0, 600)}`),
+  );
+  return lines.length ? `${lines.length} error lines in the server logs, the first ones:\n${lines.slice(0, 3).join("\n")}` : "no errors in the server logs";
+}
+
+async function adminQuery(adminUrl: string, query: string) {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(query);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A new, empty database on the server `adminUrl` names; `drop` removes it (also with connections open). */
+export async function createPostgresDatabase(adminUrl: string, prefix: string) {
+  const name = `${prefix}_${randomBytes(6).toString("hex")}`;
+  await adminQuery(adminUrl, `create database "${name}"`);
+  const target = new URL(adminUrl);
+  target.pathname = `/${name}`;
+  return { url: target.href, drop: () => adminQuery(adminUrl, `drop database if exists "${name}" with (force)`) };
+}
+
+/** Better Auth's signed cookie (better-call): `${token}.${base64 HMAC-SHA256(secret, token)}`, URL-encoded. */
+export function sessionCookie(token: string): string {
+  const signature = createHmac("sha256", SHOP_AUTH_SECRET).update(token).digest("base64");
+  return `${SESSION_COOKIE}=${encodeURIComponent(`${token}.${signature}`)}`;
+}
+
+/** The session cookie (name=value) a sign-in answered with. */
+export function cookieFrom(response: Response): string {
+  const cookie = response.headers.getSetCookie().find((c) => c.startsWith(`${SESSION_COOKIE}=`) && !/Max-Age=0/i.test(c));
+  if (!cookie) throw new Error(`no session cookie in: ${response.headers.getSetCookie().join(" | ")}`);
+  return cookie.split(";")[0]!;
+}
+
+/**
+ * Verified shoppers with a password account and a live session each, written straight into the database
+ * (every request of a test comes from 127.0.0.1, and sign-up and sign-in are rate-limited per address).
+ */
+export async function insertShoppers(db: Kysely<DB>, count: number, { password, prefix }: { password: string; prefix: string }) {
+  const passwordHash = await hashPassword(password);
+  const now = new Date();
+  const iso = now.toISOString();
+  const expires = new Date(now.getTime() + 7 * 24 * 60 * 60 * 1000).toISOString();
+  const made = Array.from({ length: count }, () => ({ id: randomUUID(), token: randomBytes(16).toString("hex") }));
+  await db
+    .insertInto("users")
+    .values(made.map(({ id }, i) => ({ id, name: `Shopper ${i + 1}`, email: `${prefix}-${id}@example.com`, emailVerified: true, username: `${prefix.slice(0, 4)}_${id.slice(0, 12)}`, role: "user", createdAt: iso, updatedAt: iso })))
+    .execute();
+  await db
+    .insertInto("accounts")
+    .values(made.map(({ id }) => ({ id: randomUUID(), accountId: id, providerId: "credential", userId: id, password: passwordHash, createdAt: iso, updatedAt: iso })))
+    .execute();
+  await db
+    .insertInto("sessions")
+    .values(made.map(({ id, token }) => ({ id: randomUUID(), token, userId: id, expiresAt: expires, createdAt: iso, updatedAt: iso })))
+    .execute();
+  return made.map(({ id, token }) => ({ userId: id, cookie: sessionCookie(token) }));
+}

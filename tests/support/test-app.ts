@@ -1,0 +1,50 @@
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pino } from "pino";
+import { createApp, type AppOptions } from "../../server/app.ts";
+import { composeShop } from "../../server/compose.ts";
+import { loadConfig } from "../../server/config.ts";
+import type { Services } from "../../server/services/create-services.ts";
+import { createTestDatabase, type TestDatabase } from "./test-database.ts";
+
+export const TEST_ORIGIN = "http://127.0.0.1:4999";
+
+export interface TestApp {
+  database: TestDatabase;
+  services: Services;
+  dataDir: string;
+  request(path: string, init?: RequestInit): Promise<Response>;
+  cleanup(): Promise<void>;
+}
+
+/** The whole HTTP app (without the page renderer unless given) over a fresh database, driven in-process. */
+export async function createTestApp(env: NodeJS.ProcessEnv = {}, pages?: AppOptions["pages"]): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "plant-shop-app-"));
+  mkdirSync(path.join(dataDir, "media"));
+  const config = loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, PUBLIC_URL: TEST_ORIGIN, ...env });
+  const logger = pino({ level: "silent" });
+  const { services, mailer } = await composeShop(config, database, logger);
+  const app = createApp({ config, services, logger, health: { ready: true }, ...(pages ? { pages } : {}) });
+  return {
+    database,
+    services,
+    dataDir,
+    request: async (p, init) => app.request(p, init),
+    async cleanup() {
+      await mailer.close();
+      await database.cleanup();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A JSON POST as a page of the shop would send it. */
+export function postJson(body: unknown, headers: Record<string, string> = {}): RequestInit {
+  return {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: TEST_ORIGIN, ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  };
+}

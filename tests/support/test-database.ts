@@ -1,0 +1,49 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { openDatabase, type Database, type Dialect } from "../../server/db/client.ts";
+import { migrateToLatest } from "../../server/db/migrate.ts";
+
+export const dialectUnderTest: Dialect = process.env.TEST_DB === "postgres" ? "postgres" : "sqlite";
+
+export interface TestDatabase extends Database {
+  /** Closes the connections and removes the file or schema. */
+  cleanup(): Promise<void>;
+}
+
+/** A fresh, migrated database: a SQLite file of its own, or a PostgreSQL schema of its own. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  if (dialectUnderTest === "postgres") {
+    const url = process.env.TEST_DATABASE_URL;
+    if (!url) throw new Error("TEST_DB=postgres needs TEST_DATABASE_URL");
+    const schema = `test_${randomBytes(6).toString("hex")}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+    await admin.end();
+    const database = openDatabase({ databaseUrl: url, pgSchema: schema, poolSize: 20 });
+    await migrateToLatest(database);
+    return {
+      ...database,
+      async cleanup() {
+        await database.destroy();
+        const client = new pg.Client({ connectionString: url });
+        await client.connect();
+        await client.query(`drop schema ${schema} cascade`);
+        await client.end();
+      },
+    };
+  }
+  const dir = mkdtempSync(path.join(os.tmpdir(), "plant-shop-test-"));
+  const database = openDatabase({ sqliteFile: path.join(dir, "shop.db") });
+  await migrateToLatest(database);
+  return {
+    ...database,
+    async cleanup() {
+      await database.destroy();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

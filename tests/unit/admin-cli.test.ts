@@ -1,0 +1,41 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openDatabase, type Database } from "../../server/db/client.ts";
+import { migrateToLatest } from "../../server/db/migrate.ts";
+
+const run = promisify(execFile);
+let dataDir: string;
+let database: Database;
+
+beforeEach(async () => {
+  dataDir = mkdtempSync(path.join(os.tmpdir(), "plant-shop-cli-"));
+  database = openDatabase({ sqliteFile: path.join(dataDir, "shop.db") });
+  await migrateToLatest(database);
+});
+afterEach(async () => {
+  await database.destroy();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("npm run admin", () => {
+  it("grants and revokes admin rights of an existing account, and says when there is none", async () => {
+    const at = "2026-01-01T00:00:00.000Z";
+    await database.db
+      .insertInto("users")
+      .values({ id: "u1", name: "Owner", email: "Owner@Nursery.example", emailVerified: 1, createdAt: at, updatedAt: at })
+      .execute();
+    const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "silent", SEED_SAMPLE_DATA: "false" };
+    const cli = (...args: string[]) => run(path.resolve("node_modules/.bin/tsx"), ["scripts/admin.ts", ...args], { env });
+    const role = async () => (await database.db.selectFrom("users").select("role").where("id", "=", "u1").executeTakeFirstOrThrow()).role;
+
+    expect((await cli("grant", "owner@nursery.example")).stdout).toContain("is now an admin");
+    expect(await role()).toBe("admin");
+    expect((await cli("revoke", "owner@nursery.example")).stdout).toContain("no longer an admin");
+    expect(await role()).toBe("user");
+    await expect(cli("grant", "nobody@nursery.example")).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining("no account") });
+  }, 60_000);
+});
