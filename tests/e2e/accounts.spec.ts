@@ -1,15 +1,13 @@
 import sharp from "sharp";
-import type { Locator, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { messages } from "../../common/messages.ts";
 import { allowStatusLogs, expect, test } from "./support/fixtures.ts";
 import { linkFromMail, mailsWithLink } from "./support/mail.ts";
+import { ADMIN, hydrated, logIn, logOut, mainNav, submitLogin, submitRegistration, toast, urlIs } from "./support/pages.ts";
 
 // Accounts end to end: sign-up, e-mail verification, login and logout, profile, passwords, roles.
 // Every test makes its own people (unique e-mail and username): the server limits sign-ups per address
 // (20 an hour) and mails per e-mail, so this file signs up fewer than 12 accounts in all.
-
-/** The account playwright.config.ts makes the server create at start-up (ADMIN_EMAIL, ADMIN_PASSWORD). */
-const ADMIN = { email: "owner@plant-shop.test", password: "e2e-admin-password-7" };
 
 interface Person {
   name: string;
@@ -18,39 +16,19 @@ interface Person {
   password: string;
 }
 
+const formWithHeading = (page: Page, heading: string) => page.locator("form").filter({ has: page.getByRole("heading", { name: heading }) });
+
 let counter = 0;
 function newPerson(): Person {
   const n = `${Date.now().toString(36)}${++counter}`;
   return { name: "Asha Kulkarni", username: `asha_${n}`, email: `asha.${n}@example.com`, password: "monstera-deliciosa-77" };
 }
 
-/** Matches a page URL by path and query, whatever the host. */
-const urlIs = (pathAndQuery: string) => (url: URL) => url.pathname + url.search === pathAndQuery;
-
-const mainNav = (page: Page) => page.getByRole("navigation", { name: "Main" });
-const toast = (page: Page, text: string) => page.getByRole("status").getByText(text, { exact: true });
-const formWithHeading = (page: Page, heading: string) => page.locator("form").filter({ has: page.getByRole("heading", { name: heading }) });
-
-/** Waits until React has hydrated the element, so its handlers (the browser-side checks, the menu) run. */
-async function hydrated(element: Locator) {
-  await expect
-    .poll(() => element.evaluate((el) => Object.keys(el).some((key) => key.startsWith("__reactProps"))), { message: "the page hydrates" })
-    .toBe(true);
-}
-
-async function fillRegisterForm(page: Page, person: Person) {
-  await page.getByLabel("Full Name").fill(person.name);
-  await page.getByLabel("Username").fill(person.username);
-  await page.getByLabel("Email").fill(person.email);
-  await page.getByLabel("Password").fill(person.password);
-  await page.getByRole("button", { name: "Create Account" }).click();
-}
-
 /** Signs up through /register; the page is left on /verify. */
 async function register(page: Page, person: Person) {
   await page.goto("/register");
   await expect(page.getByRole("heading", { name: messages.auth.registerHeading })).toBeVisible();
-  await fillRegisterForm(page, person);
+  await submitRegistration(page, person);
   await expect(page).toHaveURL(urlIs("/verify"));
 }
 
@@ -67,27 +45,6 @@ async function registerAndVerify(page: Page, person: Person): Promise<string> {
   return id;
 }
 
-/** Fills and sends the login form of the current page. */
-async function submitLogin(page: Page, { email, password }: { email: string; password: string }) {
-  await expect(page.getByRole("heading", { name: messages.auth.loginHeading })).toBeVisible();
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Login" }).click();
-}
-
-async function logIn(page: Page, credentials: { email: string; password: string }) {
-  await page.goto("/login");
-  await submitLogin(page, credentials);
-  await expect(toast(page, messages.auth.loggedIn)).toBeVisible();
-}
-
-async function logOut(page: Page) {
-  await mainNav(page).getByRole("button", { name: "Logout" }).click();
-  await expect(toast(page, messages.auth.loggedOut)).toBeVisible();
-  await expect(mainNav(page).getByRole("link", { name: "Login" })).toBeVisible();
-}
-
-
 test.describe("accounts", () => {
   test("register, verify, log in and out, edit the profile, change and reset the password", async ({ page, baseURL, shopDb, consoleErrors }) => {
     // One long journey (about 25 s, much of it password hashing on the server).
@@ -99,7 +56,7 @@ test.describe("accounts", () => {
     // Register: lands on /verify, which says a mail was sent.
     await page.goto("/register");
     await expect(page.getByRole("heading", { name: messages.auth.registerHeading })).toBeVisible();
-    await fillRegisterForm(page, person);
+    await submitRegistration(page, person);
     await expect(page).toHaveURL(urlIs("/verify"));
     await expect(toast(page, messages.auth.accountCreated)).toBeVisible();
     await expect(page.getByText(messages.auth.verificationSent)).toBeVisible();
@@ -237,13 +194,13 @@ test.describe("accounts", () => {
 
     await page.goto("/register");
     await hydrated(page.locator("form"));
-    await fillRegisterForm(page, { ...person, password: "password123" });
+    await submitRegistration(page, { ...person, password: "password123" });
     await expect(page.getByLabel("Password")).toHaveAccessibleDescription(messages.validation.passwordTooCommon);
 
-    await fillRegisterForm(page, { ...person, email: existing.email });
+    await submitRegistration(page, { ...person, email: existing.email });
     await expect(page.getByLabel("Email")).toHaveAccessibleDescription(messages.auth.emailTaken);
 
-    await fillRegisterForm(page, { ...person, username: existing.username });
+    await submitRegistration(page, { ...person, username: existing.username });
     await expect(page.getByLabel("Username")).toHaveAccessibleDescription(messages.auth.usernameTaken);
     await expect(page).toHaveURL(urlIs("/register"));
     expect(posts, "these went to the server").toHaveLength(3);

@@ -4,25 +4,17 @@ import { messages } from "../../common/messages.ts";
 import { formatPrice, formatPriceExact } from "../../common/money.ts";
 import { createProduct } from "../support/factories.ts";
 import { allowStatusLogs, expect, test } from "./support/fixtures.ts";
+import { countMailsWithSubject, mailWithSubject } from "./support/mail.ts";
+import { ADMIN, hydrated, logIn, logOut, mainNav, submitLogin, toast, urlIs } from "./support/pages.ts";
 import {
-  ADMIN,
   addToCart,
   cartCountName,
   cartLink,
-  countMailsWithSubject,
   emptyCart,
   fillShipping,
-  hydrated,
-  logIn,
-  logOut,
-  mailWithSubject,
-  mainNav,
   orderIdFromUrl,
   orderNumberOf,
   shipping,
-  submitLogin,
-  toast,
-  urlIs,
   verifiedShopper,
 } from "./support/shopper.ts";
 

@@ -5,6 +5,7 @@ import path from "node:path";
 import { messages } from "../../common/messages.ts";
 import { openDatabase } from "../../server/db/client.ts";
 import { expect, test } from "./support/fixtures.ts";
+import { hydrated } from "./support/pages.ts";
 
 interface Started {
   child: ChildProcess;
@@ -84,9 +85,11 @@ test.describe("the server process", () => {
       page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
       const response = await page.goto(`${url}/`);
       expect(response?.headers()["x-page-cache"], visit).toBe(visit === "hit" ? "hit" : undefined);
-      // Hydrated: the carousel's buttons respond.
+      // Hydrated (the page's scripts ran under the replayed nonce): the carousel's buttons respond.
       const carousel = page.getByRole("region", { name: "Featured" });
-      await carousel.getByRole("button", { name: "Pause slideshow" }).click();
+      const pause = carousel.getByRole("button", { name: "Pause slideshow" });
+      await hydrated(pause);
+      await pause.click();
       await expect(carousel.getByRole("button", { name: "Play slideshow" })).toBeVisible();
       expect(errors).toEqual([]);
       await context.close();

@@ -20,14 +20,18 @@ function isMailWithLink(mail: CapturedMail, email: string, linkPath: MailLinkPat
   return mail.to.includes(email) && linkTo(mail, linkPath) !== undefined;
 }
 
-/** Every mail to `email` with a link to `linkPath` spooled so far (to tell a later one from them). */
-export function mailsWithLink(email: string, linkPath: MailLinkPath): CapturedMail[] {
+/** Every mail spooled so far, oldest first. */
+function spooledMails(): CapturedMail[] {
   const dir = spoolDir();
   return readdirSync(dir)
     .filter((name) => name.endsWith(".json"))
     .sort()
-    .map((name) => JSON.parse(readFileSync(path.join(dir, name), "utf8")) as CapturedMail)
-    .filter((mail) => isMailWithLink(mail, email, linkPath));
+    .map((name) => JSON.parse(readFileSync(path.join(dir, name), "utf8")) as CapturedMail);
+}
+
+/** Every mail to `email` with a link to `linkPath` spooled so far (to tell a later one from them). */
+export function mailsWithLink(email: string, linkPath: MailLinkPath): CapturedMail[] {
+  return spooledMails().filter((mail) => isMailWithLink(mail, email, linkPath));
 }
 
 /**
@@ -41,3 +45,14 @@ export async function linkFromMail(email: string, linkPath: MailLinkPath, notBef
   if (!link) throw new Error(`no ${linkPath} link in the mail to ${email}`);
   return link;
 }
+
+/** Waits for the e-mail with exactly this subject to `email` (the server sends order mails over SMTP). */
+export function mailWithSubject(email: string, subject: string): Promise<CapturedMail> {
+  return waitForSpooledMail(spoolDir(), (mail) => mail.to.includes(email) && mail.subject === subject);
+}
+
+/** How many e-mails with exactly this subject went to `email` so far. */
+export function countMailsWithSubject(email: string, subject: string): number {
+  return spooledMails().filter((mail) => mail.to.includes(email) && mail.subject === subject).length;
+}
+

@@ -1,15 +1,11 @@
-import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { expect, type Locator, type Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { messages } from "../../../common/messages.ts";
 import type { Database } from "../../../server/db/client.ts";
-import { waitForSpooledMail, type CapturedMail } from "../../support/smtp-capture.ts";
 import { linkFromMail } from "./mail.ts";
+import { hydrated, mainNav, submitRegistration, toast, urlIs } from "./pages.ts";
 
-// Shoppers for the order tests, and the few page steps every one of those tests takes.
-
-/** The account playwright.config.ts makes the server create at start-up (ADMIN_EMAIL, ADMIN_PASSWORD). */
-export const ADMIN = { email: "owner@plant-shop.test", password: "e2e-admin-password-7" };
+// Shoppers for the order tests, and the page steps those tests share.
 
 export interface Shopper {
   id: string;
@@ -42,19 +38,7 @@ function shopperIdentity(slot: keyof typeof SHOPPER_NAMES): Omit<Shopper, "id"> 
   };
 }
 
-/** Matches a page URL by path and query, whatever the host. */
-export const urlIs = (pathAndQuery: string) => (url: URL) => url.pathname + url.search === pathAndQuery;
-
-export const mainNav = (page: Page) => page.getByRole("navigation", { name: "Main" });
-export const toast = (page: Page, text: string) => page.getByRole("status").getByText(text, { exact: true });
 export const cartLink = (page: Page) => mainNav(page).getByRole("link", { name: /^Cart\b/ });
-
-/** Waits until React has hydrated the element, so its handlers (fetcher forms, browser-side checks) run. */
-export async function hydrated(element: Locator) {
-  await expect
-    .poll(() => element.evaluate((el) => Object.keys(el).some((key) => key.startsWith("__reactProps"))), { message: "the page hydrates" })
-    .toBe(true);
-}
 
 /**
  * Shopper 1 or 2 of this run, signed up through /register and verified through the mailed link the first
@@ -67,11 +51,7 @@ export async function verifiedShopper(page: Page, database: Database, slot: keyo
   if (!user) {
     await page.goto("/register");
     await expect(page.getByRole("heading", { name: messages.auth.registerHeading })).toBeVisible();
-    await page.getByLabel("Full Name").fill(person.name);
-    await page.getByLabel("Username").fill(person.username);
-    await page.getByLabel("Email").fill(person.email);
-    await page.getByLabel("Password").fill(person.password);
-    await page.getByRole("button", { name: "Create Account" }).click();
+    await submitRegistration(page, person);
     await expect(page).toHaveURL(urlIs("/verify"));
     user = await findUser();
   }
@@ -82,26 +62,6 @@ export async function verifiedShopper(page: Page, database: Database, slot: keyo
   }
   await page.context().clearCookies();
   return { ...person, id: user.id };
-}
-
-/** Fills and sends the login form of the current page. */
-export async function submitLogin(page: Page, { email, password }: { email: string; password: string }) {
-  await expect(page.getByRole("heading", { name: messages.auth.loginHeading })).toBeVisible();
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Login" }).click();
-}
-
-export async function logIn(page: Page, credentials: { email: string; password: string }) {
-  await page.goto("/login");
-  await submitLogin(page, credentials);
-  await expect(toast(page, messages.auth.loggedIn)).toBeVisible();
-}
-
-export async function logOut(page: Page) {
-  await mainNav(page).getByRole("button", { name: "Logout" }).click();
-  await expect(toast(page, messages.auth.loggedOut)).toBeVisible();
-  await expect(mainNav(page).getByRole("link", { name: "Login" })).toBeVisible();
 }
 
 /** Starts a test from an empty cart, whatever an earlier (perhaps failed) test left in it. */
@@ -143,23 +103,3 @@ export function orderIdFromUrl(page: Page): string {
 export function orderNumberOf(orderId: string): string {
   return `PS-${orderId.replaceAll("-", "").slice(0, 8).toUpperCase()}`;
 }
-
-function spoolDir(): string {
-  const dir = process.env.E2E_MAIL_DIR;
-  if (!dir) throw new Error("E2E_MAIL_DIR is set by playwright.config.ts");
-  return dir;
-}
-
-/** Waits for the e-mail with exactly this subject to `email` (the server sends order mails over SMTP). */
-export function mailWithSubject(email: string, subject: string): Promise<CapturedMail> {
-  return waitForSpooledMail(spoolDir(), (mail) => mail.to.includes(email) && mail.subject === subject);
-}
-
-/** How many e-mails with exactly this subject went to `email` so far. */
-export function countMailsWithSubject(email: string, subject: string): number {
-  return readdirSync(spoolDir())
-    .filter((name) => name.endsWith(".json"))
-    .map((name) => JSON.parse(readFileSync(path.join(spoolDir(), name), "utf8")) as CapturedMail)
-    .filter((mail) => mail.to.includes(email) && mail.subject === subject).length;
-}
-

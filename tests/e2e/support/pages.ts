@@ -1,0 +1,54 @@
+import { expect, type Locator, type Page } from "@playwright/test";
+import { messages } from "../../../common/messages.ts";
+
+// Page steps and locators every browser test shares.
+
+/** The account playwright.config.ts makes the server create at start-up (ADMIN_EMAIL, ADMIN_PASSWORD). */
+export const ADMIN = { email: "owner@plant-shop.test", password: "e2e-admin-password-7" };
+
+export interface Credentials {
+  email: string;
+  password: string;
+}
+
+/** Matches a page URL by path and query, whatever the host. */
+export const urlIs = (pathAndQuery: string) => (url: URL) => url.pathname + url.search === pathAndQuery;
+
+export const mainNav = (page: Page) => page.getByRole("navigation", { name: "Main" });
+export const toast = (page: Page, text: string) => page.getByRole("status").getByText(text, { exact: true });
+
+/** Waits until React has hydrated the element, so its handlers (fetcher forms, browser-side checks, the menu) run. */
+export async function hydrated(element: Locator) {
+  await expect
+    .poll(() => element.evaluate((el) => Object.keys(el).some((key) => key.startsWith("__reactProps"))), { message: "the page hydrates" })
+    .toBe(true);
+}
+
+/** Fills and sends the register form of the current page. */
+export async function submitRegistration(page: Page, person: Credentials & { name: string; username: string }) {
+  await page.getByLabel("Full Name").fill(person.name);
+  await page.getByLabel("Username").fill(person.username);
+  await page.getByLabel("Email").fill(person.email);
+  await page.getByLabel("Password").fill(person.password);
+  await page.getByRole("button", { name: "Create Account" }).click();
+}
+
+/** Fills and sends the login form of the current page. */
+export async function submitLogin(page: Page, { email, password }: Credentials) {
+  await expect(page.getByRole("heading", { name: messages.auth.loginHeading })).toBeVisible();
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Login" }).click();
+}
+
+export async function logIn(page: Page, credentials: Credentials) {
+  await page.goto("/login");
+  await submitLogin(page, credentials);
+  await expect(toast(page, messages.auth.loggedIn)).toBeVisible();
+}
+
+export async function logOut(page: Page) {
+  await mainNav(page).getByRole("button", { name: "Logout" }).click();
+  await expect(toast(page, messages.auth.loggedOut)).toBeVisible();
+  await expect(mainNav(page).getByRole("link", { name: "Login" })).toBeVisible();
+}
