@@ -7,6 +7,7 @@ import type { Logger } from "pino";
 import { apiRoutes } from "./api/api-routes.ts";
 import type { Config } from "./config.ts";
 import type { AppEnv } from "./http/env.ts";
+import { resolveClientIp } from "./http/client-ip.ts";
 import { handleError } from "./http/errors.ts";
 import { anonymousPageCache } from "./http/page-cache.ts";
 import type { PageHandler } from "./http/pages.ts";
@@ -38,6 +39,7 @@ export function createApp({ config, services, logger, health, pages }: AppOption
   const app = new Hono<AppEnv>();
   app.onError(handleError);
   app.use(requestId());
+  app.use(resolveClientIp(config.trustProxy));
   app.use(requestLogger(logger));
   app.use(securityHeaders({ dev: config.mode === "development", https: config.publicUrl.protocol === "https:" }));
   app.use(async (c, next) => {

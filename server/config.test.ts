@@ -8,6 +8,7 @@ describe("loadConfig", () => {
     expect(config.publicUrl.origin).toBe("http://localhost:3000");
     expect(config.databaseUrl).toBeUndefined();
     expect(config.seedSampleData).toBe(true);
+    expect(config.trustProxy).toBe(0);
     expect(config.shop).toEqual({
       name: "Plant Shop",
       author: "the Plant Shop team",
@@ -27,6 +28,7 @@ describe("loadConfig", () => {
       SHOP_NAME: "Green Corner",
       SHOP_AUTHOR: "Asha",
       SHIPPING_FEE_PAISE: "4900",
+      TRUST_PROXY: "1",
     });
     expect(config.port).toBe(4100);
     expect(config.dataDir).toBe("/tmp/shop-data");
@@ -36,6 +38,7 @@ describe("loadConfig", () => {
     expect(config.shop.name).toBe("Green Corner");
     expect(config.shop.author).toBe("Asha");
     expect(config.shop.shippingFeePaise).toBe(4900);
+    expect(config.trustProxy).toBe(1);
   });
 
   it("names every bad variable", () => {
@@ -49,5 +52,10 @@ describe("loadConfig", () => {
     const text = (error as ConfigError).message;
     for (const name of ["PORT", "DATABASE_URL", "SEED_SAMPLE_DATA", "SHIPPING_FEE_PAISE"]) expect(text).toContain(name);
     expect((error as ConfigError).problems).toHaveLength(4);
+  });
+
+  it("refuses an empty PORT instead of listening on a random one", () => {
+    expect(() => loadConfig({ PORT: "" })).toThrow("PORT: must be a port number");
+    expect(() => loadConfig({ PORT: "70000" })).toThrow("PORT: must be a port number");
   });
 });

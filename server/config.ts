@@ -9,7 +9,14 @@ const booleanFlag = z
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   HOST: z.string().min(1).default("0.0.0.0"),
-  PORT: z.coerce.number({ error: "must be a port number" }).int().min(0).max(65535).default(3000),
+  // An empty PORT would coerce to 0 (a random port): refuse it instead.
+  PORT: z
+    .string()
+    .regex(/^\d+$/, "must be a port number")
+    .transform(Number)
+    .pipe(z.number().int().max(65535, "must be a port number"))
+    .default(3000),
+  TRUST_PROXY: z.coerce.number({ error: "must be the number of proxies in front of the shop (0 for none)" }).int().min(0).max(10).default(0),
   DATA_DIR: z.string().min(1).default("./data"),
   DATABASE_URL: z
     .string()
@@ -38,6 +45,8 @@ export interface Config {
   databaseUrl: string | undefined;
   publicUrl: URL;
   seedSampleData: boolean;
+  /** How many proxies in front of the shop append to X-Forwarded-For (server/http/client-ip.ts). */
+  trustProxy: number;
   /** How long a page rendered for a visitor without cookies is reused; 0 turns the cache off. */
   pageCacheSeconds: number;
   shop: PublicShopConfig;
@@ -80,6 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     publicUrl,
     seedSampleData: e.SEED_SAMPLE_DATA,
+    trustProxy: e.TRUST_PROXY,
     pageCacheSeconds: e.PAGE_CACHE_SECONDS,
     logLevel: e.LOG_LEVEL,
     authSecret: e.AUTH_SECRET,

@@ -11,6 +11,8 @@ export interface AppEnv {
     log: Logger;
     requestId: string;
     secureHeadersNonce?: string;
+    /** Set by resolveClientIp() for every request. */
+    clientIp?: string | null;
     /** Set by currentUser() on first use; undefined until then. */
     user?: SessionUser | null;
   };

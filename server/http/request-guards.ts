@@ -1,3 +1,4 @@
+import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { createMiddleware } from "hono/factory";
@@ -24,6 +25,16 @@ export function sameOriginOnly(publicOrigin: string) {
   });
 }
 
+/**
+ * Whether a request carries a body, by its headers: a length above 0, a chunked transfer, or a content type.
+ * (A DELETE or a bodiless POST such as a cancel button's has none of them and needs no content type.)
+ */
+function declaresBody(c: Context<AppEnv>): boolean {
+  const length = c.req.header("content-length");
+  if (length !== undefined) return length.trim() !== "0";
+  return c.req.header("transfer-encoding") !== undefined || c.req.header("content-type") !== undefined;
+}
+
 /** JSON endpoints take JSON bodies only (415 otherwise), up to a size (413 beyond it). */
 export function jsonBodies(maxBytes: number) {
   const limit = bodyLimit({
@@ -33,8 +44,7 @@ export function jsonBodies(maxBytes: number) {
     },
   });
   const jsonOnly = createMiddleware<AppEnv>(async (c, next) => {
-    const hasBody = c.req.raw.body !== null && c.req.header("content-length") !== "0";
-    if (!SAFE_METHODS.has(c.req.method) && hasBody) {
+    if (!SAFE_METHODS.has(c.req.method) && declaresBody(c)) {
       const type = c.req.header("content-type") ?? "";
       if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
         throw new HTTPException(415, { message: "Send the request body as JSON (Content-Type: application/json)." });

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { serve, type ServerType } from "@hono/node-server";
 import { pino } from "pino";
 import { createApp, type AppOptions } from "../../server/app.ts";
 import { composeShop } from "../../server/compose.ts";
@@ -15,6 +16,8 @@ export interface TestApp {
   services: Services;
   dataDir: string;
   request(path: string, init?: RequestInit): Promise<Response>;
+  /** Serves the app on a loopback port, as the real server does; returns its address. Closed by cleanup(). */
+  listen(): Promise<string>;
   cleanup(): Promise<void>;
 }
 
@@ -27,12 +30,18 @@ export async function createTestApp(env: NodeJS.ProcessEnv = {}, pages?: AppOpti
   const logger = pino({ level: "silent" });
   const { services, mailer } = await composeShop(config, database, logger);
   const app = createApp({ config, services, logger, health: { ready: true }, ...(pages ? { pages } : {}) });
+  let server: ServerType | undefined;
   return {
     database,
     services,
     dataDir,
     request: async (p, init) => app.request(p, init),
+    listen: () =>
+      new Promise((resolve) => {
+        server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, (info) => resolve(`http://127.0.0.1:${info.port}`));
+      }),
     async cleanup() {
+      await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
       await mailer.close();
       await database.cleanup();
       rmSync(dataDir, { recursive: true, force: true });
