@@ -1,6 +1,7 @@
 import { formatPrice } from "../../common/money.ts";
 import { messages } from "../../common/messages.ts";
 import { expect, seriousAccessibilityViolations, test } from "./support/fixtures.ts";
+import { hydrated } from "./support/pages.ts";
 
 test.describe("home page", () => {
   test("shows every block of the spec with working links", async ({ page, shopDb }) => {
@@ -67,10 +68,32 @@ test.describe("home page", () => {
     await expect(carousel.getByRole("button", { name: "Play slideshow" })).toBeVisible();
     await carousel.getByRole("button", { name: "Next slide" }).click();
     await expect(slide(2)).toHaveAttribute("data-selected", "true");
+    // Paused stays paused, also after the mouse has come over the pictures and gone (which only rests a playing slideshow).
+    const box = await carousel.boundingBox();
+    if (!box) throw new Error("the carousel has no box");
+    await page.mouse.move(box.x + box.width - 40, box.y + 40);
+    await page.mouse.move(10, box.y + box.height + 200);
     await page.waitForTimeout(3500);
     await expect(slide(2)).toHaveAttribute("data-selected", "true");
+    await expect(carousel.getByRole("button", { name: "Play slideshow" })).toBeVisible();
     await carousel.getByRole("button", { name: "Go to slide 1" }).click();
     await expect(slide(1)).toHaveAttribute("data-selected", "true");
+  });
+
+  test("the slideshow stops when keyboard focus enters it, and plays again from its play button", async ({ page }) => {
+    await page.goto("/");
+    const carousel = page.getByRole("region", { name: "Featured" });
+    const pause = carousel.getByRole("button", { name: "Pause slideshow" });
+    await hydrated(pause);
+    await pause.focus();
+    await page.keyboard.press("Shift+Tab");
+    await page.keyboard.press("Tab");
+    const play = carousel.getByRole("button", { name: "Play slideshow" });
+    await expect(play).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(carousel.getByRole("button", { name: "Pause slideshow" })).toBeVisible();
+    await page.mouse.move(10, 10);
+    await expect(carousel.getByRole("group", { name: "2 of 2", includeHidden: true })).toHaveAttribute("data-selected", "true", { timeout: 6000 });
   });
 
   test("has no serious accessibility violations", async ({ page }) => {

@@ -1,6 +1,5 @@
-import Autoplay from "embla-carousel-autoplay";
 import useEmblaCarousel from "embla-carousel-react";
-import { useCallback, useEffect, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useState, type FocusEvent, type ReactNode } from "react";
 import { ChevronLeftIcon, ChevronRightIcon, PauseIcon, PlayIcon } from "./icons.tsx";
 
 interface CarouselProps {
@@ -11,19 +10,25 @@ interface CarouselProps {
   className?: string;
 }
 
-const reducedMotion = () => typeof window !== "undefined" && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+const prefersReducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 /**
  * Swipeable, looping carousel after the WAI-ARIA carousel pattern: previous/next buttons, one button per
- * slide, and a pause button when it plays by itself (autoplay starts paused for reduced-motion users).
+ * slide, and, when it plays by itself, a pause button whose choice sticks. Rotation also rests while the
+ * mouse is over the carousel, and stops for good when keyboard focus enters it or the visitor prefers
+ * reduced motion — until the play button is pressed.
  */
 export function Carousel({ label, slides, autoplayMs, className = "" }: CarouselProps) {
-  const [plugins] = useState(() =>
-    autoplayMs ? [Autoplay({ delay: autoplayMs, stopOnInteraction: false, stopOnMouseEnter: true, playOnInit: !reducedMotion() })] : [],
-  );
-  const [viewportRef, embla] = useEmblaCarousel({ loop: slides.length > 1, dragThreshold: 5, duration: 25 }, plugins);
+  const many = slides.length > 1;
+  const [viewportRef, embla] = useEmblaCarousel({ loop: many, dragThreshold: 5, duration: 25 });
   const [selected, setSelected] = useState(0);
-  const [playing, setPlaying] = useState(Boolean(autoplayMs) && !reducedMotion());
+  const [paused, setPaused] = useState(false);
+  const [hovered, setHovered] = useState(false);
+  const rotating = Boolean(autoplayMs) && many && !paused && !hovered;
+
+  useEffect(() => {
+    if (prefersReducedMotion()) setPaused(true);
+  }, []);
 
   useEffect(() => {
     if (!embla) return;
@@ -34,18 +39,37 @@ export function Carousel({ label, slides, autoplayMs, className = "" }: Carousel
     };
   }, [embla]);
 
-  const togglePlay = useCallback(() => {
-    const autoplay = embla?.plugins().autoplay;
-    if (!autoplay) return;
-    if (autoplay.isPlaying()) autoplay.stop();
-    else autoplay.play();
-    setPlaying(autoplay.isPlaying());
-  }, [embla]);
+  // One timer: any change of slide, by hand or by the timer, starts the wait again; a drag holds it.
+  useEffect(() => {
+    if (!embla || !autoplayMs || !rotating) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const wait = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => embla.scrollNext(), autoplayMs);
+    };
+    const hold = () => clearTimeout(timer);
+    embla.on("select", wait).on("pointerDown", hold).on("pointerUp", wait);
+    wait();
+    return () => {
+      clearTimeout(timer);
+      embla.off("select", wait).off("pointerDown", hold).off("pointerUp", wait);
+    };
+  }, [embla, autoplayMs, rotating]);
 
-  const many = slides.length > 1;
+  const pauseOnKeyboardFocus = useCallback((event: FocusEvent) => {
+    if (event.target.matches(":focus-visible")) setPaused(true);
+  }, []);
+
   return (
-    <section aria-roledescription="carousel" aria-label={label} className={`relative ${className}`}>
-      <div ref={viewportRef} className="overflow-hidden" aria-live={playing ? "off" : "polite"}>
+    <section
+      aria-roledescription="carousel"
+      aria-label={label}
+      className={`relative ${className}`}
+      onMouseEnter={() => setHovered(true)}
+      onMouseLeave={() => setHovered(false)}
+      onFocus={autoplayMs ? pauseOnKeyboardFocus : undefined}
+    >
+      <div ref={viewportRef} className="overflow-hidden" aria-live={rotating ? "off" : "polite"}>
         <div className="flex touch-pan-y">
           {slides.map((slide, index) => (
             <div
@@ -65,8 +89,13 @@ export function Carousel({ label, slides, autoplayMs, className = "" }: Carousel
       {many && (
         <div className="absolute inset-x-0 bottom-3 flex items-center justify-center gap-2">
           {autoplayMs ? (
-            <button type="button" onClick={togglePlay} className="carousel-btn" aria-label={playing ? "Pause slideshow" : "Play slideshow"}>
-              {playing ? <PauseIcon width={18} height={18} /> : <PlayIcon width={18} height={18} />}
+            <button
+              type="button"
+              onClick={() => setPaused(!paused)}
+              className="carousel-btn"
+              aria-label={paused ? "Play slideshow" : "Pause slideshow"}
+            >
+              {paused ? <PlayIcon width={18} height={18} /> : <PauseIcon width={18} height={18} />}
             </button>
           ) : null}
           <button type="button" onClick={() => embla?.scrollPrev()} className="carousel-btn" aria-label="Previous slide">
