@@ -8,10 +8,13 @@ import { NonceContext } from "./lib/nonce.tsx";
 
 export const streamTimeout = 5_000;
 
-/** Errors thrown by loaders and actions: a deliberate answer (404, 403) is not an error worth logging. */
-export const handleError: HandleErrorFunction = (error, { request }) => {
+/**
+ * Errors thrown by loaders and actions, logged with the request id; a deliberate answer (404, 403) is not an
+ * error worth logging.
+ */
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted || isRouteErrorResponse(error)) return;
-  console.error(error);
+  context.log.error({ err: error }, "page request failed");
 };
 
 // React Router's default Node entry, plus the Content-Security-Policy nonce on every inline script.
@@ -59,7 +62,7 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered) console.error(error);
+          if (shellRendered) loadContext.log.error({ err: error }, "page rendering failed");
         },
       },
     );

@@ -17,6 +17,7 @@ import { messages } from "#common/messages.ts";
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
 import { NavBar } from "./components/nav-bar.tsx";
+import { ErrorScreen } from "./components/error-screen.tsx";
 import { NotFound } from "./components/not-found.tsx";
 import { SiteFooter } from "./components/site-footer.tsx";
 import { Spinner } from "./components/ui/spinner.tsx";
@@ -100,19 +101,16 @@ export default function App({ loaderData }: Route.ComponentProps) {
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
   if (isRouteErrorResponse(error) && error.status === 403) {
+    return <ErrorScreen title={messages.auth.forbidden}>This page is for the shop&apos;s admins.</ErrorScreen>;
+  }
+  if (isRouteErrorResponse(error) && error.status < 500) {
+    // A request the page refused (a search too long, a form that is not a form): say why, never a 500.
+    const detail = (error.data as { message?: unknown } | null)?.message;
     return (
-      <section className="container-page py-20 text-center">
-        <title>Forbidden</title>
-        <h1 className="text-3xl font-bold text-stone-900">{messages.auth.forbidden}</h1>
-        <p className="mt-4 text-stone-700">This page is for the shop&apos;s admins.</p>
-      </section>
+      <ErrorScreen title={messages.refusedRequest[error.status] ?? messages.refusedRequest[400]!}>
+        {typeof detail === "string" ? detail : "The request could not be handled."}
+      </ErrorScreen>
     );
   }
-  return (
-    <section className="container-page py-20 text-center">
-      <title>{messages.unexpectedError}</title>
-      <h1 className="text-3xl font-bold text-stone-900">{messages.unexpectedError}</h1>
-      <p className="mt-4 text-stone-700">Please reload the page or try again in a moment.</p>
-    </section>
-  );
+  return <ErrorScreen title={messages.unexpectedError}>Please reload the page or try again in a moment.</ErrorScreen>;
 }

@@ -2,5 +2,7 @@
 export const SHOP_PAGE_SIZE = 12;
 export const NEW_PRODUCTS_COUNT = 6;
 export const API_MAX_LIMIT = 50;
+/** The shop page renders pages 1..N at once (docs/decisions/005); beyond this many, searching narrows the list. */
+export const SHOP_MAX_PAGES = 100;
 export const HERO_INTERVAL_MS = 3000;
 export const COPYRIGHT_YEAR = 2025;

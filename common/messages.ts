@@ -3,6 +3,16 @@ export const messages = {
   loadingContent: "Loading Content...",
   pageNotFound: "Page Not Found",
   unexpectedError: "Unexpected Application Error!",
+  /** Headings of the error screen for requests a page refuses (spec section 8, generic routing errors). */
+  refusedRequest: {
+    400: "Bad Request",
+    401: "Unauthorized",
+    405: "Method Not Allowed",
+    409: "Conflict",
+    413: "Payload Too Large",
+    415: "Unsupported Media Type",
+    429: "Too Many Requests",
+  } as Record<number, string>,
   madeWithLoveBy: "Made with love by",
 
   home: {

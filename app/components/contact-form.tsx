@@ -1,58 +1,58 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef } from "react";
 import toast from "react-hot-toast";
-import { useFetcher } from "react-router";
+import { useActionData, useFetcher } from "react-router";
 import { messages } from "#common/messages.ts";
 import { contactMessageSchema } from "#common/schemas/contact.ts";
+import { useFormErrors } from "../lib/use-form-errors.ts";
+import type { ActionFailure } from "../lib/service-errors.ts";
 import { FormField } from "./form-field.tsx";
 import { SubmitButton } from "./ui/submit-button.tsx";
 
-type ContactResult = { ok: true } | { ok: false; message: string; fieldErrors: Record<string, string> };
+type ContactResult = { ok: true } | ActionFailure;
 
-/** Contact Us: checked in the browser with the shared schema, stored by the server, then cleared. */
+/**
+ * Contact Us: checked in the browser with the shared schema, stored by the server, then cleared with a toast.
+ * Before JavaScript has loaded, the form posts to the home page itself, which answers with the same result.
+ */
 export function ContactForm() {
   const fetcher = useFetcher<ContactResult>();
+  const posted = useActionData<ContactResult>();
   const form = useRef<HTMLFormElement>(null);
-  const [clientErrors, setClientErrors] = useState<Record<string, string>>({});
   const sending = fetcher.state !== "idle";
-  const result = fetcher.data;
+  const result = fetcher.data ?? posted;
+  const { errors, onSubmit, reset } = useFormErrors(contactMessageSchema, result && !result.ok ? result.fieldErrors : undefined);
 
   useEffect(() => {
-    if (fetcher.state !== "idle" || !result) return;
-    if (result.ok) {
+    if (fetcher.state !== "idle" || !fetcher.data) return;
+    if (fetcher.data.ok) {
       toast.success(messages.contact.sent);
       form.current?.reset();
-    } else if (!Object.keys(result.fieldErrors).length) {
-      toast.error(result.message);
+      reset();
+    } else if (!Object.keys(fetcher.data.fieldErrors).length) {
+      toast.error(fetcher.data.message);
     }
-  }, [fetcher.state, result]);
+  }, [fetcher.state, fetcher.data]);
 
-  const errors = { ...(result && !result.ok ? result.fieldErrors : {}), ...clientErrors };
   return (
-    <fetcher.Form
-      ref={form}
-      method="post"
-      noValidate
-      className="grid gap-4 sm:grid-cols-2"
-      onSubmit={(event) => {
-        const parsed = contactMessageSchema.safeParse(Object.fromEntries(new FormData(event.currentTarget)));
-        const found: Record<string, string> = {};
-        for (const issue of parsed.error?.issues ?? []) found[String(issue.path[0])] ??= issue.message;
-        setClientErrors(found);
-        if (!parsed.success) event.preventDefault();
-      }}
-    >
-      <FormField label="Name" name="name" autoComplete="name" error={errors.name} />
-      <FormField label="Email" name="email" type="email" autoComplete="email" error={errors.email} />
+    <fetcher.Form ref={form} method="post" noValidate className="grid gap-4 sm:grid-cols-2" onSubmit={onSubmit}>
+      <FormField label="Name" name="name" autoComplete="name" required error={errors.name} />
+      <FormField label="Email" name="email" type="email" autoComplete="email" required error={errors.email} />
       <div className="sm:col-span-2">
-        <FormField label="Subject" name="subject" error={errors.subject} />
+        <FormField label="Subject" name="subject" required error={errors.subject} />
       </div>
       <div className="sm:col-span-2">
-        <FormField label="Message" name="message" multiline rows={5} error={errors.message} />
+        <FormField label="Message" name="message" multiline rows={5} required error={errors.message} />
       </div>
-      <div className="sm:col-span-2">
+      <div className="flex flex-wrap items-center gap-4 sm:col-span-2">
         <SubmitButton busy={sending} busyLabel="Sending message" className="btn-primary">
           Send Message
         </SubmitButton>
+        {/* Without JavaScript there is no toast: the page the form posted to says it instead. */}
+        {!fetcher.data && posted ? (
+          <p role="status" className={posted.ok ? "text-leaf-800" : "field-error"}>
+            {posted.ok ? messages.contact.sent : Object.keys(posted.fieldErrors).length ? null : posted.message}
+          </p>
+        ) : null}
       </div>
     </fetcher.Form>
   );

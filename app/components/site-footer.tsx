@@ -1,4 +1,3 @@
-import { Link } from "react-router";
 import { COPYRIGHT_YEAR } from "#common/constants.ts";
 import { messages } from "#common/messages.ts";
 
@@ -12,9 +11,6 @@ export function SiteFooter({ shopName, author }: { shopName: string; author: str
         <p>
           {messages.madeWithLoveBy} {author}
         </p>
-        <Link to="/shop" className="underline underline-offset-4 hover:text-leaf-800">
-          All products
-        </Link>
       </div>
     </footer>
   );

@@ -2,7 +2,8 @@ import type { MetaDescriptor } from "react-router";
 import type { PublicShopConfig } from "../../server/config.ts";
 
 interface PageSeo {
-  title: string;
+  /** The page's own title; omitted, the page is titled with the shop's name alone (the home page). */
+  title?: string;
   description: string;
   /** Path of the canonical address, e.g. /product/abc. */
   path: string;
@@ -23,7 +24,7 @@ export function pageMeta(matches: readonly RootMatch[], page: PageSeo): MetaDesc
   const shop = shopFrom(matches);
   const shopName = shop?.name ?? "Plant Shop";
   const origin = shop?.publicUrl ?? "";
-  const title = page.title === shopName ? shopName : `${page.title} | ${shopName}`;
+  const title = page.title ? `${page.title} | ${shopName}` : shopName;
   const url = origin + page.path;
   return [
     { title },
@@ -31,7 +32,7 @@ export function pageMeta(matches: readonly RootMatch[], page: PageSeo): MetaDesc
     { tagName: "link", rel: "canonical", href: url },
     { property: "og:site_name", content: shopName },
     { property: "og:type", content: page.type ?? "website" },
-    { property: "og:title", content: page.title },
+    { property: "og:title", content: page.title ?? shopName },
     { property: "og:description", content: page.description },
     { property: "og:url", content: url },
     ...(page.image ? [{ property: "og:image", content: origin + page.image }] : []),

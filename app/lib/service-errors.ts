@@ -1,16 +1,23 @@
 import { data } from "react-router";
 import { isUserFacingError } from "#common/user-facing-error.ts";
 
-/** Runs a service call for a page: a missing or malformed record becomes the page's 404, not a 500. */
-export async function loadOr404<T>(load: () => Promise<T>): Promise<T> {
+/**
+ * Runs a service call for a page: a failure meant for people becomes the page's own error answer with its
+ * status and message (shown by the nearest error boundary), never a 500.
+ */
+export async function loadOrRefuse<T>(load: () => Promise<T>, { malformedIsMissing = false } = {}): Promise<T> {
   try {
     return await load();
   } catch (error) {
-    if (isUserFacingError(error) && (error.status === 404 || error.status === 400)) {
-      throw data({ message: error.message }, { status: 404 });
-    }
-    throw error;
+    if (!isUserFacingError(error)) throw error;
+    const status = malformedIsMissing && error.status === 400 ? 404 : error.status;
+    throw data({ message: error.message }, { status });
   }
+}
+
+/** loadOrRefuse for a page about one record: a malformed id is as missing as an unknown one (404). */
+export function loadOr404<T>(load: () => Promise<T>): Promise<T> {
+  return loadOrRefuse(load, { malformedIsMissing: true });
 }
 
 export interface ActionFailure {

@@ -19,7 +19,7 @@ export const meta: Route.MetaFunction = ({ matches, data }) =>
         path: `/category/${data.id}`,
         image: data.image.url,
       })
-    : [{ title: messages.pageNotFound }];
+    : []; // the error screen names itself
 
 export default function Category({ loaderData: category }: Route.ComponentProps) {
   return (

@@ -6,13 +6,13 @@ import { ContactForm } from "../components/contact-form.tsx";
 import { ProductGrid } from "../components/product-card.tsx";
 import { Carousel } from "../components/ui/carousel.tsx";
 import { HeadsetIcon, ShieldIcon, TruckIcon } from "../components/ui/icons.tsx";
+import { readFormFields } from "../lib/forms.ts";
 import { actionResult } from "../lib/service-errors.ts";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/home";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
-    title: "Plant Shop",
     description: "Indoor plants, succulents, flowering and outdoor plants, delivered to your door.",
     path: "/",
     image: "/illustrations/hero-1.svg",
@@ -27,7 +27,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = Object.fromEntries(await request.formData());
+  const form = await readFormFields(request);
   return actionResult(() => context.services.contact.sendMessage(form, { clientIp: context.clientIp }));
 }
 

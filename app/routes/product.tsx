@@ -5,6 +5,7 @@ import { NotFound } from "../components/not-found.tsx";
 import { Carousel } from "../components/ui/carousel.tsx";
 import { Picture } from "../components/ui/picture.tsx";
 import { AddToCart } from "../components/add-to-cart.tsx";
+import { readFormFields } from "../lib/forms.ts";
 import { actionResult, loadOr404 } from "../lib/service-errors.ts";
 import { requireUser } from "../lib/session.ts";
 import { pageMeta, shopFrom } from "../lib/seo.ts";
@@ -16,12 +17,12 @@ export function loader({ params, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireUser(context, request);
-  const form = Object.fromEntries(await request.formData());
+  const form = await readFormFields(request);
   return actionResult(() => context.services.cart.addToCart(user, form).then(() => ({})));
 }
 
 export const meta: Route.MetaFunction = ({ matches, data }) => {
-  if (!data) return [{ title: messages.product.notFound }];
+  if (!data) return []; // the error screen names itself
   const origin = shopFrom(matches)?.publicUrl ?? "";
   return [
     ...pageMeta(matches, {

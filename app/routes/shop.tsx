@@ -5,13 +5,14 @@ import { ProductGrid } from "../components/product-card.tsx";
 import { SearchIcon } from "../components/ui/icons.tsx";
 import { Spinner } from "../components/ui/spinner.tsx";
 import { pageMeta } from "../lib/seo.ts";
+import { loadOrRefuse } from "../lib/service-errors.ts";
 import type { Route } from "./+types/shop";
 
 const TYPING_PAUSE_MS = 300;
 
 export function loader({ request, context }: Route.LoaderArgs) {
   const params = Object.fromEntries(new URL(request.url).searchParams);
-  return context.services.catalog.listShopPages(params);
+  return loadOrRefuse(() => context.services.catalog.listShopPages(params));
 }
 
 export const meta: Route.MetaFunction = ({ matches, data }) =>

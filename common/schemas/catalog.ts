@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { API_MAX_LIMIT, SHOP_PAGE_SIZE } from "../constants.ts";
+import { API_MAX_LIMIT, SHOP_MAX_PAGES, SHOP_PAGE_SIZE } from "../constants.ts";
 import { idSchema } from "./fields.ts";
 
 /** Query of GET /api/products and of the shop page. An empty search is no search. */
@@ -19,7 +19,14 @@ export type ProductListQuery = z.output<typeof productListQuerySchema>;
 /** The shop page shows pages 1..page at once, so a Load More result is a link (/shop?q=fern&page=2). */
 export const shopPageQuerySchema = z.object({
   q: productListQuerySchema.shape.q,
-  page: z.coerce.number().int().min(1).max(100).catch(1).default(1),
+  // A page number that is not one is page 1; one past the last page shown is the last page.
+  page: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .catch(1)
+    .default(1)
+    .transform((page) => Math.min(page, SHOP_MAX_PAGES)),
 });
 
 export const productIdParamSchema = z.object({ productId: idSchema });

@@ -1,3 +1,4 @@
+import type { Logger } from "pino";
 import type { PublicShopConfig } from "../config.ts";
 import type { Services } from "../services/create-services.ts";
 import type { RequestContext, SessionUser } from "../services/session-user.ts";
@@ -9,6 +10,8 @@ declare module "react-router" {
     shop: PublicShopConfig;
     cspNonce: string;
     clientIp: string | null;
+    /** The request's logger (its lines carry the request id). */
+    log: Logger;
     /** The signed-in person, looked up once per request before any loader runs. */
     user: SessionUser | null;
     /** Headers and address of the request, for services that act on the person's session. */

@@ -20,6 +20,7 @@ export function createPageHandler(
       shop,
       cspNonce: c.var.secureHeadersNonce ?? "",
       clientIp: clientIp(c),
+      log: c.var.log,
       user: await currentUser(c),
       request: requestContext(c),
     });

@@ -1,4 +1,6 @@
+import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { SHOP_MAX_PAGES, SHOP_PAGE_SIZE } from "#common/constants.ts";
 import { createCategory, createProduct } from "../../tests/support/factories.ts";
 import { createTestDatabase, type TestDatabase } from "../../tests/support/test-database.ts";
 import { createCatalogService, type CatalogService } from "./catalog.ts";
@@ -86,6 +88,30 @@ describe("listShopPages", () => {
 
   it("falls back to the first page for a nonsense page number", async () => {
     expect((await catalog.listShopPages({ page: "abc" })).page).toBe(1);
+  });
+
+  it("shows at most a hundred pages, the last of them without Load More", async () => {
+    const category = await createCategory(database.db);
+    const rows = Array.from({ length: SHOP_PAGE_SIZE * SHOP_MAX_PAGES + 1 }, (_, i) => ({
+      id: randomUUID(),
+      name: `Bulk plant ${i}`,
+      description: "One of many",
+      price_paise: 100,
+      stock: 1,
+      category_id: category.id,
+      created_at: new Date(Date.UTC(2031, 0, 1) + i * 1000).toISOString(),
+      updated_at: new Date(Date.UTC(2031, 0, 1)).toISOString(),
+    }));
+    for (let i = 0; i < rows.length; i += 500) await database.db.insertInto("products").values(rows.slice(i, i + 500)).execute();
+    const last = await catalog.listShopPages({ page: String(SHOP_MAX_PAGES + 5) });
+    expect(last.page).toBe(SHOP_MAX_PAGES);
+    expect(last.items).toHaveLength(SHOP_PAGE_SIZE * SHOP_MAX_PAGES);
+    expect(last.hasMore).toBe(false);
+    expect((await catalog.listShopPages({ page: String(SHOP_MAX_PAGES - 1) })).hasMore).toBe(true);
+  });
+
+  it("refuses a search longer than the search box allows, saying so", async () => {
+    await expect(catalog.listShopPages({ q: "f".repeat(101) })).rejects.toMatchObject({ status: 400, message: "Search at most 100 characters" });
   });
 });
 

@@ -7,7 +7,7 @@ import type {
   ProductPage,
   ProductSummary,
 } from "#common/catalog-types.ts";
-import { NEW_PRODUCTS_COUNT, SHOP_PAGE_SIZE } from "#common/constants.ts";
+import { NEW_PRODUCTS_COUNT, SHOP_MAX_PAGES, SHOP_PAGE_SIZE } from "#common/constants.ts";
 import { messages } from "#common/messages.ts";
 import {
   categoryIdParamSchema,
@@ -91,7 +91,7 @@ export function createCatalogService(db: Kysely<DB>) {
     async listShopPages(input: unknown): Promise<ProductPage & { page: number; q: string | undefined }> {
       const { q, page } = parseInput(shopPageQuerySchema, input);
       const result = await queryProducts({ q, limit: SHOP_PAGE_SIZE * page, offset: 0 });
-      return { ...result, page, q };
+      return { ...result, hasMore: result.hasMore && page < SHOP_MAX_PAGES, page, q };
     },
 
     async listNewestProducts(limit: number = NEW_PRODUCTS_COUNT): Promise<ProductSummary[]> {

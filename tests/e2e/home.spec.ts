@@ -106,7 +106,10 @@ test.describe("Contact Us", () => {
   test("names each missing field, then sends, stores, thanks and clears", async ({ page, shopDb }) => {
     await page.goto("/");
     const form = page.getByRole("region", { name: messages.home.contactUs });
+    await hydrated(form.getByRole("button", { name: "Send Message" }));
     await form.getByRole("button", { name: "Send Message" }).click();
+    // The first field to fix has the focus.
+    await expect(form.getByLabel("Name")).toBeFocused();
     for (const text of [
       messages.contact.nameRequired,
       messages.contact.emailRequired,
@@ -124,13 +127,46 @@ test.describe("Contact Us", () => {
     await form.getByLabel("Email").fill("meera@example.com");
     await form.getByLabel("Subject").fill(subject);
     await form.getByLabel("Message").fill("Do you deliver to Bengaluru?");
+    // Hold the message on its way, to see the spinner while it is sent.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/*", async (route) => {
+      if (route.request().method() === "POST") await held;
+      await route.continue();
+    });
     await form.getByRole("button", { name: "Send Message" }).click();
+    await expect(form.getByRole("status").getByText("Sending message")).toBeAttached();
+    await expect(form.getByRole("button", { name: /Send Message/ })).toBeDisabled();
+    release();
     await expect(page.getByText(messages.contact.sent)).toBeVisible();
+    await expect(form.getByRole("status").getByText("Sending message")).toHaveCount(0);
     await expect(form.getByLabel("Name")).toHaveValue("");
     await expect(form.getByLabel("Subject")).toHaveValue("");
     await expect(form.getByText(messages.contact.nameRequired)).toHaveCount(0);
 
     const stored = await shopDb.db.selectFrom("contact_messages").selectAll().where("subject", "=", subject).execute();
     expect(stored).toEqual([expect.objectContaining({ name: "Meera", email: "meera@example.com", message: "Do you deliver to Bengaluru?" })]);
+  });
+
+  test("works before JavaScript has loaded: names what is missing, then says the message was sent", async ({ browser, shopDb }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto("/");
+    const form = page.getByRole("region", { name: messages.home.contactUs });
+    await form.getByLabel("Name").fill("Ravi");
+    await form.getByRole("button", { name: "Send Message" }).click();
+    await expect(form.getByText(messages.contact.emailRequired)).toBeVisible();
+    await expect(form.getByText(messages.contact.subjectRequired)).toBeVisible();
+
+    const subject = `Without scripts ${Date.now()}`;
+    await form.getByLabel("Name").fill("Ravi");
+    await form.getByLabel("Email").fill("ravi@example.com");
+    await form.getByLabel("Subject").fill(subject);
+    await form.getByLabel("Message").fill("Is the fiddle leaf fig pet safe?");
+    await form.getByRole("button", { name: "Send Message" }).click();
+    await expect(form.getByRole("status")).toHaveText(messages.contact.sent);
+    const stored = await shopDb.db.selectFrom("contact_messages").select("name").where("subject", "=", subject).execute();
+    expect(stored).toEqual([{ name: "Ravi" }]);
+    await context.close();
   });
 });
