@@ -15,6 +15,7 @@ import { sameOriginOnly } from "./http/request-guards.ts";
 import { requestLogger } from "./http/request-logger.ts";
 import { securityHeaders } from "./http/security-headers.ts";
 import { seoFiles } from "./http/seo-files.ts";
+import { shareImages } from "./http/share-images.ts";
 import { initialsAvatarSvg } from "./services/avatars.ts";
 import type { Services } from "./services/create-services.ts";
 
@@ -33,6 +34,8 @@ export interface AppOptions {
 }
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
+/** The shop's own illustrations (copied into the browser build too). */
+const PUBLIC_DIR = path.resolve(import.meta.dirname, "../public");
 
 export function createApp({ config, services, logger, health, pages }: AppOptions) {
   const origin = config.publicUrl.origin;
@@ -56,6 +59,7 @@ export function createApp({ config, services, logger, health, pages }: AppOption
   });
   app.route("/api", apiRoutes(origin));
   app.route("/", seoFiles(origin));
+  app.route("/", shareImages(PUBLIC_DIR));
   app.get("/avatars/initials.svg", (c) =>
     c.body(initialsAvatarSvg((c.req.query("name") ?? "").slice(0, 100)), 200, {
       "Content-Type": "image/svg+xml",

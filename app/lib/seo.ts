@@ -1,4 +1,5 @@
 import type { MetaDescriptor } from "react-router";
+import { shareImagePath } from "#common/share-image.ts";
 import type { PublicShopConfig } from "../../server/config.ts";
 
 interface PageSeo {
@@ -35,7 +36,7 @@ export function pageMeta(matches: readonly RootMatch[], page: PageSeo): MetaDesc
     { property: "og:title", content: page.title ?? shopName },
     { property: "og:description", content: page.description },
     { property: "og:url", content: url },
-    ...(page.image ? [{ property: "og:image", content: origin + page.image }] : []),
+    ...(page.image ? [{ property: "og:image", content: origin + shareImagePath(page.image) }] : []),
     { name: "twitter:card", content: page.image ? "summary_large_image" : "summary" },
   ];
 }

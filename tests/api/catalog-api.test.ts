@@ -1,3 +1,5 @@
+import { Validator } from "@seriousme/openapi-schema-validator";
+import sharp from "sharp";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createProduct } from "../support/factories.ts";
 import { createTestApp, type TestApp } from "../support/test-app.ts";
@@ -87,6 +89,13 @@ describe("GET /api/openapi.json", () => {
       expect.arrayContaining(["name", "email", "subject", "message"]),
     );
   });
+
+  it("is a valid OpenAPI 3.1 document", async () => {
+    const doc = await (await app.request("/api/openapi.json")).json();
+    const result = await new Validator().validate(doc);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
 });
 
 describe("every response", () => {
@@ -101,6 +110,22 @@ describe("every response", () => {
   it("answers health checks", async () => {
     expect((await app.request("/healthz")).status).toBe(200);
     expect(await (await app.request("/readyz")).text()).toBe("ok");
+  });
+});
+
+describe("link preview pictures", () => {
+  it("render an illustration as a 1200×630 PNG", async () => {
+    const response = await app.request("/share/illustrations/hero-1.png");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("image/png");
+    const { format, width, height } = await sharp(Buffer.from(await response.arrayBuffer())).metadata();
+    expect({ format, width, height }).toEqual({ format: "png", width: 1200, height: 630 });
+  });
+
+  it("answer 404 for anything that is not one of the shop's illustrations", async () => {
+    for (const path of ["/share/illustrations/no-such-picture.png", "/share/illustrations/%2e%2e/%2e%2e/package.png", "/share/media/x.png"]) {
+      expect((await app.request(path)).status, path).toBe(404);
+    }
   });
 });
 

@@ -60,7 +60,11 @@ test.describe("product page", () => {
     const origin = new URL(page.url()).origin;
     await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", `${origin}/product/${fig.id}`);
     await expect(page.locator('meta[property="og:title"]')).toHaveAttribute("content", "Fiddle Leaf Fig");
-    await expect(page.locator('meta[property="og:image"]')).toHaveAttribute("content", /fiddle-leaf-fig-1\.svg$/);
+    // Link previews get a PNG rendering of the SVG illustration.
+    const image = page.locator('meta[property="og:image"]');
+    await expect(image).toHaveAttribute("content", `${origin}/share/illustrations/products/fiddle-leaf-fig-1.png`);
+    const png = await page.request.get((await image.getAttribute("content"))!);
+    expect(png.headers()["content-type"]).toBe("image/png");
     await expect(page.locator('meta[name="description"]')).toHaveAttribute("content", /violin-shaped/);
   });
 
