@@ -1,7 +1,12 @@
-import { expect, test } from "./support/fixtures.ts";
+import { expect, seriousAccessibilityViolations, test } from "./support/fixtures.ts";
 
 test.describe("small screens", () => {
   test.use({ viewport: { width: 375, height: 800 } });
+
+  test("the home page has no serious accessibility violations on a phone", async ({ page }) => {
+    await page.goto("/");
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  });
 
   test("the slide-in menu works from the keyboard alone", async ({ page }) => {
     await page.goto("/shop");
@@ -19,6 +24,7 @@ test.describe("small screens", () => {
     await expect(open).toHaveAttribute("aria-expanded", "true");
     const names = await menu.getByRole("link").allInnerTexts();
     expect(names).toEqual(["Home", "Cart", "Login"]);
+    expect(await seriousAccessibilityViolations(page), "with the menu open").toEqual([]);
 
     // Focus stays inside the open menu.
     for (let i = 0; i < 6; i++) {
