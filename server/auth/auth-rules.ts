@@ -19,5 +19,65 @@ export const SESSION_IDLE_SECONDS = 7 * 24 * 60 * 60;
 export const SESSION_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
 export const RESET_LINK_MINUTES = 60;
 
+/**
+ * Better Auth's HTTP endpoints the shop answers under /api/auth: the pages' flows and their JSON twins, plus the
+ * session list of decisions.md. Everything else Better Auth or its plugins mount is switched off below, so no
+ * request can write a user's fields past the services (update-user, sign-up's extra fields aside), sign in
+ * around the limits (sign-in/username) or use an admin tool the shop does not offer. The two paths with a
+ * parameter cannot be switched off by path; they only redirect to a trusted origin.
+ */
+export const OPEN_AUTH_PATHS = [
+  "/sign-up/email",
+  "/sign-in/email",
+  "/sign-out",
+  "/get-session",
+  "/verify-email",
+  "/send-verification-email",
+  "/request-password-reset",
+  "/reset-password",
+  "/reset-password/:token",
+  "/change-password",
+  "/list-sessions",
+  "/revoke-session",
+  "/revoke-sessions",
+  "/revoke-other-sessions",
+  "/callback/:id",
+  "/ok",
+  "/error",
+] as const;
+
+export const DISABLED_AUTH_PATHS = [
+  "/sign-in/username",
+  "/is-username-available",
+  "/update-user",
+  "/change-email",
+  "/delete-user",
+  "/delete-user/callback",
+  "/update-session",
+  "/verify-password",
+  "/sign-in/social",
+  "/link-social",
+  "/unlink-account",
+  "/list-accounts",
+  "/account-info",
+  "/refresh-token",
+  "/get-access-token",
+  "/admin/set-role",
+  "/admin/get-user",
+  "/admin/create-user",
+  "/admin/update-user",
+  "/admin/list-users",
+  "/admin/list-user-sessions",
+  "/admin/unban-user",
+  "/admin/ban-user",
+  "/admin/impersonate-user",
+  "/admin/stop-impersonating",
+  "/admin/revoke-user-session",
+  "/admin/revoke-user-sessions",
+  "/admin/remove-user",
+  "/admin/set-user-password",
+  "/admin/has-permission",
+];
+
 /** The connection's address, set by our server on every request into the auth library (never by the client). */
 export const CLIENT_IP_HEADER = "x-plant-shop-client-ip";

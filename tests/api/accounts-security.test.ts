@@ -123,6 +123,23 @@ describe("rate limits", () => {
     expect((await signIn(shop.app, "someone.else@example.com", "whatever-1")).status).toBe(401);
   });
 
+  it("hold against wrong passwords sent all at once: five are checked, the rest get 429", async () => {
+    const { person } = await signUpVerified(shop.app, shop.capture);
+    const responses = await Promise.all(Array.from({ length: 20 }, (_, i) => signIn(shop.app, person.email, `wrong-password-${i}`)));
+    const statuses = responses.map((response) => response.status);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(15);
+    expect((await signIn(shop.app, person.email, person.password)).status).toBe(429);
+  });
+
+  it("do not count a sign-in with the right password as a failure", async () => {
+    const { person } = await signUpVerified(shop.app, shop.capture);
+    for (let i = 0; i < 4; i++) expect((await signIn(shop.app, person.email, "wrong-password-1")).status).toBe(401);
+    expect((await signIn(shop.app, person.email, person.password)).status).toBe(200);
+    expect((await signIn(shop.app, person.email, "wrong-password-1")).status).toBe(401);
+    expect((await signIn(shop.app, person.email, person.password)).status).toBe(429);
+  });
+
   it("hold for page sign-ins too, since both go through the same rules", async () => {
     const { person } = await signUpVerified(shop.app, shop.capture);
     const request = { headers: new Headers({ Origin: TEST_ORIGIN }), clientIp: "10.1.1.1" };
@@ -143,6 +160,19 @@ describe("rate limits", () => {
     const resend = () => shop.app.request("/api/auth/send-verification-email", postJson({ email: other.email }));
     for (let i = 0; i < 3; i++) expect((await resend()).status).toBe(200);
     expect((await resend()).status).toBe(429);
+  });
+
+  it("limit the verification e-mails that signing in to an unverified account sends", async () => {
+    const person = newPerson();
+    await shop.app.request("/api/auth/sign-up/email", postJson(person));
+    await tokenFromMail(shop.capture, person.email, "/verify");
+    const mailsTo = () => shop.capture.messages.filter((mail) => mail.to.includes(person.email)).length;
+    const afterSignUp = mailsTo();
+    for (let i = 0; i < 5; i++) {
+      const response = await signIn(shop.app, person.email, person.password);
+      expect(response.status).toBe(403);
+    }
+    expect(mailsTo() - afterSignUp).toBe(3);
   });
 
   it("limit new accounts from one address to 20 an hour", async () => {
