@@ -20,11 +20,9 @@ export const SESSION_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
 export const RESET_LINK_MINUTES = 60;
 
 /**
- * Better Auth's HTTP endpoints the shop answers under /api/auth: the pages' flows and their JSON twins, plus the
- * session list of decisions.md. Everything else Better Auth or its plugins mount is switched off below, so no
- * request can write a user's fields past the services (update-user, sign-up's extra fields aside), sign in
- * around the limits (sign-in/username) or use an admin tool the shop does not offer. The two paths with a
- * parameter cannot be switched off by path; they only redirect to a trusted origin.
+ * Better Auth's HTTP endpoints the shop answers under /api/auth: the pages' flows and their JSON twins, and the
+ * session list of decisions.md. The two with a parameter cannot be switched off by path; without social
+ * providers they only redirect to a trusted origin.
  */
 export const OPEN_AUTH_PATHS = [
   "/sign-up/email",
@@ -46,6 +44,11 @@ export const OPEN_AUTH_PATHS = [
   "/error",
 ] as const;
 
+/**
+ * Everything else Better Auth and its plugins mount, switched off (404): no request may write a user's fields
+ * past our services (update-user), sign in around our limits (sign-in/username) or reach an account or admin
+ * tool the shop does not offer. A test fails when an upgrade mounts an endpoint on neither list.
+ */
 export const DISABLED_AUTH_PATHS = [
   "/sign-in/username",
   "/is-username-available",

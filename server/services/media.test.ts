@@ -480,6 +480,20 @@ describe("media service", () => {
       await expect(access(outside)).resolves.toBeUndefined();
     });
 
+    it("deletes a picture stored for an owner only when asked for that same owner", async () => {
+      const asha = await media.saveSquareImage(await encoded("png"), { owner: "user-asha" });
+      const unowned = await media.saveSquareImage(await encoded("png"));
+      const name = path.basename(asha.url);
+
+      await media.remove(asha.url, { owner: "user-ravi" });
+      await media.remove(asha.url);
+      await media.remove(unowned.url, { owner: "user-ravi" });
+      expect((await filesIn(mediaDir)).sort()).toEqual([name, path.basename(unowned.url)].sort());
+
+      await media.remove(asha.url, { owner: "user-asha" });
+      expect(await filesIn(mediaDir)).toEqual([path.basename(unowned.url)]);
+    });
+
     it("does nothing when the media folder does not exist yet", async () => {
       await expect(media.remove("/media/0123456789abcdef0123456789abcdef.webp")).resolves.toBeUndefined();
       expect(await filesIn(mediaDir)).toEqual([]);

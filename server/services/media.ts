@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { mkdir, open, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import decodeBmp from "decode-bmp";
@@ -27,7 +27,7 @@ const MAX_INPUT_PIXELS = 40_000_000;
 const MAX_SCRIPT_DECODED_PIXELS = 8_000_000;
 const DEFAULT_SIZE = 256;
 const WEBP_QUALITY = 82;
-const STORED_NAME = /^[0-9a-f]{32}\.webp$/;
+const STORED_NAME = /^(?:([0-9a-f]{16})-)?[0-9a-f]{32}\.webp$/;
 const SHARP_OPTIONS: SharpOptions = { limitInputPixels: MAX_INPUT_PIXELS };
 
 type ImageType = "png" | "jpeg" | "gif" | "webp" | "tiff" | "bmp" | "ico" | "svg";
@@ -51,24 +51,36 @@ export function createMediaService(options: { mediaDir: string; publicPath?: str
   const publicPath = (options.publicPath ?? "/media").replace(/\/+$/, "");
 
   return {
-    /** Validates by content, re-encodes to a square WebP (cover-cropped, centred) of `size` px (default 256), metadata stripped, stored under a random name. */
-    async saveSquareImage(data: Uint8Array, saveOptions: { size?: number } = {}): Promise<StoredImage> {
+    /**
+     * Validates by content, re-encodes to a square WebP (cover-cropped, centred) of `size` px (default 256),
+     * metadata stripped, stored under a random name, marked as stored for `owner` when one is given.
+     */
+    async saveSquareImage(data: Uint8Array, saveOptions: { size?: number; owner?: string } = {}): Promise<StoredImage> {
       const size = saveOptions.size ?? DEFAULT_SIZE;
       if (!Number.isInteger(size) || size < 1 || size > 4096) throw new RangeError(`Invalid image size: ${size}`);
       const webp = await encodeSquareWebp(data, size);
-      const name = await storeAtomically(mediaDir, webp);
+      const name = await storeAtomically(mediaDir, webp, saveOptions.owner);
       return { url: `${publicPath}/${name}`, width: size, height: size };
     },
 
-    /** Deletes a file previously returned by this service (given its url); ignores urls outside publicPath and files already gone. */
-    async remove(url: string): Promise<void> {
+    /**
+     * Deletes a file this service stored for the same `owner` (or for none), given its url; ignores any other
+     * url (another owner's file, one outside publicPath) and files already gone.
+     */
+    async remove(url: string, removeOptions: { owner?: string } = {}): Promise<void> {
       const prefix = `${publicPath}/`;
       const name = url.startsWith(prefix) ? url.slice(prefix.length) : "";
       // Only names this service makes, so no url can reach outside mediaDir ("../", sub-folders).
-      if (!STORED_NAME.test(name)) return;
+      const stored = STORED_NAME.exec(name);
+      if (!stored || stored[1] !== ownerTag(removeOptions.owner)) return;
       await rm(path.join(mediaDir, name), { force: true });
     },
   };
+}
+
+/** Who a file was stored for, as the start of its name: a hash, so any owner id makes the same shape of name. */
+function ownerTag(owner: string | undefined): string | undefined {
+  return owner === undefined ? undefined : createHash("sha256").update(owner).digest("hex").slice(0, 16);
 }
 
 function unsupported(): InvalidInputError {
@@ -93,9 +105,10 @@ async function encodeSquareWebp(data: Uint8Array, size: number): Promise<Buffer>
 }
 
 /** Writes under a temporary name and renames, so the final name only ever holds a complete file. */
-async function storeAtomically(mediaDir: string, content: Buffer): Promise<string> {
+async function storeAtomically(mediaDir: string, content: Buffer, owner: string | undefined): Promise<string> {
   await mkdir(mediaDir, { recursive: true });
-  const name = `${randomBytes(16).toString("hex")}.webp`;
+  const tag = ownerTag(owner);
+  const name = `${tag ? `${tag}-` : ""}${randomBytes(16).toString("hex")}.webp`;
   const temporary = path.join(mediaDir, `.${name}.tmp`);
   try {
     const file = await open(temporary, "wx");

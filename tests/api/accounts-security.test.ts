@@ -262,6 +262,34 @@ describe("admins", () => {
     expect(await inbox.json()).toEqual({ items: [] });
   });
 
+  it("made from ADMIN_EMAIL take over an unverified account someone else registered under it: new password, no old sessions", async () => {
+    const squatter = newPerson({ email: "owner@nursery.example" });
+    expect((await shop.app.request("/api/auth/sign-up/email", postJson(squatter))).status).toBe(200);
+    const { id: userId } = await shop.app.database.db.selectFrom("users").select("id").where("email", "=", squatter.email).executeTakeFirstOrThrow();
+    const at = new Date().toISOString();
+    const weekAhead = new Date(Date.now() + 7 * 24 * 3600 * 1000).toISOString();
+    await shop.app.database.db
+      .insertInto("sessions")
+      .values({ id: "squatter-session", token: "squatter-token", userId, createdAt: at, updatedAt: at, expiresAt: weekAhead })
+      .execute();
+
+    expect(await shop.app.services.accounts.ensureAdmin({ email: squatter.email, password: "green-thumb-2025" })).toBe("promoted");
+
+    expect(await shop.app.database.db.selectFrom("sessions").select("id").where("userId", "=", userId).execute()).toEqual([]);
+    expect((await signIn(shop.app, squatter.email, squatter.password)).status).toBe(401);
+    const owner = await signIn(shop.app, squatter.email, "green-thumb-2025");
+    expect(owner.status).toBe(200);
+    expect(await (await me(sessionCookie(owner))).json()).toMatchObject({ id: userId, isAdmin: true, emailVerified: true });
+  });
+
+  it("made from ADMIN_EMAIL keep the password of a verified account they promote", async () => {
+    const { person } = await signUpVerified(shop.app, shop.capture);
+    expect(await shop.app.services.accounts.ensureAdmin({ email: person.email, password: "green-thumb-2025" })).toBe("promoted");
+    expect((await signIn(shop.app, person.email, "green-thumb-2025")).status).toBe(401);
+    const response = await signIn(shop.app, person.email, person.password);
+    expect(await (await me(sessionCookie(response))).json()).toMatchObject({ isAdmin: true });
+  });
+
   it("are made from ADMIN_EMAIL and ADMIN_PASSWORD at start-up, verified and able to log in", async () => {
     const adminApp = await createTestApp({ SMTP_URL: shop.capture.url, ADMIN_EMAIL: "owner@nursery.example", ADMIN_PASSWORD: "green-thumb-2025" });
     try {
