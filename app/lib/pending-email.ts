@@ -1,4 +1,4 @@
-import { createCookie } from "react-router";
+import { createCookie, data } from "react-router";
 
 /** The address a verification e-mail just went to, so /verify can offer to send it again. */
 export const pendingEmailCookie = createCookie("plant-shop.pending-email", {
@@ -7,3 +7,10 @@ export const pendingEmailCookie = createCookie("plant-shop.pending-email", {
   path: "/verify",
   maxAge: 60 * 60,
 });
+
+/** A form's failure that also remembers the address for /verify (e.g. a login refused until it is verified). */
+export async function withPendingEmail<T>(failure: ReturnType<typeof data<T>>, email: string) {
+  const headers = new Headers(failure.init?.headers);
+  headers.append("Set-Cookie", await pendingEmailCookie.serialize(email));
+  return data(failure.data, { ...failure.init, headers });
+}
