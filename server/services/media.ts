@@ -5,6 +5,8 @@ import decodeBmp from "decode-bmp";
 import decodeIco from "decode-ico";
 import { fileTypeFromBuffer } from "file-type";
 import sharp, { type Sharp, type SharpOptions } from "sharp";
+import { MAX_IMAGE_BYTES } from "#common/constants.ts";
+import { messages } from "#common/messages.ts";
 import { InvalidInputError, ServiceError } from "./errors.ts";
 
 export interface StoredImage {
@@ -14,9 +16,6 @@ export interface StoredImage {
 }
 
 export const ACCEPTED_IMAGE_TYPES = ["png", "jpg", "jpeg", "svg", "gif", "webp", "bmp", "tiff", "ico"] as const;
-export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
-export const UNSUPPORTED_IMAGE_MESSAGE = "Choose an image file: PNG, JPG, JPEG, SVG, GIF, WEBP, BMP, TIFF or ICO.";
-const TOO_LARGE_MESSAGE = "The picture is too large (at most 10 MB).";
 
 /** Pixels sharp may decode from one upload (up to 160 MB as RGBA); more is refused as a decompression bomb. */
 const MAX_INPUT_PIXELS = 40_000_000;
@@ -83,12 +82,12 @@ function ownerTag(owner: string | undefined): string | undefined {
   return owner === undefined ? undefined : createHash("sha256").update(owner).digest("hex").slice(0, 16);
 }
 
-function unsupported(): InvalidInputError {
-  return new InvalidInputError(UNSUPPORTED_IMAGE_MESSAGE, { image: UNSUPPORTED_IMAGE_MESSAGE });
+export function unsupportedImage(): InvalidInputError {
+  return new InvalidInputError(messages.images.unsupported, { image: messages.images.unsupported });
 }
 
 async function encodeSquareWebp(data: Uint8Array, size: number): Promise<Buffer> {
-  if (data.byteLength > MAX_IMAGE_BYTES) throw new ServiceError(413, TOO_LARGE_MESSAGE, { image: TOO_LARGE_MESSAGE });
+  if (data.byteLength > MAX_IMAGE_BYTES) throw new ServiceError(413, messages.images.tooLarge, { image: messages.images.tooLarge });
   try {
     const image = await openImage(data);
     return await image
@@ -100,7 +99,7 @@ async function encodeSquareWebp(data: Uint8Array, size: number): Promise<Buffer>
   } catch (error) {
     // Whatever the decoders make of hostile or broken bytes is the uploader's problem, not a server error.
     if (error instanceof ServiceError) throw error;
-    throw unsupported();
+    throw unsupportedImage();
   }
 }
 
@@ -139,14 +138,14 @@ async function detectType(data: Uint8Array): Promise<ImageType> {
   const binary = detected && BINARY_TYPES.get(detected.ext);
   if (binary) return binary;
   if ((detected === undefined || detected.ext === "xml") && isSafeSvg(data)) return "svg";
-  throw unsupported();
+  throw unsupportedImage();
 }
 
 /** A sharp pipeline over data that must be the given format in sharp's own reading too. */
 async function openWithSharp(data: Uint8Array, format: ImageType, options: SharpOptions = {}): Promise<Sharp> {
   const image = sharp(data, { ...SHARP_OPTIONS, ...options });
   const metadata = await image.metadata();
-  if (metadata.format !== format) throw unsupported();
+  if (metadata.format !== format) throw unsupportedImage();
   return image;
 }
 
@@ -163,8 +162,8 @@ function isInvisible(rgba: Uint8ClampedArray): boolean {
 
 /** Refuses a size decode-bmp or decode-ico would allocate and loop over before reading a single pixel. */
 function checkPixelCount(width: number, height: number): void {
-  if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1) throw unsupported();
-  if (width * height > MAX_SCRIPT_DECODED_PIXELS) throw unsupported();
+  if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1) throw unsupportedImage();
+  if (width * height > MAX_SCRIPT_DECODED_PIXELS) throw unsupportedImage();
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -177,7 +176,7 @@ const BI_RGB = 0;
 const BI_BITFIELDS = 3;
 
 function openBmp(data: Uint8Array): Sharp {
-  if (data.byteLength < 54) throw unsupported();
+  if (data.byteLength < 54) throw unsupportedImage();
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
   const pixelOffset = view.getUint32(10, true);
   const headerSize = view.getUint32(14, true);
@@ -189,8 +188,8 @@ function openBmp(data: Uint8Array): Sharp {
   const pixelStart = 14 + headerSize + colours * 4;
 
   checkPixelCount(width, Math.abs(height));
-  if (headerSize < 40 || pixelOffset < pixelStart) throw unsupported();
-  if (compression !== BI_RGB && !(compression === BI_BITFIELDS && hasBgraMasks(view, headerSize, depth))) throw unsupported();
+  if (headerSize < 40 || pixelOffset < pixelStart) throw unsupportedImage();
+  if (compression !== BI_RGB && !(compression === BI_BITFIELDS && hasBgraMasks(view, headerSize, depth))) throw unsupportedImage();
 
   const bitmap = decodeBmp(laidOutForDecodeBmp(data, pixelStart, pixelOffset, Math.abs(height)));
   const image = fromRgba(bitmap.data, bitmap.width, bitmap.height);
@@ -219,27 +218,27 @@ function laidOutForDecodeBmp(data: Uint8Array, pixelStart: number, pixelOffset: 
 async function openIco(data: Uint8Array): Promise<Sharp> {
   checkIcoSizes(data);
   const [largest] = decodeIco(data).sort((a, b) => b.width * b.height - a.width * a.height);
-  if (!largest) throw unsupported();
+  if (!largest) throw unsupportedImage();
   if (largest.type === "png") return openWithSharp(largest.data, "png");
   return fromRgba(largest.data, largest.width, largest.height);
 }
 
 function checkIcoSizes(data: Uint8Array): void {
-  if (data.byteLength < 6) throw unsupported();
+  if (data.byteLength < 6) throw unsupportedImage();
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
   const count = view.getUint16(4, true);
-  if (count === 0 || data.byteLength < 6 + 16 * count) throw unsupported();
+  if (count === 0 || data.byteLength < 6 + 16 * count) throw unsupportedImage();
   let pixels = 0;
   for (let index = 0; index < count; index++) {
     const entry = 6 + 16 * index;
     const size = view.getUint32(entry + 8, true);
     const offset = view.getUint32(entry + 12, true);
-    if (size < 40 || offset + size > data.byteLength) throw unsupported();
+    if (size < 40 || offset + size > data.byteLength) throw unsupportedImage();
     const [width, height] = icoEntrySize(view, offset, view.getUint8(entry), view.getUint8(entry + 1));
     checkPixelCount(width, height);
     pixels += width * height;
   }
-  if (pixels > MAX_SCRIPT_DECODED_PIXELS) throw unsupported();
+  if (pixels > MAX_SCRIPT_DECODED_PIXELS) throw unsupportedImage();
 }
 
 /** The size decode-ico will use: a PNG's own, else the bitmap header's (height counts the mask twice). */
@@ -300,7 +299,7 @@ function rootElementStart(text: string): number {
  */
 async function openSvg(data: Uint8Array): Promise<Sharp> {
   const { format, width, height } = await sharp(data, { limitInputPixels: false }).metadata();
-  if (format !== "svg" || !width || !height) throw unsupported();
+  if (format !== "svg" || !width || !height) throw unsupportedImage();
   const scale = Math.min(1, Math.sqrt((0.99 * MAX_INPUT_PIXELS) / (width * height)));
   return sharp(data, { ...SHARP_OPTIONS, density: Math.max(72 * scale, 1) });
 }

@@ -5,8 +5,8 @@ import { idSchema } from "#common/schemas/fields.ts";
 import type { DB, UserTable } from "../db/schema.ts";
 import { isUniqueViolation } from "../db/write-transaction.ts";
 import { initialsAvatarUrl } from "./avatars.ts";
-import { fieldConflict, InvalidInputError, NotFoundError, parseInput } from "./errors.ts";
-import { UNSUPPORTED_IMAGE_MESSAGE, type MediaService } from "./media.ts";
+import { fieldConflict, NotFoundError, parseInput } from "./errors.ts";
+import { unsupportedImage, type MediaService } from "./media.ts";
 import type { SessionUser } from "./session-user.ts";
 
 export const AVATAR_PIXELS = 256;
@@ -100,7 +100,7 @@ export function createProfilesService(db: Kysely<DB>, media: MediaService) {
     /** Replaces the owner's picture alone (the API's multipart upload). */
     async setPicture(viewer: SessionUser | null, userId: unknown, picture: Uint8Array | null) {
       const user = await findOwnUser(viewer, userId);
-      if (!picture?.length) throw new InvalidInputError(UNSUPPORTED_IMAGE_MESSAGE, { image: UNSUPPORTED_IMAGE_MESSAGE });
+      if (!picture?.length) throw unsupportedImage();
       await saveUser(user, {}, picture);
       return this.getProfile(viewer, user.id);
     },
