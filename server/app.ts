@@ -12,6 +12,7 @@ import { handleError } from "./http/errors.ts";
 import { anonymousPageCache } from "./http/page-cache.ts";
 import type { PageHandler } from "./http/pages.ts";
 import { sameOriginOnly } from "./http/request-guards.ts";
+import { passOnSessionCookies } from "./http/request-context.ts";
 import { requestLogger } from "./http/request-logger.ts";
 import { securityHeaders } from "./http/security-headers.ts";
 import { seoFiles } from "./http/seo-files.ts";
@@ -47,6 +48,7 @@ export function createApp({ config, services, logger, health, pages }: AppOption
     await next();
   });
   app.use(sameOriginOnly(origin));
+  app.use(passOnSessionCookies);
 
   app.get("/healthz", (c) => (health.ready ? c.text("ok") : c.text("starting or stopping", 503)));
   app.get("/readyz", async (c) => {

@@ -9,7 +9,7 @@ import { passwordResetEmail, verificationEmail } from "../services/mail-template
 import type { Mailer } from "../services/mailer.ts";
 import { TooManyRequestsError } from "../services/errors.ts";
 import type { RateLimiter, RateRule } from "../services/rate-limit.ts";
-import { authRateRules, CLIENT_IP_HEADER, DISABLED_AUTH_PATHS, RESET_LINK_MINUTES, SESSION_IDLE_SECONDS, SESSION_MAX_AGE_MS } from "./auth-rules.ts";
+import { authRateRules, CLIENT_IP_HEADER, DISABLED_AUTH_PATHS, RESET_LINK_MINUTES, SESSION_COOKIE, SESSION_IDLE_SECONDS, SESSION_MAX_AGE_MS } from "./auth-rules.ts";
 import { isCommonPassword } from "./common-passwords.ts";
 import { hashPassword, verifyPassword } from "./password-hashing.ts";
 
@@ -33,7 +33,7 @@ export type Auth = ReturnType<typeof createAuth>;
 export function createAuth({ database, publicUrl, secret, shopName, mailer, rateLimiter, logger }: AuthDependencies) {
   const https = publicUrl.protocol === "https:";
   // __Host- binds the cookie to this exact origin (Secure, Path=/, no Domain): only possible over https.
-  const sessionCookie = https ? "__Host-plant-shop.session_token" : "plant-shop.session_token";
+  const sessionCookie = https ? `__Host-${SESSION_COOKIE}` : SESSION_COOKIE;
   const link = (path: string, token: string) => `${publicUrl.origin}${path}?token=${encodeURIComponent(token)}`;
   // A lost e-mail must not undo a sign-up or a reset request; the person can ask again.
   const sendQuietly = async (what: string, send: () => Promise<void>) => {

@@ -13,5 +13,7 @@ export interface AppEnv {
     secureHeadersNonce?: string;
     /** Set by currentUser() on first use; undefined until then. */
     user?: SessionUser | null;
+    /** Set-Cookie headers of that lookup (a slid session), for passOnSessionCookies(). */
+    sessionCookies?: string[];
   };
 }

@@ -55,10 +55,14 @@ export function createAccountsService(auth: Auth, { db, dialect }: Pick<Database
   }
 
   return {
-    async getSession(request: RequestContext): Promise<SessionUser | null> {
-      if (!request.headers.get("cookie")) return null;
-      const result = await auth.api.getSession({ headers: authHeaders(request) });
-      return result ? toSessionUser(result.user) : null;
+    /**
+     * The signed-in person, and the cookies to pass on: once a day the session's 7 idle days start again, in
+     * the database and in the cookie's Max-Age (or a cookie of a session that is gone is cleared).
+     */
+    async getSession(request: RequestContext): Promise<{ user: SessionUser | null } & CookieResult> {
+      if (!request.headers.get("cookie")) return { user: null, setCookies: [] };
+      const { headers, response } = await auth.api.getSession({ headers: authHeaders(request), returnHeaders: true });
+      return { user: response ? toSessionUser(response.user) : null, setCookies: headers.getSetCookie() };
     },
 
     async register(input: unknown, request: RequestContext): Promise<{ email: string }> {

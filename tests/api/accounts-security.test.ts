@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { PageHandler } from "../../server/http/pages.ts";
+import { currentUser } from "../../server/http/request-context.ts";
 import { newPerson, sessionCookie, signIn, signUpVerified, tokenFromMail } from "../support/accounts.ts";
 import { useAppWithMail } from "../support/app-with-mail.ts";
 import { createTestApp, postJson, TEST_ORIGIN } from "../support/test-app.ts";
@@ -6,6 +8,13 @@ import { createTestApp, postJson, TEST_ORIGIN } from "../support/test-app.ts";
 const shop = useAppWithMail();
 
 const me = (cookie: string) => shop.app.request("/api/me", { headers: { Cookie: cookie } });
+const sessionOf = (userId: string) => shop.app.database.db.selectFrom("sessions").selectAll().where("userId", "=", userId).executeTakeFirstOrThrow();
+const daysFromNow = (days: number) => new Date(Date.now() + days * 24 * 3600 * 1000).toISOString();
+
+/** A session's end about 7 days from now (within a minute: the test itself takes some time). */
+function expectAWeekFromNow(expiresAt: string | Date) {
+  expect(Math.abs(new Date(expiresAt).getTime() - new Date(daysFromNow(7)).getTime())).toBeLessThan(60_000);
+}
 
 describe("session cookies", () => {
   it("are HttpOnly, SameSite=Lax, Path=/, and not Secure over plain http", async () => {
@@ -53,6 +62,48 @@ describe("sessions", () => {
     const out = await shop.app.request("/api/auth/sign-out", { method: "POST", headers: { Cookie: cookie, Origin: TEST_ORIGIN } });
     expect(out.status).toBe(200);
     expect((await me(cookie)).status).toBe(401);
+  });
+
+  it("last 7 days from sign-in, in the cookie and in the database", async () => {
+    const { person, userId } = await signUpVerified(shop.app, shop.capture);
+    const response = await signIn(shop.app, person.email, person.password);
+    expect(response.headers.getSetCookie().find((c) => c.startsWith("plant-shop.session_token="))).toMatch(/; Max-Age=604800(;|$)/);
+    const newest = await shop.app.database.db.selectFrom("sessions").select("expiresAt").where("userId", "=", userId).orderBy("createdAt", "desc").executeTakeFirstOrThrow();
+    expectAWeekFromNow(newest.expiresAt);
+  });
+
+  it("slide: used after a day or more, a session has 7 days again, in the database and in the cookie", async () => {
+    const { cookie, userId } = await signUpVerified(shop.app, shop.capture);
+    await shop.app.database.db.updateTable("sessions").set({ expiresAt: daysFromNow(5) }).where("userId", "=", userId).execute();
+
+    const used = await me(cookie);
+    expect(used.status).toBe(200);
+    const refreshed = used.headers.getSetCookie();
+    expect(refreshed).toHaveLength(1);
+    expect(refreshed[0]!.startsWith(`${cookie};`)).toBe(true);
+    expect(refreshed[0]).toMatch(/; Max-Age=604800(;|$)/);
+    expectAWeekFromNow((await sessionOf(userId)).expiresAt);
+    // Used again at once: nothing to refresh.
+    expect((await me(cookie)).headers.getSetCookie()).toEqual([]);
+  });
+
+  it("slide on pages too, but a page that sets the session cookie itself (a login) has the last word", async () => {
+    const pages: PageHandler = async (c) => {
+      await currentUser(c);
+      const headers = c.req.path === "/login" ? { "Set-Cookie": "plant-shop.session_token=from-the-login; Path=/" } : undefined;
+      return new Response("<p>page</p>", { headers });
+    };
+    const pageApp = await createTestApp({ SMTP_URL: shop.capture.url }, { handler: pages });
+    try {
+      const { cookie, userId } = await signUpVerified(pageApp, shop.capture);
+      const dueForRefresh = () => pageApp.database.db.updateTable("sessions").set({ expiresAt: daysFromNow(5) }).where("userId", "=", userId).execute();
+      await dueForRefresh();
+      expect((await pageApp.request("/shop", { headers: { Cookie: cookie } })).headers.getSetCookie()).toEqual([expect.stringMatching(/Max-Age=604800/)]);
+      await dueForRefresh();
+      expect((await pageApp.request("/login", { headers: { Cookie: cookie } })).headers.getSetCookie()).toEqual(["plant-shop.session_token=from-the-login; Path=/"]);
+    } finally {
+      await pageApp.cleanup();
+    }
   });
 
   it("expire after 7 idle days", async () => {

@@ -65,7 +65,9 @@ describe("a profile picture", () => {
 describe("a username chosen by several people at the same moment", () => {
   it("goes to one of them on a profile; the others are told it is taken", async () => {
     const people = await Promise.all(Array.from({ length: 6 }, (_, i) => signUpVerified(shop.app, shop.capture, newPerson({ name: `Person ${i}` }))));
-    const viewers = await Promise.all(people.map(({ cookie }) => shop.app.services.accounts.getSession({ headers: new Headers({ Cookie: cookie }), clientIp: null })));
+    const viewers = await Promise.all(
+      people.map(async ({ cookie }) => (await shop.app.services.accounts.getSession({ headers: new Headers({ Cookie: cookie }), clientIp: null })).user),
+    );
     const results = await Promise.allSettled(
       viewers.map((viewer) => shop.app.services.profiles.updateProfile(viewer, viewer?.id, { ...profileFields, username: "fern_lover" })),
     );
