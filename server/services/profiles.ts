@@ -1,10 +1,10 @@
 import type { Kysely, Selectable, Updateable } from "kysely";
+import { avatarUrl } from "#common/avatar-url.ts";
 import { messages } from "#common/messages.ts";
 import { profileSchema } from "#common/schemas/account.ts";
 import { idSchema } from "#common/schemas/fields.ts";
 import type { DB, UserTable } from "../db/schema.ts";
 import { isUniqueViolation } from "../db/write-transaction.ts";
-import { initialsAvatarUrl } from "./avatars.ts";
 import { fieldConflict, NotFoundError, parseInput } from "./errors.ts";
 import { unsupportedImage, type MediaService } from "./media.ts";
 import type { SessionUser } from "./session-user.ts";
@@ -74,7 +74,7 @@ export function createProfilesService(db: Kysely<DB>, media: MediaService) {
         name: user.name,
         username: user.displayUsername ?? user.username ?? "",
         location: user.location ?? "",
-        avatarUrl: user.image ?? initialsAvatarUrl(user.name),
+        avatarUrl: avatarUrl(user),
         isOwner: viewer?.id === user.id,
       };
       if (!profile.isOwner) return profile;
