@@ -1,10 +1,13 @@
 import { createCookie, data } from "react-router";
 
-/** The address a verification e-mail just went to, so /verify can offer to send it again. */
+/**
+ * The address a verification e-mail just went to, so /verify can offer to send it again. Path=/: after a
+ * form sent with JavaScript, /verify's data comes from /verify.data, which a Path=/verify cookie misses.
+ */
 export const pendingEmailCookie = createCookie("plant-shop.pending-email", {
   httpOnly: true,
   sameSite: "lax",
-  path: "/verify",
+  path: "/",
   maxAge: 60 * 60,
 });
 
