@@ -13,6 +13,7 @@ import {
   useNavigation,
   useRouteLoaderData,
 } from "react-router";
+import { avatarUrl } from "#common/avatar-url.ts";
 import { messages } from "#common/messages.ts";
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
@@ -30,7 +31,7 @@ export const links: Route.LinksFunction = () => [
 ];
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const user = context.user ? { id: context.user.id, name: context.user.name, isAdmin: context.user.isAdmin } : null;
+  const user = context.user ? { id: context.user.id, name: context.user.name, isAdmin: context.user.isAdmin, avatarUrl: avatarUrl(context.user) } : null;
   const [flash, cartCount] = await Promise.all([takeFlash(request), context.services.cart.countItems(context.user)]);
   return data({ shop: context.shop, user, cartCount, toast: flash.text }, flash.clear ? { headers: { "Set-Cookie": flash.clear } } : undefined);
 }

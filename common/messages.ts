@@ -132,6 +132,12 @@ export const messages = {
     badTransition: (from: string, to: string) => `An order that is ${from} cannot become ${to}.`,
     none: "You have not placed any orders yet.",
   },
+  images: {
+    unsupported: "Choose an image file: PNG, JPG, JPEG, SVG, GIF, WEBP, BMP, TIFF or ICO.",
+    tooLarge: "The picture is too large (at most 10 MB).",
+    uploadTooLarge: "The upload is too large",
+    goBack: "Go back and choose a smaller picture",
+  },
   profile: {
     personalInformation: "Personal Information",
     updated: "User Profile Updated!",

@@ -1,12 +1,14 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
-import { CartIcon, CloseIcon, LoginIcon, LogoutIcon, MenuIcon, PlusIcon, UserIcon } from "./ui/icons.tsx";
+import { CartIcon, CloseIcon, LoginIcon, LogoutIcon, MenuIcon, PlusIcon } from "./ui/icons.tsx";
 
 /** Who is looking, as far as the navigation cares (null means a visitor). */
 export interface NavUser {
   id: string;
   name: string;
   isAdmin: boolean;
+  /** The uploaded picture, else the initials avatar. */
+  avatarUrl: string;
 }
 
 interface NavItem {
@@ -22,6 +24,11 @@ function navItems(user: NavUser | null): NavItem[] {
     ...(user ? [{ to: "/shop", label: "Shop" }, { to: "/orders", label: "Orders" }] : []),
     ...(user?.isAdmin ? [{ to: "/admin/orders", label: "Manage Orders" }] : []),
   ];
+}
+
+/** The signed-in person's picture in the navigation (in the menu beside the word Profile, so there without alt text). */
+function Avatar({ url, size, alt }: { url: string; size: number; alt: string }) {
+  return <img src={url} width={size} height={size} alt={alt} className="aspect-square rounded-full object-cover" />;
 }
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
@@ -72,8 +79,8 @@ export function NavBar({ shopName, user, cartCount }: { shopName: string; user: 
           ))}
         </ul>
         {user ? (
-          <Link to={`/profile/${user.id}`} className="rounded-md p-2 text-stone-700 hover:bg-leaf-50 hover:text-leaf-800" aria-label="Your profile" title={user.name}>
-            <UserIcon />
+          <Link to={`/profile/${user.id}`} className="rounded-full p-1 hover:bg-leaf-50" title={user.name}>
+            <Avatar url={user.avatarUrl} size={32} alt="Your profile" />
           </Link>
         ) : null}
         <Link
@@ -142,12 +149,13 @@ export function NavBar({ shopName, user, cartCount }: { shopName: string; user: 
           {[
             ...items,
             ...(user?.isAdmin ? [{ to: "/add-product", label: "Add Products" }] : []),
-            ...(user ? [{ to: `/profile/${user.id}`, label: "Profile" }] : []),
+            ...(user ? [{ to: `/profile/${user.id}`, label: "Profile", icon: <Avatar url={user.avatarUrl} size={24} alt="" /> }] : []),
             { to: "/cart", label: "Cart" },
             ...(user ? [] : [{ to: loginTo, label: "Login" }]),
           ].map((item) => (
             <li key={item.label}>
-              <NavLink to={item.to} end className={({ isActive }) => `block ${linkClass({ isActive })}`}>
+              <NavLink to={item.to} end className={({ isActive }) => `flex items-center gap-2 ${linkClass({ isActive })}`}>
+                {item.icon}
                 {item.label}
               </NavLink>
             </li>

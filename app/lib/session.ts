@@ -3,9 +3,22 @@ import { messages } from "#common/messages.ts";
 import type { SessionUser } from "../../server/services/session-user.ts";
 import { setFlash, type FlashKey } from "./flash.ts";
 
-/** Only a path on this site may be a destination after login (no //other.site, no https://…). */
+const SITE = "http://plant-shop.invalid";
+
+/**
+ * Only a path on this site may be a destination after login. The value is resolved as a browser would
+ * (tabs and newlines dropped, backslashes as slashes), so `/\t/evil.example` or `/\\evil.example` cannot become
+ * `//evil.example`; anything that leaves the site, or a path that still starts with `//`, gives the fallback.
+ */
 export function safeRedirectTo(value: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
-  return typeof value === "string" && value.startsWith("/") && !value.startsWith("//") && !value.startsWith("/\\") ? value : fallback;
+  if (typeof value !== "string" || !value) return fallback;
+  try {
+    const url = new URL(value, SITE);
+    const path = url.pathname + url.search + url.hash;
+    return url.origin === SITE && !path.startsWith("//") ? path : fallback;
+  } catch {
+    return fallback;
+  }
 }
 
 export function loginPath(request: Request): string {

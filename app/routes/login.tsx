@@ -4,6 +4,7 @@ import { loginSchema } from "#common/schemas/account.ts";
 import { AuthCard } from "../components/auth-card.tsx";
 import { FormField } from "../components/form-field.tsx";
 import { FormMessage } from "../components/form-message.tsx";
+import { withPendingEmail } from "../lib/pending-email.ts";
 import { actionResult } from "../lib/service-errors.ts";
 import { redirectWithCookies, safeRedirectTo } from "../lib/session.ts";
 import { useFormErrors } from "../lib/use-form-errors.ts";
@@ -22,8 +23,10 @@ export function loader({ context, request }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const result = await actionResult(() => context.services.accounts.signIn(Object.fromEntries(form), context.request));
-  if (!("ok" in result) || !result.ok) return result;
-  return redirectWithCookies(safeRedirectTo(form.get("redirectTo")), result.setCookies, "loggedIn");
+  if ("ok" in result) return redirectWithCookies(safeRedirectTo(form.get("redirectTo")), result.setCookies, "loggedIn");
+  // Not verified yet: /verify, where the message's link leads, is filled in with this address.
+  if (result.data.message === messages.auth.emailNotVerified) return withPendingEmail(result, String(form.get("email")).trim());
+  return result;
 }
 
 export default function Login({ actionData }: Route.ComponentProps) {

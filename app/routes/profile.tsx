@@ -2,7 +2,7 @@ import { useEffect } from "react";
 import toast from "react-hot-toast";
 import { Form, isRouteErrorResponse, Link, useNavigation, useSearchParams } from "react-router";
 import { messages } from "#common/messages.ts";
-import { changePasswordSchema, profileSchema } from "#common/schemas/account.ts";
+import { changePasswordSchema, profileFormSchema } from "#common/schemas/account.ts";
 import { FormField } from "../components/form-field.tsx";
 import { FormMessage } from "../components/form-message.tsx";
 import { NotFound } from "../components/not-found.tsx";
@@ -85,7 +85,7 @@ type OwnProfile = Extract<Route.ComponentProps["loaderData"], { email: string }>
 function PersonalInformation({ profile, actionData }: { profile: OwnProfile; actionData: ActionData }) {
   const navigation = useNavigation();
   const failure = actionData?.intent === "update-profile" && !actionData.ok ? actionData : undefined;
-  const { errors, onSubmit } = useFormErrors(profileSchema, failure?.fieldErrors);
+  const { errors, onSubmit } = useFormErrors(profileFormSchema, failure?.fieldErrors);
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "update-profile";
   return (
     <Form id="personal-information" method="post" encType="multipart/form-data" noValidate onSubmit={onSubmit} className="mt-10 grid gap-4 rounded-2xl border border-stone-200 p-6">

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_IMAGE_BYTES } from "../constants.ts";
 import { messages } from "../messages.ts";
 import { addressSchema, emailSchema, phoneSchema, requiredText } from "./fields.ts";
 
@@ -50,3 +51,12 @@ export const profileSchema = z.object({
   location: z.string().trim().max(100, "At most 100 characters").optional().default(""),
 });
 export type ProfileInput = z.output<typeof profileSchema>;
+
+/** A picture chosen in a form: its size is checked before it is sent; what it is, only on the server. */
+const pictureSchema = z
+  .unknown()
+  .refine((value) => !(value instanceof Blob) || value.size <= MAX_IMAGE_BYTES, messages.images.tooLarge)
+  .optional();
+
+/** The profile page's form: the fields above and a picture (the JSON API takes the picture separately). */
+export const profileFormSchema = profileSchema.extend({ image: pictureSchema });

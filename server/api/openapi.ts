@@ -184,7 +184,8 @@ export function buildOpenApiDocument(serverUrl: string) {
       },
       "/auth/{endpoint}": {
         post: {
-          summary: "Better Auth's endpoints: sign-up/email, sign-in/email, sign-out, send-verification-email, request-password-reset, reset-password, change-password and more",
+          summary:
+            "Better Auth's endpoints: sign-up/email, sign-in/email, sign-out, get-session, verify-email, send-verification-email, request-password-reset, reset-password, change-password and the session list; the others answer 404",
           parameters: [{ name: "endpoint", in: "path", required: true, schema: { type: "string" } }],
           responses: { 200: { description: "Done" }, ...errors(400, 401, 403, 415, 429) },
         },

@@ -1,12 +1,15 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
+import { MAX_IMAGE_BYTES } from "#common/constants.ts";
+import { messages } from "#common/messages.ts";
 import type { AppEnv } from "../http/env.ts";
 import { currentUser } from "../http/request-context.ts";
 import { UnauthorizedError } from "../services/errors.ts";
 import { readJson } from "./read-json.ts";
 
-const PICTURE_LIMIT = 10 * 1024 * 1024 + 64 * 1024;
+// The picture and the multipart framing around it.
+const PICTURE_LIMIT = MAX_IMAGE_BYTES + 64 * 1024;
 
 export const meApi = new Hono<AppEnv>().get("/", async (c) => {
   const user = await currentUser(c);
@@ -27,7 +30,7 @@ export const profilePictureApi = new Hono<AppEnv>().post(
   bodyLimit({
     maxSize: PICTURE_LIMIT,
     onError: () => {
-      throw new HTTPException(413, { message: "The picture is too large (at most 10 MB)." });
+      throw new HTTPException(413, { message: messages.images.tooLarge });
     },
   }),
   async (c) => {

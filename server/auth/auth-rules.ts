@@ -15,9 +15,74 @@ export const authRateRules = {
   verificationPerIp: { name: "verify-ip", limit: 10, windowMs: hour, message: wait("verification e-mails") },
 } satisfies Record<string, RateRule>;
 
+/** The session cookie's name; over https it carries the `__Host-` prefix. */
+export const SESSION_COOKIE = "plant-shop.session_token";
 export const SESSION_IDLE_SECONDS = 7 * 24 * 60 * 60;
 export const SESSION_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
 export const RESET_LINK_MINUTES = 60;
+
+/**
+ * Better Auth's HTTP endpoints the shop answers under /api/auth: the pages' flows and their JSON twins, and the
+ * session list of decisions.md. The two with a parameter cannot be switched off by path; without social
+ * providers they only redirect to a trusted origin.
+ */
+export const OPEN_AUTH_PATHS = [
+  "/sign-up/email",
+  "/sign-in/email",
+  "/sign-out",
+  "/get-session",
+  "/verify-email",
+  "/send-verification-email",
+  "/request-password-reset",
+  "/reset-password",
+  "/reset-password/:token",
+  "/change-password",
+  "/list-sessions",
+  "/revoke-session",
+  "/revoke-sessions",
+  "/revoke-other-sessions",
+  "/callback/:id",
+  "/ok",
+  "/error",
+] as const;
+
+/**
+ * Everything else Better Auth and its plugins mount, switched off (404): no request may write a user's fields
+ * past our services (update-user), sign in around our limits (sign-in/username) or reach an account or admin
+ * tool the shop does not offer. A test fails when an upgrade mounts an endpoint on neither list.
+ */
+export const DISABLED_AUTH_PATHS = [
+  "/sign-in/username",
+  "/is-username-available",
+  "/update-user",
+  "/change-email",
+  "/delete-user",
+  "/delete-user/callback",
+  "/update-session",
+  "/verify-password",
+  "/sign-in/social",
+  "/link-social",
+  "/unlink-account",
+  "/list-accounts",
+  "/account-info",
+  "/refresh-token",
+  "/get-access-token",
+  "/admin/set-role",
+  "/admin/get-user",
+  "/admin/create-user",
+  "/admin/update-user",
+  "/admin/list-users",
+  "/admin/list-user-sessions",
+  "/admin/unban-user",
+  "/admin/ban-user",
+  "/admin/impersonate-user",
+  "/admin/stop-impersonating",
+  "/admin/revoke-user-session",
+  "/admin/revoke-user-sessions",
+  "/admin/remove-user",
+  "/admin/set-user-password",
+  "/admin/has-permission",
+];
 
 /** The connection's address, set by our server on every request into the auth library (never by the client). */
 export const CLIENT_IP_HEADER = "x-plant-shop-client-ip";

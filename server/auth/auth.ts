@@ -1,14 +1,15 @@
 import { betterAuth } from "better-auth";
-import { APIError, createAuthMiddleware } from "better-auth/api";
+import { APIError, createAuthMiddleware, sendVerificationEmailFn } from "better-auth/api";
 import { admin, username } from "better-auth/plugins";
 import type { Logger } from "pino";
 import { messages } from "#common/messages.ts";
+import { registerSchema } from "#common/schemas/account.ts";
 import type { Database } from "../db/client.ts";
 import { passwordResetEmail, verificationEmail } from "../services/mail-templates.ts";
 import type { Mailer } from "../services/mailer.ts";
 import { TooManyRequestsError } from "../services/errors.ts";
-import type { RateLimiter } from "../services/rate-limit.ts";
-import { authRateRules, CLIENT_IP_HEADER, RESET_LINK_MINUTES, SESSION_IDLE_SECONDS, SESSION_MAX_AGE_MS } from "./auth-rules.ts";
+import type { RateLimiter, RateRule } from "../services/rate-limit.ts";
+import { authRateRules, CLIENT_IP_HEADER, DISABLED_AUTH_PATHS, RESET_LINK_MINUTES, SESSION_COOKIE, SESSION_IDLE_SECONDS, SESSION_MAX_AGE_MS } from "./auth-rules.ts";
 import { isCommonPassword } from "./common-passwords.ts";
 import { hashPassword, verifyPassword } from "./password-hashing.ts";
 
@@ -32,7 +33,7 @@ export type Auth = ReturnType<typeof createAuth>;
 export function createAuth({ database, publicUrl, secret, shopName, mailer, rateLimiter, logger }: AuthDependencies) {
   const https = publicUrl.protocol === "https:";
   // __Host- binds the cookie to this exact origin (Secure, Path=/, no Domain): only possible over https.
-  const sessionCookie = https ? "__Host-plant-shop.session_token" : "plant-shop.session_token";
+  const sessionCookie = https ? `__Host-${SESSION_COOKIE}` : SESSION_COOKIE;
   const link = (path: string, token: string) => `${publicUrl.origin}${path}?token=${encodeURIComponent(token)}`;
   // A lost e-mail must not undo a sign-up or a reset request; the person can ask again.
   const sendQuietly = async (what: string, send: () => Promise<void>) => {
@@ -85,7 +86,8 @@ export function createAuth({ database, publicUrl, secret, shopName, mailer, rate
     },
     emailVerification: {
       sendOnSignUp: true,
-      sendOnSignIn: true,
+      // Off: the after-hook below sends it instead, within the per-address limit on verification e-mails.
+      sendOnSignIn: false,
       autoSignInAfterVerification: true,
       expiresIn: 24 * 60 * 60,
       sendVerificationEmail: ({ user, token }) =>
@@ -104,55 +106,60 @@ export function createAuth({ database, publicUrl, secret, shopName, mailer, rate
       database: { generateId: () => crypto.randomUUID() },
     },
     plugins: [username({ minUsernameLength: 3, maxUsernameLength: 30 }), admin()],
+    // Endpoints the shop does not use, among them every way to write a user's fields past our services.
+    disabledPaths: [...DISABLED_AUTH_PATHS],
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
         const ip = ctx.headers?.get(CLIENT_IP_HEADER) ?? "unknown";
         const body = (ctx.body ?? {}) as Record<string, unknown>;
-        const email = typeof body.email === "string" ? body.email.trim().toLowerCase() : "";
-        const limit = async (rule: (typeof authRateRules)[keyof typeof authRateRules], subject: string, count = true) => {
-          try {
-            await (count ? rateLimiter.hit(rule, subject) : rateLimiter.check(rule, subject));
-          } catch (error) {
-            if (error instanceof TooManyRequestsError) {
-              throw new APIError("TOO_MANY_REQUESTS", { message: error.message }, { "Retry-After": String(error.retryAfterSeconds) });
-            }
-            throw error;
-          }
-        };
-        for (const field of ["password", "newPassword"]) {
-          const candidate = body[field];
-          if (ctx.path !== "/sign-in/email" && typeof candidate === "string" && isCommonPassword(candidate)) {
-            throw new APIError("BAD_REQUEST", { message: messages.validation.passwordTooCommon, code: "PASSWORD_TOO_COMMON" });
-          }
-        }
+        refuseCommonPassword(ctx.path, body);
         switch (ctx.path) {
           case "/sign-in/email":
             await limit(authRateRules.signInPerIp, ip);
-            await limit(authRateRules.signInFailuresPerEmail, email, false);
+            // Counted before the password is checked, so parallel guesses cannot all slip under the limit.
+            await limit(authRateRules.signInFailuresPerEmail, emailOf(body));
             break;
           case "/sign-up/email":
             await limit(authRateRules.signUpPerIp, ip);
+            keepRegisterFields(body);
             break;
           case "/request-password-reset":
             await limit(authRateRules.resetPerIp, ip);
-            await limit(authRateRules.resetPerEmail, email);
+            await limit(authRateRules.resetPerEmail, emailOf(body));
             break;
           case "/send-verification-email":
             await limit(authRateRules.verificationPerIp, ip);
-            await limit(authRateRules.verificationPerEmail, email);
+            await limit(authRateRules.verificationPerEmail, emailOf(body));
             break;
         }
         await expireOldSession(ctx);
       }),
       after: createAuthMiddleware(async (ctx) => {
+        if (ctx.path !== "/sign-in/email") return;
+        const email = emailOf((ctx.body ?? {}) as Record<string, unknown>);
         const returned = ctx.context.returned;
-        if (ctx.path === "/sign-in/email" && returned instanceof APIError && returned.statusCode === 401) {
-          const email = String((ctx.body as { email?: unknown } | undefined)?.email ?? "").trim().toLowerCase();
-          await rateLimiter.hit(authRateRules.signInFailuresPerEmail, email).catch(() => undefined);
+        const unverified = hasErrorCode(returned, "EMAIL_NOT_VERIFIED");
+        // Either way the password was right, so the attempt counted above was no failure.
+        if (unverified || !(returned instanceof APIError)) await rateLimiter.undo(authRateRules.signInFailuresPerEmail, email);
+        // Better Auth's own resend on sign-in (sendOnSignIn), within the per-address limit on verification mails.
+        if (unverified && (await rateLimiter.tryHit(authRateRules.verificationPerEmail, email))) {
+          const found = await ctx.context.internalAdapter.findUserByEmail(email);
+          if (found) await sendVerificationEmailFn(ctx, found.user);
         }
       }),
     },
   });
+
+  async function limit(rule: RateRule, subject: string) {
+    try {
+      await rateLimiter.hit(rule, subject);
+    } catch (error) {
+      if (error instanceof TooManyRequestsError) {
+        throw new APIError("TOO_MANY_REQUESTS", { message: error.message }, { "Retry-After": String(error.retryAfterSeconds) });
+      }
+      throw error;
+    }
+  }
 
   /** Sessions slide for 7 idle days but never outlive 30 days from sign-in: an older one is deleted on sight. */
   async function expireOldSession(ctx: { getSignedCookie(name: string, secret: string): Promise<string | null | false> }) {
@@ -161,4 +168,32 @@ export function createAuth({ database, publicUrl, secret, shopName, mailer, rate
     const cutoff = new Date(Date.now() - SESSION_MAX_AGE_MS).toISOString();
     await database.db.deleteFrom("sessions").where("token", "=", token).where("createdAt", "<", cutoff).execute();
   }
+}
+
+const emailOf = (body: Record<string, unknown>) => (typeof body.email === "string" ? body.email.trim().toLowerCase() : "");
+
+function hasErrorCode(returned: unknown, code: string): boolean {
+  return returned instanceof APIError && (returned.body as { code?: unknown } | undefined)?.code === code;
+}
+
+/** Our list of the most common passwords, for every new password (a sign-in only checks an old one). */
+function refuseCommonPassword(path: string, body: Record<string, unknown>) {
+  if (path === "/sign-in/email") return;
+  for (const field of ["password", "newPassword"]) {
+    const candidate = body[field];
+    if (typeof candidate === "string" && isCommonPassword(candidate)) {
+      throw new APIError("BAD_REQUEST", { message: messages.validation.passwordTooCommon, code: "PASSWORD_TOO_COMMON" });
+    }
+  }
+}
+
+/**
+ * A sign-up, also through the JSON endpoint, carries the register form's fields and nothing else: no picture,
+ * and the shown @username is the username itself (Better Auth would take any `image` and `displayUsername`).
+ */
+function keepRegisterFields(body: Record<string, unknown>) {
+  const parsed = registerSchema.safeParse(body);
+  if (!parsed.success) throw new APIError("BAD_REQUEST", { message: parsed.error.issues[0]?.message ?? "The request is not valid." });
+  for (const key of Object.keys(body)) delete body[key];
+  Object.assign(body, parsed.data, { displayUsername: parsed.data.username });
 }

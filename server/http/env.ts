@@ -15,5 +15,7 @@ export interface AppEnv {
     clientIp?: string | null;
     /** Set by currentUser() on first use; undefined until then. */
     user?: SessionUser | null;
+    /** Set-Cookie headers of that lookup (a slid session), for passOnSessionCookies(). */
+    sessionCookies?: string[];
   };
 }

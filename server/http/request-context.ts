@@ -1,4 +1,5 @@
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
+import { SESSION_COOKIE } from "../auth/auth-rules.ts";
 import type { RequestContext, SessionUser } from "../services/session-user.ts";
 import { clientIp } from "./client-ip.ts";
 import type { AppEnv } from "./env.ts";
@@ -9,6 +10,23 @@ export function requestContext(c: Context<AppEnv>): RequestContext {
 
 /** The signed-in person of this request, looked up once. */
 export async function currentUser(c: Context<AppEnv>): Promise<SessionUser | null> {
-  if (c.var.user === undefined) c.set("user", await c.var.services.accounts.getSession(requestContext(c)));
+  if (c.var.user === undefined) {
+    const { user, setCookies } = await c.var.services.accounts.getSession(requestContext(c));
+    c.set("user", user);
+    c.set("sessionCookies", setCookies);
+  }
   return c.var.user ?? null;
 }
+
+/**
+ * Passes on the session cookie the lookup above refreshed (its Max-Age slides with the session), unless the
+ * response sets the session cookie itself: a login, logout or password change has the last word.
+ */
+export const passOnSessionCookies: MiddlewareHandler<AppEnv> = async (c, next) => {
+  await next();
+  const refreshed = c.var.sessionCookies ?? [];
+  if (!refreshed.length || c.res.headers.getSetCookie().some(isSessionCookie)) return;
+  for (const cookie of refreshed) c.res.headers.append("Set-Cookie", cookie);
+};
+
+const isSessionCookie = (cookie: string) => cookie.startsWith(`${SESSION_COOKIE}=`) || cookie.startsWith(`__Host-${SESSION_COOKIE}=`);

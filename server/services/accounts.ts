@@ -15,7 +15,7 @@ import type { Database, Dialect } from "../db/client.ts";
 import type { DB } from "../db/schema.ts";
 import { toFlag } from "../db/values.ts";
 import {
-  ConflictError,
+  fieldConflict,
   InvalidInputError,
   NotFoundError,
   ServiceError,
@@ -45,17 +45,34 @@ export function createAccountsService(auth: Auth, { db, dialect }: Pick<Database
     return headers;
   }
 
+  /** A new password through Better Auth's own hasher, and every session of the account signed out. */
+  async function resetAccount(userId: string, password: string) {
+    const context = await auth.$context;
+    const hash = await context.password.hash(password);
+    if (await context.internalAdapter.findCredentialAccount(userId)) await context.internalAdapter.updatePassword(userId, hash);
+    else await context.internalAdapter.linkAccount({ userId, providerId: "credential", accountId: userId, password: hash });
+    await context.internalAdapter.deleteUserSessions(userId);
+  }
+
   return {
-    async getSession(request: RequestContext): Promise<SessionUser | null> {
-      if (!request.headers.get("cookie")) return null;
-      const result = await auth.api.getSession({ headers: authHeaders(request) });
-      return result ? toSessionUser(result.user) : null;
+    /**
+     * The signed-in person, and the cookies to pass on: once a day the session's 7 idle days start again, in
+     * the database and in the cookie's Max-Age (or a cookie of a session that is gone is cleared).
+     */
+    async getSession(request: RequestContext): Promise<{ user: SessionUser | null } & CookieResult> {
+      if (!request.headers.get("cookie")) return { user: null, setCookies: [] };
+      const { headers, response } = await auth.api.getSession({ headers: authHeaders(request), returnHeaders: true });
+      return { user: response ? toSessionUser(response.user) : null, setCookies: headers.getSetCookie() };
     },
 
     async register(input: unknown, request: RequestContext): Promise<{ email: string }> {
       const { name, username, email, password } = parseInput(registerSchema, input);
-      if (await findUserId(db, email)) throw new ConflictError(a.emailTaken, { email: a.emailTaken });
-      await callAuth(() => auth.api.signUpEmail({ body: { name, username, email, password }, headers: authHeaders(request) }));
+      if (await findUser(db, email)) throw fieldConflict("email", a.emailTaken);
+      await callAuth(() =>
+        auth.api.signUpEmail({ body: { name, username, email, password }, headers: authHeaders(request) }).catch(async (error: unknown) => {
+          throw (await takenMeanwhile(error, { email, username }, db)) ?? error;
+        }),
+      );
       return { email };
     },
 
@@ -112,22 +129,28 @@ export function createAccountsService(auth: Auth, { db, dialect }: Pick<Database
       return { setCookies: headers.getSetCookie() };
     },
 
-    /** ADMIN_EMAIL + ADMIN_PASSWORD at start-up: create that account, or promote it; e-mail counts as verified. */
+    /**
+     * ADMIN_EMAIL + ADMIN_PASSWORD at start-up: create that account, or promote it; e-mail counts as verified.
+     * An unverified account under that address may be anybody's (whoever registered it first), so it takes
+     * ADMIN_PASSWORD and loses its sessions before it is promoted.
+     */
     async ensureAdmin({ email, password }: { email: string; password: string }): Promise<"created" | "promoted"> {
-      const existing = await findUserId(db, email);
+      const existing = await findUser(db, email);
       if (!existing) {
         await auth.api.createUser({
           body: { email, password, name: "Shop Admin", role: "admin", data: { username: await freeUsername(db, email) } },
         });
+      } else if (!existing.emailVerified) {
+        await resetAccount(existing.id, password);
       }
       await setRole(db, dialect, email, "admin", { verify: true });
       return existing ? "promoted" : "created";
     },
 
-    /** For the admin CLI: grant or revoke the admin role of an existing account. */
+    /** For the admin CLI: grant (e-mail then counts as verified, as with ADMIN_EMAIL) or revoke the admin role. */
     async setAdmin(email: string, isAdmin: boolean): Promise<void> {
-      if (!(await findUserId(db, email))) throw new NotFoundError(`There is no account with the e-mail ${email}.`);
-      await setRole(db, dialect, email, isAdmin ? "admin" : "user", { verify: false });
+      if (!(await findUser(db, email))) throw new NotFoundError(`There is no account with the e-mail ${email}.`);
+      await setRole(db, dialect, email, isAdmin ? "admin" : "user", { verify: isAdmin });
     },
   };
 }
@@ -165,18 +188,22 @@ async function callAuth<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
+function errorCode(error: APIError): string | undefined {
+  return (error.body as { code?: string } | undefined)?.code;
+}
+
 function fromAuthError(error: APIError): ServiceError {
-  const body = (error.body ?? {}) as { code?: string; message?: string };
-  switch (body.code) {
+  const body = (error.body ?? {}) as { message?: string };
+  switch (errorCode(error)) {
     case "INVALID_EMAIL_OR_PASSWORD":
       return new InvalidInputError(a.invalidCredentials);
     case "EMAIL_NOT_VERIFIED":
       return new ServiceError(403, a.emailNotVerified);
     case "USERNAME_IS_ALREADY_TAKEN":
-      return new ConflictError(a.usernameTaken, { username: a.usernameTaken });
+      return fieldConflict("username", a.usernameTaken);
     case "USER_ALREADY_EXISTS":
     case "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL":
-      return new ConflictError(a.emailTaken, { email: a.emailTaken });
+      return fieldConflict("email", a.emailTaken);
     case "PASSWORD_TOO_COMMON":
       return new InvalidInputError(messages.validation.passwordTooCommon, {
         password: messages.validation.passwordTooCommon,
@@ -199,13 +226,24 @@ function retryAfter(error: APIError): number {
   return Number(headers.get("retry-after") ?? 60) || 60;
 }
 
-async function findUserId(db: Kysely<DB>, email: string): Promise<string | undefined> {
+async function findUser(db: Kysely<DB>, email: string) {
   const row = await db
     .selectFrom("users")
-    .select("id")
+    .select(["id", "emailVerified"])
     .where(sql<string>`lower(email)`, "=", email.toLowerCase())
     .executeTakeFirst();
-  return row?.id;
+  return row && { id: row.id, emailVerified: Boolean(row.emailVerified) };
+}
+
+/**
+ * A sign-up that failed to insert because another one took the address or the username after our checks
+ * (the unique indexes decide): the same answer as when it was taken before.
+ */
+async function takenMeanwhile(error: unknown, { email, username }: { email: string; username: string }, db: Kysely<DB>) {
+  if (!(error instanceof APIError) || errorCode(error) !== "FAILED_TO_CREATE_USER") return undefined;
+  if (await findUser(db, email)) return fieldConflict("email", a.emailTaken);
+  const clash = await db.selectFrom("users").select("id").where("username", "=", username.toLowerCase()).executeTakeFirst();
+  return clash ? fieldConflict("username", a.usernameTaken) : undefined;
 }
 
 async function setRole(db: Kysely<DB>, dialect: Dialect, email: string, role: "admin" | "user", { verify }: { verify: boolean }) {

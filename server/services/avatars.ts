@@ -23,7 +23,3 @@ export function initialsAvatarSvg(name: string): string {
     `</svg>`
   );
 }
-
-export function initialsAvatarUrl(name: string): string {
-  return `/avatars/initials.svg?name=${encodeURIComponent(name)}`;
-}

@@ -47,6 +47,11 @@ export class ConflictError extends ServiceError {
   }
 }
 
+/** A conflict about one field of a form, e.g. a username someone else has: its message shows beside that field. */
+export function fieldConflict(field: string, message: string): ConflictError {
+  return new ConflictError(message, { [field]: message });
+}
+
 export class TooManyRequestsError extends ServiceError {
   constructor(
     message: string,

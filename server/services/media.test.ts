@@ -5,7 +5,9 @@ import { crc32 } from "node:zlib";
 import sharp from "sharp";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { InvalidInputError, ServiceError } from "./errors.ts";
-import { createMediaService, MAX_IMAGE_BYTES, UNSUPPORTED_IMAGE_MESSAGE, type MediaService, type StoredImage } from "./media.ts";
+import { MAX_IMAGE_BYTES } from "../../common/constants.ts";
+import { messages } from "../../common/messages.ts";
+import { createMediaService, type MediaService, type StoredImage } from "./media.ts";
 
 type Rgb = readonly [number, number, number];
 type Painter = (x: number, y: number) => Rgb;
@@ -165,7 +167,7 @@ async function failureOf(promise: Promise<unknown>): Promise<unknown> {
 async function expectUnsupported(promise: Promise<unknown>): Promise<void> {
   const error = await failureOf(promise);
   expect(error).toBeInstanceOf(InvalidInputError);
-  expect(error).toMatchObject({ status: 400, message: UNSUPPORTED_IMAGE_MESSAGE, fieldErrors: { image: UNSUPPORTED_IMAGE_MESSAGE } });
+  expect(error).toMatchObject({ status: 400, message: messages.images.unsupported, fieldErrors: { image: messages.images.unsupported } });
 }
 
 async function filesIn(folder: string): Promise<string[]> {
@@ -478,6 +480,20 @@ describe("media service", () => {
 
       expect(await filesIn(mediaDir)).toEqual([name]);
       await expect(access(outside)).resolves.toBeUndefined();
+    });
+
+    it("deletes a picture stored for an owner only when asked for that same owner", async () => {
+      const asha = await media.saveSquareImage(await encoded("png"), { owner: "user-asha" });
+      const unowned = await media.saveSquareImage(await encoded("png"));
+      const name = path.basename(asha.url);
+
+      await media.remove(asha.url, { owner: "user-ravi" });
+      await media.remove(asha.url);
+      await media.remove(unowned.url, { owner: "user-ravi" });
+      expect((await filesIn(mediaDir)).sort()).toEqual([name, path.basename(unowned.url)].sort());
+
+      await media.remove(asha.url, { owner: "user-asha" });
+      expect(await filesIn(mediaDir)).toEqual([path.basename(unowned.url)]);
     });
 
     it("does nothing when the media folder does not exist yet", async () => {

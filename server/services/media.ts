@@ -1,10 +1,12 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { mkdir, open, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import decodeBmp from "decode-bmp";
 import decodeIco from "decode-ico";
 import { fileTypeFromBuffer } from "file-type";
 import sharp, { type Sharp, type SharpOptions } from "sharp";
+import { MAX_IMAGE_BYTES } from "#common/constants.ts";
+import { messages } from "#common/messages.ts";
 import { InvalidInputError, ServiceError } from "./errors.ts";
 
 export interface StoredImage {
@@ -14,9 +16,6 @@ export interface StoredImage {
 }
 
 export const ACCEPTED_IMAGE_TYPES = ["png", "jpg", "jpeg", "svg", "gif", "webp", "bmp", "tiff", "ico"] as const;
-export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
-export const UNSUPPORTED_IMAGE_MESSAGE = "Choose an image file: PNG, JPG, JPEG, SVG, GIF, WEBP, BMP, TIFF or ICO.";
-const TOO_LARGE_MESSAGE = "The picture is too large (at most 10 MB).";
 
 /** Pixels sharp may decode from one upload (up to 160 MB as RGBA); more is refused as a decompression bomb. */
 const MAX_INPUT_PIXELS = 40_000_000;
@@ -27,7 +26,7 @@ const MAX_INPUT_PIXELS = 40_000_000;
 const MAX_SCRIPT_DECODED_PIXELS = 8_000_000;
 const DEFAULT_SIZE = 256;
 const WEBP_QUALITY = 82;
-const STORED_NAME = /^[0-9a-f]{32}\.webp$/;
+const STORED_NAME = /^(?:([0-9a-f]{16})-)?[0-9a-f]{32}\.webp$/;
 const SHARP_OPTIONS: SharpOptions = { limitInputPixels: MAX_INPUT_PIXELS };
 
 type ImageType = "png" | "jpeg" | "gif" | "webp" | "tiff" | "bmp" | "ico" | "svg";
@@ -51,32 +50,44 @@ export function createMediaService(options: { mediaDir: string; publicPath?: str
   const publicPath = (options.publicPath ?? "/media").replace(/\/+$/, "");
 
   return {
-    /** Validates by content, re-encodes to a square WebP (cover-cropped, centred) of `size` px (default 256), metadata stripped, stored under a random name. */
-    async saveSquareImage(data: Uint8Array, saveOptions: { size?: number } = {}): Promise<StoredImage> {
+    /**
+     * Validates by content, re-encodes to a square WebP (cover-cropped, centred) of `size` px (default 256),
+     * metadata stripped, stored under a random name, marked as stored for `owner` when one is given.
+     */
+    async saveSquareImage(data: Uint8Array, saveOptions: { size?: number; owner?: string } = {}): Promise<StoredImage> {
       const size = saveOptions.size ?? DEFAULT_SIZE;
       if (!Number.isInteger(size) || size < 1 || size > 4096) throw new RangeError(`Invalid image size: ${size}`);
       const webp = await encodeSquareWebp(data, size);
-      const name = await storeAtomically(mediaDir, webp);
+      const name = await storeAtomically(mediaDir, webp, saveOptions.owner);
       return { url: `${publicPath}/${name}`, width: size, height: size };
     },
 
-    /** Deletes a file previously returned by this service (given its url); ignores urls outside publicPath and files already gone. */
-    async remove(url: string): Promise<void> {
+    /**
+     * Deletes a file this service stored for the same `owner` (or for none), given its url; ignores any other
+     * url (another owner's file, one outside publicPath) and files already gone.
+     */
+    async remove(url: string, removeOptions: { owner?: string } = {}): Promise<void> {
       const prefix = `${publicPath}/`;
       const name = url.startsWith(prefix) ? url.slice(prefix.length) : "";
       // Only names this service makes, so no url can reach outside mediaDir ("../", sub-folders).
-      if (!STORED_NAME.test(name)) return;
+      const stored = STORED_NAME.exec(name);
+      if (!stored || stored[1] !== ownerTag(removeOptions.owner)) return;
       await rm(path.join(mediaDir, name), { force: true });
     },
   };
 }
 
-function unsupported(): InvalidInputError {
-  return new InvalidInputError(UNSUPPORTED_IMAGE_MESSAGE, { image: UNSUPPORTED_IMAGE_MESSAGE });
+/** Who a file was stored for, as the start of its name: a hash, so any owner id makes the same shape of name. */
+function ownerTag(owner: string | undefined): string | undefined {
+  return owner === undefined ? undefined : createHash("sha256").update(owner).digest("hex").slice(0, 16);
+}
+
+export function unsupportedImage(): InvalidInputError {
+  return new InvalidInputError(messages.images.unsupported, { image: messages.images.unsupported });
 }
 
 async function encodeSquareWebp(data: Uint8Array, size: number): Promise<Buffer> {
-  if (data.byteLength > MAX_IMAGE_BYTES) throw new ServiceError(413, TOO_LARGE_MESSAGE, { image: TOO_LARGE_MESSAGE });
+  if (data.byteLength > MAX_IMAGE_BYTES) throw new ServiceError(413, messages.images.tooLarge, { image: messages.images.tooLarge });
   try {
     const image = await openImage(data);
     return await image
@@ -88,14 +99,15 @@ async function encodeSquareWebp(data: Uint8Array, size: number): Promise<Buffer>
   } catch (error) {
     // Whatever the decoders make of hostile or broken bytes is the uploader's problem, not a server error.
     if (error instanceof ServiceError) throw error;
-    throw unsupported();
+    throw unsupportedImage();
   }
 }
 
 /** Writes under a temporary name and renames, so the final name only ever holds a complete file. */
-async function storeAtomically(mediaDir: string, content: Buffer): Promise<string> {
+async function storeAtomically(mediaDir: string, content: Buffer, owner: string | undefined): Promise<string> {
   await mkdir(mediaDir, { recursive: true });
-  const name = `${randomBytes(16).toString("hex")}.webp`;
+  const tag = ownerTag(owner);
+  const name = `${tag ? `${tag}-` : ""}${randomBytes(16).toString("hex")}.webp`;
   const temporary = path.join(mediaDir, `.${name}.tmp`);
   try {
     const file = await open(temporary, "wx");
@@ -126,14 +138,14 @@ async function detectType(data: Uint8Array): Promise<ImageType> {
   const binary = detected && BINARY_TYPES.get(detected.ext);
   if (binary) return binary;
   if ((detected === undefined || detected.ext === "xml") && isSafeSvg(data)) return "svg";
-  throw unsupported();
+  throw unsupportedImage();
 }
 
 /** A sharp pipeline over data that must be the given format in sharp's own reading too. */
 async function openWithSharp(data: Uint8Array, format: ImageType, options: SharpOptions = {}): Promise<Sharp> {
   const image = sharp(data, { ...SHARP_OPTIONS, ...options });
   const metadata = await image.metadata();
-  if (metadata.format !== format) throw unsupported();
+  if (metadata.format !== format) throw unsupportedImage();
   return image;
 }
 
@@ -150,8 +162,8 @@ function isInvisible(rgba: Uint8ClampedArray): boolean {
 
 /** Refuses a size decode-bmp or decode-ico would allocate and loop over before reading a single pixel. */
 function checkPixelCount(width: number, height: number): void {
-  if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1) throw unsupported();
-  if (width * height > MAX_SCRIPT_DECODED_PIXELS) throw unsupported();
+  if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1) throw unsupportedImage();
+  if (width * height > MAX_SCRIPT_DECODED_PIXELS) throw unsupportedImage();
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -164,7 +176,7 @@ const BI_RGB = 0;
 const BI_BITFIELDS = 3;
 
 function openBmp(data: Uint8Array): Sharp {
-  if (data.byteLength < 54) throw unsupported();
+  if (data.byteLength < 54) throw unsupportedImage();
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
   const pixelOffset = view.getUint32(10, true);
   const headerSize = view.getUint32(14, true);
@@ -176,8 +188,8 @@ function openBmp(data: Uint8Array): Sharp {
   const pixelStart = 14 + headerSize + colours * 4;
 
   checkPixelCount(width, Math.abs(height));
-  if (headerSize < 40 || pixelOffset < pixelStart) throw unsupported();
-  if (compression !== BI_RGB && !(compression === BI_BITFIELDS && hasBgraMasks(view, headerSize, depth))) throw unsupported();
+  if (headerSize < 40 || pixelOffset < pixelStart) throw unsupportedImage();
+  if (compression !== BI_RGB && !(compression === BI_BITFIELDS && hasBgraMasks(view, headerSize, depth))) throw unsupportedImage();
 
   const bitmap = decodeBmp(laidOutForDecodeBmp(data, pixelStart, pixelOffset, Math.abs(height)));
   const image = fromRgba(bitmap.data, bitmap.width, bitmap.height);
@@ -206,27 +218,27 @@ function laidOutForDecodeBmp(data: Uint8Array, pixelStart: number, pixelOffset: 
 async function openIco(data: Uint8Array): Promise<Sharp> {
   checkIcoSizes(data);
   const [largest] = decodeIco(data).sort((a, b) => b.width * b.height - a.width * a.height);
-  if (!largest) throw unsupported();
+  if (!largest) throw unsupportedImage();
   if (largest.type === "png") return openWithSharp(largest.data, "png");
   return fromRgba(largest.data, largest.width, largest.height);
 }
 
 function checkIcoSizes(data: Uint8Array): void {
-  if (data.byteLength < 6) throw unsupported();
+  if (data.byteLength < 6) throw unsupportedImage();
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
   const count = view.getUint16(4, true);
-  if (count === 0 || data.byteLength < 6 + 16 * count) throw unsupported();
+  if (count === 0 || data.byteLength < 6 + 16 * count) throw unsupportedImage();
   let pixels = 0;
   for (let index = 0; index < count; index++) {
     const entry = 6 + 16 * index;
     const size = view.getUint32(entry + 8, true);
     const offset = view.getUint32(entry + 12, true);
-    if (size < 40 || offset + size > data.byteLength) throw unsupported();
+    if (size < 40 || offset + size > data.byteLength) throw unsupportedImage();
     const [width, height] = icoEntrySize(view, offset, view.getUint8(entry), view.getUint8(entry + 1));
     checkPixelCount(width, height);
     pixels += width * height;
   }
-  if (pixels > MAX_SCRIPT_DECODED_PIXELS) throw unsupported();
+  if (pixels > MAX_SCRIPT_DECODED_PIXELS) throw unsupportedImage();
 }
 
 /** The size decode-ico will use: a PNG's own, else the bitmap header's (height counts the mask twice). */
@@ -287,7 +299,7 @@ function rootElementStart(text: string): number {
  */
 async function openSvg(data: Uint8Array): Promise<Sharp> {
   const { format, width, height } = await sharp(data, { limitInputPixels: false }).metadata();
-  if (format !== "svg" || !width || !height) throw unsupported();
+  if (format !== "svg" || !width || !height) throw unsupportedImage();
   const scale = Math.min(1, Math.sqrt((0.99 * MAX_INPUT_PIXELS) / (width * height)));
   return sharp(data, { ...SHARP_OPTIONS, density: Math.max(72 * scale, 1) });
 }

@@ -1,11 +1,12 @@
 import type { Kysely, Selectable, Updateable } from "kysely";
+import { avatarUrl } from "#common/avatar-url.ts";
 import { messages } from "#common/messages.ts";
 import { profileSchema } from "#common/schemas/account.ts";
 import { idSchema } from "#common/schemas/fields.ts";
 import type { DB, UserTable } from "../db/schema.ts";
-import { initialsAvatarUrl } from "./avatars.ts";
-import { ConflictError, InvalidInputError, NotFoundError, parseInput } from "./errors.ts";
-import { UNSUPPORTED_IMAGE_MESSAGE, type MediaService } from "./media.ts";
+import { isUniqueViolation } from "../db/write-transaction.ts";
+import { fieldConflict, NotFoundError, parseInput } from "./errors.ts";
+import { unsupportedImage, type MediaService } from "./media.ts";
 import type { SessionUser } from "./session-user.ts";
 
 export const AVATAR_PIXELS = 256;
@@ -43,9 +44,13 @@ export function createProfilesService(db: Kysely<DB>, media: MediaService) {
     return user;
   }
 
-  /** Writes the fields and the new picture; the old picture goes only once the new one is saved. */
+  /**
+   * Writes the fields and the new picture; the old picture goes only once the new one is saved, and only if
+   * this service stored it for this user (whatever else the column may hold, no other file is touched).
+   */
   async function saveUser(user: Selectable<UserTable>, fields: Updateable<UserTable>, picture?: Uint8Array | null) {
-    const stored = picture?.length ? await media.saveSquareImage(picture, { size: AVATAR_PIXELS }) : null;
+    const owner = user.id;
+    const stored = picture?.length ? await media.saveSquareImage(picture, { size: AVATAR_PIXELS, owner }) : null;
     try {
       await db
         .updateTable("users")
@@ -53,10 +58,11 @@ export function createProfilesService(db: Kysely<DB>, media: MediaService) {
         .where("id", "=", user.id)
         .execute();
     } catch (error) {
-      if (stored) await media.remove(stored.url);
-      throw error;
+      if (stored) await media.remove(stored.url, { owner });
+      // Two people choosing one username at the same moment: the unique index decides.
+      throw isUniqueViolation(error) ? fieldConflict("username", messages.auth.usernameTaken) : error;
     }
-    if (stored && user.image) await media.remove(user.image);
+    if (stored && user.image) await media.remove(user.image, { owner });
   }
 
   return {
@@ -68,7 +74,7 @@ export function createProfilesService(db: Kysely<DB>, media: MediaService) {
         name: user.name,
         username: user.displayUsername ?? user.username ?? "",
         location: user.location ?? "",
-        avatarUrl: user.image ?? initialsAvatarUrl(user.name),
+        avatarUrl: avatarUrl(user),
         isOwner: viewer?.id === user.id,
       };
       if (!profile.isOwner) return profile;
@@ -85,7 +91,7 @@ export function createProfilesService(db: Kysely<DB>, media: MediaService) {
       const fields = parseInput(profileSchema, input);
       const username = fields.username.toLowerCase();
       const clash = await db.selectFrom("users").select("id").where("username", "=", username).where("id", "!=", user.id).executeTakeFirst();
-      if (clash) throw new ConflictError(messages.auth.usernameTaken, { username: messages.auth.usernameTaken });
+      if (clash) throw fieldConflict("username", messages.auth.usernameTaken);
       const { name, phone, address, location } = fields;
       await saveUser(user, { name, username, displayUsername: fields.username, phone, address, location }, picture);
       return this.getProfile(viewer, user.id);
@@ -94,7 +100,7 @@ export function createProfilesService(db: Kysely<DB>, media: MediaService) {
     /** Replaces the owner's picture alone (the API's multipart upload). */
     async setPicture(viewer: SessionUser | null, userId: unknown, picture: Uint8Array | null) {
       const user = await findOwnUser(viewer, userId);
-      if (!picture?.length) throw new InvalidInputError(UNSUPPORTED_IMAGE_MESSAGE, { image: UNSUPPORTED_IMAGE_MESSAGE });
+      if (!picture?.length) throw unsupportedImage();
       await saveUser(user, {}, picture);
       return this.getProfile(viewer, user.id);
     },

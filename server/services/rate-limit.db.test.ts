@@ -27,12 +27,30 @@ describe("rate limiter", () => {
     await expect(limiter.hit(rule, "1.2.3.4")).resolves.toBeUndefined();
   });
 
-  it("check refuses once the limit is used up, without counting itself", async () => {
+  it("tryHit counts like hit but answers false instead of refusing", async () => {
     const limiter = createRateLimiter(database.db);
-    for (let i = 0; i < 5; i++) await limiter.check(rule, "peek");
-    for (let i = 0; i < 3; i++) await limiter.hit(rule, "peek");
-    await expect(limiter.check(rule, "peek")).rejects.toBeInstanceOf(TooManyRequestsError);
-    await expect(limiter.check(rule, "someone-else")).resolves.toBeUndefined();
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push(await limiter.tryHit(rule, "quiet"));
+    expect(answers).toEqual([true, true, true, false]);
+    await expect(limiter.hit(rule, "quiet")).rejects.toBeInstanceOf(TooManyRequestsError);
+  });
+
+  it("undo takes one hit back, never below zero and never into a new window", async () => {
+    let now = 1_000_000;
+    const limiter = createRateLimiter(database.db, () => now);
+    for (let i = 0; i < 3; i++) await limiter.hit(rule, "undo");
+    await limiter.undo(rule, "undo");
+    await expect(limiter.hit(rule, "undo")).resolves.toBeUndefined();
+    await expect(limiter.hit(rule, "undo")).rejects.toBeInstanceOf(TooManyRequestsError);
+
+    await limiter.undo(rule, "nobody");
+    for (let i = 0; i < 5; i++) await limiter.undo(rule, "undo");
+    const hits = async () => (await database.db.selectFrom("rate_limits").select("hits").where("key", "=", "test:undo").executeTakeFirstOrThrow()).hits;
+    expect(await hits()).toBe(0);
+    await limiter.hit(rule, "undo");
+    now += 60_000;
+    await limiter.undo(rule, "undo");
+    expect(await hits()).toBe(1);
   });
 
   it("counts every hit of many at once exactly", async () => {

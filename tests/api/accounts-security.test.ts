@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { PageHandler } from "../../server/http/pages.ts";
+import { currentUser } from "../../server/http/request-context.ts";
 import { newPerson, sessionCookie, signIn, signUpVerified, tokenFromMail } from "../support/accounts.ts";
 import { useAppWithMail } from "../support/app-with-mail.ts";
 import { createTestApp, postJson, TEST_ORIGIN } from "../support/test-app.ts";
@@ -6,6 +8,13 @@ import { createTestApp, postJson, TEST_ORIGIN } from "../support/test-app.ts";
 const shop = useAppWithMail();
 
 const me = (cookie: string) => shop.app.request("/api/me", { headers: { Cookie: cookie } });
+const sessionOf = (userId: string) => shop.app.database.db.selectFrom("sessions").selectAll().where("userId", "=", userId).executeTakeFirstOrThrow();
+const daysFromNow = (days: number) => new Date(Date.now() + days * 24 * 3600 * 1000).toISOString();
+
+/** A session's end about 7 days from now (within a minute: the test itself takes some time). */
+function expectAWeekFromNow(expiresAt: string | Date) {
+  expect(Math.abs(new Date(expiresAt).getTime() - new Date(daysFromNow(7)).getTime())).toBeLessThan(60_000);
+}
 
 describe("session cookies", () => {
   it("are HttpOnly, SameSite=Lax, Path=/, and not Secure over plain http", async () => {
@@ -53,6 +62,48 @@ describe("sessions", () => {
     const out = await shop.app.request("/api/auth/sign-out", { method: "POST", headers: { Cookie: cookie, Origin: TEST_ORIGIN } });
     expect(out.status).toBe(200);
     expect((await me(cookie)).status).toBe(401);
+  });
+
+  it("last 7 days from sign-in, in the cookie and in the database", async () => {
+    const { person, userId } = await signUpVerified(shop.app, shop.capture);
+    const response = await signIn(shop.app, person.email, person.password);
+    expect(response.headers.getSetCookie().find((c) => c.startsWith("plant-shop.session_token="))).toMatch(/; Max-Age=604800(;|$)/);
+    const newest = await shop.app.database.db.selectFrom("sessions").select("expiresAt").where("userId", "=", userId).orderBy("createdAt", "desc").executeTakeFirstOrThrow();
+    expectAWeekFromNow(newest.expiresAt);
+  });
+
+  it("slide: used after a day or more, a session has 7 days again, in the database and in the cookie", async () => {
+    const { cookie, userId } = await signUpVerified(shop.app, shop.capture);
+    await shop.app.database.db.updateTable("sessions").set({ expiresAt: daysFromNow(5) }).where("userId", "=", userId).execute();
+
+    const used = await me(cookie);
+    expect(used.status).toBe(200);
+    const refreshed = used.headers.getSetCookie();
+    expect(refreshed).toHaveLength(1);
+    expect(refreshed[0]!.startsWith(`${cookie};`)).toBe(true);
+    expect(refreshed[0]).toMatch(/; Max-Age=604800(;|$)/);
+    expectAWeekFromNow((await sessionOf(userId)).expiresAt);
+    // Used again at once: nothing to refresh.
+    expect((await me(cookie)).headers.getSetCookie()).toEqual([]);
+  });
+
+  it("slide on pages too, but a page that sets the session cookie itself (a login) has the last word", async () => {
+    const pages: PageHandler = async (c) => {
+      await currentUser(c);
+      const headers = c.req.path === "/login" ? { "Set-Cookie": "plant-shop.session_token=from-the-login; Path=/" } : undefined;
+      return new Response("<p>page</p>", { headers });
+    };
+    const pageApp = await createTestApp({ SMTP_URL: shop.capture.url }, { handler: pages });
+    try {
+      const { cookie, userId } = await signUpVerified(pageApp, shop.capture);
+      const dueForRefresh = () => pageApp.database.db.updateTable("sessions").set({ expiresAt: daysFromNow(5) }).where("userId", "=", userId).execute();
+      await dueForRefresh();
+      expect((await pageApp.request("/shop", { headers: { Cookie: cookie } })).headers.getSetCookie()).toEqual([expect.stringMatching(/Max-Age=604800/)]);
+      await dueForRefresh();
+      expect((await pageApp.request("/login", { headers: { Cookie: cookie } })).headers.getSetCookie()).toEqual(["plant-shop.session_token=from-the-login; Path=/"]);
+    } finally {
+      await pageApp.cleanup();
+    }
   });
 
   it("expire after 7 idle days", async () => {
@@ -123,6 +174,23 @@ describe("rate limits", () => {
     expect((await signIn(shop.app, "someone.else@example.com", "whatever-1")).status).toBe(401);
   });
 
+  it("hold against wrong passwords sent all at once: five are checked, the rest get 429", async () => {
+    const { person } = await signUpVerified(shop.app, shop.capture);
+    const responses = await Promise.all(Array.from({ length: 20 }, (_, i) => signIn(shop.app, person.email, `wrong-password-${i}`)));
+    const statuses = responses.map((response) => response.status);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(15);
+    expect((await signIn(shop.app, person.email, person.password)).status).toBe(429);
+  });
+
+  it("do not count a sign-in with the right password as a failure", async () => {
+    const { person } = await signUpVerified(shop.app, shop.capture);
+    for (let i = 0; i < 4; i++) expect((await signIn(shop.app, person.email, "wrong-password-1")).status).toBe(401);
+    expect((await signIn(shop.app, person.email, person.password)).status).toBe(200);
+    expect((await signIn(shop.app, person.email, "wrong-password-1")).status).toBe(401);
+    expect((await signIn(shop.app, person.email, person.password)).status).toBe(429);
+  });
+
   it("hold for page sign-ins too, since both go through the same rules", async () => {
     const { person } = await signUpVerified(shop.app, shop.capture);
     const request = { headers: new Headers({ Origin: TEST_ORIGIN }), clientIp: "10.1.1.1" };
@@ -143,6 +211,19 @@ describe("rate limits", () => {
     const resend = () => shop.app.request("/api/auth/send-verification-email", postJson({ email: other.email }));
     for (let i = 0; i < 3; i++) expect((await resend()).status).toBe(200);
     expect((await resend()).status).toBe(429);
+  });
+
+  it("limit the verification e-mails that signing in to an unverified account sends", async () => {
+    const person = newPerson();
+    await shop.app.request("/api/auth/sign-up/email", postJson(person));
+    await tokenFromMail(shop.capture, person.email, "/verify");
+    const mailsTo = () => shop.capture.messages.filter((mail) => mail.to.includes(person.email)).length;
+    const afterSignUp = mailsTo();
+    for (let i = 0; i < 5; i++) {
+      const response = await signIn(shop.app, person.email, person.password);
+      expect(response.status).toBe(403);
+    }
+    expect(mailsTo() - afterSignUp).toBe(3);
   });
 
   it("limit new accounts from one address to 20 an hour", async () => {
@@ -230,6 +311,34 @@ describe("admins", () => {
     const inbox = await shop.app.request("/api/admin/contact-messages", { headers: { Cookie: user.cookie } });
     expect(inbox.status).toBe(200);
     expect(await inbox.json()).toEqual({ items: [] });
+  });
+
+  it("made from ADMIN_EMAIL take over an unverified account someone else registered under it: new password, no old sessions", async () => {
+    const squatter = newPerson({ email: "owner@nursery.example" });
+    expect((await shop.app.request("/api/auth/sign-up/email", postJson(squatter))).status).toBe(200);
+    const { id: userId } = await shop.app.database.db.selectFrom("users").select("id").where("email", "=", squatter.email).executeTakeFirstOrThrow();
+    const at = new Date().toISOString();
+    const weekAhead = new Date(Date.now() + 7 * 24 * 3600 * 1000).toISOString();
+    await shop.app.database.db
+      .insertInto("sessions")
+      .values({ id: "squatter-session", token: "squatter-token", userId, createdAt: at, updatedAt: at, expiresAt: weekAhead })
+      .execute();
+
+    expect(await shop.app.services.accounts.ensureAdmin({ email: squatter.email, password: "green-thumb-2025" })).toBe("promoted");
+
+    expect(await shop.app.database.db.selectFrom("sessions").select("id").where("userId", "=", userId).execute()).toEqual([]);
+    expect((await signIn(shop.app, squatter.email, squatter.password)).status).toBe(401);
+    const owner = await signIn(shop.app, squatter.email, "green-thumb-2025");
+    expect(owner.status).toBe(200);
+    expect(await (await me(sessionCookie(owner))).json()).toMatchObject({ id: userId, isAdmin: true, emailVerified: true });
+  });
+
+  it("made from ADMIN_EMAIL keep the password of a verified account they promote", async () => {
+    const { person } = await signUpVerified(shop.app, shop.capture);
+    expect(await shop.app.services.accounts.ensureAdmin({ email: person.email, password: "green-thumb-2025" })).toBe("promoted");
+    expect((await signIn(shop.app, person.email, "green-thumb-2025")).status).toBe(401);
+    const response = await signIn(shop.app, person.email, person.password);
+    expect(await (await me(sessionCookie(response))).json()).toMatchObject({ isAdmin: true });
   });
 
   it("are made from ADMIN_EMAIL and ADMIN_PASSWORD at start-up, verified and able to log in", async () => {

@@ -1,5 +1,6 @@
 import sharp from "sharp";
 import type { Page } from "@playwright/test";
+import { MAX_IMAGE_BYTES } from "../../common/constants.ts";
 import { messages } from "../../common/messages.ts";
 import { allowStatusLogs, expect, test } from "./support/fixtures.ts";
 import { linkFromMail, mailsWithLink } from "./support/mail.ts";
@@ -7,7 +8,7 @@ import { ADMIN, hydrated, logIn, logOut, mainNav, submitLogin, submitRegistratio
 
 // Accounts end to end: sign-up, e-mail verification, login and logout, profile, passwords, roles.
 // Every test makes its own people (unique e-mail and username): the server limits sign-ups per address
-// (20 an hour) and mails per e-mail, so this file signs up fewer than 12 accounts in all.
+// (20 an hour) and mails per e-mail, so this file signs up 10 accounts in all.
 
 interface Person {
   name: string;
@@ -61,6 +62,7 @@ test.describe("accounts", () => {
     await expect(toast(page, messages.auth.accountCreated)).toBeVisible();
     await expect(page.getByText(messages.auth.verificationSent)).toBeVisible();
     await expect(page.getByText(messages.auth.checkInbox)).toBeVisible();
+    await expect(page.getByLabel("Email"), "ready to send the mail again").toHaveValue(person.email);
 
     // The link of the verification mail signs the person in.
     const verifyLink = await linkFromMail(person.email, "/verify");
@@ -79,7 +81,9 @@ test.describe("accounts", () => {
     await submitLogin(page, person);
     await expect(toast(page, messages.auth.loggedIn)).toBeVisible();
 
-    // Own profile: edit every field and upload a picture.
+    // Own profile: edit every field and upload a picture. Until then the navigation shows the initials avatar.
+    const navAvatar = mainNav(page).getByRole("link", { name: "Your profile" }).getByRole("img", { name: "Your profile" });
+    await expect(navAvatar).toHaveAttribute("src", `/avatars/initials.svg?name=${encodeURIComponent(person.name)}`);
     await mainNav(page).getByRole("link", { name: "Your profile" }).click();
     await expect(page).toHaveURL(/\/profile\/[\w-]+$/);
     await expect(page.getByRole("heading", { level: 1, name: person.name })).toBeVisible();
@@ -107,6 +111,7 @@ test.describe("accounts", () => {
     const avatar = page.getByRole("img", { name: `${edited.name}'s picture` });
     await expect(avatar).toHaveAttribute("src", /^\/media\//);
     await expect.poll(() => avatar.evaluate((img) => (img as HTMLImageElement).naturalWidth), { message: "the picture loads" }).toBeGreaterThan(0);
+    await expect(navAvatar).toHaveAttribute("src", (await avatar.getAttribute("src"))!);
     const stored = await shopDb.db
       .selectFrom("users")
       .select(["name", "username", "phone", "address", "location", "image"])
@@ -179,6 +184,14 @@ test.describe("accounts", () => {
     await expect(page.getByLabel("Password")).toHaveAccessibleDescription(messages.validation.passwordTooShort);
     await expect(page.getByText(messages.validation.nameRequired)).toHaveCount(0);
 
+    await page.getByLabel("Username").fill("no spaces!");
+    await page.getByLabel("Email").fill(person.email);
+    await page.getByLabel("Password").fill("a".repeat(129));
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await expect(page.getByLabel("Username")).toHaveAccessibleDescription(messages.validation.usernameInvalid);
+    await expect(page.getByLabel("Password")).toHaveAccessibleDescription(messages.validation.passwordTooLong);
+    await expect(page.getByLabel("Email")).not.toHaveAttribute("aria-invalid", "true");
+
     await page.goto("/login");
     await hydrated(page.locator("form"));
     await page.getByRole("button", { name: "Login" }).click();
@@ -205,6 +218,52 @@ test.describe("accounts", () => {
     await expect(page).toHaveURL(urlIs("/register"));
     expect(posts, "these went to the server").toHaveLength(3);
     expect(await shopDb.db.selectFrom("users").select("id").where("email", "=", person.email).execute()).toEqual([]);
+    allowStatusLogs(consoleErrors, 400, 409);
+  });
+
+  test("the profile form names what is missing or wrong beside each field", async ({ page, shopDb, consoleErrors }) => {
+    const posts: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST") posts.push(request.url());
+    });
+    const userId = await registerAndVerify(page, newPerson());
+    await page.goto(`/profile/${userId}?edit`);
+    const form = formWithHeading(page, messages.profile.personalInformation);
+    await hydrated(form);
+    const save = form.getByRole("button", { name: "Save", exact: true });
+    posts.length = 0;
+
+    // Checked in the browser, before anything is sent.
+    for (const label of ["Full Name", "Username", "Phone Number"]) await form.getByLabel(label).fill("");
+    await form.getByLabel("Address", { exact: true }).fill("");
+    await save.click();
+    await expect(form.getByLabel("Full Name")).toHaveAccessibleDescription(messages.validation.fullNameRequired);
+    await expect(form.getByLabel("Username")).toHaveAccessibleDescription(messages.validation.usernameRequired);
+    await expect(form.getByLabel("Phone Number")).toHaveAccessibleDescription(messages.validation.phoneRequired);
+    await expect(form.getByLabel("Address", { exact: true })).toHaveAccessibleDescription(messages.validation.addressRequired);
+
+    await form.getByLabel("Full Name").fill("Asha K. Rao");
+    await form.getByLabel("Phone Number").fill("+91 98765 43210");
+    await form.getByLabel("Address", { exact: true }).fill("12 Lalbagh Road, Bengaluru");
+    await form.getByLabel("Profile Picture").setInputFiles({ name: "huge.png", mimeType: "image/png", buffer: Buffer.alloc(MAX_IMAGE_BYTES + 1) });
+    await save.click();
+    await expect(form.getByLabel("Profile Picture")).toHaveAccessibleDescription(messages.images.tooLarge);
+    expect(posts, "the browser-side checks send nothing").toEqual([]);
+
+    // Checked by the server: a username someone else has, a file that is no picture.
+    const admin = await shopDb.db.selectFrom("users").select("username").where("email", "=", ADMIN.email).executeTakeFirstOrThrow();
+    await form.getByLabel("Username").fill(admin.username!);
+    await form.getByLabel("Profile Picture").setInputFiles([]);
+    await save.click();
+    await expect(form.getByLabel("Username")).toHaveAccessibleDescription(messages.auth.usernameTaken);
+
+    await form.getByLabel("Username").fill(`asha_${Date.now().toString(36)}`);
+    await form.getByLabel("Profile Picture").setInputFiles({ name: "notes.png", mimeType: "image/png", buffer: Buffer.from("just some notes") });
+    await save.click();
+    await expect(form.getByLabel("Profile Picture")).toHaveAccessibleDescription(messages.images.unsupported);
+    expect(posts, "these went to the server").toHaveLength(2);
+    const stored = await shopDb.db.selectFrom("users").select(["name", "image"]).where("id", "=", userId).executeTakeFirstOrThrow();
+    expect(stored).toEqual({ name: "Asha Kulkarni", image: null });
     allowStatusLogs(consoleErrors, 400, 409);
   });
 
@@ -264,7 +323,7 @@ test.describe("accounts", () => {
     await expect(page).toHaveURL(urlIs("/verify"));
     await expect(page.getByText(messages.auth.verificationSent)).toBeVisible();
     const before = mailsWithLink(person.email, "/verify");
-    await page.getByLabel("Email").fill(person.email);
+    await expect(page.getByLabel("Email"), "the address the login named").toHaveValue(person.email);
     await page.getByRole("button", { name: messages.auth.resendVerification }).click();
     await expect(page.getByText(messages.auth.verificationResent)).toBeVisible();
     const newest = await linkFromMail(person.email, "/verify", before);
@@ -378,5 +437,19 @@ test.describe("accounts on small screens", () => {
     menu = await openMenu(page);
     await expect(menu.getByRole("link")).toHaveText(["Home", "Shop", "Orders", "Manage Orders", "Add Products", "Profile", "Cart"]);
     await expect(menu.getByRole("button", { name: "Logout" })).toBeVisible();
+  });
+
+  test("the menu lists what a logged-in shopper may use, with their picture beside Profile", async ({ page }) => {
+    const person = newPerson();
+    const userId = await registerAndVerify(page, person);
+    const menu = await openMenu(page);
+    await expect(menu.getByRole("link")).toHaveText(["Home", "Shop", "Orders", "Profile", "Cart"]);
+    await expect(menu.getByRole("link", { name: "Add Products" })).toHaveCount(0);
+    await expect(menu.getByRole("link", { name: "Manage Orders" })).toHaveCount(0);
+    const profile = menu.getByRole("link", { name: "Profile" });
+    await expect(profile).toHaveAttribute("href", `/profile/${userId}`);
+    await expect(profile.locator("img")).toHaveAttribute("src", `/avatars/initials.svg?name=${encodeURIComponent(person.name)}`);
+    await expect(menu.getByRole("button", { name: "Logout" })).toBeVisible();
+    await expect(menu.getByRole("link", { name: "Login" })).toHaveCount(0);
   });
 });

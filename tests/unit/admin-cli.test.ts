@@ -22,20 +22,20 @@ afterEach(async () => {
 });
 
 describe("npm run admin", () => {
-  it("grants and revokes admin rights of an existing account, and says when there is none", async () => {
+  it("grants (marking the e-mail verified) and revokes admin rights of an existing account, and says when there is none", async () => {
     const at = "2026-01-01T00:00:00.000Z";
     await database.db
       .insertInto("users")
-      .values({ id: "u1", name: "Owner", email: "Owner@Nursery.example", emailVerified: 1, createdAt: at, updatedAt: at })
+      .values({ id: "u1", name: "Owner", email: "Owner@Nursery.example", emailVerified: 0, createdAt: at, updatedAt: at })
       .execute();
     const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "silent", SEED_SAMPLE_DATA: "false" };
     const cli = (...args: string[]) => run(path.resolve("node_modules/.bin/tsx"), ["scripts/admin.ts", ...args], { env });
-    const role = async () => (await database.db.selectFrom("users").select("role").where("id", "=", "u1").executeTakeFirstOrThrow()).role;
+    const user = () => database.db.selectFrom("users").select(["role", "emailVerified"]).where("id", "=", "u1").executeTakeFirstOrThrow();
 
     expect((await cli("grant", "owner@nursery.example")).stdout).toContain("is now an admin");
-    expect(await role()).toBe("admin");
+    expect(await user()).toEqual({ role: "admin", emailVerified: 1 });
     expect((await cli("revoke", "owner@nursery.example")).stdout).toContain("no longer an admin");
-    expect(await role()).toBe("user");
+    expect(await user()).toEqual({ role: "user", emailVerified: 1 });
     await expect(cli("grant", "nobody@nursery.example")).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining("no account") });
   }, 60_000);
 });
