@@ -69,20 +69,22 @@ describe("cart changes and checkout at the same time", () => {
     const ordered = await createProduct(app.database.db, { stock: 1000 });
     const addedMeanwhile = await createProduct(app.database.db, { stock: 1000 });
     const users = [];
-    for (let i = 0; i < 30; i++) {
+    for (let i = 0; i < 100; i++) {
       const user = await shopper();
       await app.services.cart.addToCart(user, { productId: ordered.id });
       users.push(user);
     }
+    // Each add starts a little later than the last (0–24 ms), so that some land inside a checkout.
+    const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     const outcomes = await Promise.all(
-      users.map(async (user) => {
+      users.map(async (user, i) => {
         const [order] = await Promise.all([
           // Added after the order was priced, the line stops it: the shopper is asked to look again.
           app.services.orders.placeOrder(user, checkoutInput()).catch((error: unknown) => {
             expect(error).toMatchObject({ status: 409, message: messages.checkout.cartChanged });
             return undefined;
           }),
-          app.services.cart.addToCart(user, { productId: addedMeanwhile.id }),
+          later(i % 25).then(() => app.services.cart.addToCart(user, { productId: addedMeanwhile.id })),
         ]);
         const inOrder = order?.lines.some((line) => line.productId === addedMeanwhile.id) ?? false;
         const inCart = (await app.services.cart.getCart(user)).lines.some((line) => line.productId === addedMeanwhile.id);
