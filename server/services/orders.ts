@@ -126,7 +126,7 @@ export function createOrdersService(deps: OrdersDependencies) {
     const lines = cart.map((line) => ({ id: line.id, quantity: line.quantity, product: line.product_id ? byId.get(line.product_id) : undefined }));
     const problems = lines.flatMap((line) => lineProblem(line.product, line.quantity) ?? []);
     if (problems.length) throw new ConflictError(problems.join(" "), { cart: problems.join(" ") });
-    const priced = lines as PricedLine[];
+    const priced = lines as PricedLine[]; // every product is there: a missing one is a problem above
     const subtotalPaise = priced.reduce((sum, line) => sum + line.product.price_paise * line.quantity, 0);
     return { lines: priced, subtotalPaise, totalPaise: subtotalPaise + deps.shippingFeePaise };
   }
