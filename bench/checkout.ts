@@ -133,12 +133,15 @@ async function restocking<T>({ db }: Database, productId: string, unitsPerTick: 
       restocked += unitsPerTick;
     });
   }, RESTOCK_EVERY_MS);
+  let result: T;
   try {
-    return { result: await run(), restocked };
+    result = await run();
   } finally {
     clearInterval(timer);
     await pending;
   }
+  // Counted only now: a top-up still running when the phase ended has been made and must be counted.
+  return { result, restocked };
 }
 
 function row(label: string, { tally, seconds }: Measured, baselinePerSecond: number) {
