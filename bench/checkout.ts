@@ -1,75 +1,185 @@
 import { randomInt, randomUUID } from "node:crypto";
 import os from "node:os";
 import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { sql } from "kysely";
 import { openDatabase, type Database } from "../server/db/client.ts";
 import { createProduct } from "../tests/support/factories.ts";
 import { createPostgresDatabase, insertShoppers, startShopProcess, stopShopProcess, waitUntilHealthy, type ShopProcess } from "../tests/support/shop-process.ts";
 
-// Checkout under load: one production server on a fresh PostgreSQL database, fifty signed-in shoppers who
-// each, over and over, put the plant in their cart (1–3 units) and place an order. Prints orders per second
-// and the latency of the order request, then checks against the database that no unit was lost or
-// oversold: stock + units sold = initial stock. Nothing here asserts a speed.
+// Checkout under load: one production server on a fresh PostgreSQL database and fifty signed-in shoppers, in
+// three phases of BENCH_SECONDS each on the same server:
+//   1. baseline: every shopper reads their cart (GET /api/cart), a cheap authenticated request;
+//   2. plenty: every shopper puts 1–3 units of a well-stocked plant in the cart and orders, over and over;
+//   3. scarce: the same with a plant whose stock is topped up at half the rate phase 2 sold, so that many
+//      checkouts are refused for lack of stock (and the refused shopper empties the cart and tries again).
+// Prints each phase's rate and latency, and the checkout phases' order requests per second as a ratio to the
+// baseline's reads per second (engineering guide: speed is a ratio against a baseline measured in the same
+// run). Then checks against the database, per plant, that no unit was lost or oversold:
+// stock + units sold = initial stock + units restocked. Nothing here asserts a speed.
 const SHOPPERS = 50;
-const INITIAL_STOCK = 100_000;
+const PLENTY = 100_000;
+const SCARCE_START = 20;
+const RESTOCK_EVERY_MS = 50;
 const PORT = 4611;
 const shipping = { name: "Asha Kulkarni", phone: "+91 98765 43210", address: "12 Garden Road\nPune 411001" };
+
+interface Tally {
+  /** Requests measured: cart reads in the baseline, order requests in the checkout phases. */
+  requests: number;
+  placed: number;
+  /** Orders refused for lack of stock (409). */
+  refused: number;
+  /** Adds to the cart refused for lack of stock (409): the shopper tries again. */
+  addsRefused: number;
+  unitsSold: number;
+  latencies: number[];
+  /** Other answers and network errors, by request and status ("cart 409", "order error"…). */
+  failures: Map<string, number>;
+}
+
+interface Measured {
+  tally: Tally;
+  seconds: number;
+}
+
+type Step = (url: string, cookie: string, tally: Tally) => Promise<void>;
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 
-/** Writes a category, the product and the shoppers (users, password accounts, sessions) straight into the database. */
-async function arrange({ db }: Database): Promise<{ productId: string; cookies: string[] }> {
-  const product = await createProduct(db, { name: "Bench Monstera", price_paise: 49_900, stock: INITIAL_STOCK });
-  const productId = product.id;
-  const shoppers = await insertShoppers(db, SHOPPERS, { password: "monstera-deliciosa-77", prefix: "bench" });
-  return { productId, cookies: shoppers.map((shopper) => shopper.cookie) };
+const fail = (tally: Tally, what: string) => tally.failures.set(what, (tally.failures.get(what) ?? 0) + 1);
+
+function call(url: string, cookie: string, method: string, pathname: string, body?: unknown) {
+  const headers: Record<string, string> = { Origin: url, Cookie: cookie };
+  if (body === undefined) return fetch(`${url}${pathname}`, { method, headers });
+  return fetch(`${url}${pathname}`, { method, headers: { ...headers, "Content-Type": "application/json" }, body: JSON.stringify(body) });
 }
 
-interface Tally {
-  orders: number;
-  unitsSold: number;
-  latencies: number[];
-  /** Non-2xx answers and network errors, by request and status ("cart 409", "order error"…). */
-  failures: Map<string, number>;
-}
-
-async function shop(url: string, productId: string, cookie: string, deadline: number, tally: Tally) {
-  const post = (pathname: string, body: unknown) =>
-    fetch(`${url}${pathname}`, { method: "POST", headers: { "Content-Type": "application/json", Origin: url, Cookie: cookie }, body: JSON.stringify(body) });
-  const fail = (what: string) => tally.failures.set(what, (tally.failures.get(what) ?? 0) + 1);
-  while (performance.now() < deadline) {
-    try {
-      const added = await post("/api/cart/items", { productId, quantity: randomInt(1, 4) });
-      await added.body?.cancel();
-      if (!added.ok) {
-        fail(`cart ${added.status}`);
-        continue;
-      }
-    } catch {
-      fail("cart error");
-      continue;
-    }
-    const started = performance.now();
-    try {
-      const response = await post("/api/orders", { ...shipping, idempotencyKey: `bench-${randomUUID()}` });
-      const body = (await response.json()) as { lines?: { productId: string; quantity: number }[] };
-      tally.latencies.push(performance.now() - started);
-      if (response.status === 201) {
-        tally.orders++;
-        tally.unitsSold += (body.lines ?? []).filter((l) => l.productId === productId).reduce((n, l) => n + l.quantity, 0);
-      } else {
-        fail(`order ${response.status}`);
-      }
-    } catch {
-      fail("order error");
-    }
+/** Times one request into the tally; network errors are counted as failures of `what`. */
+async function timed(tally: Tally, what: string, request: () => Promise<Response>): Promise<Response | undefined> {
+  const started = performance.now();
+  try {
+    const response = await request();
+    tally.latencies.push(performance.now() - started);
+    tally.requests++;
+    return response;
+  } catch {
+    fail(tally, `${what} error`);
+    return undefined;
   }
 }
 
+/** The baseline: one cart read. */
+const readCart: Step = async (url, cookie, tally) => {
+  const response = await timed(tally, "read", () => call(url, cookie, "GET", "/api/cart"));
+  await response?.body?.cancel();
+  if (response && !response.ok) fail(tally, `read ${response.status}`);
+};
+
+/** Puts 1–3 units of the plant in the cart and orders; after a refusal for lack of stock, removes the line. */
+function buy(productId: string): Step {
+  return async (url, cookie, tally) => {
+    let cart: { lines: { id: string; productId: string }[] };
+    try {
+      const added = await call(url, cookie, "POST", "/api/cart/items", { productId, quantity: randomInt(1, 4) });
+      if (!added.ok) {
+        await added.body?.cancel();
+        if (added.status === 409) tally.addsRefused++;
+        else fail(tally, `cart ${added.status}`);
+        return;
+      }
+      cart = (await added.json()) as typeof cart;
+    } catch {
+      return void fail(tally, "cart error");
+    }
+    const response = await timed(tally, "order", () => call(url, cookie, "POST", "/api/orders", { ...shipping, idempotencyKey: `bench-${randomUUID()}` }));
+    if (!response) return;
+    const body = (await response.json()) as { lines?: { productId: string; quantity: number }[] };
+    if (response.status === 201) {
+      tally.placed++;
+      tally.unitsSold += (body.lines ?? []).filter((l) => l.productId === productId).reduce((n, l) => n + l.quantity, 0);
+    } else if (response.status === 409) {
+      tally.refused++;
+      const line = cart.lines.find((l) => l.productId === productId);
+      if (line) await call(url, cookie, "DELETE", `/api/cart/items/${line.id}`).then((r) => r.body?.cancel(), () => fail(tally, "remove error"));
+    } else {
+      fail(tally, `order ${response.status}`);
+    }
+  };
+}
+
+/** Every shopper repeats `step` until the phase's time is up. */
+async function runPhase(url: string, cookies: string[], seconds: number, step: Step): Promise<Measured> {
+  const tally: Tally = { requests: 0, placed: 0, refused: 0, addsRefused: 0, unitsSold: 0, latencies: [], failures: new Map() };
+  const started = performance.now();
+  const deadline = started + seconds * 1000;
+  await Promise.all(
+    cookies.map(async (cookie) => {
+      while (performance.now() < deadline) await step(url, cookie, tally);
+    }),
+  );
+  return { tally, seconds: (performance.now() - started) / 1000 };
+}
+
+/** Tops the plant's stock up every RESTOCK_EVERY_MS while `run` lasts; answers how many units it added. */
+async function restocking<T>({ db }: Database, productId: string, unitsPerTick: number, run: () => Promise<T>): Promise<{ result: T; restocked: number }> {
+  let restocked = 0;
+  let pending = Promise.resolve();
+  const timer = setInterval(() => {
+    pending = pending.then(async () => {
+      await db.updateTable("products").set({ stock: sql`stock + ${unitsPerTick}` }).where("id", "=", productId).execute();
+      restocked += unitsPerTick;
+    });
+  }, RESTOCK_EVERY_MS);
+  let result: T;
+  try {
+    result = await run();
+  } finally {
+    clearInterval(timer);
+    await pending;
+  }
+  // Counted only now: a top-up still running when the phase ended has been made and must be counted.
+  return { result, restocked };
+}
+
+function row(label: string, { tally, seconds }: Measured, baselinePerSecond: number) {
+  const perSecond = tally.requests / seconds;
+  const latencies = [...tally.latencies].sort((a, b) => a - b);
+  const ms = [50, 95, 99].map((p) => percentile(latencies, p).toFixed(1)).join("/");
+  const failures = [...tally.failures.values()].reduce((n, v) => n + v, 0);
+  const detail = tally.failures.size ? `  (${[...tally.failures].map(([what, n]) => `${what}: ${n}`).join(", ")})` : "";
+  return (
+    [
+      label.padEnd(30),
+      perSecond.toFixed(1).padStart(11),
+      (perSecond / baselinePerSecond).toFixed(3).padStart(11),
+      ms.padStart(18),
+      String(tally.placed).padStart(8),
+      String(tally.refused).padStart(8),
+      String(tally.addsRefused).padStart(13),
+      String(failures).padStart(9),
+    ].join(" ") + detail
+  );
+}
+
+/** stock + units sold = initial + restocked, with the units sold counted by the answers and by the database. */
+async function checkInvariant({ db }: Database, label: string, productId: string, initial: number, restocked: number, unitsAnswered: number): Promise<boolean> {
+  const { stock } = await db.selectFrom("products").select("stock").where("id", "=", productId).executeTakeFirstOrThrow();
+  const stored = await db.selectFrom("order_lines").select((eb) => eb.fn.sum<number>("quantity").as("units")).where("product_id", "=", productId).executeTakeFirstOrThrow();
+  const unitsStored = Number(stored.units ?? 0);
+  const ok = stock + unitsAnswered === initial + restocked && unitsStored === unitsAnswered;
+  console.log(
+    `${label}: stock + sold = initial + restocked: ${ok ? "OK" : "FAILED"} (${stock} + ${unitsAnswered} = ${stock + unitsAnswered}; ${initial} + ${restocked} = ${initial + restocked}; units on order lines in the database: ${unitsStored})`,
+  );
+  return ok;
+}
+
 /**
- * The checkout bench (run at the end of bench/run.ts). Needs PostgreSQL: BENCH_DATABASE_URL or TEST_DATABASE_URL
- * names a server on which it creates, and afterwards drops, a database of its own.
+ * The checkout bench (run at the end of bench/run.ts, or alone: `tsx bench/checkout.ts`). Needs PostgreSQL:
+ * BENCH_DATABASE_URL or TEST_DATABASE_URL names a server on which it creates, and afterwards drops, a database
+ * of its own.
  */
 export async function benchCheckout(): Promise<void> {
   const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
@@ -85,44 +195,41 @@ export async function benchCheckout(): Promise<void> {
     server = startShopProcess({ port: PORT, databaseUrl: target.url });
     await waitUntilHealthy(server);
     database = openDatabase({ databaseUrl: target.url, poolSize: 2 });
-    const { productId, cookies } = await arrange(database);
-
-    const tally: Tally = { orders: 0, unitsSold: 0, latencies: [], failures: new Map() };
-    const started = performance.now();
-    const deadline = started + seconds * 1000;
-    await Promise.all(cookies.map((cookie) => shop(server!.url, productId, cookie, deadline, tally)));
-    const elapsed = (performance.now() - started) / 1000;
-
-    const latencies = tally.latencies.sort((a, b) => a - b);
-    const ms = [50, 95, 99].map((p) => percentile(latencies, p).toFixed(1)).join("/");
-    const failures = [...tally.failures.values()].reduce((n, v) => n + v, 0);
-    const failureDetail = tally.failures.size ? ` (${[...tally.failures].map(([what, n]) => `${what}: ${n}`).join(", ")})` : "";
-    console.log(`\nCheckout bench: ${SHOPPERS} shoppers, ${seconds}s, one server on PostgreSQL, loopback, ${os.cpus().length} cores, Node ${process.version}`);
-    console.log("orders placed   orders/s   order p50/p95/p99 ms   units sold   failures");
-    console.log(
-      [
-        String(tally.orders).padStart(13),
-        (tally.orders / elapsed).toFixed(1).padStart(10),
-        ms.padStart(22),
-        String(tally.unitsSold).padStart(12),
-        String(failures).padStart(10),
-      ].join(" ") + failureDetail,
-    );
-
     const { db } = database;
-    const { stock } = await db.selectFrom("products").select("stock").where("id", "=", productId).executeTakeFirstOrThrow();
-    const stored = await db.selectFrom("order_lines").select((eb) => eb.fn.sum<number>("quantity").as("units")).where("product_id", "=", productId).executeTakeFirstOrThrow();
-    const storedUnits = Number(stored.units ?? 0);
-    const detail = `${stock} + ${tally.unitsSold} = ${stock + tally.unitsSold}, initial ${INITIAL_STOCK}; units on order lines in the database: ${storedUnits}`;
-    if (stock + tally.unitsSold === INITIAL_STOCK && storedUnits === tally.unitsSold) {
-      console.log(`invariant stock + sold = initial: OK (${detail})`);
-    } else {
-      console.log(`invariant stock + sold = initial: FAILED (${detail})`);
-      process.exitCode = 1;
-    }
+    const plenty = await createProduct(db, { name: "Bench Monstera", price_paise: 49_900, stock: PLENTY });
+    const scarce = await createProduct(db, { name: "Bench Bonsai", price_paise: 249_900, stock: SCARCE_START });
+    const cookies = (await insertShoppers(db, SHOPPERS, { password: "monstera-deliciosa-77", prefix: "bench" })).map((shopper) => shopper.cookie);
+    const url = server.url;
+
+    const baseline = await runPhase(url, cookies, seconds, readCart);
+    const plentiful = await runPhase(url, cookies, seconds, buy(plenty.id));
+    // Supply at half the rate the plentiful phase sold, so that about every other checkout finds too little.
+    const unitsPerTick = Math.max(1, Math.round((plentiful.tally.unitsSold / plentiful.seconds / 2) * (RESTOCK_EVERY_MS / 1000)));
+    const { result: scarcity, restocked } = await restocking(database, scarce.id, unitsPerTick, () => runPhase(url, cookies, seconds, buy(scarce.id)));
+
+    const baselinePerSecond = baseline.tally.requests / baseline.seconds;
+    console.log(`\nCheckout bench: ${SHOPPERS} shoppers, ${seconds}s a phase, one server on PostgreSQL, loopback, ${os.cpus().length} cores, Node ${process.version}`);
+    console.log("(an order costs two requests: add to cart, then the order; the rates count the order requests)");
+    console.log("phase                           requests/s  ÷ baseline    p50/p95/p99 ms   placed  refused  adds refused  failures");
+    console.log(row("baseline: GET /api/cart", baseline, baselinePerSecond));
+    console.log(row("checkout, plenty of stock", plentiful, baselinePerSecond));
+    console.log(row(`checkout, scarce (+${unitsPerTick}/${RESTOCK_EVERY_MS}ms)`, scarcity, baselinePerSecond));
+
+    const ok = [
+      await checkInvariant(database, "plenty", plenty.id, PLENTY, 0, plentiful.tally.unitsSold),
+      await checkInvariant(database, "scarce", scarce.id, SCARCE_START, restocked, scarcity.tally.unitsSold),
+    ].every(Boolean);
+    if (!ok) process.exitCode = 1;
   } finally {
     await database?.destroy();
     if (server) await stopShopProcess(server);
     await target.drop();
   }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  benchCheckout().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
 }

@@ -6,6 +6,8 @@ export const API_MAX_LIMIT = 50;
 export const SHOP_MAX_PAGES = 100;
 export const HERO_INTERVAL_MS = 3000;
 export const COPYRIGHT_YEAR = 2025;
+/** The most of one plant a cart line may ask for (the stock usually stops it first). */
+export const MAX_CART_QUANTITY = 999;
 
 /** The largest picture a person may upload (issue 3: at most 10 MB). */
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;

@@ -8,6 +8,12 @@ export interface OrderLine {
   lineTotalPaise: number;
 }
 
+/** Who placed an order (shown to admins; to a shopper it is themselves). */
+export interface Customer {
+  name: string;
+  email: string;
+}
+
 export interface OrderSummary {
   id: string;
   number: string;
@@ -15,6 +21,7 @@ export interface OrderSummary {
   totalPaise: number;
   itemCount: number;
   createdAt: string;
+  customer: Customer;
 }
 
 export interface OrderDetail extends OrderSummary {
@@ -26,6 +33,11 @@ export interface OrderDetail extends OrderSummary {
   shipPhone: string;
   shipAddress: string;
   paymentMethod: string;
+}
+
+/** An order as one person sees it: may they cancel it themselves (its owner, while it is pending)? */
+export interface ViewedOrder extends OrderDetail {
+  canCancel: boolean;
 }
 
 /** Where an order may go next (issue 4): pending → processing → shipped → delivered, or cancelled early. */

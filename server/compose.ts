@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import { loadAuthSecret } from "./auth/secret.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/client.ts";
+import { createBackgroundMail } from "./services/background-mail.ts";
 import { createServices } from "./services/create-services.ts";
 import { createMailer } from "./services/mailer.ts";
 
@@ -14,6 +15,7 @@ export async function composeShop(config: Config, database: Pick<Database, "db" 
     outboxDir: path.join(config.dataDir, "outbox"),
     logger,
   });
+  const backgroundMail = createBackgroundMail({ mailer, logger });
   const services = createServices({
     database,
     dataDir: config.dataDir,
@@ -23,11 +25,20 @@ export async function composeShop(config: Config, database: Pick<Database, "db" 
     contactEmail: config.mail.contactEmail,
     shippingFeePaise: config.shop.shippingFeePaise,
     mailer,
+    backgroundMail,
     logger,
   });
   if (config.admin) {
     const outcome = await services.accounts.ensureAdmin(config.admin);
     logger.info({ email: config.admin.email, outcome }, "admin account ready");
   }
-  return { services, mailer };
+  return {
+    services,
+    mailer,
+    /** Lets the e-mails still in flight go out (for at most `timeoutMs`), then closes the mail connections. */
+    async closeMail(timeoutMs: number) {
+      await backgroundMail.drain(timeoutMs);
+      await mailer.close();
+    },
+  };
 }

@@ -16,6 +16,8 @@ import { createPageHandler } from "./http/pages.ts";
 
 const PROJECT_ROOT = path.resolve(import.meta.dirname, "..");
 const SHUTDOWN_GRACE_MS = 10_000;
+/** How long shutdown waits for order e-mails still being sent or retried. */
+const MAIL_DRAIN_MS = 10_000;
 
 export interface RunningServer {
   url: string;
@@ -39,7 +41,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     }
   }
 
-  const { services, mailer } = await composeShop(config, database, logger);
+  const { services, mailer, closeMail } = await composeShop(config, database, logger);
   const health: HealthState = { ready: false };
   const dev = config.mode === "development";
   const vite = dev
@@ -73,7 +75,10 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
 
   return {
     url,
-    /** Stops accepting, lets requests in flight finish, then closes the database and the data folder lock. */
+    /**
+     * Stops accepting, lets requests in flight finish and the e-mails they queued go out (bounded), then closes
+     * the database and the data folder lock.
+     */
     async stop() {
       health.ready = false;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -82,7 +87,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       await closed;
       clearTimeout(timer);
       await vite?.close();
-      await mailer.close();
+      await closeMail(MAIL_DRAIN_MS);
       await database.destroy();
       await releaseLock?.();
       logger.info("Plant Shop stopped");

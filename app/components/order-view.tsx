@@ -1,6 +1,6 @@
 import { Link } from "react-router";
-import { formatPrice, formatPriceExact } from "#common/money.ts";
-import type { OrderDetail, OrderStatus } from "#common/order-types.ts";
+import { formatPriceExact } from "#common/money.ts";
+import type { Customer, OrderDetail, OrderStatus } from "#common/order-types.ts";
 import { OrderSummary } from "./order-summary.tsx";
 
 const STATUS_STYLES: Record<OrderStatus, string> = {
@@ -17,6 +17,18 @@ export function StatusBadge({ status }: { status: OrderStatus }) {
 
 export function formatOrderDate(iso: string): string {
   return new Date(iso).toLocaleString("en-IN", { dateStyle: "medium", timeStyle: "short", timeZone: "Asia/Kolkata" });
+}
+
+/** Who placed an order, for the admins: name and a mail link. */
+export function CustomerContact({ customer }: { customer: Customer }) {
+  return (
+    <span>
+      {customer.name} ·{" "}
+      <a href={`mailto:${customer.email}`} className="text-leaf-800 underline underline-offset-4">
+        {customer.email}
+      </a>
+    </span>
+  );
 }
 
 /** The top of an order's page: the way back to the list, the number, the status and when it was placed. */
@@ -54,7 +66,7 @@ export function OrderView({ order }: { order: OrderDetail }) {
             {order.lines.map((line, index) => (
               <tr key={index}>
                 <td className="py-3 font-medium text-stone-900">{line.name}</td>
-                <td className="py-3">{formatPrice(line.unitPricePaise)}</td>
+                <td className="py-3">{formatPriceExact(line.unitPricePaise)}</td>
                 <td className="py-3">{line.quantity}</td>
                 <td className="py-3 text-right">{formatPriceExact(line.lineTotalPaise)}</td>
               </tr>

@@ -3,7 +3,7 @@ import { messages } from "#common/messages.ts";
 import { NEXT_STATUSES } from "#common/order-types.ts";
 import { FormMessage } from "../components/form-message.tsx";
 import { NotFound } from "../components/not-found.tsx";
-import { OrderHeading, OrderView } from "../components/order-view.tsx";
+import { CustomerContact, OrderHeading, OrderView } from "../components/order-view.tsx";
 import { actionResult, formLevelMessage, loadOr404 } from "../lib/service-errors.ts";
 import { requireAdmin } from "../lib/session.ts";
 import type { Route } from "./+types/admin-order";
@@ -27,6 +27,9 @@ export default function AdminOrder({ loaderData: order, actionData }: Route.Comp
   return (
     <section className="container-page py-10">
       <OrderHeading order={order} back={{ to: "/admin/orders", label: "All orders" }} />
+      <p className="mb-6 text-stone-800">
+        Customer: <CustomerContact customer={order.customer} />
+      </p>
       <FormMessage message={formLevelMessage(failure)} />
       {NEXT_STATUSES[order.status].length ? (
         <Form method="post" className="mb-8 flex flex-wrap items-center gap-3">

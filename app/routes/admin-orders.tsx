@@ -1,7 +1,7 @@
 import { Form, Link, useSearchParams } from "react-router";
 import { formatPriceExact } from "#common/money.ts";
 import { NEXT_STATUSES, type OrderStatus } from "#common/order-types.ts";
-import { formatOrderDate, StatusBadge } from "../components/order-view.tsx";
+import { CustomerContact, formatOrderDate, StatusBadge } from "../components/order-view.tsx";
 import { requireAdmin } from "../lib/session.ts";
 import type { Route } from "./+types/admin-orders";
 
@@ -48,6 +48,7 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
         <thead className="border-b border-stone-300 text-sm text-stone-600">
           <tr>
             <th className="py-2 font-medium">Order</th>
+            <th className="py-2 font-medium">Customer</th>
             <th className="py-2 font-medium">Placed</th>
             <th className="py-2 font-medium">Status</th>
             <th className="py-2 text-right font-medium">Total</th>
@@ -60,6 +61,9 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
                 <Link to={`/admin/orders/${order.id}`} className="font-semibold text-leaf-800 underline underline-offset-4">
                   {order.number}
                 </Link>
+              </td>
+              <td className="py-3 text-stone-700">
+                <CustomerContact customer={order.customer} />
               </td>
               <td className="py-3 text-stone-700">{formatOrderDate(order.createdAt)}</td>
               <td className="py-3">

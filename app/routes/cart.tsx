@@ -45,13 +45,17 @@ export default function Cart({ loaderData: cart }: Route.ComponentProps) {
               <CartRow key={line.id} line={line} />
             ))}
           </ul>
-          <OrderSummary itemCount={cart.itemCount} subtotalPaise={cart.subtotalPaise} shippingPaise={cart.shippingPaise} totalPaise={cart.totalPaise}>
-            {cart.itemCount > 0 ? (
+          {cart.itemCount > 0 ? (
+            <OrderSummary itemCount={cart.itemCount} subtotalPaise={cart.subtotalPaise} shippingPaise={cart.shippingPaise} totalPaise={cart.totalPaise}>
               <Link to="/checkout" className="btn-primary mt-6 w-full">
                 {messages.cart.checkOut}
               </Link>
-            ) : null}
-          </OrderSummary>
+            </OrderSummary>
+          ) : (
+            <p role="status" className="rounded-2xl border border-stone-200 bg-leaf-50 p-6 text-stone-800">
+              {messages.cart.nothingToOrder}
+            </p>
+          )}
         </div>
       )}
     </section>
@@ -80,10 +84,16 @@ function CartRow({ line }: { line: CartLine }) {
     <li className="flex items-center gap-4 p-4" aria-label={line.name}>
       <Picture image={line.image} alt="" className="size-20 shrink-0 rounded-xl bg-leaf-50 object-cover" />
       <div className="min-w-0 flex-1">
-        <Link to={`/product/${line.productId}`} className="font-semibold text-stone-900 hover:underline">
-          {line.name}
-        </Link>
-        <p className="text-leaf-800">{formatPrice(line.unitPricePaise)}</p>
+        {line.productId ? (
+          <>
+            <Link to={`/product/${line.productId}`} className="font-semibold text-stone-900 hover:underline">
+              {line.name}
+            </Link>
+            <p className="text-leaf-800">{formatPrice(line.unitPricePaise)}</p>
+          </>
+        ) : (
+          <p className="font-semibold text-stone-900">{line.name}</p>
+        )}
         {line.available ? null : (
           <p className="text-sm font-medium text-red-700">
             {line.stock === 0 ? messages.cart.unavailable : `${messages.cart.onlyLeft(line.stock)} Lower the quantity to order it.`}

@@ -1,4 +1,5 @@
 import { Form, Link, redirect, useNavigation } from "react-router";
+import type { CartLine } from "#common/cart-types.ts";
 import { messages } from "#common/messages.ts";
 import { checkoutSchema } from "#common/schemas/cart.ts";
 import { FormField } from "../components/form-field.tsx";
@@ -39,6 +40,8 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
   const navigation = useNavigation();
   const failure = actionData && !actionData.ok ? actionData : undefined;
   const { errors, onSubmit } = useFormErrors(checkoutSchema, failure?.fieldErrors);
+  // Place Order is offered only when it can succeed: a verified e-mail and every line orderable as it stands.
+  const orderable = verified && cart.canCheckOut;
   return (
     <section className="container-page py-10">
       <h1 className="mb-8 text-3xl font-bold text-stone-900">{messages.checkout.heading}</h1>
@@ -50,39 +53,59 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
           </Link>
         </div>
       )}
+      {cart.canCheckOut ? null : <UnorderableLines lines={cart.lines} />}
       <div className="grid items-start gap-8 lg:grid-cols-[1fr_22rem]">
-        <Form method="post" noValidate onSubmit={onSubmit} className="grid content-start gap-4" id="checkout-form">
-          <FormMessage message={formLevelMessage(failure) ?? failure?.fieldErrors.cart ?? null} />
-          <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-          <h2 className="text-xl font-semibold text-stone-900">Shipping</h2>
-          <FormField label="Full Name" name="name" defaultValue={prefill.name} autoComplete="name" error={errors.name} />
-          <FormField label="Phone Number" name="phone" type="tel" defaultValue={prefill.phone} autoComplete="tel" error={errors.phone} />
-          <FormField label="Address" name="address" multiline rows={3} defaultValue={prefill.address} autoComplete="street-address" error={errors.address} />
-          <label className="flex items-center gap-2 text-stone-800">
-            <input type="checkbox" name="saveToProfile" className="size-4 accent-leaf-700" /> Remember these details on my profile
-          </label>
-          <fieldset className="mt-4">
-            <legend className="text-xl font-semibold text-stone-900">Payment</legend>
-            <label className="mt-2 flex items-center gap-2 text-stone-800">
-              <input type="radio" name="payment" value="cod" defaultChecked className="size-4 accent-leaf-700" /> {messages.checkout.paymentCod}
+        {orderable ? (
+          <Form method="post" noValidate onSubmit={onSubmit} className="grid content-start gap-4" id="checkout-form">
+            <FormMessage message={formLevelMessage(failure) ?? failure?.fieldErrors.cart ?? null} />
+            <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+            <h2 className="text-xl font-semibold text-stone-900">Shipping</h2>
+            <FormField label="Full Name" name="name" defaultValue={prefill.name} autoComplete="name" error={errors.name} />
+            <FormField label="Phone Number" name="phone" type="tel" defaultValue={prefill.phone} autoComplete="tel" error={errors.phone} />
+            <FormField label="Address" name="address" multiline rows={3} defaultValue={prefill.address} autoComplete="street-address" error={errors.address} />
+            <label className="flex items-center gap-2 text-stone-800">
+              <input type="checkbox" name="saveToProfile" className="size-4 accent-leaf-700" /> Remember these details on my profile
             </label>
-          </fieldset>
-          <SubmitButton busy={navigation.state === "submitting"} busyLabel="Placing your order" className="btn-primary mt-4 justify-self-start">
-            {messages.checkout.placeOrder}
-          </SubmitButton>
-        </Form>
-        <OrderSummary itemCount={cart.itemCount} subtotalPaise={cart.subtotalPaise} shippingPaise={cart.shippingPaise} totalPaise={cart.totalPaise}>
-          <ul className="mt-4 space-y-1 text-sm text-stone-700">
-            {cart.lines
-              .filter((line) => line.available)
-              .map((line) => (
-                <li key={line.id}>
-                  {line.quantity} × {line.name}
-                </li>
-              ))}
-          </ul>
-        </OrderSummary>
+            <fieldset className="mt-4">
+              <legend className="text-xl font-semibold text-stone-900">Payment</legend>
+              <label className="mt-2 flex items-center gap-2 text-stone-800">
+                <input type="radio" name="payment" value="cod" defaultChecked className="size-4 accent-leaf-700" /> {messages.checkout.paymentCod}
+              </label>
+            </fieldset>
+            <SubmitButton busy={navigation.state === "submitting"} busyLabel="Placing your order" className="btn-primary mt-4 justify-self-start">
+              {messages.checkout.placeOrder}
+            </SubmitButton>
+          </Form>
+        ) : null}
+        {cart.itemCount > 0 ? (
+          <OrderSummary itemCount={cart.itemCount} subtotalPaise={cart.subtotalPaise} shippingPaise={cart.shippingPaise} totalPaise={cart.totalPaise}>
+            <ul className="mt-4 space-y-1 text-sm text-stone-700">
+              {cart.lines
+                .filter((line) => line.available)
+                .map((line) => (
+                  <li key={line.id}>
+                    {line.quantity} × {line.name}
+                  </li>
+                ))}
+            </ul>
+          </OrderSummary>
+        ) : null}
       </div>
     </section>
+  );
+}
+
+/** Lines that would make the order fail, each with the reason the server would give, and the way back to the cart. */
+function UnorderableLines({ lines }: { lines: CartLine[] }) {
+  return (
+    <div role="alert" className="mb-6 rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-red-800">
+      <p className="font-semibold">{messages.checkout.cannotOrderYet}</p>
+      <ul className="mt-2 list-disc pl-5">
+        {lines.flatMap((line) => (line.problem ? [<li key={line.id}>{line.problem}</li>] : []))}
+      </ul>
+      <Link to="/cart" className="mt-2 inline-block font-semibold underline underline-offset-4">
+        {messages.checkout.fixCart}
+      </Link>
+    </div>
   );
 }

@@ -30,7 +30,7 @@ export default function Order({ loaderData: order, actionData }: Route.Component
       <OrderHeading order={order} back={{ to: "/orders", label: "All your orders" }} />
       <FormMessage message={formLevelMessage(failure)} />
       <OrderView order={order} />
-      {order.status === "pending" ? (
+      {order.canCancel ? (
         <Form method="post" className="mt-8">
           <SubmitButton busy={navigation.state === "submitting"} busyLabel="Cancelling" className="btn-outline">
             Cancel order

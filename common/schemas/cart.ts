@@ -1,17 +1,21 @@
 import { z } from "zod";
+import { MAX_CART_QUANTITY } from "../constants.ts";
 import { messages } from "../messages.ts";
 import { addressSchema, idSchema, phoneSchema, requiredText } from "./fields.ts";
 
 const c = messages.cart;
 
+/** A whole number of plants; too many gets its own message, not the spec's 'at least 1'. */
+const quantity = z.coerce.number({ error: c.quantityAtLeastOne }).int(c.quantityAtLeastOne).max(MAX_CART_QUANTITY, c.quantityAtMost(MAX_CART_QUANTITY));
+
 export const addToCartSchema = z.object({
   productId: z.string({ error: c.idsRequired }).min(1, c.idsRequired).pipe(idSchema),
-  quantity: z.coerce.number({ error: c.quantityAtLeastOne }).int(c.quantityAtLeastOne).min(1, c.quantityAtLeastOne).max(999).default(1),
+  quantity: quantity.min(1, c.quantityAtLeastOne).default(1),
 });
 
 /** From the cart screen: a quantity at or below 0 removes the line (spec section 4). */
 export const setQuantitySchema = z.object({
-  quantity: z.coerce.number({ error: c.quantityAtLeastOne }).int(c.quantityAtLeastOne).max(999),
+  quantity,
 });
 
 export const checkoutSchema = z.object({

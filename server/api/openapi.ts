@@ -161,7 +161,7 @@ export function buildOpenApiDocument(serverUrl: string) {
         get: { summary: "One of one's orders (404 for anybody else's)", parameters: [pathParameter("orderId")], responses: { 200: { description: "The order" }, ...errors(401, 404) } },
       },
       "/orders/{orderId}/cancel": {
-        post: { summary: "Cancel one's pending order; its stock returns", parameters: [pathParameter("orderId")], responses: { 200: { description: "The order" }, ...errors(401, 404, 409) } },
+        post: { summary: "Cancel one's own pending order; its stock returns (404 for anybody else's, admins too: they use PATCH /admin/orders/{orderId})", parameters: [pathParameter("orderId")], responses: { 200: { description: "The order" }, ...errors(401, 404, 409) } },
       },
       "/admin/orders": {
         get: {

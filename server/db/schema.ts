@@ -97,7 +97,8 @@ export interface AccountTable {
 export interface CartItemTable {
   id: string;
   user_id: string;
-  product_id: string;
+  /** Null once the product is gone: the line stays, unavailable, until the shopper removes it. */
+  product_id: string | null;
   quantity: number;
   created_at: Timestamp;
 }

@@ -22,6 +22,23 @@ export async function inWriteTransaction<T>({ db, dialect }: Pick<Database, "db"
   });
 }
 
+// The first key of the two-key advisory locks this shop takes on PostgreSQL ('PS' + 1), so they never meet
+// another application's single-key locks.
+const SHOPPER_LOCKS = 0x5053_0001;
+
+/**
+ * A write transaction holding one shopper's lock: their cart changes and checkouts happen one at a time,
+ * so a checkout never empties lines it did not read and two adds never both pass the stock check.
+ * SQLite's write transactions are serial already; on PostgreSQL a transaction-scoped advisory lock per
+ * shopper, taken before any row lock, so it cannot take part in a deadlock.
+ */
+export async function inShopperTransaction<T>(database: Pick<Database, "db" | "dialect">, userId: string, work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+  return inWriteTransaction(database, async (trx) => {
+    if (database.dialect === "postgres") await sql`select pg_advisory_xact_lock(${SHOPPER_LOCKS}, hashtext(${userId}))`.execute(trx);
+    return work(trx);
+  });
+}
+
 /** True for a unique-constraint violation on either database. */
 export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;

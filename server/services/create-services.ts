@@ -2,6 +2,7 @@ import path from "node:path";
 import type { Logger } from "pino";
 import { createAuth } from "../auth/auth.ts";
 import type { Database } from "../db/client.ts";
+import type { BackgroundMail } from "./background-mail.ts";
 import { createAccountsService } from "./accounts.ts";
 import { createCartService } from "./cart.ts";
 import { createCatalogService } from "./catalog.ts";
@@ -21,6 +22,8 @@ export interface ServiceDependencies {
   contactEmail: string | undefined;
   shippingFeePaise: number;
   mailer: Mailer;
+  /** For e-mails sent after the answer (order news). */
+  backgroundMail: BackgroundMail;
   logger: Logger;
 }
 
@@ -46,10 +49,10 @@ export function createServices(deps: ServiceDependencies) {
     accounts: createAccountsService(auth, database),
     profiles: createProfilesService(database.db, media),
     catalog: createCatalogService(database.db),
-    cart: createCartService(database.db, { shippingFeePaise: deps.shippingFeePaise }),
+    cart: createCartService(database, { shippingFeePaise: deps.shippingFeePaise }),
     orders: createOrdersService({
       database,
-      mailer,
+      mail: deps.backgroundMail,
       logger,
       shopName: deps.shopName,
       publicUrl: deps.publicUrl,

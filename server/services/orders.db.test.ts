@@ -1,8 +1,15 @@
+import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { messages } from "#common/messages.ts";
 import { createProduct } from "../../tests/support/factories.ts";
 import { checkoutInput, createShopper } from "../../tests/support/shoppers.ts";
-import { createTestApp, type TestApp } from "../../tests/support/test-app.ts";
+import { createTestApp, TEST_ORIGIN, type TestApp } from "../../tests/support/test-app.ts";
+import { inWriteTransaction } from "../db/write-transaction.ts";
+import { createBackgroundMail } from "./background-mail.ts";
 import { ConflictError } from "./errors.ts";
+import type { Mailer, MailMessage } from "./mailer.ts";
+import { createOrdersService, type OrdersDependencies } from "./orders.ts";
+import type { PaymentHold, PaymentMethod } from "./payments.ts";
 
 let app: TestApp;
 beforeEach(async () => {
@@ -15,6 +22,24 @@ afterEach(async () => {
 const stockOf = async (id: string) =>
   (await app.database.db.selectFrom("products").select("stock").where("id", "=", id).executeTakeFirstOrThrow()).stock;
 const shopper = () => createShopper(app.database.db, app.database.dialect);
+const admin = () => createShopper(app.database.db, app.database.dialect, { isAdmin: true });
+
+/** The orders service over the test database with its own payment method or mailer. */
+function ordersWith(overrides: Partial<Pick<OrdersDependencies, "payment">> & { mailer?: Mailer } = {}) {
+  const logger = pino({ level: "silent" });
+  const mailer: Mailer = overrides.mailer ?? { kind: "outbox", send: async () => undefined, close: async () => undefined };
+  const mail = createBackgroundMail({ mailer, logger });
+  const orders = createOrdersService({ database: app.database, mail, logger, shopName: "Plant Shop", publicUrl: new URL(TEST_ORIGIN), shippingFeePaise: 2000, ...overrides });
+  return { orders, mail };
+}
+
+/** A shopper with `quantity` of a new plant in the cart. */
+async function shopperWithCart(product: Parameters<typeof createProduct>[1] = {}, quantity = 1) {
+  const plant = await createProduct(app.database.db, product);
+  const user = await shopper();
+  await app.services.cart.addToCart(user, { productId: plant.id, quantity });
+  return { plant, user };
+}
 
 describe("placing an order", () => {
   it("decrements stock, snapshots names and prices, empties the cart and adds one flat shipping fee", async () => {
@@ -95,6 +120,115 @@ describe("placing an order", () => {
   });
 });
 
+describe("placing an order: details, amounts and e-mail", () => {
+  it("saves the name, phone and address on the profile only when asked", async () => {
+    const { user } = await shopperWithCart();
+    const profile = () => app.database.db.selectFrom("users").select(["name", "phone", "address"]).where("id", "=", user.id).executeTakeFirstOrThrow();
+    await app.services.orders.placeOrder(user, { ...checkoutInput(), name: "Asha K." });
+    expect(await profile()).toEqual({ name: "Shopper", phone: null, address: null });
+
+    await app.services.cart.addToCart(user, { productId: (await createProduct(app.database.db)).id });
+    await app.services.orders.placeOrder(user, { ...checkoutInput(), name: "Asha Kulkarni-Rao", saveToProfile: "on" });
+    expect(await profile()).toEqual({ name: "Asha Kulkarni-Rao", phone: checkoutInput().phone, address: checkoutInput().address });
+  });
+
+  it("stores an order above Rs. 2.1 crore (beyond a 32-bit integer of paise) and reads it back exactly", async () => {
+    const { user } = await shopperWithCart({ name: "Ancient Bonsai", price_paise: 1_500_000_000, stock: 3 }, 2);
+    const order = await app.services.orders.placeOrder(user, checkoutInput());
+    expect(order).toMatchObject({ subtotalPaise: 3_000_000_000, totalPaise: 3_000_002_000 });
+    expect(order.lines[0]).toMatchObject({ unitPricePaise: 1_500_000_000, lineTotalPaise: 3_000_000_000 });
+    expect((await app.services.orders.listMyOrders(user))[0]?.totalPaise).toBe(3_000_002_000);
+  });
+
+  it("answers before the confirmation e-mail is sent, and sends it afterwards", async () => {
+    let deliver!: () => void;
+    const sent: MailMessage[] = [];
+    const slowSmtp: Mailer = {
+      kind: "smtp",
+      send: (message) => new Promise<void>((resolve) => (deliver = () => (sent.push(message), resolve()))),
+      close: async () => undefined,
+    };
+    const { orders, mail } = ordersWith({ mailer: slowSmtp });
+    const { user } = await shopperWithCart();
+
+    const order = await orders.placeOrder(user, checkoutInput());
+    expect(await app.database.db.selectFrom("orders").select("id").where("id", "=", order.id).execute()).toHaveLength(1);
+    expect(sent).toEqual([]);
+    deliver();
+    await mail.drain(5_000);
+    expect(sent.map((m) => [m.to, m.subject])).toEqual([[user.email, `Order ${order.number} is placed`]]);
+  });
+});
+
+describe("payment", () => {
+  /** A card-like payment method that records what it holds and lets go; `onAuthorize` runs inside authorize. */
+  function recordingPayment(onAuthorize: (order: { id: string; totalPaise: number }) => Promise<void> = async () => undefined) {
+    const held: PaymentHold[] = [];
+    const released: PaymentHold[] = [];
+    const payment: PaymentMethod = {
+      id: "card",
+      label: "Card",
+      async authorize(order) {
+        await onAuthorize(order);
+        const hold = { orderId: order.id, reference: `hold-${held.length + 1}` };
+        held.push(hold);
+        return hold;
+      },
+      release: async (hold) => void released.push(hold),
+    };
+    return { payment, held, released };
+  }
+
+  it("holds the amount before the order's transaction and keeps the hold for the order", async () => {
+    const { plant, user } = await shopperWithCart({ price_paise: 30_000, stock: 5 }, 2);
+    // A write of its own while authorising: under the order's write lock this would wait forever.
+    const { payment, held, released } = recordingPayment(async () => {
+      await inWriteTransaction(app.database, (trx) => trx.updateTable("products").set({ updated_at: new Date().toISOString() }).where("id", "=", plant.id).execute());
+    });
+    const order = await ordersWith({ payment }).orders.placeOrder(user, checkoutInput());
+    expect(held).toEqual([{ orderId: order.id, reference: "hold-1" }]);
+    expect(order).toMatchObject({ totalPaise: 62_000, paymentMethod: "Card" });
+    expect(released).toEqual([]);
+  });
+
+  it.each([
+    ["the last plants sell meanwhile", { stock: 0 }, (name: string) => messages.checkout.shortage(name, 0)],
+    ["the price changes meanwhile", { price_paise: 31_000 }, () => messages.checkout.cartChanged],
+  ])("lets the hold go and changes nothing when %s", async (_, change, message) => {
+    const { plant, user } = await shopperWithCart({ price_paise: 30_000, stock: 5 }, 2);
+    const { payment, held, released } = recordingPayment(async () => {
+      await app.database.db.updateTable("products").set(change).where("id", "=", plant.id).execute();
+    });
+    await expect(ordersWith({ payment }).orders.placeOrder(user, checkoutInput())).rejects.toMatchObject({ status: 409, message: message(plant.name) });
+    expect(released).toEqual(held);
+    expect(held).toHaveLength(1);
+    expect(await app.database.db.selectFrom("orders").select("id").execute()).toEqual([]);
+    expect((await app.services.cart.getCart(user)).lines).toHaveLength(1);
+  });
+
+  it("changes nothing when the payment is refused", async () => {
+    const { plant, user } = await shopperWithCart({ stock: 5 }, 2);
+    const { payment } = recordingPayment(async () => {
+      throw new ConflictError("The card was declined.");
+    });
+    await expect(ordersWith({ payment }).orders.placeOrder(user, checkoutInput())).rejects.toMatchObject({ status: 409, message: "The card was declined." });
+    expect(await stockOf(plant.id)).toBe(5);
+    expect((await app.services.cart.getCart(user)).lines).toHaveLength(1);
+    expect(await app.database.db.selectFrom("orders").select("id").execute()).toEqual([]);
+  });
+
+  it("keeps exactly one hold when one key is sent many times at once", async () => {
+    const { user } = await shopperWithCart({ stock: 10 }, 2);
+    const { payment, held, released } = recordingPayment();
+    const { orders } = ordersWith({ payment });
+    const input = checkoutInput();
+    const results = await Promise.all(Array.from({ length: 20 }, () => orders.placeOrder(user, input)));
+    expect(new Set(results.map((order) => order.id)).size).toBe(1);
+    const kept = held.filter((hold) => !released.includes(hold));
+    expect(kept.map((hold) => hold.orderId)).toEqual([results[0]!.id]);
+  });
+});
+
 describe("cancelling and fulfilling", () => {
   async function placedOrder(stock = 5, quantity = 2) {
     const plant = await createProduct(app.database.db, { stock });
@@ -110,6 +244,18 @@ describe("cancelling and fulfilling", () => {
     expect(await stockOf(plant.id)).toBe(5);
     await expect(app.services.orders.cancelOrder(user, order.id)).rejects.toMatchObject({ status: 409, message: "Only a pending order can be cancelled." });
     expect(await stockOf(plant.id)).toBe(5);
+  });
+
+  it("offers cancelling only to the owner of a pending order, and shows admins the customer", async () => {
+    const { user, order } = await placedOrder();
+    const owner = await app.database.db.selectFrom("users").select(["name", "email"]).where("id", "=", user.id).executeTakeFirstOrThrow();
+    const boss = await admin();
+    expect((await app.services.orders.getOrder(user, order.id)).canCancel).toBe(true);
+    expect((await app.services.orders.getOrder(boss, order.id)).canCancel).toBe(false);
+    expect((await app.services.orders.getOrderForAdmin(boss, order.id)).customer).toEqual(owner);
+    expect((await app.services.orders.listAllOrders(boss, {})).items.map((o) => o.customer)).toEqual([owner]);
+    await app.services.orders.setStatus(boss, order.id, { status: "processing" });
+    expect((await app.services.orders.getOrder(user, order.id)).canCancel).toBe(false);
   });
 
   it("keeps each order to its owner and the admins", async () => {

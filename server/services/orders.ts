@@ -1,25 +1,27 @@
 import { randomUUID } from "node:crypto";
-import { sql, type Kysely, type Selectable, type SelectQueryBuilder } from "kysely";
+import { sql, type Kysely, type Selectable } from "kysely";
 import type { Logger } from "pino";
 import { messages } from "#common/messages.ts";
 import { formatPriceExact } from "#common/money.ts";
-import { NEXT_STATUSES, orderNumber, type OrderDetail, type OrderStatus, type OrderSummary } from "#common/order-types.ts";
+import { NEXT_STATUSES, orderNumber, type OrderDetail, type OrderStatus, type OrderSummary, type ViewedOrder } from "#common/order-types.ts";
 import { checkoutSchema } from "#common/schemas/cart.ts";
 import { idSchema } from "#common/schemas/fields.ts";
 import { z } from "zod";
 import type { Database } from "../db/client.ts";
 import type { DB, OrderTable } from "../db/schema.ts";
 import { toIsoString } from "../db/values.ts";
-import { inWriteTransaction, isUniqueViolation } from "../db/write-transaction.ts";
+import { inShopperTransaction, inWriteTransaction, isUniqueViolation } from "../db/write-transaction.ts";
+import type { BackgroundMail } from "./background-mail.ts";
+import { lineProblem } from "./cart.ts";
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError, parseInput, UnauthorizedError } from "./errors.ts";
 import { orderEmail } from "./mail-templates.ts";
-import type { Mailer } from "./mailer.ts";
-import { cashOnDelivery, type PaymentMethod } from "./payments.ts";
+import { cashOnDelivery, type PaymentHold, type PaymentMethod } from "./payments.ts";
 import type { SessionUser } from "./session-user.ts";
 
 export interface OrdersDependencies {
   database: Pick<Database, "db" | "dialect">;
-  mailer: Mailer;
+  /** Order e-mails go out after the answer, retried (./background-mail.ts). */
+  mail: BackgroundMail;
   logger: Logger;
   shopName: string;
   publicUrl: URL;
@@ -28,19 +30,39 @@ export interface OrdersDependencies {
 }
 
 const ADMIN_PAGE_SIZE = 20;
+/** The owner may cancel their own order only while nobody has started on it. */
+const OWNER_CANCELS_FROM: OrderStatus[] = ["pending"];
 const adminQuerySchema = z.object({
   status: z.enum(["pending", "processing", "shipped", "delivered", "cancelled"]).optional().catch(undefined),
   page: z.coerce.number().int().min(1).max(10_000).catch(1).default(1),
 });
 const statusSchema = z.object({ status: z.enum(["pending", "processing", "shipped", "delivered", "cancelled"], { error: "Choose a status." }) });
 
+type Product = { id: string; name: string; price_paise: number; stock: number };
+type PricedLine = { id: string; quantity: number; product: Product };
+type PricedCart = { lines: PricedLine[]; subtotalPaise: number; totalPaise: number };
+
+/** What was priced: the lines, their quantities and prices. The order stores exactly what the payment holds. */
+const fingerprint = (cart: PricedCart) => cart.lines.map((line) => `${line.id}:${line.quantity}:${line.product.price_paise}`).join(",");
+
+/** Orders with their customer's name and e-mail, the one way every order query starts. */
+function ordersWithCustomer(from: Kysely<DB>) {
+  return from
+    .selectFrom("orders")
+    .innerJoin("users", "users.id", "orders.user_id")
+    .selectAll("orders")
+    .select(["users.name as customer_name", "users.email as customer_email"]);
+}
+type OrderRow = Selectable<OrderTable> & { customer_name: string; customer_email: string };
+
 export type OrdersService = ReturnType<typeof createOrdersService>;
 
 /** Checkout and orders: the rules that keep the shop from selling what it does not have. */
 export function createOrdersService(deps: OrdersDependencies) {
-  const { database, mailer, logger } = deps;
+  const { database, mail, logger } = deps;
   const { db } = database;
   const payment = deps.payment ?? cashOnDelivery;
+  const forUpdate = database.dialect === "postgres" ? sql` for update` : sql``;
 
   function requireSignedIn(viewer: SessionUser | null): SessionUser {
     if (!viewer) throw new UnauthorizedError();
@@ -54,7 +76,7 @@ export function createOrdersService(deps: OrdersDependencies) {
   async function loadOrder(orderId: unknown, from: Kysely<DB> = db): Promise<OrderDetail | undefined> {
     const id = idSchema.safeParse(orderId);
     if (!id.success) return undefined;
-    const order = await from.selectFrom("orders").selectAll().where("id", "=", id.data).executeTakeFirst();
+    const order = await ordersWithCustomer(from).where("orders.id", "=", id.data).executeTakeFirst();
     if (!order) return undefined;
     const lines = await from.selectFrom("order_lines").selectAll().where("order_id", "=", order.id).orderBy("position").execute();
     return {
@@ -84,13 +106,104 @@ export function createOrdersService(deps: OrdersDependencies) {
     return order;
   }
 
-  /** Sends an order's news to its customer; a mail failure is logged and never undoes the order. */
-  async function notify(kind: "placed" | "shipped" | "cancelled", order: OrderDetail) {
-    try {
-      const customer = await db.selectFrom("users").select(["name", "email"]).where("id", "=", order.userId).executeTakeFirstOrThrow();
-      const mail = orderEmail(kind, {
+  async function orderWithKey(from: Kysely<DB>, userId: string, key: string): Promise<string | undefined> {
+    const row = await from.selectFrom("orders").select("id").where("user_id", "=", userId).where("idempotency_key", "=", key).executeTakeFirst();
+    return row?.id;
+  }
+
+  /**
+   * The shopper's cart priced at today's prices; refused when it is empty or any line cannot be ordered as it
+   * stands (each such line named). With `lock`, inside a transaction, the products are locked in id order.
+   */
+  async function priceCart(from: Kysely<DB>, userId: string, lock: boolean): Promise<PricedCart> {
+    const cart = await from.selectFrom("cart_items").select(["id", "product_id", "quantity"]).where("user_id", "=", userId).orderBy("product_id").execute();
+    if (!cart.length) throw new InvalidInputError(messages.checkout.emptyCart);
+    const ids = cart.flatMap((line) => (line.product_id ? [line.product_id] : []));
+    const products = ids.length
+      ? (await sql<Product>`select id, name, price_paise, stock from products where id in (${sql.join(ids)}) order by id${lock ? forUpdate : sql``}`.execute(from)).rows
+      : [];
+    const byId = new Map(products.map((p) => [p.id, p]));
+    const lines = cart.map((line) => ({ id: line.id, quantity: line.quantity, product: line.product_id ? byId.get(line.product_id) : undefined }));
+    const problems = lines.flatMap((line) => lineProblem(line.product, line.quantity) ?? []);
+    if (problems.length) throw new ConflictError(problems.join(" "), { cart: problems.join(" ") });
+    const priced = lines as PricedLine[]; // every product is there: a missing one is a problem above
+    const subtotalPaise = priced.reduce((sum, line) => sum + line.product.price_paise * line.quantity, 0);
+    return { lines: priced, subtotalPaise, totalPaise: subtotalPaise + deps.shippingFeePaise };
+  }
+
+  /**
+   * Inside the shopper's transaction: checks and decrements every line's stock, stores the order with its lines
+   * (names and prices copied), removes the lines it ordered and, if asked, saves the details on the profile.
+   * Answers the id of the order this key made, which is an earlier one when the key was used before.
+   */
+  async function storeOrder(trx: Kysely<DB>, user: SessionUser, details: z.output<typeof checkoutSchema>, hold: PaymentHold, quote: PricedCart): Promise<string> {
+    const earlier = await orderWithKey(trx, user.id, details.idempotencyKey);
+    if (earlier) return earlier;
+    const cart = await priceCart(trx, user.id, true);
+    // A line added or changed (another tab) or a new price since the payment was held: the shopper looks again.
+    if (fingerprint(cart) !== fingerprint(quote)) throw new ConflictError(messages.checkout.cartChanged, { cart: messages.checkout.cartChanged });
+    const now = new Date().toISOString();
+    for (const line of cart.lines) {
+      const result = await trx
+        .updateTable("products")
+        .set({ stock: sql`stock - ${line.quantity}`, updated_at: now })
+        .where("id", "=", line.product.id)
+        .where("stock", ">=", line.quantity)
+        .executeTakeFirst();
+      // Cannot happen while the rows are locked; kept so that a mistake can never oversell.
+      if (Number(result.numUpdatedRows) !== 1) throw new ConflictError(messages.checkout.shortage(line.product.name, 0));
+    }
+    await trx
+      .insertInto("orders")
+      .values({
+        id: hold.orderId,
+        user_id: user.id,
+        status: "pending",
+        subtotal_paise: cart.subtotalPaise,
+        shipping_paise: deps.shippingFeePaise,
+        total_paise: cart.totalPaise,
+        ship_name: details.name,
+        ship_phone: details.phone,
+        ship_address: details.address,
+        payment_method: payment.label,
+        idempotency_key: details.idempotencyKey,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    await trx
+      .insertInto("order_lines")
+      .values(
+        cart.lines.map(({ product, quantity }, position) => ({
+          id: randomUUID(),
+          order_id: hold.orderId,
+          position,
+          product_id: product.id,
+          name: product.name,
+          unit_price_paise: product.price_paise,
+          quantity,
+        })),
+      )
+      .execute();
+    await trx.deleteFrom("cart_items").where("id", "in", cart.lines.map((line) => line.id)).execute();
+    if (details.saveToProfile) {
+      await trx.updateTable("users").set({ name: details.name, phone: details.phone, address: details.address, updatedAt: now }).where("id", "=", user.id).execute();
+    }
+    return hold.orderId;
+  }
+
+  /** A hold whose order was not stored is let go; a failure to do so is logged (money may stay held), never thrown. */
+  async function release(hold: PaymentHold) {
+    await payment.release(hold).catch((error: unknown) => logger.error({ err: error, orderId: hold.orderId }, "payment hold could not be released"));
+  }
+
+  /** Sends an order's news to its customer after the answer; a mail failure never undoes the order. */
+  function notify(kind: "placed" | "shipped" | "cancelled", order: OrderDetail) {
+    mail.send({ orderId: order.id, kind }, () => ({
+      to: order.customer.email,
+      ...orderEmail(kind, {
         shopName: deps.shopName,
-        name: customer.name,
+        name: order.customer.name,
         orderNumber: order.number,
         url: `${deps.publicUrl.origin}/orders/${order.id}`,
         lines: order.lines.map((l) => ({ name: l.name, quantity: l.quantity, lineTotal: formatPriceExact(l.lineTotalPaise) })),
@@ -98,11 +211,8 @@ export function createOrdersService(deps: OrdersDependencies) {
         shipping: formatPriceExact(order.shippingPaise),
         total: formatPriceExact(order.totalPaise),
         address: `${order.shipName}\n${order.shipAddress}\n${order.shipPhone}`,
-      });
-      await mailer.send({ to: customer.email, ...mail });
-    } catch (error) {
-      logger.error({ err: error, orderId: order.id, kind }, "order e-mail could not be sent");
-    }
+      }),
+    }));
   }
 
   /** Puts back the stock of a cancelled order's lines (inside the caller's transaction). */
@@ -120,8 +230,7 @@ export function createOrdersService(deps: OrdersDependencies) {
 
   async function changeStatus(orderId: string, from: OrderStatus[], to: OrderStatus): Promise<OrderDetail> {
     const changed = await inWriteTransaction(database, async (trx) => {
-      const lock = database.dialect === "postgres" ? sql` for update` : sql``;
-      const row = (await sql<{ status: OrderStatus }>`select status from orders where id = ${orderId}${lock}`.execute(trx)).rows[0];
+      const row = (await sql<{ status: OrderStatus }>`select status from orders where id = ${orderId}${forUpdate}`.execute(trx)).rows[0];
       if (!row) throw new NotFoundError(messages.orders.notFound);
       if (!from.includes(row.status)) {
         throw new ConflictError(to === "cancelled" && !from.includes("processing") ? messages.orders.cannotCancel : messages.orders.badTransition(row.status, to));
@@ -131,114 +240,73 @@ export function createOrdersService(deps: OrdersDependencies) {
       return loadOrder(orderId, trx);
     });
     if (!changed) throw new NotFoundError(messages.orders.notFound);
-    if (to === "shipped" || to === "cancelled") await notify(to, changed);
+    if (to === "shipped" || to === "cancelled") notify(to, changed);
     return changed;
+  }
+
+  async function listSummaries(query: ReturnType<typeof ordersWithCustomer>): Promise<OrderSummary[]> {
+    const orders = await query.orderBy("orders.created_at", "desc").orderBy("orders.id", "desc").execute();
+    if (!orders.length) return [];
+    const counts = await db
+      .selectFrom("order_lines")
+      .select(["order_id", (eb) => eb.fn.sum<number>("quantity").as("units")])
+      .where("order_id", "in", orders.map((o) => o.id))
+      .groupBy("order_id")
+      .execute();
+    const units = new Map(counts.map((c) => [c.order_id, Number(c.units)]));
+    return orders.map((o) => toSummary(o, units.get(o.id) ?? 0));
   }
 
   return {
     /**
-     * One transaction: checks and decrements the stock of every line (a conditional decrement, rows locked in
-     * product-id order on PostgreSQL), snapshots names and prices, stores the order and empties the cart.
-     * If any line lacks stock nothing changes. The same idempotency key never makes a second order.
+     * Prices the cart and holds the payment for it (outside any transaction: a payment provider is a network
+     * call), then one transaction under the shopper's lock checks and decrements the stock of every line (rows
+     * locked in product-id order on PostgreSQL, a conditional decrement on both), stores the order with names
+     * and prices copied and empties the cart. If any line lacks stock nothing changes and the hold is let go.
+     * The same idempotency key never makes a second order. See docs/decisions/009.
      */
     async placeOrder(viewer: SessionUser | null, input: unknown): Promise<OrderDetail> {
       const user = requireSignedIn(viewer);
       if (!user.emailVerified) throw new ForbiddenError(messages.checkout.verifyFirst);
       const details = parseInput(checkoutSchema, input);
-      const existing = async () => {
-        const row = await db.selectFrom("orders").select("id").where("user_id", "=", user.id).where("idempotency_key", "=", details.idempotencyKey).executeTakeFirst();
-        return row ? loadOrder(row.id) : undefined;
+      const orderMadeByKey = async () => {
+        const id = await orderWithKey(db, user.id, details.idempotencyKey);
+        return id ? loadOrder(id) : undefined;
       };
-      const already = await existing();
+      const already = await orderMadeByKey();
       if (already) return already;
 
-      let placed: { id: string; isNew: boolean };
+      let quote: PricedCart;
       try {
-        placed = await inWriteTransaction(database, async (trx) => {
-          // One checkout per shopper at a time, so a repeated key always finds the first attempt's order.
-          if (database.dialect === "postgres") await sql`select pg_advisory_xact_lock(hashtext(${user.id}))`.execute(trx);
-          const earlier = await trx
-            .selectFrom("orders")
-            .select("id")
-            .where("user_id", "=", user.id)
-            .where("idempotency_key", "=", details.idempotencyKey)
-            .executeTakeFirst();
-          if (earlier) return { id: earlier.id, isNew: false };
-          const cart = await trx.selectFrom("cart_items").select(["product_id", "quantity"]).where("user_id", "=", user.id).orderBy("product_id").execute();
-          if (!cart.length) throw new InvalidInputError(messages.checkout.emptyCart);
-          const ids = cart.map((line) => line.product_id);
-          const lock = database.dialect === "postgres" ? sql` for update` : sql``;
-          const products = (
-            await sql<{ id: string; name: string; price_paise: number; stock: number }>`select id, name, price_paise, stock from products where id in (${sql.join(ids)}) order by id${lock}`.execute(trx)
-          ).rows;
-          const byId = new Map(products.map((p) => [p.id, p]));
-          const shortages = cart.flatMap((line) => {
-            const product = byId.get(line.product_id);
-            return product && product.stock >= line.quantity ? [] : [messages.checkout.shortage(product?.name ?? "A plant", product?.stock ?? 0)];
-          });
-          if (shortages.length) throw new ConflictError(shortages.join(" "), { cart: shortages.join(" ") });
-
-          const now = new Date().toISOString();
-          for (const line of cart) {
-            const result = await trx
-              .updateTable("products")
-              .set({ stock: sql`stock - ${line.quantity}`, updated_at: now })
-              .where("id", "=", line.product_id)
-              .where("stock", ">=", line.quantity)
-              .executeTakeFirst();
-            // Cannot happen while the rows are locked; kept so that a mistake can never oversell.
-            if (Number(result.numUpdatedRows) !== 1) throw new ConflictError(messages.checkout.shortage(byId.get(line.product_id)!.name, 0));
-          }
-          const subtotal = cart.reduce((sum, line) => sum + byId.get(line.product_id)!.price_paise * line.quantity, 0);
-          const id = randomUUID();
-          await payment.authorize({ id, totalPaise: subtotal + deps.shippingFeePaise });
-          await trx
-            .insertInto("orders")
-            .values({
-              id,
-              user_id: user.id,
-              status: "pending",
-              subtotal_paise: subtotal,
-              shipping_paise: deps.shippingFeePaise,
-              total_paise: subtotal + deps.shippingFeePaise,
-              ship_name: details.name,
-              ship_phone: details.phone,
-              ship_address: details.address,
-              payment_method: payment.label,
-              idempotency_key: details.idempotencyKey,
-              created_at: now,
-              updated_at: now,
-            })
-            .execute();
-          await trx
-            .insertInto("order_lines")
-            .values(
-              cart.map((line, position) => {
-                const product = byId.get(line.product_id)!;
-                return { id: randomUUID(), order_id: id, position, product_id: product.id, name: product.name, unit_price_paise: product.price_paise, quantity: line.quantity };
-              }),
-            )
-            .execute();
-          await trx.deleteFrom("cart_items").where("user_id", "=", user.id).execute();
-          if (details.saveToProfile) {
-            await trx.updateTable("users").set({ phone: details.phone, address: details.address, updatedAt: now }).where("id", "=", user.id).execute();
-          }
-          return { id, isNew: true };
-        });
+        quote = await priceCart(db, user.id, false);
       } catch (error) {
-        // Another request with the same key won the race: answer with its order.
-        if (isUniqueViolation(error)) {
-          const winner = await existing();
-          if (winner) return winner;
-        }
+        // A request with the same key may have placed the order, and emptied the cart, a moment ago.
+        const winner = await orderMadeByKey();
+        if (winner) return winner;
         throw error;
       }
-      const order = (await loadOrder(placed.id))!;
-      if (placed.isNew) await notify("placed", order);
+      const hold = await payment.authorize({ id: randomUUID(), totalPaise: quote.totalPaise });
+      let orderId: string;
+      try {
+        orderId = await inShopperTransaction(database, user.id, (trx) => storeOrder(trx, user, details, hold, quote));
+      } catch (error) {
+        await release(hold);
+        // Cannot happen under the shopper's lock; kept so that a racing duplicate is answered with the first order.
+        const winner = isUniqueViolation(error) ? await orderMadeByKey() : undefined;
+        if (winner) return winner;
+        throw error;
+      }
+      if (orderId !== hold.orderId) await release(hold);
+      const order = (await loadOrder(orderId))!;
+      if (orderId === hold.orderId) notify("placed", order);
       return order;
     },
 
-    getOrder: visibleOrder,
+    /** The order for its owner or an admin, and whether this viewer may cancel it here (only its owner, while pending). */
+    async getOrder(viewer: SessionUser | null, orderId: unknown): Promise<ViewedOrder> {
+      const order = await visibleOrder(viewer, orderId);
+      return { ...order, canCancel: order.userId === viewer?.id && OWNER_CANCELS_FROM.includes(order.status) };
+    },
 
     /** Any order, for the admins' order screen. */
     async getOrderForAdmin(viewer: SessionUser | null, orderId: unknown): Promise<OrderDetail> {
@@ -250,25 +318,32 @@ export function createOrdersService(deps: OrdersDependencies) {
 
     async listMyOrders(viewer: SessionUser | null): Promise<OrderSummary[]> {
       const user = requireSignedIn(viewer);
-      return listSummaries(db.selectFrom("orders").selectAll().where("user_id", "=", user.id));
+      return listSummaries(ordersWithCustomer(db).where("orders.user_id", "=", user.id));
     },
 
-    /** The owner cancels a pending order; its stock goes back. */
+    /** The owner cancels a pending order; its stock goes back. Admins cancel through setStatus; for others it is 404. */
     async cancelOrder(viewer: SessionUser | null, orderId: unknown): Promise<OrderDetail> {
       const order = await visibleOrder(viewer, orderId);
       if (order.userId !== viewer?.id) throw new NotFoundError(messages.orders.notFound);
-      return changeStatus(order.id, ["pending"], "cancelled");
+      return changeStatus(order.id, OWNER_CANCELS_FROM, "cancelled");
     },
 
     /** Every order, newest first, optionally by status, twenty to a page (admins only). */
     async listAllOrders(viewer: SessionUser | null, query: unknown) {
       requireAdmin(viewer);
       const { status, page } = parseInput(adminQuerySchema, query);
-      let base = db.selectFrom("orders");
-      if (status) base = base.where("status", "=", status);
       const [items, count] = await Promise.all([
-        listSummaries(base.selectAll().limit(ADMIN_PAGE_SIZE).offset((page - 1) * ADMIN_PAGE_SIZE)),
-        base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+        listSummaries(
+          ordersWithCustomer(db)
+            .$if(status !== undefined, (q) => q.where("orders.status", "=", status!))
+            .limit(ADMIN_PAGE_SIZE)
+            .offset((page - 1) * ADMIN_PAGE_SIZE),
+        ),
+        db
+          .selectFrom("orders")
+          .$if(status !== undefined, (q) => q.where("status", "=", status!))
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .executeTakeFirstOrThrow(),
       ]);
       const total = Number(count.n);
       return { items, page, status: status ?? null, total, pageCount: Math.max(1, Math.ceil(total / ADMIN_PAGE_SIZE)) };
@@ -284,22 +359,9 @@ export function createOrdersService(deps: OrdersDependencies) {
       return changeStatus(order.id, from, status);
     },
   };
-
-  async function listSummaries(query: SelectQueryBuilder<DB, "orders", Selectable<OrderTable>>): Promise<OrderSummary[]> {
-    const orders = await query.orderBy("created_at", "desc").orderBy("id", "desc").execute();
-    if (!orders.length) return [];
-    const counts = await db
-      .selectFrom("order_lines")
-      .select(["order_id", (eb) => eb.fn.sum<number>("quantity").as("units")])
-      .where("order_id", "in", orders.map((o) => o.id))
-      .groupBy("order_id")
-      .execute();
-    const units = new Map(counts.map((c) => [c.order_id, Number(c.units)]));
-    return orders.map((o) => toSummary(o, units.get(o.id) ?? 0));
-  }
 }
 
-function toSummary(order: Selectable<OrderTable>, itemCount: number): OrderSummary {
+function toSummary(order: OrderRow, itemCount: number): OrderSummary {
   return {
     id: order.id,
     number: orderNumber(order.id),
@@ -307,5 +369,6 @@ function toSummary(order: Selectable<OrderTable>, itemCount: number): OrderSumma
     totalPaise: order.total_paise,
     itemCount,
     createdAt: toIsoString(order.created_at),
+    customer: { name: order.customer_name, email: order.customer_email },
   };
 }

@@ -1,12 +1,16 @@
 import { describe, expect, it } from "vitest";
+import { messages } from "../../common/messages.ts";
 import { newPerson, signUpVerified } from "../support/accounts.ts";
 import { createProduct } from "../support/factories.ts";
+import { captureLogs } from "../support/log-capture.ts";
+import { insertSessions, SHOP_AUTH_SECRET } from "../support/shop-process.ts";
 import { checkoutInput, createShopper } from "../support/shoppers.ts";
 import { startSmtpCapture } from "../support/smtp-capture.ts";
 import { useAppWithMail } from "../support/app-with-mail.ts";
 import { createTestApp, TEST_ORIGIN } from "../support/test-app.ts";
 
-const shop = useAppWithMail();
+// A known secret, so that a test can sign in a shopper it wrote into the database (insertSessions).
+const shop = useAppWithMail({ AUTH_SECRET: SHOP_AUTH_SECRET });
 
 const send = (method: string, path: string, cookie: string | null, body?: unknown) =>
   shop.app.request(path, {
@@ -52,9 +56,26 @@ describe("the cart API", () => {
     expect((await (await send("POST", "/api/cart/items", cookie, { productId: plant.id, quantity: 0 })).json()).message).toBe(
       "Failed to add product to cart: Quantity must be at least 1.",
     );
+    const tooLarge = await send("POST", "/api/cart/items", cookie, { productId: plant.id, quantity: 1000 });
+    expect(tooLarge.status).toBe(400);
+    expect((await tooLarge.json()).message).toBe("Failed to add product to cart: Quantity must be at most 999.");
     const cart = await (await send("GET", "/api/cart", cookie)).json();
+    const setTooLarge = await send("PATCH", `/api/cart/items/${cart.lines[0].id}`, cookie, { quantity: 1000 });
+    expect((await setTooLarge.json()).message).toBe("Failed to update cart: Quantity must be at most 999.");
     const zero = await send("PATCH", `/api/cart/items/${cart.lines[0].id}`, cookie, { quantity: 0 });
     expect((await zero.json()).lines).toEqual([]);
+  });
+
+  it("stops at the stock when one shopper adds many times at once, telling the rest how many are left", async () => {
+    const plant = await createProduct(shop.app.database.db, { stock: 3 });
+    const { cookie } = await signUpVerified(shop.app, shop.capture);
+    const answers = await Promise.all(Array.from({ length: 10 }, () => send("POST", "/api/cart/items", cookie, { productId: plant.id })));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 201, 201, 409, 409, 409, 409, 409, 409, 409]);
+    for (const refused of answers.filter((answer) => answer.status === 409)) {
+      expect((await refused.json()).message).toBe("Failed to add product to cart: Only 3 left in stock.");
+    }
+    const cart = await (await send("GET", "/api/cart", cookie)).json();
+    expect(cart.lines.map((line: { quantity: number }) => line.quantity)).toEqual([3]);
   });
 
   it("leaves a sold-out line out of the total and marks it unavailable", async () => {
@@ -111,20 +132,77 @@ describe("the orders API", () => {
     expect(cancelShipped.status).toBe(409);
   });
 
-  it("still places the order when the confirmation e-mail cannot be sent", async () => {
+  it("still places the order when the confirmation e-mail cannot be sent, and logs the failure with the order id", async () => {
     const closed = await startSmtpCapture();
     const deadSmtp = closed.url;
     await closed.close();
-    const offline = await createTestApp({ SMTP_URL: deadSmtp });
+    const logs = captureLogs();
+    const offline = await createTestApp({ SMTP_URL: deadSmtp, AUTH_SECRET: SHOP_AUTH_SECRET }, undefined, logs.logger);
     try {
       const plant = await createProduct(offline.database.db, { stock: 1 });
       const shopper = await createShopper(offline.database.db, offline.database.dialect);
+      const [cookie] = await insertSessions(offline.database.db, [shopper.id]);
       await offline.services.cart.addToCart(shopper, { productId: plant.id });
-      const order = await offline.services.orders.placeOrder(shopper, checkoutInput());
-      expect(order.status).toBe("pending");
-      expect(await offline.database.db.selectFrom("orders").select("id").execute()).toHaveLength(1);
+      const response = await offline.request("/api/orders", {
+        method: "POST",
+        headers: { Origin: TEST_ORIGIN, Cookie: cookie!, "Content-Type": "application/json" },
+        body: JSON.stringify(checkoutInput()),
+      });
+      expect(response.status).toBe(201);
+      const order = await response.json();
+      expect(await offline.database.db.selectFrom("orders").select(["id", "status"]).execute()).toEqual([{ id: order.id, status: "pending" }]);
+      const failure = await logs.waitFor((line) => line.msg === "e-mail could not be sent" && line.orderId === order.id);
+      expect(failure).toMatchObject({ level: 50, kind: "placed", attempt: 1, willRetry: true });
     } finally {
       await offline.cleanup();
     }
+  });
+
+  it("refuses an order from a shopper whose e-mail is not verified, with the message to verify first", async () => {
+    const plant = await createProduct(shop.app.database.db, { stock: 2 });
+    const unverified = await createShopper(shop.app.database.db, shop.app.database.dialect, { emailVerified: false });
+    const [cookie] = await insertSessions(shop.app.database.db, [unverified.id]);
+    expect((await send("POST", "/api/cart/items", cookie!, { productId: plant.id })).status).toBe(201);
+    const refused = await send("POST", "/api/orders", cookie!, checkoutInput());
+    expect(refused.status).toBe(403);
+    expect((await refused.json()).message).toBe(messages.checkout.verifyFirst);
+    expect(await shop.app.database.db.selectFrom("orders").select("id").execute()).toEqual([]);
+  });
+
+  it("asks a visitor to log in for the cart, ordering, an order and the admins' calls", async () => {
+    const { order } = await customerWithOrder();
+    const plant = await createProduct(shop.app.database.db);
+    const calls = [
+      send("POST", "/api/orders", null, checkoutInput()),
+      send("POST", "/api/cart/items", null, { productId: plant.id }),
+      send("GET", `/api/orders/${order.id}`, null),
+      send("POST", `/api/orders/${order.id}/cancel`, null),
+      send("PATCH", `/api/admin/orders/${order.id}`, null, { status: "shipped" }),
+    ];
+    expect((await Promise.all(calls)).map((answer) => answer.status)).toEqual([401, 401, 401, 401, 401]);
+    expect(await shop.app.database.db.selectFrom("orders").select(["id", "status"]).execute()).toEqual([{ id: order.id, status: "pending" }]);
+  });
+
+  it("lets the owner cancel only a pending order; admins cancel through their own call, which e-mails the customer", async () => {
+    const { customer, order, plant } = await customerWithOrder();
+    const admin = await signUpVerified(shop.app, shop.capture, newPerson({ name: "Owner" }));
+    await shop.app.services.accounts.setAdmin(admin.person.email, true);
+
+    // The owner's cancel call is the owner's only: for an admin it is another user's order, so 404.
+    const adminViaOwnerRoute = await send("POST", `/api/orders/${order.id}/cancel`, admin.cookie);
+    expect(adminViaOwnerRoute.status).toBe(404);
+    expect((await adminViaOwnerRoute.json()).message).toBe(messages.orders.notFound);
+
+    expect((await send("PATCH", `/api/admin/orders/${order.id}`, admin.cookie, { status: "processing" })).status).toBe(200);
+    const tooLate = await send("POST", `/api/orders/${order.id}/cancel`, customer.cookie);
+    expect(tooLate.status).toBe(409);
+    expect((await tooLate.json()).message).toBe(messages.orders.cannotCancel);
+
+    const cancelled = await send("PATCH", `/api/admin/orders/${order.id}`, admin.cookie, { status: "cancelled" });
+    expect((await cancelled.json()).status).toBe("cancelled");
+    const mail = await shop.capture.waitFor((m) => m.to.includes(customer.person.email) && m.subject === `Order ${order.number} is cancelled`);
+    expect(mail.text).toContain("2 × Snake Plant Mini");
+    const stock = await shop.app.database.db.selectFrom("products").select("stock").where("id", "=", plant.id).executeTakeFirstOrThrow();
+    expect(stock.stock).toBe(5);
   });
 });

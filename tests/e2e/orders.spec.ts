@@ -15,6 +15,7 @@ import {
   orderIdFromUrl,
   orderNumberOf,
   shipping,
+  signedInUnverified,
   verifiedShopper,
 } from "./support/shopper.ts";
 
@@ -166,7 +167,7 @@ test.describe("orders", () => {
     await expect(statusBadge(page, "pending")).toBeVisible();
     const lines = page.getByRole("table", { name: "Order lines" }).getByRole("row");
     await expect(lines).toHaveCount(2);
-    await expect(lines.nth(1).getByRole("cell")).toHaveText([plant.name, formatPrice(74_950), "2", formatPriceExact(2 * 74_950)]);
+    await expect(lines.nth(1).getByRole("cell")).toHaveText([plant.name, "Rs. 749.50", "2", "Rs. 1,499.00"]);
     await expectSummary(page, 2, 2 * 74_950);
     const address = page.getByRole("main").locator("p").filter({ hasText: details.address });
     await expect(address).toContainText(shopper.name);
@@ -240,12 +241,15 @@ test.describe("orders", () => {
     expect(await shopDb.db.selectFrom("order_lines").select("id").where("product_id", "=", plant.id).execute()).toEqual([]);
     expect(await shopDb.db.selectFrom("products").select("stock").where("id", "=", plant.id).executeTakeFirstOrThrow()).toEqual({ stock: 1 });
 
-    // The line stays in the cart, marked as not available in that quantity, and not counted.
+    // The line stays in the cart, marked as not available in that quantity, and not counted: with nothing
+    // else in the cart there is nothing to order, no summary, no Check Out, and no count on the cart icon.
     await page.goto("/cart");
     await expect(quantityOf(page, plant.name)).toHaveText("2");
     await expect(cartRow(page, plant.name)).toContainText(messages.cart.onlyLeft(1));
-    await expect(summary(page).getByRole("term").first()).toHaveText(messages.cart.items(0));
+    await expect(page.getByRole("main").getByRole("status")).toHaveText(messages.cart.nothingToOrder);
+    await expect(summary(page)).toHaveCount(0);
     await expect(page.getByRole("link", { name: messages.cart.checkOut })).toHaveCount(0);
+    await expect(cartLink(page)).toHaveAccessibleName("Cart");
     allowStatusLogs(consoleErrors, 409);
   });
 
@@ -316,13 +320,24 @@ test.describe("orders", () => {
     await page.getByRole("button", { name: "Filter" }).click();
     await expect(page).toHaveURL(urlIs("/admin/orders?status=pending"));
     const rows = page.getByRole("table").getByRole("row").filter({ has: page.getByRole("cell") });
-    await expect(rows.filter({ has: page.getByRole("link", { name: number, exact: true }) })).toHaveCount(1);
+    const row = rows.filter({ has: page.getByRole("link", { name: number, exact: true }) });
+    await expect(row).toHaveCount(1);
+    await expect(row.getByRole("cell").nth(1)).toHaveText(`${shopper.name} · ${shopper.email}`);
     await expect(rows.filter({ hasNotText: "pending" })).toHaveCount(0);
     await page.getByRole("link", { name: number, exact: true }).click();
     await expect(page).toHaveURL(urlIs(`/admin/orders/${orderId}`));
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Order ${number}`);
     await expect(statusBadge(page, "pending")).toBeVisible();
     await expect(page.getByRole("table", { name: "Order lines" }).getByRole("row").nth(1).getByRole("cell").first()).toHaveText(plant.name);
+    await expect(page.getByText(`Customer: ${shopper.name} · ${shopper.email}`)).toBeVisible();
+    await expect(page.getByRole("link", { name: shopper.email })).toHaveAttribute("href", `mailto:${shopper.email}`);
+
+    // The shopper's own page of the order offers the admin no 'Cancel order': admins act from here.
+    await page.goto(`/orders/${orderId}`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Order ${number}`);
+    await expect(statusBadge(page, "pending")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Cancel order" })).toHaveCount(0);
+    await page.goto(`/admin/orders/${orderId}`);
 
     await page.getByRole("button", { name: "Mark processing" }).click();
     await expect(statusBadge(page, "processing")).toBeVisible();
@@ -419,5 +434,82 @@ test.describe("orders", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Order ${number}`);
     await expect(page.getByRole("main")).toContainText(plantNameOrdered);
     allowStatusLogs(consoleErrors, 404);
+  });
+
+  test("checkout names the plants that cannot be ordered, and offers Place Order only once the cart is fixed", async ({ page, shopDb }) => {
+    const shopper = await verifiedShopper(page, shopDb, 1);
+    await emptyCart(shopDb, shopper.id);
+    const fern = await createProduct(shopDb.db, { name: plantName("Orderable Fern"), price_paise: 35_000, stock: 3 });
+    const soldOut = await createProduct(shopDb.db, { name: plantName("Sold Out Orchid"), stock: 2 });
+    const gone = await createProduct(shopDb.db, { name: plantName("Withdrawn Cycad"), stock: 2 });
+    await logIn(page, shopper);
+    await addToCart(page, fern.id, 1);
+    await addToCart(page, soldOut.id, 2);
+    await addToCart(page, gone.id, 3);
+    // Since then the orchids sold out and the cycad was taken out of the shop.
+    await shopDb.db.updateTable("products").set({ stock: 0 }).where("id", "=", soldOut.id).execute();
+    await shopDb.db.deleteFrom("products").where("id", "=", gone.id).execute();
+
+    await page.goto("/checkout");
+    const notice = page.getByRole("alert");
+    await expect(notice.getByText(messages.checkout.cannotOrderYet)).toBeVisible();
+    await expect(notice.getByRole("listitem")).toHaveText([messages.checkout.shortage(soldOut.name, 0), messages.checkout.noLongerSold]);
+    await expect(page.getByRole("button", { name: messages.checkout.placeOrder })).toHaveCount(0);
+    // What can be ordered is summed up as usual, with one shipping fee; the cart icon counts the same.
+    await expectSummary(page, 1, 35_000);
+    await expect(cartLink(page)).toHaveAccessibleName(cartCountName(1));
+
+    await notice.getByRole("link", { name: messages.checkout.fixCart }).click();
+    await expect(page).toHaveURL(urlIs("/cart"));
+    await expect(cartRow(page, soldOut.name)).toContainText(messages.cart.unavailable);
+    await expect(cartRow(page, messages.cart.productGone)).toContainText(messages.cart.unavailable);
+    await hydrated(page.getByRole("button", { name: `Remove ${soldOut.name}`, exact: true }));
+    await page.getByRole("button", { name: `Remove ${soldOut.name}`, exact: true }).click();
+    await expect(cartRow(page, soldOut.name)).toHaveCount(0);
+    await page.getByRole("button", { name: `Remove ${messages.cart.productGone}`, exact: true }).click();
+    await expect(cartRow(page, messages.cart.productGone)).toHaveCount(0);
+
+    await page.getByRole("link", { name: messages.cart.checkOut }).click();
+    await expect(page).toHaveURL(urlIs("/checkout"));
+    await expect(page.getByRole("button", { name: messages.checkout.placeOrder })).toBeVisible();
+    await expect(page.getByRole("alert")).toHaveCount(0);
+    await expectSummary(page, 1, 35_000);
+  });
+
+  test("a shopper whose e-mail is not verified is told so at checkout, with the way to have the mail sent again", async ({ page, shopDb }) => {
+    const plant = await createProduct(shopDb.db, { name: plantName("Unverified Jade"), stock: 2 });
+    const shopper = await signedInUnverified(page, shopDb);
+    await shopDb.db.insertInto("cart_items").values({ id: randomUUID(), user_id: shopper.id, product_id: plant.id, quantity: 1, created_at: new Date().toISOString() }).execute();
+
+    await page.goto("/checkout");
+    await expect(page.getByRole("heading", { level: 1, name: messages.checkout.heading })).toBeVisible();
+    await expect(page.getByRole("alert")).toHaveText(messages.checkout.verifyFirst);
+    await expect(page.getByRole("button", { name: messages.checkout.placeOrder })).toHaveCount(0);
+    const resend = page.getByRole("link", { name: messages.auth.resendVerification });
+    await expect(resend).toHaveAttribute("href", "/verify");
+    await resend.click();
+    await expect(page).toHaveURL(urlIs("/verify"));
+    await expect(page.getByRole("heading", { name: messages.auth.verificationSent })).toBeVisible();
+    await expect(page.getByLabel("Email")).toHaveValue(shopper.email);
+    await expect(page.getByRole("button", { name: messages.auth.resendVerification })).toBeVisible();
+  });
+
+  test("the order history is linked from the profile and from the small-screen menu", async ({ page, shopDb }) => {
+    const shopper = await verifiedShopper(page, shopDb, 2);
+    await logIn(page, shopper);
+    await page.goto(`/profile/${shopper.id}`);
+    await page.getByRole("main").getByRole("link", { name: "Your orders" }).click();
+    await expect(page).toHaveURL(urlIs("/orders"));
+    await expect(page.getByRole("heading", { level: 1, name: "Your orders" })).toBeVisible();
+
+    await page.goto("/");
+    await page.setViewportSize({ width: 375, height: 800 });
+    await hydrated(page.getByRole("button", { name: "Open menu" }));
+    await page.getByRole("button", { name: "Open menu" }).click();
+    const menu = page.getByRole("dialog", { name: "Menu" });
+    await menu.getByRole("link", { name: "Orders", exact: true }).click();
+    await expect(page).toHaveURL(urlIs("/orders"));
+    await expect(menu).toBeHidden();
+    await expect(page.getByRole("heading", { level: 1, name: "Your orders" })).toBeVisible();
   });
 });

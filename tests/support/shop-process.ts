@@ -108,8 +108,8 @@ export async function createPostgresDatabase(adminUrl: string, prefix: string) {
 }
 
 /** Better Auth's signed cookie (better-call): `${token}.${base64 HMAC-SHA256(secret, token)}`, URL-encoded. */
-export function sessionCookie(token: string): string {
-  const signature = createHmac("sha256", SHOP_AUTH_SECRET).update(token).digest("base64");
+export function sessionCookie(token: string, secret = SHOP_AUTH_SECRET): string {
+  const signature = createHmac("sha256", secret).update(token).digest("base64");
   return `${SESSION_COOKIE}=${encodeURIComponent(`${token}.${signature}`)}`;
 }
 
@@ -126,21 +126,26 @@ export function cookieFrom(response: Response): string {
  */
 export async function insertShoppers(db: Kysely<DB>, count: number, { password, prefix }: { password: string; prefix: string }) {
   const passwordHash = await hashPassword(password);
-  const now = new Date();
-  const iso = now.toISOString();
-  const expires = new Date(now.getTime() + 7 * 24 * 60 * 60 * 1000).toISOString();
-  const made = Array.from({ length: count }, () => ({ id: randomUUID(), token: randomBytes(16).toString("hex") }));
+  const iso = new Date().toISOString();
+  const ids = Array.from({ length: count }, () => randomUUID());
   await db
     .insertInto("users")
-    .values(made.map(({ id }, i) => ({ id, name: `Shopper ${i + 1}`, email: `${prefix}-${id}@example.com`, emailVerified: true, username: `${prefix.slice(0, 4)}_${id.slice(0, 12)}`, role: "user", createdAt: iso, updatedAt: iso })))
+    .values(ids.map((id, i) => ({ id, name: `Shopper ${i + 1}`, email: `${prefix}-${id}@example.com`, emailVerified: true, username: `${prefix.slice(0, 4)}_${id.slice(0, 12)}`, role: "user", createdAt: iso, updatedAt: iso })))
     .execute();
   await db
     .insertInto("accounts")
-    .values(made.map(({ id }) => ({ id: randomUUID(), accountId: id, providerId: "credential", userId: id, password: passwordHash, createdAt: iso, updatedAt: iso })))
+    .values(ids.map((id) => ({ id: randomUUID(), accountId: id, providerId: "credential", userId: id, password: passwordHash, createdAt: iso, updatedAt: iso })))
     .execute();
-  await db
-    .insertInto("sessions")
-    .values(made.map(({ id, token }) => ({ id: randomUUID(), token, userId: id, expiresAt: expires, createdAt: iso, updatedAt: iso })))
-    .execute();
-  return made.map(({ id, token }) => ({ userId: id, cookie: sessionCookie(token) }));
+  const cookies = await insertSessions(db, ids);
+  return ids.map((id, i) => ({ userId: id, cookie: cookies[i]! }));
+}
+
+/** A live session for each user, written straight into the database; answers their cookies, signed with the server's secret. */
+export async function insertSessions(db: Kysely<DB>, userIds: string[], secret = SHOP_AUTH_SECRET): Promise<string[]> {
+  const now = new Date();
+  const iso = now.toISOString();
+  const expiresAt = new Date(now.getTime() + 7 * 24 * 60 * 60 * 1000).toISOString();
+  const sessions = userIds.map((userId) => ({ id: randomUUID(), token: randomBytes(16).toString("hex"), userId, expiresAt, createdAt: iso, updatedAt: iso }));
+  await db.insertInto("sessions").values(sessions).execute();
+  return sessions.map(({ token }) => sessionCookie(token, secret));
 }

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { serve, type ServerType } from "@hono/node-server";
-import { pino } from "pino";
+import { pino, type Logger } from "pino";
 import { createApp, type AppOptions } from "../../server/app.ts";
 import { composeShop } from "../../server/compose.ts";
 import { loadConfig } from "../../server/config.ts";
@@ -22,13 +22,12 @@ export interface TestApp {
 }
 
 /** The whole HTTP app (without the page renderer unless given) over a fresh database, driven in-process. */
-export async function createTestApp(env: NodeJS.ProcessEnv = {}, pages?: AppOptions["pages"]): Promise<TestApp> {
+export async function createTestApp(env: NodeJS.ProcessEnv = {}, pages?: AppOptions["pages"], logger: Logger = pino({ level: "silent" })): Promise<TestApp> {
   const database = await createTestDatabase();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "plant-shop-app-"));
   mkdirSync(path.join(dataDir, "media"));
   const config = loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, PUBLIC_URL: TEST_ORIGIN, ...env });
-  const logger = pino({ level: "silent" });
-  const { services, mailer } = await composeShop(config, database, logger);
+  const { services, closeMail } = await composeShop(config, database, logger);
   const app = createApp({ config, services, logger, health: { ready: true }, ...(pages ? { pages } : {}) });
   let server: ServerType | undefined;
   return {
@@ -42,7 +41,7 @@ export async function createTestApp(env: NodeJS.ProcessEnv = {}, pages?: AppOpti
       }),
     async cleanup() {
       await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
-      await mailer.close();
+      await closeMail(5_000);
       await database.cleanup();
       rmSync(dataDir, { recursive: true, force: true });
     },

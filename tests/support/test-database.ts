@@ -24,7 +24,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     await admin.query(`create schema ${schema}`);
     await admin.end();
     const database = openDatabase({ databaseUrl: url, pgSchema: schema, poolSize: 20 });
-    await migrateToLatest(database);
+    await migrateBesideOtherTests(database);
     return {
       ...database,
       async cleanup() {
@@ -46,4 +46,20 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Kysely's migrator looks at the tables of every schema (its introspector calls functions per schema); when
+ * another test file drops its schema at that moment, PostgreSQL answers 'schema … does not exist' (3F000).
+ * That look comes before any migration runs, and each migration is a transaction, so trying again is safe.
+ */
+async function migrateBesideOtherTests(database: Database): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await migrateToLatest(database);
+      return;
+    } catch (error) {
+      if (attempt === 5 || (error as { code?: unknown }).code !== "3F000") throw error;
+    }
+  }
 }

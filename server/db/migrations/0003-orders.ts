@@ -3,6 +3,10 @@ import type { MigrationContext } from "../migrate.ts";
 
 export const ORDER_STATUSES = ["pending", "processing", "shipped", "delivered", "cancelled"] as const;
 
+// Order amounts are sums of prices times quantities: 64-bit on both databases (an order above Rs. 2.1 crore
+// would overflow PostgreSQL's 32-bit integer; SQLite's integer is 64-bit already). pg parses int8 as a number.
+const money = "bigint";
+
 export function ordersMigration({ timestamp }: MigrationContext) {
   return {
     async up(db: Kysely<unknown>) {
@@ -10,7 +14,8 @@ export function ordersMigration({ timestamp }: MigrationContext) {
         .createTable("cart_items")
         .addColumn("id", "text", (c) => c.primaryKey())
         .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
-        .addColumn("product_id", "text", (c) => c.notNull().references("products.id").onDelete("cascade"))
+        // A product that goes leaves its line behind, shown as unavailable (issue 4), not silently dropped.
+        .addColumn("product_id", "text", (c) => c.references("products.id").onDelete("set null"))
         .addColumn("quantity", "integer", (c) => c.notNull().check(sql`quantity > 0`))
         .addColumn("created_at", timestamp, (c) => c.notNull())
         .addUniqueConstraint("cart_items_user_product_unique", ["user_id", "product_id"])
@@ -21,9 +26,9 @@ export function ordersMigration({ timestamp }: MigrationContext) {
         .addColumn("id", "text", (c) => c.primaryKey())
         .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("restrict"))
         .addColumn("status", "text", (c) => c.notNull().check(sql.raw(`status in (${ORDER_STATUSES.map((s) => `'${s}'`).join(", ")})`)))
-        .addColumn("subtotal_paise", "integer", (c) => c.notNull().check(sql`subtotal_paise >= 0`))
-        .addColumn("shipping_paise", "integer", (c) => c.notNull().check(sql`shipping_paise >= 0`))
-        .addColumn("total_paise", "integer", (c) => c.notNull().check(sql`total_paise = subtotal_paise + shipping_paise`))
+        .addColumn("subtotal_paise", money, (c) => c.notNull().check(sql`subtotal_paise >= 0`))
+        .addColumn("shipping_paise", money, (c) => c.notNull().check(sql`shipping_paise >= 0`))
+        .addColumn("total_paise", money, (c) => c.notNull().check(sql`total_paise = subtotal_paise + shipping_paise`))
         .addColumn("ship_name", "text", (c) => c.notNull())
         .addColumn("ship_phone", "text", (c) => c.notNull())
         .addColumn("ship_address", "text", (c) => c.notNull())
@@ -45,7 +50,7 @@ export function ordersMigration({ timestamp }: MigrationContext) {
         // The product may go later; its name and price at the time of the order stay with the order.
         .addColumn("product_id", "text", (c) => c.references("products.id").onDelete("set null"))
         .addColumn("name", "text", (c) => c.notNull())
-        .addColumn("unit_price_paise", "integer", (c) => c.notNull().check(sql`unit_price_paise >= 0`))
+        .addColumn("unit_price_paise", money, (c) => c.notNull().check(sql`unit_price_paise >= 0`))
         .addColumn("quantity", "integer", (c) => c.notNull().check(sql`quantity > 0`))
         .addUniqueConstraint("order_lines_position_unique", ["order_id", "position"])
         .execute();

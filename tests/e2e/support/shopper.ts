@@ -1,7 +1,10 @@
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, type Page } from "@playwright/test";
 import { messages } from "../../../common/messages.ts";
 import type { Database } from "../../../server/db/client.ts";
+import { insertSessions } from "../../support/shop-process.ts";
+import { createShopper } from "../../support/shoppers.ts";
 import { linkFromMail } from "./mail.ts";
 import { hydrated, mainNav, submitRegistration, toast, urlIs } from "./pages.ts";
 
@@ -62,6 +65,20 @@ export async function verifiedShopper(page: Page, database: Database, slot: keyo
   }
   await page.context().clearCookies();
   return { ...person, id: user.id };
+}
+
+/**
+ * A shopper whose e-mail is not verified, signed in in this browser: such a person cannot log in through the
+ * form, so the user and a session are written into the server's database, and the cookie is signed with the
+ * secret the server keeps in its data folder.
+ */
+export async function signedInUnverified(page: Page, database: Database) {
+  const user = await createShopper(database.db, "sqlite", { emailVerified: false, name: "Kiran Rao" });
+  const secret = readFileSync(path.join(process.env.E2E_DATA_DIR!, "auth-secret"), "utf8").trim();
+  const [cookie] = await insertSessions(database.db, [user.id], secret);
+  const [name, value] = cookie!.split(/=(.*)/s);
+  await page.context().addCookies([{ name: name!, value: value!, url: `http://127.0.0.1:${process.env.E2E_PORT}` }]);
+  return user;
 }
 
 /** Starts a test from an empty cart, whatever an earlier (perhaps failed) test left in it. */
