@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pageMeta } from "./seo.ts";
+import { pageMeta, privatePageMeta } from "./seo.ts";
 
 const matches = [{ id: "root", loaderData: { shop: { name: "Green Corner", author: "Asha", shippingFeePaise: 2000, publicUrl: "https://plants.example" } } }];
 
@@ -15,5 +15,9 @@ describe("pageMeta", () => {
     const meta = pageMeta(matches, { description: "Plants", path: "/" });
     expect(meta).toContainEqual({ title: "Green Corner" });
     expect(meta).toContainEqual({ property: "og:title", content: "Green Corner" });
+  });
+
+  it("titles a private page with the configured shop name and keeps it out of search engines", () => {
+    expect(privatePageMeta(matches, "Cart")).toEqual([{ title: "Cart | Green Corner" }, { name: "robots", content: "noindex" }]);
   });
 });

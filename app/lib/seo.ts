@@ -20,12 +20,24 @@ export function shopFrom(matches: readonly RootMatch[]): PublicShopConfig | unde
   return root?.shop;
 }
 
+const shopNameFrom = (matches: readonly RootMatch[]) => shopFrom(matches)?.name ?? "Plant Shop";
+
+/** "Cart | Plant Shop": a page's title followed by the configured shop name. */
+export function titleWithShop(matches: readonly RootMatch[], title: string): string {
+  return `${title} | ${shopNameFrom(matches)}`;
+}
+
+/** A page of one person's own (cart, orders, checkout): titled, and kept out of search engines. */
+export function privatePageMeta(matches: readonly RootMatch[], title: string): MetaDescriptor[] {
+  return [{ title: titleWithShop(matches, title) }, { name: "robots", content: "noindex" }];
+}
+
 /** Title, description, canonical link and Open Graph tags for one page. */
 export function pageMeta(matches: readonly RootMatch[], page: PageSeo): MetaDescriptor[] {
   const shop = shopFrom(matches);
-  const shopName = shop?.name ?? "Plant Shop";
+  const shopName = shopNameFrom(matches);
   const origin = shop?.publicUrl ?? "";
-  const title = page.title ? `${page.title} | ${shopName}` : shopName;
+  const title = page.title ? titleWithShop(matches, page.title) : shopName;
   const url = origin + page.path;
   return [
     { title },

@@ -7,8 +7,10 @@ import { CustomerContact, OrderHeading, OrderView } from "../components/order-vi
 import { actionResult, formLevelMessage, loadOr404 } from "../lib/service-errors.ts";
 import { requireAdmin } from "../lib/session.ts";
 import type { Route } from "./+types/admin-order";
+import { privatePageMeta } from "../lib/seo.ts";
+import { readFormFields } from "../lib/forms.ts";
 
-export const meta: Route.MetaFunction = ({ data }) => [{ title: data ? `Order ${data.number} (admin) | Plant Shop` : messages.orders.notFound }];
+export const meta: Route.MetaFunction = ({ matches, data }) => (data ? privatePageMeta(matches, `Order ${data.number} (admin)`) : []);
 
 export function loader({ context, request, params }: Route.LoaderArgs) {
   const admin = requireAdmin(context, request);
@@ -17,7 +19,7 @@ export function loader({ context, request, params }: Route.LoaderArgs) {
 
 export async function action({ context, request, params }: Route.ActionArgs) {
   const admin = requireAdmin(context, request);
-  const form = Object.fromEntries(await request.formData());
+  const form = await readFormFields(request);
   return actionResult(async () => ({ order: await context.services.orders.setStatus(admin, params.orderId, form) }));
 }
 

@@ -4,8 +4,9 @@ import { NEXT_STATUSES, type OrderStatus } from "#common/order-types.ts";
 import { CustomerContact, formatOrderDate, StatusBadge } from "../components/order-view.tsx";
 import { requireAdmin } from "../lib/session.ts";
 import type { Route } from "./+types/admin-orders";
+import { privatePageMeta } from "../lib/seo.ts";
 
-export const meta: Route.MetaFunction = () => [{ title: "Orders (admin) | Plant Shop" }];
+export const meta: Route.MetaFunction = ({ matches }) => privatePageMeta(matches, "Orders (admin)");
 
 export function loader({ context, request }: Route.LoaderArgs) {
   const admin = requireAdmin(context, request);

@@ -10,8 +10,10 @@ import { Picture } from "../components/ui/picture.tsx";
 import { actionResult } from "../lib/service-errors.ts";
 import { requireUser } from "../lib/session.ts";
 import type { Route } from "./+types/cart";
+import { privatePageMeta } from "../lib/seo.ts";
+import { readFormFields } from "../lib/forms.ts";
 
-export const meta: Route.MetaFunction = () => [{ title: "Cart | Plant Shop" }];
+export const meta: Route.MetaFunction = ({ matches }) => privatePageMeta(matches, "Cart");
 
 export function loader({ context, request }: Route.LoaderArgs) {
   return context.services.cart.getCart(requireUser(context, request));
@@ -19,7 +21,7 @@ export function loader({ context, request }: Route.LoaderArgs) {
 
 export async function action({ context, request }: Route.ActionArgs) {
   const user = requireUser(context, request);
-  const form = Object.fromEntries(await request.formData());
+  const form = await readFormFields(request);
   const { cart } = context.services;
   if (form.intent === "remove") {
     return actionResult(() => cart.removeItem(user, form.itemId).then(() => ({})), { intent: "remove" as const });

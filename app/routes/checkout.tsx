@@ -10,8 +10,10 @@ import { actionResult, formLevelMessage } from "../lib/service-errors.ts";
 import { redirectWithCookies, requireUser } from "../lib/session.ts";
 import { useFormErrors } from "../lib/use-form-errors.ts";
 import type { Route } from "./+types/checkout";
+import { privatePageMeta } from "../lib/seo.ts";
+import { readFormFields } from "../lib/forms.ts";
 
-export const meta: Route.MetaFunction = () => [{ title: "Checkout | Plant Shop" }];
+export const meta: Route.MetaFunction = ({ matches }) => privatePageMeta(matches, "Checkout");
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const user = requireUser(context, request);
@@ -29,7 +31,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 export async function action({ context, request }: Route.ActionArgs) {
   const user = requireUser(context, request);
-  const form = Object.fromEntries(await request.formData());
+  const form = await readFormFields(request);
   const result = await actionResult(() => context.services.orders.placeOrder(user, form));
   if (!("ok" in result) || !result.ok) return result;
   return redirectWithCookies(`/orders/${result.id}`, [], "orderPlaced");

@@ -9,12 +9,13 @@ import { pageMeta } from "../lib/seo.ts";
 import { useFormErrors } from "../lib/use-form-errors.ts";
 import type { Route } from "./+types/forgot-password";
 import { SubmitButton } from "../components/ui/submit-button.tsx";
+import { readFormFields } from "../lib/forms.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: "Forgot password", description: "Reset your Plant Shop password.", path: "/forgot-password" });
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = Object.fromEntries(await request.formData());
+  const form = await readFormFields(request);
   return actionResult(async () => {
     await context.services.accounts.requestPasswordReset(form, context.request);
     return { sent: true };

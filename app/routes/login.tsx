@@ -11,6 +11,7 @@ import { useFormErrors } from "../lib/use-form-errors.ts";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/login";
 import { SubmitButton } from "../components/ui/submit-button.tsx";
+import { readForm } from "../lib/forms.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: "Login", description: "Log in to your Plant Shop account.", path: "/login" });
@@ -21,7 +22,7 @@ export function loader({ context, request }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   const result = await actionResult(() => context.services.accounts.signIn(Object.fromEntries(form), context.request));
   if ("ok" in result) return redirectWithCookies(safeRedirectTo(form.get("redirectTo")), result.setCookies, "loggedIn");
   // Not verified yet: /verify, where the message's link leads, is filled in with this address.

@@ -7,8 +7,9 @@ import { SubmitButton } from "../components/ui/submit-button.tsx";
 import { actionResult, formLevelMessage, loadOr404 } from "../lib/service-errors.ts";
 import { redirectWithCookies, requireUser } from "../lib/session.ts";
 import type { Route } from "./+types/order";
+import { privatePageMeta } from "../lib/seo.ts";
 
-export const meta: Route.MetaFunction = ({ data }) => [{ title: data ? `Order ${data.number} | Plant Shop` : messages.orders.notFound }];
+export const meta: Route.MetaFunction = ({ matches, data }) => (data ? privatePageMeta(matches, `Order ${data.number}`) : []);
 
 export function loader({ context, request, params }: Route.LoaderArgs) {
   const user = requireUser(context, request);

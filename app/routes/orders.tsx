@@ -4,8 +4,9 @@ import { formatPriceExact } from "#common/money.ts";
 import { formatOrderDate, StatusBadge } from "../components/order-view.tsx";
 import { requireUser } from "../lib/session.ts";
 import type { Route } from "./+types/orders";
+import { privatePageMeta } from "../lib/seo.ts";
 
-export const meta: Route.MetaFunction = () => [{ title: "Your orders | Plant Shop" }];
+export const meta: Route.MetaFunction = ({ matches }) => privatePageMeta(matches, "Your orders");
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   return { orders: await context.services.orders.listMyOrders(requireUser(context, request)) };

@@ -11,18 +11,20 @@ import { redirectWithCookies, requireUser } from "../lib/session.ts";
 import { useFormErrors } from "../lib/use-form-errors.ts";
 import type { Route } from "./+types/profile";
 import { SubmitButton } from "../components/ui/submit-button.tsx";
+import { titleWithShop } from "../lib/seo.ts";
+import { readForm } from "../lib/forms.ts";
 
 export function loader({ params, context }: Route.LoaderArgs) {
   return loadOr404(() => context.services.profiles.getProfile(context.user, params.userId));
 }
 
-export const meta: Route.MetaFunction = ({ data }) => [{ title: data ? `${data.name} (@${data.username}) | Plant Shop` : messages.profile.noUserData }];
+export const meta: Route.MetaFunction = ({ matches, data }) => (data ? [{ title: titleWithShop(matches, `${data.name} (@${data.username})`) }] : []);
 
 const PICTURE_TYPES = ".png,.jpg,.jpeg,.svg,.gif,.webp,.bmp,.tif,.tiff,.ico,image/*";
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const user = requireUser(context, request);
-  const form = await request.formData();
+  const form = await readForm(request);
   if (form.get("intent") === "change-password") {
     const result = await actionResult(() => context.services.accounts.changePassword(Object.fromEntries(form), context.request), {
       intent: "change-password" as const,

@@ -11,6 +11,7 @@ import { pageMeta } from "../lib/seo.ts";
 import { useFormErrors } from "../lib/use-form-errors.ts";
 import type { Route } from "./+types/register";
 import { SubmitButton } from "../components/ui/submit-button.tsx";
+import { readFormFields } from "../lib/forms.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: "Create your account", description: "Create a Plant Shop account.", path: "/register" });
@@ -21,7 +22,7 @@ export function loader({ context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = Object.fromEntries(await request.formData());
+  const form = await readFormFields(request);
   const result = await actionResult(() => context.services.accounts.register(form, context.request));
   if (!("ok" in result) || !result.ok) return result;
   return redirectWithCookies("/verify", [await pendingEmailCookie.serialize(result.email)], "accountCreated");

@@ -10,12 +10,13 @@ import { pageMeta } from "../lib/seo.ts";
 import { useFormErrors } from "../lib/use-form-errors.ts";
 import type { Route } from "./+types/reset-password";
 import { SubmitButton } from "../components/ui/submit-button.tsx";
+import { readFormFields } from "../lib/forms.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: "Choose a new password", description: "Set a new Plant Shop password.", path: "/reset-password" });
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = Object.fromEntries(await request.formData());
+  const form = await readFormFields(request);
   const result = await actionResult(async () => {
     await context.services.accounts.resetPassword(form, context.request);
     return {};

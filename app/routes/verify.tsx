@@ -10,6 +10,7 @@ import { pageMeta } from "../lib/seo.ts";
 import { useFormErrors } from "../lib/use-form-errors.ts";
 import type { Route } from "./+types/verify";
 import { SubmitButton } from "../components/ui/submit-button.tsx";
+import { readFormFields } from "../lib/forms.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: "Verify your e-mail", description: "Confirm your e-mail address.", path: "/verify" });
@@ -28,7 +29,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = Object.fromEntries(await request.formData());
+  const form = await readFormFields(request);
   return actionResult(async () => {
     await context.services.accounts.resendVerification(form, context.request);
     return { sent: true };
