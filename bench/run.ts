@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -12,6 +12,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
 const SHOP_PORT = 4601;
 const BARE_PORT = 4602;
+/** PAGE_CACHE_SECONDS's default (README): pages for visitors without cookies are reused this long. */
+const DEFAULT_PAGE_CACHE_SECONDS = 2;
 const TSX = path.resolve("node_modules/.bin/tsx");
 
 interface Measured {
@@ -59,23 +61,43 @@ async function untilHealthy(url: string) {
   throw new Error(`${url} did not become healthy`);
 }
 
+/** Waits until no server holds the data folder's lock (docs/decisions/006), so the next one may start. */
+async function untilReleased(dataDir: string) {
+  for (let i = 0; i < 300 && existsSync(path.join(dataDir, "server.lock")); i++) await new Promise((r) => setTimeout(r, 100));
+}
+
 async function stop(child: ChildProcess) {
   const exited = new Promise((resolve) => child.once("exit", resolve));
   child.kill("SIGTERM");
   await exited;
 }
 
+/** Starts the production shop on a data folder; `pageCacheSeconds` 0 renders every page afresh. */
+function startShop(dataDir: string, shopUrl: string, pageCacheSeconds: number) {
+  return start(
+    TSX,
+    ["server/main.ts"],
+    {
+      NODE_ENV: "production",
+      HOST: "127.0.0.1",
+      PORT: String(SHOP_PORT),
+      PUBLIC_URL: shopUrl,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+      PAGE_CACHE_SECONDS: String(pageCacheSeconds),
+    },
+    () => untilHealthy(`${shopUrl}/healthz`),
+  );
+}
+
 async function main() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "plant-shop-bench-"));
   const shopUrl = `http://127.0.0.1:${SHOP_PORT}`;
-  const shop = await start(
-    TSX,
-    ["server/main.ts"],
-    { NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(SHOP_PORT), PUBLIC_URL: shopUrl, DATA_DIR: dataDir, LOG_LEVEL: "warn" },
-    () => untilHealthy(`${shopUrl}/healthz`),
-  );
+  // First every page rendered for every request (the page cache off), then with the default cache.
+  let shop = await startShop(dataDir, shopUrl, 0);
   const firstProduct = ((await (await fetch(`${shopUrl}/api/products?limit=1`)).json()) as { items: { id: string }[] }).items[0];
   const paths = ["/api/products?limit=12", "/", "/shop", `/product/${firstProduct?.id}`];
+  const pagePaths = paths.filter((p) => !p.startsWith("/api/"));
 
   // Record the shop's bytes for each path; the bare server answers with exactly those.
   const recorded: Record<string, { status: number; contentType: string; body: string }> = {};
@@ -90,8 +112,13 @@ async function main() {
   const recordedFile = path.join(dataDir, "recorded.json");
   writeFileSync(recordedFile, JSON.stringify(recorded));
 
-  const shopResults = new Map<string, Measured>();
-  for (const p of paths) shopResults.set(p, await load(shopUrl + p));
+  const rendered = new Map<string, Measured>();
+  for (const p of paths) rendered.set(p, await load(shopUrl + p));
+  await stop(shop);
+  await untilReleased(dataDir);
+  shop = await startShop(dataDir, shopUrl, DEFAULT_PAGE_CACHE_SECONDS);
+  const cached = new Map<string, Measured>();
+  for (const p of pagePaths) cached.set(p, await load(shopUrl + p));
   await stop(shop);
 
   const bare = await start(TSX, ["bench/bare-server.ts", recordedFile, String(BARE_PORT)], {}, (child) =>
@@ -103,15 +130,14 @@ async function main() {
   rmSync(dataDir, { recursive: true, force: true });
 
   console.log(`\nPlant Shop bench: ${CONNECTIONS} connections, ${SECONDS}s per path, loopback, ${os.cpus().length} cores, Node ${process.version}`);
-  console.log("path                          bytes   shop req/s  p50/p95/p99 ms     bare req/s  p50/p95/p99 ms   shop/bare  failures");
-  for (const p of paths) {
-    const s = shopResults.get(p)!;
+  console.log("path                                bytes   shop req/s  p50/p95/p99 ms     bare req/s  p50/p95/p99 ms   shop/bare  failures");
+  const row = (p: string, how: string, s: Measured) => {
     const b = bareResults.get(p)!;
     const bytes = Buffer.from(recorded[p]!.body, "base64").length;
-    const label = p.startsWith("/product/") ? "/product/{id}" : p;
+    const label = `${p.startsWith("/product/") ? "/product/{id}" : p}${how}`;
     console.log(
       [
-        label.padEnd(28),
+        label.padEnd(34),
         String(bytes).padStart(7),
         s.rps.toFixed(0).padStart(12),
         ms(s).padStart(16),
@@ -121,6 +147,11 @@ async function main() {
         String(s.failures).padStart(9),
       ].join(" "),
     );
+  };
+  for (const p of paths) {
+    const page = pagePaths.includes(p);
+    row(p, page ? " (rendered)" : "", rendered.get(p)!);
+    if (page) row(p, ` (cached ${DEFAULT_PAGE_CACHE_SECONDS}s)`, cached.get(p)!);
   }
 
   // Checkout under load on PostgreSQL (skipped, saying so, without BENCH_DATABASE_URL or TEST_DATABASE_URL).
