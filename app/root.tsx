@@ -32,8 +32,8 @@ export const links: Route.LinksFunction = () => [
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const user = context.user ? { id: context.user.id, name: context.user.name, isAdmin: context.user.isAdmin, avatarUrl: avatarUrl(context.user) } : null;
-  const [flash, cartCount] = await Promise.all([takeFlash(request), context.services.cart.countItems(context.user)]);
-  return data({ shop: context.shop, user, cartCount, toast: flash.text }, flash.clear ? { headers: { "Set-Cookie": flash.clear } } : undefined);
+  const [{ flash, clear }, cartCount] = await Promise.all([takeFlash(request), context.services.cart.countItems(context.user)]);
+  return data({ shop: context.shop, user, cartCount, flash }, clear ? { headers: { "Set-Cookie": clear } } : undefined);
 }
 
 // The top bar is hidden on these screens (spec section 2).
@@ -93,9 +93,10 @@ function PendingPage() {
 
 export default function App({ loaderData }: Route.ComponentProps) {
   // A toast carried across a redirect ('User logged in successfully', 'Email verified!').
+  const { flash } = loaderData;
   useEffect(() => {
-    if (loaderData.toast) toast.success(loaderData.toast);
-  }, [loaderData]);
+    if (flash) toast.success(flash.text, { id: flash.id });
+  }, [flash]);
   return <Outlet />;
 }
 

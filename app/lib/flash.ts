@@ -16,13 +16,20 @@ export type FlashKey = keyof typeof FLASH_TEXTS;
 
 const flashCookie = createCookie("plant-shop.flash", { httpOnly: true, sameSite: "lax", path: "/", maxAge: 60 });
 
+export interface Flash {
+  /** Names this one flash: pages that read it twice (two loads in flight at once) show one toast. */
+  id: string;
+  text: string;
+}
+
 export function setFlash(key: FlashKey): Promise<string> {
-  return flashCookie.serialize(key);
+  return flashCookie.serialize(`${key}.${crypto.randomUUID()}`);
 }
 
 /** The toast waiting for this request, and the header that clears it. */
-export async function takeFlash(request: Request): Promise<{ text: string | null; clear: string | null }> {
-  const key: unknown = await flashCookie.parse(request.headers.get("cookie"));
-  if (typeof key !== "string" || !(key in FLASH_TEXTS)) return { text: null, clear: null };
-  return { text: FLASH_TEXTS[key as FlashKey], clear: await flashCookie.serialize("", { maxAge: 0 }) };
+export async function takeFlash(request: Request): Promise<{ flash: Flash | null; clear: string | null }> {
+  const value: unknown = await flashCookie.parse(request.headers.get("cookie"));
+  const [key = "", id = ""] = typeof value === "string" ? value.split(".") : [];
+  if (!(key in FLASH_TEXTS) || !id) return { flash: null, clear: null };
+  return { flash: { id, text: FLASH_TEXTS[key as FlashKey] }, clear: await flashCookie.serialize("", { maxAge: 0 }) };
 }
