@@ -2,10 +2,15 @@
 // what routes import); a registry symbol marks user-facing errors so both copies recognise them.
 export const USER_FACING_ERROR = Symbol.for("plant-shop.user-facing-error");
 
+/** Failures that code (not only people) must tell apart; their message may be reworded, their code not. */
+export const ERROR_CODES = { emailNotVerified: "EMAIL_NOT_VERIFIED" } as const;
+export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
+
 export interface UserFacingError {
   status: number;
   message: string;
   fieldErrors?: Record<string, string>;
+  code?: ErrorCode;
 }
 
 export function isUserFacingError(error: unknown): error is UserFacingError & Error {

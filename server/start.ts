@@ -15,9 +15,11 @@ import { seedSampleData } from "./db/seed.ts";
 import { createPageHandler } from "./http/pages.ts";
 
 const PROJECT_ROOT = path.resolve(import.meta.dirname, "..");
-const SHUTDOWN_GRACE_MS = 10_000;
-/** How long shutdown waits for order e-mails still being sent or retried. */
-const MAIL_DRAIN_MS = 10_000;
+/**
+ * Shutdown's whole budget: requests in flight, then the e-mails they queued, share it, so the database and the
+ * data folder lock are released within it — inside the 10 s a container runtime waits before killing.
+ */
+const SHUTDOWN_BUDGET_MS = 8_000;
 
 export interface RunningServer {
   url: string;
@@ -81,13 +83,14 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
      */
     async stop() {
       health.ready = false;
+      const deadline = Date.now() + SHUTDOWN_BUDGET_MS;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      const timer = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+      const timer = setTimeout(() => server.closeAllConnections(), SHUTDOWN_BUDGET_MS / 2);
       await closed;
       clearTimeout(timer);
       await vite?.close();
-      await closeMail(MAIL_DRAIN_MS);
+      await closeMail(Math.max(0, deadline - Date.now()));
       await database.destroy();
       await releaseLock?.();
       logger.info("Plant Shop stopped");

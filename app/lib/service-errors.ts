@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { isUserFacingError } from "#common/user-facing-error.ts";
+import { isUserFacingError, type ErrorCode } from "#common/user-facing-error.ts";
 
 /**
  * Runs a service call for a page: a failure meant for people becomes the page's own error answer with its
@@ -24,6 +24,7 @@ export interface ActionFailure {
   ok: false;
   message: string;
   fieldErrors: Record<string, string>;
+  code?: ErrorCode;
 }
 
 /**
@@ -35,7 +36,13 @@ export async function actionResult<T extends object, Tag extends object = object
     return { ok: true as const, ...(tag as Tag), ...(await run()) };
   } catch (error) {
     if (!isUserFacingError(error)) throw error;
-    const failure: ActionFailure & Tag = { ...(tag as Tag), ok: false, message: error.message, fieldErrors: error.fieldErrors ?? {} };
+    const failure: ActionFailure & Tag = {
+      ...(tag as Tag),
+      ok: false,
+      message: error.message,
+      fieldErrors: error.fieldErrors ?? {},
+      ...(error.code ? { code: error.code } : {}),
+    };
     return data(failure, { status: error.status });
   }
 }

@@ -12,6 +12,7 @@ import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/login";
 import { SubmitButton } from "../components/ui/submit-button.tsx";
 import { readForm } from "../lib/forms.ts";
+import { ERROR_CODES } from "#common/user-facing-error.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: "Login", description: "Log in to your Plant Shop account.", path: "/login" });
@@ -26,7 +27,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const result = await actionResult(() => context.services.accounts.signIn(Object.fromEntries(form), context.request));
   if ("ok" in result) return redirectWithCookies(safeRedirectTo(form.get("redirectTo")), result.setCookies, "loggedIn");
   // Not verified yet: /verify, where the message's link leads, is filled in with this address.
-  if (result.data.message === messages.auth.emailNotVerified) return withPendingEmail(result, String(form.get("email")).trim());
+  if (result.data.code === ERROR_CODES.emailNotVerified) return withPendingEmail(result, String(form.get("email")).trim());
   return result;
 }
 
@@ -35,7 +36,7 @@ export default function Login({ actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const failure = actionData && !actionData.ok ? actionData : undefined;
   const errors = failure?.fieldErrors ?? {};
-  const unverified = failure?.message === messages.auth.emailNotVerified;
+  const unverified = failure?.code === ERROR_CODES.emailNotVerified;
   return (
     <AuthCard
       title={messages.auth.loginHeading}

@@ -11,7 +11,7 @@ export function handleError(error: Error, c: Context<AppEnv>): Response {
   if (error instanceof ServiceError) {
     if (error instanceof TooManyRequestsError) c.header("Retry-After", String(error.retryAfterSeconds));
     return c.json(
-      { message: error.message, ...(error.fieldErrors ? { fieldErrors: error.fieldErrors } : {}) },
+      { message: error.message, ...(error.fieldErrors ? { fieldErrors: error.fieldErrors } : {}), ...(error.code ? { code: error.code } : {}) },
       error.status,
     );
   }

@@ -21,7 +21,12 @@ export function shareImages(publicDir: string) {
   return new Hono<AppEnv>().get("/share/*", async (c) => {
     const name = SHARE_PATH.exec(c.req.path)?.[1];
     if (!name || name.includes("..")) return c.notFound();
-    if (!rendered.has(name)) rendered.set(name, render(name));
+    if (!rendered.has(name)) {
+      const rendering = render(name);
+      rendered.set(name, rendering);
+      // A failed rendering is forgotten, so that the next request tries again.
+      rendering.catch(() => rendered.delete(name));
+    }
     const png = await rendered.get(name)!;
     if (!png) {
       rendered.delete(name);

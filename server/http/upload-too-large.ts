@@ -8,6 +8,8 @@ import { messages } from "#common/messages.ts";
  */
 export function uploadTooLarge(c: Context) {
   const url = new URL(c.req.url);
+  // One leading slash: "//elsewhere.example/x" would be a link to another site.
+  const back = `/${url.pathname.replace(/^\/+/, "")}${url.search}`;
   return c.html(
     html`<!doctype html>
       <html lang="en">
@@ -20,7 +22,7 @@ export function uploadTooLarge(c: Context) {
           <main>
             <h1>${messages.images.uploadTooLarge}</h1>
             <p>${messages.images.tooLarge}</p>
-            <p><a href="${url.pathname + url.search}">${messages.images.goBack}</a></p>
+            <p><a href="${back}">${messages.images.goBack}</a></p>
           </main>
         </body>
       </html>`,

@@ -23,6 +23,10 @@ import {
   parseInput,
 } from "./errors.ts";
 import type { RequestContext, SessionUser } from "./session-user.ts";
+import { ERROR_CODES } from "#common/user-facing-error.ts";
+
+/** The name an admin account made from ADMIN_EMAIL starts with (editable on its profile). */
+const ADMIN_NAME = "Shop Admin";
 
 /** Cookies the auth library set, for the page or API response to pass on. */
 export interface CookieResult {
@@ -138,10 +142,17 @@ export function createAccountsService(auth: Auth, { db, dialect }: Pick<Database
       const existing = await findUser(db, email);
       if (!existing) {
         await auth.api.createUser({
-          body: { email, password, name: "Shop Admin", role: "admin", data: { username: await freeUsername(db, email) } },
+          body: { email, password, name: ADMIN_NAME, role: "admin", data: { username: await freeUsername(db, email) } },
         });
       } else if (!existing.emailVerified) {
+        // Whoever registered the address first never proved it: their password, sessions and profile go.
         await resetAccount(existing.id, password);
+        const username = await freeUsername(db, email);
+        await db
+          .updateTable("users")
+          .set({ name: ADMIN_NAME, username, displayUsername: username, image: null, phone: null, address: null, location: null })
+          .where("id", "=", existing.id)
+          .execute();
       }
       await setRole(db, dialect, email, "admin", { verify: true });
       return existing ? "promoted" : "created";
@@ -198,7 +209,7 @@ function fromAuthError(error: APIError): ServiceError {
     case "INVALID_EMAIL_OR_PASSWORD":
       return new InvalidInputError(a.invalidCredentials);
     case "EMAIL_NOT_VERIFIED":
-      return new ServiceError(403, a.emailNotVerified);
+      return new ServiceError(403, a.emailNotVerified, undefined, ERROR_CODES.emailNotVerified);
     case "USERNAME_IS_ALREADY_TAKEN":
       return fieldConflict("username", a.usernameTaken);
     case "USER_ALREADY_EXISTS":

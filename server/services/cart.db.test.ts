@@ -3,6 +3,7 @@ import { messages } from "#common/messages.ts";
 import { createProduct } from "../../tests/support/factories.ts";
 import { checkoutInput, createShopper } from "../../tests/support/shoppers.ts";
 import { createTestApp, type TestApp } from "../../tests/support/test-app.ts";
+import { inShopperTransaction } from "../db/write-transaction.ts";
 
 let app: TestApp;
 beforeEach(async () => {
@@ -65,6 +66,25 @@ describe("a product that is gone", () => {
 });
 
 describe("cart changes and checkout at the same time", () => {
+  it("a cart change waits while the shopper's lock is held (as during a checkout), then goes ahead", async () => {
+    const plant = await createProduct(app.database.db, { stock: 5 });
+    const user = await shopper();
+    const events: string[] = [];
+    let locked: () => void = () => {};
+    const holding = new Promise<void>((resolve) => (locked = resolve));
+    const checkout = inShopperTransaction(app.database, user.id, async () => {
+      locked();
+      // Long enough for an unlocked add to finish first; it can only make this test pass wrongly, never fail.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      events.push("checkout done");
+    });
+    await holding;
+    const add = app.services.cart.addToCart(user, { productId: plant.id }).then(() => events.push("add done"));
+    await Promise.all([checkout, add]);
+    expect(events).toEqual(["checkout done", "add done"]);
+    expect((await app.services.cart.getCart(user)).itemCount).toBe(1);
+  });
+
   it("never loses a line added while the shopper's checkout runs: it is ordered, or stays in the cart", async () => {
     const ordered = await createProduct(app.database.db, { stock: 1000 });
     const addedMeanwhile = await createProduct(app.database.db, { stock: 1000 });

@@ -165,7 +165,7 @@ function withPrefix<T>(prefix: string, parse: () => T): T {
   try {
     return parse();
   } catch (error) {
-    if (error instanceof ServiceError) throw new ServiceError(error.status, `${prefix} ${error.message}`, error.fieldErrors);
+    if (error instanceof ServiceError) throw new ServiceError(error.status, `${prefix} ${error.message}`, error.fieldErrors, error.code);
     throw error;
   }
 }

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { USER_FACING_ERROR } from "#common/user-facing-error.ts";
+import { USER_FACING_ERROR, type ErrorCode } from "#common/user-facing-error.ts";
 
 export type FieldErrors = Record<string, string>;
 
@@ -11,6 +11,7 @@ export class ServiceError extends Error {
     readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429,
     message: string,
     readonly fieldErrors?: FieldErrors,
+    readonly code?: ErrorCode,
   ) {
     super(message);
     this.name = new.target.name;

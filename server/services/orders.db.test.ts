@@ -217,15 +217,29 @@ describe("payment", () => {
     expect(await app.database.db.selectFrom("orders").select("id").execute()).toEqual([]);
   });
 
-  it("keeps exactly one hold when one key is sent many times at once", async () => {
+  it("keeps exactly one hold and sends one confirmation when one key is sent many times at once", async () => {
     const { user } = await shopperWithCart({ stock: 10 }, 2);
     const { payment, held, released } = recordingPayment();
-    const { orders } = ordersWith({ payment });
+    const sent: string[] = [];
+    const mailer: Mailer = { kind: "outbox", send: async (message) => void sent.push(message.subject), close: async () => undefined };
+    const { orders, mail } = ordersWith({ payment, mailer });
     const input = checkoutInput();
     const results = await Promise.all(Array.from({ length: 20 }, () => orders.placeOrder(user, input)));
     expect(new Set(results.map((order) => order.id)).size).toBe(1);
     const kept = held.filter((hold) => !released.includes(hold));
     expect(kept.map((hold) => hold.orderId)).toEqual([results[0]!.id]);
+    await mail.drain(5_000);
+    expect(sent).toHaveLength(1);
+  });
+
+  it("stops, keeps the new line in the cart and lets the hold go when a line is added meanwhile (another tab)", async () => {
+    const { user } = await shopperWithCart({ stock: 5 }, 1);
+    const other = await createProduct(app.database.db, { stock: 5 });
+    const { payment, held, released } = recordingPayment(() => app.services.cart.addToCart(user, { productId: other.id }));
+    await expect(ordersWith({ payment }).orders.placeOrder(user, checkoutInput())).rejects.toMatchObject({ status: 409, message: messages.checkout.cartChanged });
+    expect(released).toEqual(held);
+    expect((await app.services.cart.getCart(user)).lines).toHaveLength(2);
+    expect(await app.database.db.selectFrom("orders").select("id").execute()).toEqual([]);
   });
 });
 

@@ -313,7 +313,7 @@ describe("admins", () => {
     expect(await inbox.json()).toEqual({ items: [] });
   });
 
-  it("made from ADMIN_EMAIL take over an unverified account someone else registered under it: new password, no old sessions", async () => {
+  it("made from ADMIN_EMAIL take over an unverified account someone else registered under it: new password, no old sessions, no old profile", async () => {
     const squatter = newPerson({ email: "owner@nursery.example" });
     expect((await shop.app.request("/api/auth/sign-up/email", postJson(squatter))).status).toBe(200);
     const { id: userId } = await shop.app.database.db.selectFrom("users").select("id").where("email", "=", squatter.email).executeTakeFirstOrThrow();
@@ -331,6 +331,10 @@ describe("admins", () => {
     const owner = await signIn(shop.app, squatter.email, "green-thumb-2025");
     expect(owner.status).toBe(200);
     expect(await (await me(sessionCookie(owner))).json()).toMatchObject({ id: userId, isAdmin: true, emailVerified: true });
+    const profile = await shop.app.database.db.selectFrom("users").select(["name", "username", "displayUsername"]).where("id", "=", userId).executeTakeFirstOrThrow();
+    expect(profile.name).toBe("Shop Admin");
+    expect(profile.username).not.toBe(squatter.username.toLowerCase());
+    expect(profile.displayUsername).toBe(profile.username);
   });
 
   it("made from ADMIN_EMAIL keep the password of a verified account they promote", async () => {

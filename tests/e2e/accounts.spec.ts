@@ -8,7 +8,8 @@ import { ADMIN, hydrated, logIn, logOut, mainNav, submitLogin, submitRegistratio
 
 // Accounts end to end: sign-up, e-mail verification, login and logout, profile, passwords, roles.
 // Every test makes its own people (unique e-mail and username): the server limits sign-ups per address
-// (20 an hour) and mails per e-mail, so this file signs up 10 accounts in all.
+// (20 an hour) and mails per e-mail, so this file makes 11 sign-ups in all (the one refused for a taken
+// username counts too; the orders spec makes two more).
 
 interface Person {
   name: string;
