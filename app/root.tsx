@@ -63,7 +63,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
           {children}
         </main>
         <SiteFooter shopName={shopName} author={data?.shop.author ?? ""} />
-        <Toaster position="top-center" />
+        {/* Below the 64 px top bar, so a toast never covers the navigation. */}
+        <Toaster position="top-center" containerStyle={{ top: 72 }} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

@@ -136,6 +136,7 @@ export const messages = {
     notFound: "Order not found",
     cancelled: "Your order has been cancelled.",
     cannotCancel: "Only a pending order can be cancelled.",
+    confirmCancel: "Cancel this order? Its plants go back on sale, and this cannot be undone.",
     badTransition: (from: string, to: string) => `An order that is ${from} cannot become ${to}.`,
     none: "You have not placed any orders yet.",
   },

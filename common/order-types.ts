@@ -37,6 +37,8 @@ export interface OrderDetail extends OrderSummary {
 
 /** An order as one person sees it: may they cancel it themselves (its owner, while it is pending)? */
 export interface ViewedOrder extends OrderDetail {
+  /** False when an admin looks at someone else's order. */
+  viewedByOwner: boolean;
   canCancel: boolean;
 }
 

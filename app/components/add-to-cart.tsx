@@ -18,8 +18,8 @@ export function AddToCart({ productId, inStock }: { productId: string; inStock: 
 
   useEffect(() => {
     if (fetcher.state !== "idle" || !result) return;
+    // A refusal is said beside the button (below), where the focus is.
     if (result.ok) toast.success(messages.cart.added);
-    else toast.error(result.message);
   }, [fetcher.state, result]);
 
   if (!inStock) {

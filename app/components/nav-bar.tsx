@@ -65,7 +65,7 @@ export function NavBar({ shopName, user, cartCount }: { shopName: string; user: 
   return (
     <header className="sticky top-0 z-30 border-b border-stone-200 bg-white/95 backdrop-blur">
       <nav aria-label="Main" className="container-page flex h-16 items-center gap-4">
-        <Link to="/" className="mr-auto flex items-center gap-2 text-xl font-bold text-leaf-800">
+        <Link to="/" className="mr-auto flex items-center gap-2 whitespace-nowrap text-xl font-bold text-leaf-800">
           <img src="/illustrations/favicon.svg" width={32} height={32} alt="" />
           {shopName}
         </Link>

@@ -52,7 +52,7 @@ export function OrderView({ order }: { order: OrderDetail }) {
   return (
     <div className="grid items-start gap-8 lg:grid-cols-[1fr_22rem]">
       <div>
-        <table className="w-full text-left">
+        <table className="data-table w-full text-left">
           <caption className="sr-only">Order lines</caption>
           <thead className="border-b border-stone-300 text-sm text-stone-600">
             <tr>
@@ -66,9 +66,9 @@ export function OrderView({ order }: { order: OrderDetail }) {
             {order.lines.map((line, index) => (
               <tr key={index}>
                 <td className="py-3 font-medium text-stone-900">{line.name}</td>
-                <td className="py-3">{formatPriceExact(line.unitPricePaise)}</td>
+                <td className="whitespace-nowrap py-3">{formatPriceExact(line.unitPricePaise)}</td>
                 <td className="py-3">{line.quantity}</td>
-                <td className="py-3 text-right">{formatPriceExact(line.lineTotalPaise)}</td>
+                <td className="whitespace-nowrap py-3 text-right">{formatPriceExact(line.lineTotalPaise)}</td>
               </tr>
             ))}
           </tbody>

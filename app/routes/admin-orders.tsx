@@ -43,38 +43,41 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
         <button type="submit" className="btn-outline">
           Filter
         </button>
-        <span className="ml-auto text-sm text-stone-600">{total} orders</span>
+        <span className="ml-auto text-sm text-stone-600">{total === 1 ? "1 order" : `${total} orders`}</span>
       </Form>
-      <table className="w-full text-left">
-        <thead className="border-b border-stone-300 text-sm text-stone-600">
-          <tr>
-            <th className="py-2 font-medium">Order</th>
-            <th className="py-2 font-medium">Customer</th>
-            <th className="py-2 font-medium">Placed</th>
-            <th className="py-2 font-medium">Status</th>
-            <th className="py-2 text-right font-medium">Total</th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-stone-200">
-          {items.map((order) => (
-            <tr key={order.id}>
-              <td className="py-3">
-                <Link to={`/admin/orders/${order.id}`} className="font-semibold text-leaf-800 underline underline-offset-4">
-                  {order.number}
-                </Link>
-              </td>
-              <td className="py-3 text-stone-700">
-                <CustomerContact customer={order.customer} />
-              </td>
-              <td className="py-3 text-stone-700">{formatOrderDate(order.createdAt)}</td>
-              <td className="py-3">
-                <StatusBadge status={order.status} />
-              </td>
-              <td className="py-3 text-right">{formatPriceExact(order.totalPaise)}</td>
+      {/* On a phone the table scrolls sideways inside its box, not the whole page. */}
+      <div className="overflow-x-auto">
+        <table className="data-table w-full min-w-xl text-left">
+          <thead className="border-b border-stone-300 text-sm text-stone-600">
+            <tr>
+              <th className="py-2 font-medium">Order</th>
+              <th className="py-2 font-medium">Customer</th>
+              <th className="py-2 font-medium">Placed</th>
+              <th className="py-2 font-medium">Status</th>
+              <th className="py-2 text-right font-medium">Total</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody className="divide-y divide-stone-200">
+            {items.map((order) => (
+              <tr key={order.id}>
+                <td className="whitespace-nowrap py-3">
+                  <Link to={`/admin/orders/${order.id}`} className="font-semibold text-leaf-800 underline underline-offset-4">
+                    {order.number}
+                  </Link>
+                </td>
+                <td className="py-3 text-stone-700">
+                  <CustomerContact customer={order.customer} />
+                </td>
+                <td className="whitespace-nowrap py-3 text-stone-700">{formatOrderDate(order.createdAt)}</td>
+                <td className="py-3">
+                  <StatusBadge status={order.status} />
+                </td>
+                <td className="py-3 text-right">{formatPriceExact(order.totalPaise)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {pageCount > 1 ? (
         <nav aria-label="Pages" className="mt-6 flex justify-between">
           {page > 1 ? <Link to={pageLink(page - 1)}>← Newer</Link> : <span />}

@@ -12,6 +12,7 @@ import { requireUser } from "../lib/session.ts";
 import type { Route } from "./+types/cart";
 import { privatePageMeta } from "../lib/seo.ts";
 import { readFormFields } from "../lib/forms.ts";
+import { inertWhen } from "../components/ui/submit-button.tsx";
 
 export const meta: Route.MetaFunction = ({ matches }) => privatePageMeta(matches, "Cart");
 
@@ -77,15 +78,20 @@ function CartRow({ line }: { line: CartLine }) {
     <fetcher.Form method="post">
       <input type="hidden" name="itemId" value={line.id} />
       <input type="hidden" name="quantity" value={quantity} />
-      <button type="submit" aria-label={label} disabled={busy || disabled} className="grid size-9 place-items-center rounded-full border border-stone-300 text-lg font-bold hover:bg-leaf-50 disabled:opacity-40">
+      <button
+        type="submit"
+        aria-label={label}
+        {...inertWhen(busy || disabled)}
+        className="grid size-9 place-items-center rounded-full border border-stone-300 text-lg font-bold hover:bg-leaf-50 aria-disabled:opacity-40"
+      >
         {text}
       </button>
     </fetcher.Form>
   );
   return (
-    <li className="flex items-center gap-4 p-4" aria-label={line.name}>
+    <li className="flex flex-wrap items-center gap-x-4 gap-y-2 p-4" aria-label={line.name}>
       <Picture image={line.image} alt="" className="size-20 shrink-0 rounded-xl bg-leaf-50 object-cover" />
-      <div className="min-w-0 flex-1">
+      <div className="min-w-40 flex-1">
         {line.productId ? (
           <>
             <Link to={`/product/${line.productId}`} className="font-semibold text-stone-900 hover:underline">
@@ -112,7 +118,7 @@ function CartRow({ line }: { line: CartLine }) {
       <fetcher.Form method="post">
         <input type="hidden" name="intent" value="remove" />
         <input type="hidden" name="itemId" value={line.id} />
-        <button type="submit" aria-label={`Remove ${line.name}`} disabled={busy} className="rounded-full p-2 text-stone-600 hover:bg-red-50 hover:text-red-700">
+        <button type="submit" aria-label={`Remove ${line.name}`} {...inertWhen(busy)} className="rounded-full p-2 text-stone-600 hover:bg-red-50 hover:text-red-700">
           <CloseIcon width={20} height={20} />
         </button>
       </fetcher.Form>

@@ -128,15 +128,17 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         </ul>
       </section>
 
-      <section aria-labelledby="about-us" className="container-page mt-14 grid gap-6 rounded-2xl bg-leaf-50 p-8 md:grid-cols-2">
-        <h2 id="about-us" className="text-2xl font-bold text-stone-900">
-          {messages.home.aboutUs}
-        </h2>
-        <p className="text-stone-700">
-          We are a small nursery that grows and ships plants we love: easy houseplants for new plant parents, hardy
-          succulents, fragrant flowering plants and climbers for the garden. Every plant is checked, potted and packed by
-          hand, and we are happy to help it thrive in its new home.
-        </p>
+      <section aria-labelledby="about-us" className="container-page mt-14">
+        <div className="grid gap-6 rounded-2xl bg-leaf-50 p-8 md:grid-cols-2">
+          <h2 id="about-us" className="text-2xl font-bold text-stone-900">
+            {messages.home.aboutUs}
+          </h2>
+          <p className="text-stone-700">
+            We are a small nursery that grows and ships plants we love: easy houseplants for new plant parents, hardy
+            succulents, fragrant flowering plants and climbers for the garden. Every plant is checked, potted and packed
+            by hand, and we are happy to help it thrive in its new home.
+          </p>
+        </div>
       </section>
 
       <section aria-labelledby="contact-us" className="container-page mt-14">

@@ -1,13 +1,14 @@
-import { Form, isRouteErrorResponse, useNavigation } from "react-router";
+import { Form, isRouteErrorResponse, Link, useNavigation } from "react-router";
 import { messages } from "#common/messages.ts";
 import { FormMessage } from "../components/form-message.tsx";
 import { NotFound } from "../components/not-found.tsx";
 import { OrderHeading, OrderView } from "../components/order-view.tsx";
 import { SubmitButton } from "../components/ui/submit-button.tsx";
+import { readForm } from "../lib/forms.ts";
+import { privatePageMeta } from "../lib/seo.ts";
 import { actionResult, formLevelMessage, loadOr404 } from "../lib/service-errors.ts";
 import { redirectWithCookies, requireUser } from "../lib/session.ts";
 import type { Route } from "./+types/order";
-import { privatePageMeta } from "../lib/seo.ts";
 
 export const meta: Route.MetaFunction = ({ matches, data }) => (data ? privatePageMeta(matches, `Order ${data.number}`) : []);
 
@@ -18,6 +19,8 @@ export function loader({ context, request, params }: Route.LoaderArgs) {
 
 export async function action({ context, request, params }: Route.ActionArgs) {
   const user = requireUser(context, request);
+  // Cancelling cannot be undone: the first press asks again, the second ("confirm") cancels.
+  if ((await readForm(request)).get("confirm") !== "yes") return { confirming: true as const };
   const result = await actionResult(() => context.services.orders.cancelOrder(user, params.orderId));
   if (!("ok" in result) || !result.ok) return result;
   return redirectWithCookies(`/orders/${result.id}`, [], "orderCancelled");
@@ -25,17 +28,34 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 
 export default function Order({ loaderData: order, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
-  const failure = actionData && !actionData.ok ? actionData : undefined;
+  const failure = actionData && "ok" in actionData && !actionData.ok ? actionData : undefined;
+  const confirming = Boolean(actionData && "confirming" in actionData);
+  const back = order.viewedByOwner ? { to: "/orders", label: "All your orders" } : { to: `/admin/orders/${order.id}`, label: "Manage this order" };
   return (
     <section className="container-page py-10">
-      <OrderHeading order={order} back={{ to: "/orders", label: "All your orders" }} />
+      <OrderHeading order={order} back={back} />
       <FormMessage message={formLevelMessage(failure)} />
       <OrderView order={order} />
       {order.canCancel ? (
-        <Form method="post" className="mt-8">
-          <SubmitButton busy={navigation.state === "submitting"} busyLabel="Cancelling" className="btn-outline">
-            Cancel order
-          </SubmitButton>
+        <Form method="post" className="mt-8 flex flex-wrap items-center gap-3">
+          {confirming ? (
+            <>
+              <p role="status" className="w-full text-stone-800">
+                {messages.orders.confirmCancel}
+              </p>
+              <input type="hidden" name="confirm" value="yes" />
+              <SubmitButton busy={navigation.state === "submitting"} busyLabel="Cancelling" className="btn-outline">
+                Yes, cancel this order
+              </SubmitButton>
+              <Link to={`/orders/${order.id}`} replace className="btn-primary">
+                Keep the order
+              </Link>
+            </>
+          ) : (
+            <SubmitButton busy={navigation.state === "submitting"} busyLabel="Asking" className="btn-outline">
+              Cancel order
+            </SubmitButton>
+          )}
         </Form>
       ) : null}
     </section>

@@ -305,7 +305,8 @@ export function createOrdersService(deps: OrdersDependencies) {
     /** The order for its owner or an admin, and whether this viewer may cancel it here (only its owner, while pending). */
     async getOrder(viewer: SessionUser | null, orderId: unknown): Promise<ViewedOrder> {
       const order = await visibleOrder(viewer, orderId);
-      return { ...order, canCancel: order.userId === viewer?.id && OWNER_CANCELS_FROM.includes(order.status) };
+      const viewedByOwner = order.userId === viewer?.id;
+      return { ...order, viewedByOwner, canCancel: viewedByOwner && OWNER_CANCELS_FROM.includes(order.status) };
     },
 
     /** Any order, for the admins' order screen. */

@@ -15,7 +15,7 @@ test.describe("missing pages", () => {
     const response = await page.goto("/product/unknown-id");
     expect(response?.status()).toBe(404);
     await expect(page.getByRole("heading", { name: messages.product.notFound })).toBeVisible();
-    expect(await page.evaluate(() => [...document.querySelectorAll("title")].map((t) => t.textContent))).toEqual([messages.product.notFound]);
+    expect(await page.evaluate(() => [...document.querySelectorAll("title")].map((t) => t.textContent))).toEqual([`${messages.product.notFound} | Plant Shop`]);
     allowStatusLogs(consoleErrors, 404);
   });
 
@@ -23,7 +23,7 @@ test.describe("missing pages", () => {
     const response = await page.goto("/category/unknown-id");
     expect(response?.status()).toBe(404);
     await expect(page.getByRole("heading", { name: messages.pageNotFound })).toBeVisible();
-    expect(await page.evaluate(() => [...document.querySelectorAll("title")].map((t) => t.textContent))).toEqual([messages.pageNotFound]);
+    expect(await page.evaluate(() => [...document.querySelectorAll("title")].map((t) => t.textContent))).toEqual([`${messages.pageNotFound} | Plant Shop`]);
     allowStatusLogs(consoleErrors, 404);
   });
 });

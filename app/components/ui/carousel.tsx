@@ -102,14 +102,17 @@ export function Carousel({ label, slides, autoplayMs, className = "" }: Carousel
             <ChevronLeftIcon width={18} height={18} />
           </button>
           {slides.map((_, index) => (
+            // A 24 px target around a 12 px dot (WCAG 2.5.8).
             <button
               key={index}
               type="button"
               onClick={() => embla?.scrollTo(index)}
               aria-label={`Go to slide ${index + 1}`}
               aria-current={index === selected}
-              className={`size-3 rounded-full border-2 border-white shadow ${index === selected ? "bg-white" : "bg-white/30"}`}
-            />
+              className="grid size-6 place-items-center rounded-full"
+            >
+              <span aria-hidden="true" className={`size-3 rounded-full border-2 border-white shadow ${index === selected ? "bg-white" : "bg-white/30"}`} />
+            </button>
           ))}
           <button type="button" onClick={() => embla?.scrollNext()} className="carousel-btn" aria-label="Next slide">
             <ChevronRightIcon width={18} height={18} />
