@@ -36,8 +36,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return data({ shop: context.shop, user, cartCount, flash }, clear ? { headers: { "Set-Cookie": clear } } : undefined);
 }
 
-// The top bar is hidden on these screens (spec section 2).
-const BARE_PATHS = new Set(["/login", "/register"]);
+// The top bar is hidden on these screens (spec section 2), and on the password screens that share their card.
+const BARE_PATHS = new Set(["/login", "/register", "/forgot-password", "/reset-password"]);
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();

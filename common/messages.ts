@@ -87,6 +87,8 @@ export const messages = {
     verificationResent: "We have sent you a new verification e-mail.",
     verifying: "Verifying…",
     emailVerified: "Email verified!",
+    emailAlreadyVerified: "Your e-mail address is already verified.",
+    logInToContinue: "Log in to continue.",
     verifyFailed: "Couldn’t verify your email, please try again.",
     forgotPassword: "Forgot your password?",
     resetLinkSent: "If an account exists for that e-mail, we have sent a link to reset the password.",

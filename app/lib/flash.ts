@@ -9,6 +9,7 @@ const FLASH_TEXTS = {
   accountCreated: messages.auth.accountCreated,
   emailVerified: messages.auth.emailVerified,
   passwordReset: messages.auth.passwordReset,
+  passwordChanged: messages.auth.passwordChanged,
   orderPlaced: messages.orders.placed,
   orderCancelled: messages.orders.cancelled,
 } as const;

@@ -9,6 +9,7 @@ import { NotFound } from "../components/not-found.tsx";
 import { actionResult, formLevelMessage, loadOr404 } from "../lib/service-errors.ts";
 import { redirectWithCookies, requireUser } from "../lib/session.ts";
 import { useFormErrors } from "../lib/use-form-errors.ts";
+import { useResetOnSuccess } from "../lib/use-reset-on-success.ts";
 import type { Route } from "./+types/profile";
 import { SubmitButton } from "../components/ui/submit-button.tsx";
 import { titleWithShop } from "../lib/seo.ts";
@@ -30,8 +31,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       intent: "change-password" as const,
     });
     if (!("ok" in result) || !result.ok) return result;
-    // The session was replaced (the other ones are signed out): pass the new cookie on.
-    return redirectWithCookies(`/profile/${user.id}?password=changed`, result.setCookies);
+    // The session was replaced (the other ones are signed out): pass the new cookie on. The confirmation is a
+    // flash toast, shown once, not a query parameter a reload would show again.
+    return redirectWithCookies(`/profile/${user.id}`, result.setCookies, "passwordChanged");
   }
   const picture = form.get("image");
   const bytes = picture instanceof File && picture.size > 0 ? new Uint8Array(await picture.arrayBuffer()) : null;
@@ -49,9 +51,6 @@ export default function Profile({ loaderData: profile, actionData }: Route.Compo
   useEffect(() => {
     if (saved) toast.success(messages.profile.updated);
   }, [saved, actionData]);
-  useEffect(() => {
-    if (params.get("password") === "changed") toast.success(messages.auth.passwordChanged);
-  }, [params]);
 
   return (
     <section className="container-page max-w-3xl py-12">
@@ -89,11 +88,13 @@ function PersonalInformation({ profile, actionData }: { profile: OwnProfile; act
   const failure = actionData?.intent === "update-profile" && !actionData.ok ? actionData : undefined;
   const { errors, onSubmit } = useFormErrors(profileFormSchema, failure?.fieldErrors);
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "update-profile";
+  // Saved: the chosen picture is uploaded, so the file field empties (the others show what was saved).
+  const form = useResetOnSuccess("update-profile", failure !== undefined);
   return (
-    <Form id="personal-information" method="post" encType="multipart/form-data" noValidate onSubmit={onSubmit} className="mt-10 grid gap-4 rounded-2xl border border-stone-200 p-6">
+    <Form ref={form} id="personal-information" method="post" encType="multipart/form-data" noValidate onSubmit={onSubmit} className="mt-10 grid gap-4 rounded-2xl border border-stone-200 p-6">
       <h2 className="text-xl font-semibold text-stone-900">{messages.profile.personalInformation}</h2>
       <p className="text-sm text-stone-600">E-mail: {profile.email}</p>
-      <FormMessage message={failure && !Object.keys(failure.fieldErrors).filter((k) => k !== "image").length ? failure.message : null} />
+      <FormMessage message={formLevelMessage(failure)} />
       <input type="hidden" name="intent" value="update-profile" />
       <FormField label="Full Name" name="name" defaultValue={profile.name} autoComplete="name" error={errors.name} />
       <FormField label="Username" name="username" defaultValue={profile.username} autoComplete="username" error={errors.username} />
@@ -113,8 +114,9 @@ function ChangePassword({ actionData }: { actionData: ActionData }) {
   const failure = actionData?.intent === "change-password" && !actionData.ok ? actionData : undefined;
   const { errors, onSubmit } = useFormErrors(changePasswordSchema, failure?.fieldErrors);
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "change-password";
+  const form = useResetOnSuccess("change-password", failure !== undefined);
   return (
-    <Form method="post" noValidate onSubmit={onSubmit} className="mt-10 grid gap-4 rounded-2xl border border-stone-200 p-6">
+    <Form ref={form} method="post" noValidate onSubmit={onSubmit} className="mt-10 grid gap-4 rounded-2xl border border-stone-200 p-6">
       <h2 className="text-xl font-semibold text-stone-900">Change password</h2>
       <FormMessage message={formLevelMessage(failure)} />
       <input type="hidden" name="intent" value="change-password" />

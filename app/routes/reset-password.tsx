@@ -1,6 +1,7 @@
 import { Form, Link, useNavigation, useSearchParams } from "react-router";
 import { messages } from "#common/messages.ts";
 import { resetPasswordSchema } from "#common/schemas/account.ts";
+import { ERROR_CODES } from "#common/user-facing-error.ts";
 import { AuthCard } from "../components/auth-card.tsx";
 import { FormField } from "../components/form-field.tsx";
 import { FormMessage } from "../components/form-message.tsx";
@@ -15,6 +16,11 @@ import { readFormFields } from "../lib/forms.ts";
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: "Choose a new password", description: "Set a new Plant Shop password.", path: "/reset-password" });
 
+/** A used, expired or unknown link says so at once, not only after a new password was typed. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  return { linkValid: await context.services.accounts.isResetLinkValid(new URL(request.url).searchParams.get("token")) };
+}
+
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await readFormFields(request);
   const result = await actionResult(async () => {
@@ -25,24 +31,20 @@ export async function action({ request, context }: Route.ActionArgs) {
   return redirectWithCookies("/login", [], "passwordReset");
 }
 
-export default function ResetPassword({ actionData }: Route.ComponentProps) {
+export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
   const [params] = useSearchParams();
   const navigation = useNavigation();
   const failure = actionData && !actionData.ok ? actionData : undefined;
   const { errors, onSubmit } = useFormErrors(resetPasswordSchema, failure?.fieldErrors);
-  const token = params.get("token") ?? "";
   const busy = navigation.state === "submitting";
+  // Also a link that ran out while the new password was being typed.
+  const linkValid = loaderData.linkValid && failure?.code !== ERROR_CODES.resetLinkInvalid;
   return (
     <AuthCard title="Choose a new password">
-      {token ? (
+      {linkValid ? (
         <Form method="post" noValidate onSubmit={onSubmit} className="grid gap-4">
           <FormMessage message={formLevelMessage(failure)} />
-          {failure?.message === messages.auth.resetLinkInvalid ? (
-            <Link to="/forgot-password" className="text-sm font-semibold text-leaf-800 underline underline-offset-4">
-              Ask for a new link
-            </Link>
-          ) : null}
-          <input type="hidden" name="token" value={token} />
+          <input type="hidden" name="token" value={params.get("token") ?? ""} />
           <FormField label="New password" name="password" type="password" autoComplete="new-password" error={errors.password} />
           <SubmitButton busy={busy} busyLabel="Saving" className="btn-primary">
             Save new password

@@ -15,17 +15,21 @@ import { readFormFields } from "../lib/forms.ts";
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: "Verify your e-mail", description: "Confirm your e-mail address.", path: "/verify" });
 
-/** With a token (the e-mail's link): verify, sign in, go home. Without one: say a mail was sent. */
+/**
+ * With a token (the e-mail's link): verify, sign in, go home; a link followed again says the address is
+ * verified already and offers to log in. Without a token: say a mail was sent.
+ */
 export async function loader({ request, context }: Route.LoaderArgs) {
   if (context.user?.emailVerified) throw redirect("/");
   const token = new URL(request.url).searchParams.get("token");
   if (token) {
     const result = await actionResult(() => context.services.accounts.verifyEmail(token, context.request));
-    if ("ok" in result && result.ok) throw await redirectWithCookies("/", result.setCookies, "emailVerified");
-    return { failed: true, email: "" };
+    if (!("ok" in result)) return { state: "failed" as const, email: "" };
+    if (result.alreadyVerified) return { state: "alreadyVerified" as const, email: "" };
+    throw await redirectWithCookies("/", result.setCookies, "emailVerified");
   }
   const email: unknown = await pendingEmailCookie.parse(request.headers.get("cookie"));
-  return { failed: false, email: typeof email === "string" ? email : (context.user?.email ?? "") };
+  return { state: "sent" as const, email: typeof email === "string" ? email : (context.user?.email ?? "") };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -41,10 +45,21 @@ export default function Verify({ loaderData, actionData }: Route.ComponentProps)
   const failure = actionData && !actionData.ok ? actionData : undefined;
   const { errors, onSubmit } = useFormErrors(emailOnlySchema, failure?.fieldErrors);
   const busy = navigation.state === "submitting";
+  if (loaderData.state === "alreadyVerified") {
+    return (
+      <section className="container-page flex flex-col items-center py-16 text-center">
+        <h1 className="text-3xl font-bold text-stone-900">{messages.auth.emailAlreadyVerified}</h1>
+        <p className="mt-3 text-stone-700">{messages.auth.logInToContinue}</p>
+        <Link to="/login" className="btn-primary mt-8">
+          Login
+        </Link>
+      </section>
+    );
+  }
   return (
     <section className="container-page flex flex-col items-center py-16 text-center">
       <div className="w-full max-w-md">
-        {loaderData.failed ? (
+        {loaderData.state === "failed" ? (
           <>
             <h1 className="text-2xl font-bold text-stone-900">{messages.auth.verifyFailed}</h1>
             <p className="mt-3 text-stone-700">The link may have expired. Ask for a new one below.</p>

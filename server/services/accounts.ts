@@ -10,7 +10,7 @@ import {
   resetPasswordSchema,
 } from "#common/schemas/account.ts";
 import type { Auth } from "../auth/auth.ts";
-import { CLIENT_IP_HEADER } from "../auth/auth-rules.ts";
+import { CLIENT_IP_HEADER, SESSION_COOKIE } from "../auth/auth-rules.ts";
 import type { Database, Dialect } from "../db/client.ts";
 import type { DB } from "../db/schema.ts";
 import { toFlag } from "../db/values.ts";
@@ -24,6 +24,9 @@ import {
 } from "./errors.ts";
 import type { RequestContext, SessionUser } from "./session-user.ts";
 import { ERROR_CODES } from "#common/user-facing-error.ts";
+
+/** Our page a reset link leads to. */
+const RESET_PAGE = "/reset-password";
 
 /** The name an admin account made from ADMIN_EMAIL starts with (editable on its profile). */
 const ADMIN_NAME = "Shop Admin";
@@ -93,11 +96,15 @@ export function createAccountsService(auth: Auth, { db, dialect }: Pick<Database
       return { setCookies: headers.getSetCookie() };
     },
 
-    /** Follows the link of a verification e-mail; signs the person in. */
-    async verifyEmail(token: string, request: RequestContext): Promise<CookieResult> {
+    /**
+     * Follows the link of a verification e-mail; signs the person in. A link followed again, once the address
+     * is verified, is a success without a sign-in (Better Auth signs in only on the first use): `alreadyVerified`.
+     */
+    async verifyEmail(token: string, request: RequestContext): Promise<CookieResult & { alreadyVerified: boolean }> {
       try {
         const { headers } = await auth.api.verifyEmail({ query: { token }, headers: authHeaders(request), returnHeaders: true });
-        return { setCookies: headers.getSetCookie() };
+        const setCookies = headers.getSetCookie();
+        return { setCookies, alreadyVerified: !setCookies.some((cookie) => cookie.includes(`${SESSION_COOKIE}=`)) };
       } catch (error) {
         if (error instanceof APIError) throw new InvalidInputError(a.verifyFailed);
         throw error;
@@ -112,7 +119,24 @@ export function createAccountsService(auth: Auth, { db, dialect }: Pick<Database
     /** Sends a reset link when the account exists; answers the same either way. */
     async requestPasswordReset(input: unknown, request: RequestContext): Promise<void> {
       const { email } = parseInput(emailOnlySchema, input);
-      await callAuth(() => auth.api.requestPasswordReset({ body: { email, redirectTo: "/reset-password" }, headers: authHeaders(request) }));
+      await callAuth(() => auth.api.requestPasswordReset({ body: { email, redirectTo: RESET_PAGE }, headers: authHeaders(request) }));
+    },
+
+    /**
+     * Whether a reset link can still be used (not unknown, used or expired), for the page to say so before a
+     * new password is typed. Better Auth decides, with the check its own link endpoint makes: it redirects to
+     * the callback with the token when it is good, with `error=INVALID_TOKEN` when not.
+     */
+    async isResetLinkValid(token: string | null): Promise<boolean> {
+      const parsed = resetPasswordSchema.shape.token.safeParse(token);
+      if (!parsed.success) return false;
+      const response = await auth.api.requestPasswordResetCallback({
+        params: { token: parsed.data },
+        query: { callbackURL: RESET_PAGE },
+        asResponse: true,
+      });
+      const location = response.headers.get("location");
+      return location !== null && new URL(location, "http://callback.invalid").searchParams.get("token") === parsed.data;
     },
 
     async resetPassword(input: unknown, request: RequestContext): Promise<void> {
@@ -223,7 +247,7 @@ function fromAuthError(error: APIError): ServiceError {
     case "INVALID_PASSWORD":
       return new InvalidInputError(a.currentPasswordWrong, { currentPassword: a.currentPasswordWrong });
     case "INVALID_TOKEN":
-      return new InvalidInputError(a.resetLinkInvalid);
+      return new ServiceError(400, a.resetLinkInvalid, undefined, ERROR_CODES.resetLinkInvalid);
   }
   if (error.statusCode === 429) {
     return new TooManyRequestsError(body.message ?? "Too many requests. Please wait a little and try again.", retryAfter(error));

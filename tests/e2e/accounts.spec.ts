@@ -106,6 +106,9 @@ test.describe("accounts", () => {
     await page.getByLabel("Profile Picture").setInputFiles({ name: "me.png", mimeType: "image/png", buffer: png });
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await expect(toast(page, messages.profile.updated)).toBeVisible();
+    await expect(page.getByLabel("Profile Picture"), "uploaded: a second Save would not send it again").toHaveValue("");
+    await expect(page.getByLabel("Full Name"), "the other fields show what was saved").toHaveValue(edited.name);
+    await expect(page.getByLabel("Username")).toHaveValue(edited.username);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(edited.name);
     await expect(page.getByText(`@${edited.username}`, { exact: true })).toBeVisible();
     await expect(page.getByText(edited.location, { exact: true })).toBeVisible();
@@ -120,12 +123,24 @@ test.describe("accounts", () => {
       .executeTakeFirstOrThrow();
     expect(stored).toEqual({ ...edited, image: await avatar.getAttribute("src") });
 
-    // Change the password while logged in.
+    // Change the password while logged in: a wrong current password keeps what was typed; a change empties
+    // both fields and says so once, not again on reload.
+    const profileUrl = new URL(page.url()).pathname;
     const changeForm = formWithHeading(page, "Change password");
-    await changeForm.getByLabel("Current password").fill(person.password);
+    await changeForm.getByLabel("Current password").fill("not-my-password-1");
     await changeForm.getByLabel("New password").fill(changedPassword);
     await changeForm.getByRole("button", { name: "Change password" }).click();
+    await expect(changeForm.getByLabel("Current password")).toHaveAccessibleDescription(messages.auth.currentPasswordWrong);
+    await expect(changeForm.getByLabel("New password")).toHaveValue(changedPassword);
+    await changeForm.getByLabel("Current password").fill(person.password);
+    await changeForm.getByRole("button", { name: "Change password" }).click();
     await expect(toast(page, messages.auth.passwordChanged)).toBeVisible();
+    await expect(changeForm.getByLabel("Current password")).toHaveValue("");
+    await expect(changeForm.getByLabel("New password")).toHaveValue("");
+    await expect(page).toHaveURL(urlIs(profileUrl));
+    const reloaded = await page.reload();
+    expect(await reloaded!.text(), "the reloaded page carries no confirmation").not.toContain(messages.auth.passwordChanged);
+    await expect(page.getByRole("heading", { name: "Change password" })).toBeVisible();
 
     // Forgotten it anyway: reset it through the mailed link.
     await logOut(page);
@@ -143,6 +158,31 @@ test.describe("accounts", () => {
     await page.getByRole("button", { name: "Save new password" }).click();
     await expect(page).toHaveURL(urlIs("/login"));
     await expect(toast(page, messages.auth.passwordReset)).toBeVisible();
+
+    // The used link says so at once, with no form to fill in first.
+    await page.goto(resetLink);
+    await expect(page.getByRole("alert")).toHaveText(messages.auth.resetLinkInvalid);
+    await expect(page.getByRole("link", { name: "Ask for a new link" })).toHaveAttribute("href", "/forgot-password");
+    await expect(page.getByLabel("New password")).toHaveCount(0);
+
+    // A link used up elsewhere while its page was open: sending the form says so, with the way to a new one.
+    const earlierMails = mailsWithLink(person.email, "/reset-password");
+    await page.getByRole("link", { name: "Ask for a new link" }).click();
+    await page.getByLabel("Email").fill(person.email);
+    await page.getByRole("button", { name: "Send reset link" }).click();
+    await expect(page.getByText(messages.auth.resetLinkSent)).toBeVisible();
+    const secondLink = await linkFromMail(person.email, "/reset-password", earlierMails);
+    await page.goto(secondLink);
+    await page.getByLabel("New password").fill("typed-too-late-after-all-5");
+    const elsewhere = await page.request.post("/api/auth/reset-password", {
+      data: { token: new URL(secondLink).searchParams.get("token"), newPassword: resetPassword },
+      headers: { Origin: baseURL! },
+    });
+    expect(elsewhere.status()).toBe(200);
+    await page.getByRole("button", { name: "Save new password" }).click();
+    await expect(page.getByRole("alert")).toHaveText(messages.auth.resetLinkInvalid);
+    await expect(page.getByRole("link", { name: "Ask for a new link" })).toBeVisible();
+    await expect(page.getByLabel("New password")).toHaveCount(0);
 
     // Only the newest password opens the account.
     for (const oldPassword of [person.password, changedPassword]) {
@@ -262,6 +302,8 @@ test.describe("accounts", () => {
     await form.getByLabel("Profile Picture").setInputFiles({ name: "notes.png", mimeType: "image/png", buffer: Buffer.from("just some notes") });
     await save.click();
     await expect(form.getByLabel("Profile Picture")).toHaveAccessibleDescription(messages.images.unsupported);
+    await expect(page.getByText(messages.images.unsupported), "only beside the field, not also above the form").toHaveCount(1);
+    await expect(form.getByRole("alert")).toHaveCount(0);
     expect(posts, "these went to the server").toHaveLength(2);
     const stored = await shopDb.db.selectFrom("users").select(["name", "image"]).where("id", "=", userId).executeTakeFirstOrThrow();
     expect(stored).toEqual({ name: "Asha Kulkarni", image: null });
@@ -336,14 +378,51 @@ test.describe("accounts", () => {
     allowStatusLogs(consoleErrors, 403);
   });
 
-  test("a bad verification link fails; a verified user is sent home from /verify", async ({ page }) => {
+  test("a bad verification link fails; a used one offers to log in; a verified user is sent home from /verify", async ({ page }) => {
     await page.goto("/verify?token=garbage");
     await expect(page.getByRole("heading", { name: messages.auth.verifyFailed })).toBeVisible();
 
-    await registerAndVerify(page, newPerson());
+    const person = newPerson();
+    await registerAndVerify(page, person);
     await page.goto("/verify");
     await expect(page).toHaveURL(urlIs("/"));
     await expect(mainNav(page).getByRole("link", { name: "Your profile" })).toBeVisible();
+
+    // The same link again, logged out: it signs nobody in, so it says the address is verified and offers to log in.
+    await logOut(page);
+    await page.goto(await linkFromMail(person.email, "/verify"));
+    await expect(page.getByRole("heading", { name: messages.auth.emailAlreadyVerified })).toBeVisible();
+    await expect(page.getByText(messages.auth.logInToContinue)).toBeVisible();
+    await expect(page.getByText(messages.auth.emailVerified, { exact: true })).toHaveCount(0);
+    await expect(mainNav(page).getByRole("link", { name: "Login" })).toBeVisible();
+    await page.getByRole("main").getByRole("link", { name: "Login" }).click();
+    await submitLogin(page, person);
+    await expect(toast(page, messages.auth.loggedIn)).toBeVisible();
+  });
+
+  test("the login, register and password screens show their card without the top bar", async ({ page }) => {
+    for (const [path, heading] of [
+      ["/login", messages.auth.loginHeading],
+      ["/register", messages.auth.registerHeading],
+      ["/forgot-password", "Reset your password"],
+      ["/reset-password?token=garbage", "Choose a new password"],
+    ] as const) {
+      await page.goto(path);
+      await expect(page.getByRole("heading", { level: 1, name: heading }), path).toBeVisible();
+      await expect(mainNav(page), path).toHaveCount(0);
+      await expect(page.getByRole("link", { name: "Plant Shop", exact: true }), `${path}: one logo, the card's`).toHaveCount(1);
+    }
+    // Moving between them in the browser as well.
+    await page.goto("/login");
+    await hydrated(page.locator("form"));
+    await page.getByRole("link", { name: messages.auth.forgotPassword }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Reset your password" })).toBeVisible();
+    await expect(mainNav(page)).toHaveCount(0);
+    await page.getByRole("link", { name: "Back to Login" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: messages.auth.loginHeading })).toBeVisible();
+    await page.getByRole("link", { name: "Plant Shop", exact: true }).click();
+    await expect(page).toHaveURL(urlIs("/"));
+    await expect(mainNav(page)).toBeVisible();
   });
 
   test("login returns to the page that sent you; admin pages are for admins", async ({ page, consoleErrors }) => {
