@@ -44,6 +44,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
   const { pathname } = useLocation();
   const shopName = data?.shop.name ?? "Plant Shop";
+  const bare = BARE_PATHS.has(pathname);
   return (
     <html lang="en">
       <head>
@@ -57,14 +58,14 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:p-2">
           Skip to content
         </a>
-        {BARE_PATHS.has(pathname) ? null : <NavBar shopName={shopName} user={data?.user ?? null} cartCount={data?.cartCount ?? 0} />}
+        {bare ? null : <NavBar shopName={shopName} user={data?.user ?? null} cartCount={data?.cartCount ?? 0} />}
         <PendingPage />
         <main id="main" className="flex-1 pb-16">
           {children}
         </main>
         <SiteFooter shopName={shopName} author={data?.shop.author ?? ""} />
         {/* Below the 64 px top bar, so a toast never covers the navigation. */}
-        <Toaster position="top-center" containerStyle={{ top: 72 }} />
+        <Toaster position="top-center" containerStyle={{ top: bare ? 16 : 72 }} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>
