@@ -13,6 +13,8 @@ export const authRateRules = {
   resetPerIp: { name: "reset-ip", limit: 10, windowMs: hour, message: wait("password reset requests") },
   verificationPerEmail: { name: "verify-email", limit: 3, windowMs: 10 * minute, message: wait("verification e-mails") },
   verificationPerIp: { name: "verify-ip", limit: 10, windowMs: hour, message: wait("verification e-mails") },
+  // Never refused to the sender (that would tell the address has an account): past it, no more mail is sent.
+  existingAccountNoticePerEmail: { name: "existing-account-notice", limit: 3, windowMs: hour, message: wait("sign-ups with this e-mail") },
 } satisfies Record<string, RateRule>;
 
 /** The session cookie's name; over https it carries the `__Host-` prefix. */

@@ -5,7 +5,7 @@ import type { Logger } from "pino";
 import { messages } from "#common/messages.ts";
 import { registerSchema } from "#common/schemas/account.ts";
 import type { Database } from "../db/client.ts";
-import { passwordResetEmail, verificationEmail } from "../services/mail-templates.ts";
+import { existingAccountEmail, passwordResetEmail, verificationEmail } from "../services/mail-templates.ts";
 import type { Mailer } from "../services/mailer.ts";
 import { TooManyRequestsError } from "../services/errors.ts";
 import type { RateLimiter, RateRule } from "../services/rate-limit.ts";
@@ -66,7 +66,9 @@ export function createAuth({ database, publicUrl, secret, shopName, mailer, rate
     },
     session: { modelName: "sessions", expiresIn: SESSION_IDLE_SECONDS, updateAge: 24 * 60 * 60 },
     account: { modelName: "accounts" },
-    verification: { modelName: "verifications" },
+    // Only a SHA-256 of each reset token reaches the database, so a copy of it opens no account (decision 015).
+    // (Verification links are tokens signed with the secret and are never stored.)
+    verification: { modelName: "verifications", storeIdentifier: "hashed" },
     emailAndPassword: {
       enabled: true,
       requireEmailVerification: true,
@@ -76,6 +78,17 @@ export function createAuth({ database, publicUrl, secret, shopName, mailer, rate
       password: { hash: hashPassword, verify: verifyPassword },
       resetPasswordTokenExpiresIn: RESET_LINK_MINUTES * 60,
       revokeSessionsOnPasswordReset: true,
+      // A sign-up with an address that has an account answers like any other (no account enumeration, decision
+      // 015); the owner hears of it by e-mail instead, at most a few times an hour.
+      onExistingUserSignUp: async ({ user }) => {
+        if (!(await rateLimiter.tryHit(authRateRules.existingAccountNoticePerEmail, user.email.toLowerCase()))) return;
+        await sendQuietly("existing account notice", () =>
+          mailer.send({
+            to: user.email,
+            ...existingAccountEmail({ shopName, name: user.name, loginUrl: `${publicUrl.origin}/login`, resetUrl: `${publicUrl.origin}/forgot-password` }),
+          }),
+        );
+      },
       sendResetPassword: ({ user, token }) =>
         sendQuietly("password reset", () =>
           mailer.send({
@@ -135,6 +148,7 @@ export function createAuth({ database, publicUrl, secret, shopName, mailer, rate
         await expireOldSession(ctx);
       }),
       after: createAuthMiddleware(async (ctx) => {
+        if (ctx.path === "/sign-up/email") giveNewUserRole(ctx.context.returned);
         if (ctx.path !== "/sign-in/email") return;
         const email = emailOf((ctx.body ?? {}) as Record<string, unknown>);
         const returned = ctx.context.returned;
@@ -175,6 +189,19 @@ const emailOf = (body: Record<string, unknown>) => (typeof body.email === "strin
 function hasErrorCode(returned: unknown, code: string): boolean {
   return returned instanceof APIError && (returned.body as { code?: unknown } | undefined)?.code === code;
 }
+
+/**
+ * Better Auth's made-up answer to a sign-up with a taken address has every field of a real one but the role,
+ * which the admin plugin sets as the row is written: set here, so the two answers cannot be told apart.
+ * (Its `customSyntheticUser` option would drop the username fields, which it is not given.)
+ */
+function giveNewUserRole(returned: unknown) {
+  const body = isRecord(returned) && returned._flag === "json" ? returned.body : returned;
+  const user = isRecord(body) ? body.user : undefined;
+  if (isRecord(user) && user.role == null) user.role = "user";
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null;
 
 /** Our list of the most common passwords, for every new password (a sign-in only checks an old one). */
 function refuseCommonPassword(path: string, body: Record<string, unknown>) {

@@ -3,6 +3,8 @@ import type { Logger } from "pino";
 import type { AppEnv } from "./env.ts";
 
 const QUIET_PATHS = /^\/(assets|illustrations|media)\/|^\/(healthz|readyz|favicon\.svg)$/;
+// Better Auth's reset-link check carries the token in the path; a log line must not (decision 015).
+const TOKEN_IN_PATH = /^(\/api\/auth\/reset-password\/)[^/]+/;
 
 /** One log line per request, tagged with its request id (also sent back as X-Request-Id). */
 export function requestLogger(logger: Logger) {
@@ -15,7 +17,7 @@ export function requestLogger(logger: Logger) {
     if (!c.res.headers.has("X-Request-Id")) c.res.headers.set("X-Request-Id", c.var.requestId);
     const entry = {
       method: c.req.method,
-      path: c.req.path,
+      path: c.req.path.replace(TOKEN_IN_PATH, "$1[token]"),
       status: c.res.status,
       ms: Math.round((performance.now() - started) * 10) / 10,
     };

@@ -74,10 +74,13 @@ export function createAccountsService(auth: Auth, { db, dialect }: Pick<Database
 
     async register(input: unknown, request: RequestContext): Promise<{ email: string }> {
       const { name, username, email, password } = parseInput(registerSchema, input);
-      if (await findUser(db, email)) throw fieldConflict("email", a.emailTaken);
+      // An address that has an account gets the answer a new one gets; Better Auth mails its owner instead
+      // (onExistingUserSignUp, decision 015). A taken username is said: usernames are public anyway.
       await callAuth(() =>
         auth.api.signUpEmail({ body: { name, username, email, password }, headers: authHeaders(request) }).catch(async (error: unknown) => {
-          throw (await takenMeanwhile(error, { email, username }, db)) ?? error;
+          const race = await takenMeanwhile(error, { email, username }, db);
+          if (race === "email") return;
+          throw race ?? error;
         }),
       );
       return { email };
@@ -271,14 +274,15 @@ async function findUser(db: Kysely<DB>, email: string) {
 }
 
 /**
- * A sign-up that failed to insert because another one took the address or the username after our checks
- * (the unique indexes decide): the same answer as when it was taken before.
+ * A sign-up that failed to insert because another one took the username or the address after the checks (the
+ * unique indexes decide): the username's refusal as when it was taken before, or "email" for a sign-up to
+ * answer as a success, as when the address had an account before.
  */
 async function takenMeanwhile(error: unknown, { email, username }: { email: string; username: string }, db: Kysely<DB>) {
   if (!(error instanceof APIError) || errorCode(error) !== "FAILED_TO_CREATE_USER") return undefined;
-  if (await findUser(db, email)) return fieldConflict("email", a.emailTaken);
   const clash = await db.selectFrom("users").select("id").where("username", "=", username.toLowerCase()).executeTakeFirst();
-  return clash ? fieldConflict("username", a.usernameTaken) : undefined;
+  if (clash) return fieldConflict("username", a.usernameTaken);
+  return (await findUser(db, email)) ? ("email" as const) : undefined;
 }
 
 async function setRole(db: Kysely<DB>, dialect: Dialect, email: string, role: "admin" | "user", { verify }: { verify: boolean }) {

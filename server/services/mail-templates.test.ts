@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   contactMessageEmail,
   escapeHtml,
+  existingAccountEmail,
   passwordChangedEmail,
   passwordResetEmail,
   verificationEmail,
@@ -88,6 +89,25 @@ describe("passwordChangedEmail", () => {
     expect(mail.subject).toBe("Your Plant Shop password was changed");
     for (const part of [mail.text, mail.html]) {
       expect(part).toContain("If it was not you, reset your password");
+    }
+    expect(mail.text).toContain(`Hello ${evil},`);
+    expect(mail.html).toContain(escapeHtml(evil));
+    expectLayout(mail);
+  });
+});
+
+describe("existingAccountEmail", () => {
+  it("tells the owner someone tried to sign up with the address, and links log in and password reset", () => {
+    const loginUrl = "https://shop.example/login";
+    const resetUrl = "https://shop.example/forgot-password";
+    const mail = existingAccountEmail({ shopName, name: evil, loginUrl, resetUrl });
+
+    expect(mail.subject).toBe("Someone tried to create a Plant Shop account with your e-mail");
+    for (const part of [mail.text, mail.html]) {
+      expect(part).toContain("Someone tried to create an account at Plant Shop with your e-mail address");
+      expect(part).toContain(loginUrl);
+      expect(part).toContain(resetUrl);
+      expect(part).toContain("If it was not you, ignore this e-mail");
     }
     expect(mail.text).toContain(`Hello ${evil},`);
     expect(mail.html).toContain(escapeHtml(evil));

@@ -150,6 +150,54 @@ export function passwordResetEmail({
   };
 }
 
+/**
+ * To the owner of an address someone tried to sign up with again: the sign-up answer does not say the address
+ * has an account (decision 015), so the owner is told here, with the ways back in.
+ */
+export function existingAccountEmail({
+  shopName,
+  name,
+  loginUrl,
+  resetUrl,
+}: {
+  shopName: string;
+  name: string;
+  loginUrl: string;
+  resetUrl: string;
+}): MailContent {
+  const reason = `someone tried to create an account at ${shopName} with this address.`;
+  return {
+    subject: `Someone tried to create a ${oneLine(shopName)} account with your e-mail`,
+    text: renderText(
+      [
+        `Hello ${name},`,
+        `Someone tried to create an account at ${shopName} with your e-mail address, which already has an account. We did not create a second one.`,
+        `If it was you, log in:`,
+        loginUrl,
+        `If you have forgotten your password, reset it here:`,
+        resetUrl,
+        `If it was not you, ignore this e-mail; your account stays as it is.`,
+      ],
+      reason,
+      shopName,
+    ),
+    html: renderHtml({
+      shopName,
+      paragraphs: [
+        `Hello ${escapeHtml(name)},`,
+        `Someone tried to create an account at ${escapeHtml(shopName)} with your e-mail address, which already has an account. We did not create a second one.`,
+        `If it was you, log in.`,
+      ],
+      button: { label: "Log in", url: loginUrl },
+      after: [
+        `If you have forgotten your password, <a href="${escapeHtml(resetUrl)}" style="color:${BRAND_GREEN};">reset it here</a>.`,
+        `If it was not you, ignore this e-mail; your account stays as it is.`,
+      ],
+      reason,
+    }),
+  };
+}
+
 export function passwordChangedEmail({ shopName, name }: { shopName: string; name: string }): MailContent {
   const reason = `the password of your ${shopName} account was changed.`;
   return {
