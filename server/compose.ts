@@ -1,10 +1,11 @@
 import path from "node:path";
 import type { Logger } from "pino";
 import { loadAuthSecret } from "./auth/secret.ts";
-import type { Config } from "./config.ts";
+import { ConfigError, type Config } from "./config.ts";
 import type { Database } from "./db/client.ts";
 import { createBackgroundMail } from "./services/background-mail.ts";
 import { createServices } from "./services/create-services.ts";
+import { ServiceError } from "./services/errors.ts";
 import { createMailer } from "./services/mailer.ts";
 
 /** The shop's services and outside connections, built from the configuration (server start-up and tests). */
@@ -29,7 +30,11 @@ export async function composeShop(config: Config, database: Pick<Database, "db" 
     logger,
   });
   if (config.admin) {
-    const outcome = await services.accounts.ensureAdmin(config.admin);
+    const outcome = await services.accounts.ensureAdmin(config.admin).catch((error: unknown) => {
+      // What the account rules refuse is a setting to fix: said as one, not as a stack trace (decision 015).
+      if (error instanceof ServiceError) throw new ConfigError([`ADMIN_EMAIL / ADMIN_PASSWORD: the admin account cannot be made: ${error.message}`]);
+      throw error;
+    });
     logger.info({ email: config.admin.email, outcome }, "admin account ready");
   }
   return {

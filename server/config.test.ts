@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { messages } from "#common/messages.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 
 describe("loadConfig", () => {
@@ -57,5 +58,17 @@ describe("loadConfig", () => {
   it("refuses an empty PORT instead of listening on a random one", () => {
     expect(() => loadConfig({ PORT: "" })).toThrow("PORT: must be a port number");
     expect(() => loadConfig({ PORT: "70000" })).toThrow("PORT: must be a port number");
+  });
+
+  it("refuses an ADMIN_PASSWORD the shop's password rules refuse, naming the variable", () => {
+    const admin = (password: string) => () => loadConfig({ ADMIN_EMAIL: "owner@nursery.example", ADMIN_PASSWORD: password });
+    expect(admin("short7")).toThrow(`ADMIN_PASSWORD: ${messages.validation.passwordTooShort}`);
+    expect(admin("x".repeat(129))).toThrow(`ADMIN_PASSWORD: ${messages.validation.passwordTooLong}`);
+    expect(admin("Password123")).toThrow(`ADMIN_PASSWORD: ${messages.validation.passwordTooCommon}`);
+    expect(admin("password123")).toThrow(ConfigError);
+    expect(loadConfig({ ADMIN_EMAIL: "owner@nursery.example", ADMIN_PASSWORD: "green-thumb-2025" }).admin).toEqual({
+      email: "owner@nursery.example",
+      password: "green-thumb-2025",
+    });
   });
 });

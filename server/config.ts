@@ -1,5 +1,8 @@
 import path from "node:path";
 import { z } from "zod";
+import { messages } from "#common/messages.ts";
+import { newPasswordSchema } from "#common/schemas/account.ts";
+import { isCommonPassword } from "./auth/common-passwords.ts";
 
 const booleanFlag = z
   .enum(["true", "false", "1", "0", "yes", "no"], { error: "must be true or false" })
@@ -33,7 +36,8 @@ const envSchema = z.object({
   MAIL_FROM: z.string().min(3).default("Plant Shop <no-reply@localhost>"),
   CONTACT_EMAIL: z.email({ error: "must be an e-mail address" }).optional(),
   ADMIN_EMAIL: z.email({ error: "must be an e-mail address" }).optional(),
-  ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").max(128).optional(),
+  // The rules of every new password in the shop, so start-up refuses what the register form would (decision 015).
+  ADMIN_PASSWORD: newPasswordSchema.refine((password) => !isCommonPassword(password), messages.validation.passwordTooCommon).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 

@@ -168,9 +168,8 @@ export function createAccountsService(auth: Auth, { db, dialect }: Pick<Database
     async ensureAdmin({ email, password }: { email: string; password: string }): Promise<"created" | "promoted"> {
       const existing = await findUser(db, email);
       if (!existing) {
-        await auth.api.createUser({
-          body: { email, password, name: ADMIN_NAME, role: "admin", data: { username: await freeUsername(db, email) } },
-        });
+        const username = await freeUsername(db, email);
+        await callAuth(() => auth.api.createUser({ body: { email, password, name: ADMIN_NAME, role: "admin", data: { username } } }));
       } else if (!existing.emailVerified) {
         // Whoever registered the address first never proved it: their password, sessions and profile go.
         await resetAccount(existing.id, password);
