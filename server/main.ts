@@ -5,6 +5,9 @@ import { startServer } from "./start.ts";
 
 // Process entry: configuration, start-up, graceful shutdown on SIGTERM/SIGINT.
 async function main(): Promise<void> {
+  // Whatever this process creates (the data folder's files, locks, temporary files) is its user's alone;
+  // the shop's own files also carry that mode explicitly (decision 015).
+  process.umask(0o077);
   const config = loadConfig();
   const logger = pino({ level: config.logLevel });
   const server = await startServer(config, logger);

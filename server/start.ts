@@ -1,4 +1,3 @@
-import { mkdir } from "node:fs/promises";
 import http from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -9,6 +8,7 @@ import { createApp, type HealthState } from "./app.ts";
 import { composeShop } from "./compose.ts";
 import type { Config } from "./config.ts";
 import { lockDataDir } from "./data-dir-lock.ts";
+import { secureDataDir } from "./data-dir-permissions.ts";
 import { openDatabase } from "./db/client.ts";
 import { migrateToLatest } from "./db/migrate.ts";
 import { seedSampleData } from "./db/seed.ts";
@@ -28,7 +28,10 @@ export interface RunningServer {
 
 /** Opens the database, migrates, seeds, then listens: the server answers only once it is ready. */
 export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
-  await mkdir(path.join(config.dataDir, "media"), { recursive: true });
+  // Private to the shop's user: a looser folder (an older version's) is tightened, and said (decision 015).
+  const permissions = await secureDataDir(config.dataDir);
+  if (permissions.tightened.length) logger.warn({ paths: permissions.tightened.slice(0, 20), count: permissions.tightened.length }, "data folder was readable by others; tightened");
+  if (permissions.failed.length) logger.warn({ paths: permissions.failed.slice(0, 20), count: permissions.failed.length }, "data folder is readable by others and could not be tightened");
   const releaseLock = config.databaseUrl ? undefined : await lockDataDir(config.dataDir);
   const database = openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, "shop.db") });
   const applied = await migrateToLatest(database);

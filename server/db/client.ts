@@ -1,3 +1,4 @@
+import { closeSync, openSync } from "node:fs";
 import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
@@ -34,7 +35,10 @@ export function openDatabase(options: DatabaseOptions): Database {
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: "postgres", destroy: () => db.destroy() };
   }
-  const sqlite = new SQLite(options.sqliteFile ?? ":memory:");
+  const file = options.sqliteFile ?? ":memory:";
+  // Created 0600 before SQLite opens it: SQLite gives its -wal and -shm files the database file's mode.
+  if (file !== ":memory:") closeSync(openSync(file, "a", 0o600));
+  const sqlite = new SQLite(file);
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");

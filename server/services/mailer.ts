@@ -60,13 +60,13 @@ function createOutboxMailer({ from, outboxDir, logger }: MailerOptions): Mailer 
       const info = await composer.sendMail({ from, ...message });
       const raw = info.message;
       if (!Buffer.isBuffer(raw)) throw new Error("nodemailer did not return the message as a buffer");
-      await mkdir(outboxDir, { recursive: true });
+      await mkdir(outboxDir, { recursive: true, mode: 0o700 });
       const name = `${new Date().toISOString().replaceAll(":", "-")}-${randomBytes(4).toString("hex")}.eml`;
       const file = path.join(outboxDir, name);
       // Written under a temporary name first, so whoever watches the folder never reads half a message.
       const temporary = path.join(outboxDir, `.${name}.tmp`);
       try {
-        await writeFile(temporary, raw, { flag: "wx" });
+        await writeFile(temporary, raw, { flag: "wx", mode: 0o600 });
         await rename(temporary, file);
       } catch (error) {
         await rm(temporary, { force: true });

@@ -105,12 +105,13 @@ async function encodeSquareWebp(data: Uint8Array, size: number): Promise<Buffer>
 
 /** Writes under a temporary name and renames, so the final name only ever holds a complete file. */
 async function storeAtomically(mediaDir: string, content: Buffer, owner: string | undefined): Promise<string> {
-  await mkdir(mediaDir, { recursive: true });
+  await mkdir(mediaDir, { recursive: true, mode: 0o700 });
   const tag = ownerTag(owner);
   const name = `${tag ? `${tag}-` : ""}${randomBytes(16).toString("hex")}.webp`;
   const temporary = path.join(mediaDir, `.${name}.tmp`);
   try {
-    const file = await open(temporary, "wx");
+    // Only the shop's user reads the pictures from disk (decision 015); the server hands them out.
+    const file = await open(temporary, "wx", 0o600);
     try {
       await file.writeFile(content);
       await file.sync();
