@@ -3,13 +3,13 @@ import type { Page } from "@playwright/test";
 import { MAX_IMAGE_BYTES } from "../../common/constants.ts";
 import { messages } from "../../common/messages.ts";
 import { allowStatusLogs, expect, test } from "./support/fixtures.ts";
-import { linkFromMail, mailsWithLink } from "./support/mail.ts";
+import { linkFromMail, mailsWithLink, mailWithSubject } from "./support/mail.ts";
 import { ADMIN, hydrated, logIn, logOut, mainNav, submitLogin, submitRegistration, toast, urlIs } from "./support/pages.ts";
 
 // Accounts end to end: sign-up, e-mail verification, login and logout, profile, passwords, roles.
 // Every test makes its own people (unique e-mail and username): the server limits sign-ups per address
-// (20 an hour) and mails per e-mail, so this file makes 11 sign-ups in all (the one refused for a taken
-// username counts too; the orders spec makes two more).
+// (20 an hour) and mails per e-mail, so this file makes 12 sign-ups in all (the one refused for a taken
+// username and the one with a taken e-mail count too; the orders spec makes two more).
 
 interface Person {
   name: string;
@@ -240,7 +240,7 @@ test.describe("accounts", () => {
     await expect(page.getByLabel("Password")).toHaveAccessibleDescription(messages.validation.passwordRequired);
     expect(posts, "the browser-side check sends nothing").toEqual([]);
 
-    // Checked by the server: a common password, an e-mail or a username already in use.
+    // Checked by the server: a common password, a username already in use.
     const existing = newPerson();
     await registerAndVerify(page, existing);
     await logOut(page);
@@ -251,14 +251,22 @@ test.describe("accounts", () => {
     await submitRegistration(page, { ...person, password: "password123" });
     await expect(page.getByLabel("Password")).toHaveAccessibleDescription(messages.validation.passwordTooCommon);
 
-    await submitRegistration(page, { ...person, email: existing.email });
-    await expect(page.getByLabel("Email")).toHaveAccessibleDescription(messages.auth.emailTaken);
-
     await submitRegistration(page, { ...person, username: existing.username });
     await expect(page.getByLabel("Username")).toHaveAccessibleDescription(messages.auth.usernameTaken);
     await expect(page).toHaveURL(urlIs("/register"));
+
+    // An e-mail already in use gets what a new one gets (nobody learns who has an account); its owner is told
+    // by e-mail instead (decision 015).
+    await submitRegistration(page, { ...person, email: existing.email });
+    await expect(page).toHaveURL(urlIs("/verify"));
+    await expect(toast(page, messages.auth.accountCreated)).toBeVisible();
+    await expect(page.getByText(messages.auth.verificationSent)).toBeVisible();
+    await expect(page.getByLabel("Email")).toHaveValue(existing.email);
+    const notice = await mailWithSubject(existing.email, "Someone tried to create a Plant Shop account with your e-mail");
+    expect(notice.text).toContain("/forgot-password");
     expect(posts, "these went to the server").toHaveLength(3);
     expect(await shopDb.db.selectFrom("users").select("id").where("email", "=", person.email).execute()).toEqual([]);
+    expect(await shopDb.db.selectFrom("users").select("name").where("email", "=", existing.email).execute()).toEqual([{ name: existing.name }]);
     allowStatusLogs(consoleErrors, 400, 409);
   });
 
