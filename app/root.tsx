@@ -32,7 +32,7 @@ export const links: Route.LinksFunction = () => [
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const user = context.user ? { id: context.user.id, name: context.user.name, isAdmin: context.user.isAdmin, avatarUrl: avatarUrl(context.user) } : null;
-  const [{ flash, clear }, cartCount] = await Promise.all([takeFlash(request), context.services.cart.countItems(context.user)]);
+  const [{ flash, clear }, cartCount] = await Promise.all([takeFlash(context, request), context.services.cart.countItems(context.user)]);
   return data({ shop: context.shop, user, cartCount, flash }, clear ? { headers: { "Set-Cookie": clear } } : undefined);
 }
 

@@ -10,6 +10,7 @@ import type { Config } from "./config.ts";
 import type { AppEnv } from "./http/env.ts";
 import { resolveClientIp } from "./http/client-ip.ts";
 import { handleError } from "./http/errors.ts";
+import { useExternalOrigin } from "./http/forwarded-origin.ts";
 import { anonymousPageCache } from "./http/page-cache.ts";
 import type { PageHandler } from "./http/pages.ts";
 import { sameOriginOnly } from "./http/request-guards.ts";
@@ -46,6 +47,7 @@ export function createApp({ config, services, logger, health, pages }: AppOption
   app.onError(handleError);
   app.use(requestId());
   app.use(resolveClientIp(config.trustProxy));
+  app.use(useExternalOrigin(config.trustProxy));
   app.use(requestLogger(logger));
   app.use(securityHeaders({ dev: config.mode === "development", https: config.publicUrl.protocol === "https:" }));
   app.use(async (c, next) => {

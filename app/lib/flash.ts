@@ -1,5 +1,6 @@
-import { createCookie } from "react-router";
+import type { AppLoadContext } from "react-router";
 import { messages } from "#common/messages.ts";
+import { shopCookie } from "./cookies.ts";
 
 // A toast to show after a redirect ('User logged in successfully' and the like). Only these keys can be
 // carried, so a planted cookie can never put arbitrary words on the page.
@@ -15,7 +16,7 @@ const FLASH_TEXTS = {
 } as const;
 export type FlashKey = keyof typeof FLASH_TEXTS;
 
-const flashCookie = createCookie("plant-shop.flash", { httpOnly: true, sameSite: "lax", path: "/", maxAge: 60 });
+const flashCookie = shopCookie("plant-shop.flash", { httpOnly: true, sameSite: "lax", maxAge: 60 });
 
 export interface Flash {
   /** Names this one flash: pages that read it twice (two loads in flight at once) show one toast. */
@@ -23,14 +24,15 @@ export interface Flash {
   text: string;
 }
 
-export function setFlash(key: FlashKey): Promise<string> {
-  return flashCookie.serialize(`${key}.${crypto.randomUUID()}`);
+export function setFlash(context: AppLoadContext, key: FlashKey): Promise<string> {
+  return flashCookie(context).serialize(`${key}.${crypto.randomUUID()}`);
 }
 
 /** The toast waiting for this request, and the header that clears it. */
-export async function takeFlash(request: Request): Promise<{ flash: Flash | null; clear: string | null }> {
-  const value: unknown = await flashCookie.parse(request.headers.get("cookie"));
+export async function takeFlash(context: AppLoadContext, request: Request): Promise<{ flash: Flash | null; clear: string | null }> {
+  const cookie = flashCookie(context);
+  const value: unknown = await cookie.parse(request.headers.get("cookie"));
   const [key = "", id = ""] = typeof value === "string" ? value.split(".") : [];
   if (!(key in FLASH_TEXTS) || !id) return { flash: null, clear: null };
-  return { flash: { id, text: FLASH_TEXTS[key as FlashKey] }, clear: await flashCookie.serialize("", { maxAge: 0 }) };
+  return { flash: { id, text: FLASH_TEXTS[key as FlashKey] }, clear: await cookie.serialize("", { maxAge: 0 }) };
 }

@@ -40,9 +40,9 @@ export function requireAdmin(context: AppLoadContext, request: Request): Session
 }
 
 /** A redirect carrying the cookies the auth library set, and optionally a toast for the next page. */
-export async function redirectWithCookies(to: string, setCookies: string[], flash?: FlashKey): Promise<Response> {
+export async function redirectWithCookies(context: AppLoadContext, to: string, setCookies: string[], flash?: FlashKey): Promise<Response> {
   const headers = new Headers();
   for (const cookie of setCookies) headers.append("Set-Cookie", cookie);
-  if (flash) headers.append("Set-Cookie", await setFlash(flash));
+  if (flash) headers.append("Set-Cookie", await setFlash(context, flash));
   return redirect(to, { headers });
 }

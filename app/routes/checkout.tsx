@@ -34,7 +34,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   const form = await readFormFields(request);
   const result = await actionResult(() => context.services.orders.placeOrder(user, form));
   if (!("ok" in result) || !result.ok) return result;
-  return redirectWithCookies(`/orders/${result.id}`, [], "orderPlaced");
+  return redirectWithCookies(context, `/orders/${result.id}`, [], "orderPlaced");
 }
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {

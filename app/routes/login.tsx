@@ -25,9 +25,9 @@ export function loader({ context, request }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await readForm(request);
   const result = await actionResult(() => context.services.accounts.signIn(Object.fromEntries(form), context.request));
-  if ("ok" in result) return redirectWithCookies(safeRedirectTo(form.get("redirectTo")), result.setCookies, "loggedIn");
+  if ("ok" in result) return redirectWithCookies(context, safeRedirectTo(form.get("redirectTo")), result.setCookies, "loggedIn");
   // Not verified yet: /verify, where the message's link leads, is filled in with this address.
-  if (result.data.code === ERROR_CODES.emailNotVerified) return withPendingEmail(result, String(form.get("email")).trim());
+  if (result.data.code === ERROR_CODES.emailNotVerified) return withPendingEmail(context, result, String(form.get("email")).trim());
   return result;
 }
 

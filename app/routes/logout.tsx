@@ -6,7 +6,7 @@ import type { Route } from "./+types/logout";
 export async function action({ context }: Route.ActionArgs) {
   if (!context.user) return redirect("/");
   const { setCookies } = await context.services.accounts.signOut(context.request);
-  return redirectWithCookies("/", setCookies, "loggedOut");
+  return redirectWithCookies(context, "/", setCookies, "loggedOut");
 }
 
 export function loader() {

@@ -23,7 +23,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   if ((await readForm(request)).get("confirm") !== "yes") return { confirming: true as const };
   const result = await actionResult(() => context.services.orders.cancelOrder(user, params.orderId));
   if (!("ok" in result) || !result.ok) return result;
-  return redirectWithCookies(`/orders/${result.id}`, [], "orderCancelled");
+  return redirectWithCookies(context, `/orders/${result.id}`, [], "orderCancelled");
 }
 
 export default function Order({ loaderData: order, actionData }: Route.ComponentProps) {

@@ -33,7 +33,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     if (!("ok" in result) || !result.ok) return result;
     // The session was replaced (the other ones are signed out): pass the new cookie on. The confirmation is a
     // flash toast, shown once, not a query parameter a reload would show again.
-    return redirectWithCookies(`/profile/${user.id}`, result.setCookies, "passwordChanged");
+    return redirectWithCookies(context, `/profile/${user.id}`, result.setCookies, "passwordChanged");
   }
   const picture = form.get("image");
   const bytes = picture instanceof File && picture.size > 0 ? new Uint8Array(await picture.arrayBuffer()) : null;

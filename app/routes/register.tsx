@@ -4,7 +4,7 @@ import { registerSchema } from "#common/schemas/account.ts";
 import { AuthCard } from "../components/auth-card.tsx";
 import { FormField } from "../components/form-field.tsx";
 import { FormMessage } from "../components/form-message.tsx";
-import { pendingEmailCookie } from "../lib/pending-email.ts";
+import { rememberPendingEmail } from "../lib/pending-email.ts";
 import { actionResult, formLevelMessage } from "../lib/service-errors.ts";
 import { redirectWithCookies } from "../lib/session.ts";
 import { pageMeta } from "../lib/seo.ts";
@@ -25,7 +25,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await readFormFields(request);
   const result = await actionResult(() => context.services.accounts.register(form, context.request));
   if (!("ok" in result) || !result.ok) return result;
-  return redirectWithCookies("/verify", [await pendingEmailCookie.serialize(result.email)], "accountCreated");
+  return redirectWithCookies(context, "/verify", [await rememberPendingEmail(context, result.email)], "accountCreated");
 }
 
 export default function Register({ actionData }: Route.ComponentProps) {

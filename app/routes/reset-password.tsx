@@ -28,7 +28,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return {};
   });
   if (!("ok" in result) || !result.ok) return result;
-  return redirectWithCookies("/login", [], "passwordReset");
+  return redirectWithCookies(context, "/login", [], "passwordReset");
 }
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {

@@ -3,7 +3,7 @@ import { messages } from "#common/messages.ts";
 import { emailOnlySchema } from "#common/schemas/account.ts";
 import { FormField } from "../components/form-field.tsx";
 import { FormMessage } from "../components/form-message.tsx";
-import { pendingEmailCookie } from "../lib/pending-email.ts";
+import { pendingEmail } from "../lib/pending-email.ts";
 import { actionResult, formLevelMessage } from "../lib/service-errors.ts";
 import { redirectWithCookies } from "../lib/session.ts";
 import { pageMeta } from "../lib/seo.ts";
@@ -26,10 +26,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     const result = await actionResult(() => context.services.accounts.verifyEmail(token, context.request));
     if (!("ok" in result)) return { state: "failed" as const, email: "" };
     if (result.alreadyVerified) return { state: "alreadyVerified" as const, email: "" };
-    throw await redirectWithCookies("/", result.setCookies, "emailVerified");
+    throw await redirectWithCookies(context, "/", result.setCookies, "emailVerified");
   }
-  const email: unknown = await pendingEmailCookie.parse(request.headers.get("cookie"));
-  return { state: "sent" as const, email: typeof email === "string" ? email : (context.user?.email ?? "") };
+  const email = await pendingEmail(context, request);
+  return { state: "sent" as const, email: email ?? context.user?.email ?? "" };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

@@ -9,7 +9,7 @@ import { existingAccountEmail, passwordResetEmail, verificationEmail } from "../
 import type { Mailer } from "../services/mailer.ts";
 import { TooManyRequestsError } from "../services/errors.ts";
 import type { RateLimiter, RateRule } from "../services/rate-limit.ts";
-import { authRateRules, CLIENT_IP_HEADER, DISABLED_AUTH_PATHS, RESET_LINK_MINUTES, SESSION_COOKIE, SESSION_IDLE_SECONDS, SESSION_MAX_AGE_MS } from "./auth-rules.ts";
+import { authRateRules, CLIENT_IP_HEADER, DISABLED_AUTH_PATHS, RESET_LINK_MINUTES, SESSION_IDLE_SECONDS, SESSION_MAX_AGE_MS } from "./auth-rules.ts";
 import { isCommonPassword } from "./common-passwords.ts";
 import { hashPassword, verifyPassword } from "./password-hashing.ts";
 
@@ -32,8 +32,10 @@ export type Auth = ReturnType<typeof createAuth>;
  */
 export function createAuth({ database, publicUrl, secret, shopName, mailer, rateLimiter, logger }: AuthDependencies) {
   const https = publicUrl.protocol === "https:";
-  // __Host- binds the cookie to this exact origin (Secure, Path=/, no Domain): only possible over https.
-  const sessionCookie = https ? `__Host-${SESSION_COOKIE}` : SESSION_COOKIE;
+  // __Host- binds a cookie to this exact origin (Secure, Path=/, no Domain): only possible over https. Every
+  // cookie the library may set gets it there, not only the session's (decision 011).
+  const cookieName = (name: string) => (https ? `__Host-plant-shop.${name}` : `plant-shop.${name}`);
+  const sessionCookie = cookieName("session_token");
   const link = (path: string, token: string) => `${publicUrl.origin}${path}?token=${encodeURIComponent(token)}`;
   // A lost e-mail must not undo a sign-up or a reset request; the person can ask again.
   const sendQuietly = async (what: string, send: () => Promise<void>) => {
@@ -114,7 +116,9 @@ export function createAuth({ database, publicUrl, secret, shopName, mailer, rate
       useSecureCookies: false,
       cookiePrefix: "plant-shop",
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax", path: "/", secure: https },
-      cookies: { session_token: { name: sessionCookie } },
+      cookies: Object.fromEntries(
+        ["session_token", "session_data", "account_data", "dont_remember", "admin_session", "oauth_state"].map((name) => [name, { name: cookieName(name) }]),
+      ),
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
       database: { generateId: () => crypto.randomUUID() },
     },

@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { Logger } from "pino";
 import { createAuth } from "../auth/auth.ts";
+import { createSealer } from "../auth/sealed-values.ts";
 import type { Database } from "../db/client.ts";
 import type { BackgroundMail } from "./background-mail.ts";
 import { createAccountsService } from "./accounts.ts";
@@ -58,6 +59,8 @@ export function createServices(deps: ServiceDependencies) {
       publicUrl: deps.publicUrl,
       shippingFeePaise: deps.shippingFeePaise,
     }),
+    /** Seals what the pages keep in their own cookies (the address awaiting verification). */
+    sealer: createSealer(deps.authSecret),
     contact: createContactService(database.db, rateLimiter, { mailer, shopName: deps.shopName, contactEmail: deps.contactEmail, logger }),
     /** Liveness of the database for /readyz. */
     async pingDatabase(): Promise<void> {

@@ -24,24 +24,35 @@ export interface ShopProcess {
   exited: Promise<number | null>;
 }
 
-export function startShopProcess({ port, databaseUrl }: { port: number; databaseUrl: string }): ShopProcess {
+export interface ShopProcessOptions {
+  port: number;
+  /** PostgreSQL; without it, SQLite in the process's own data folder. */
+  databaseUrl?: string;
+  /** The address browsers use, when it is not the process's own (behind a proxy). */
+  publicUrl?: string;
+  /** More settings, over the ones below (TRUST_PROXY, ADMIN_EMAIL…). */
+  env?: NodeJS.ProcessEnv;
+}
+
+export function startShopProcess({ port, databaseUrl, publicUrl, env: extra = {} }: ShopProcessOptions): ShopProcess {
   const url = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), `plant-shop-${port}-`));
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of INHERITED_SETTINGS) delete env[name];
+  for (const name of [...INHERITED_SETTINGS, "DATABASE_URL", "TRUST_PROXY"]) delete env[name];
   const child = spawn(path.resolve("node_modules/.bin/tsx"), ["server/main.ts"], {
     env: {
       ...env,
       NODE_ENV: "production",
       HOST: "127.0.0.1",
       PORT: String(port),
-      PUBLIC_URL: url,
-      DATABASE_URL: databaseUrl,
+      PUBLIC_URL: publicUrl ?? url,
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
       DATA_DIR: dataDir,
       AUTH_SECRET: SHOP_AUTH_SECRET,
       SEED_SAMPLE_DATA: "false",
       PAGE_CACHE_SECONDS: "0",
       LOG_LEVEL: "warn",
+      ...extra,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });

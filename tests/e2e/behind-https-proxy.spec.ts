@@ -1,0 +1,253 @@
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import https from "node:https";
+import os from "node:os";
+import path from "node:path";
+import { randomUUID } from "node:crypto";
+import type { Page, Response } from "@playwright/test";
+import { messages } from "../../common/messages.ts";
+import { openDatabase, type Database } from "../../server/db/client.ts";
+import { createProduct } from "../support/factories.ts";
+import { startShopProcess, stopShopProcess, waitUntilHealthy, type ShopProcess } from "../support/shop-process.ts";
+import { expect as baseExpect, test } from "./support/fixtures.ts";
+import { hydrated, mainNav, submitLogin, submitRegistration, toast, urlIs } from "./support/pages.ts";
+import { addToCart, cartCountName, cartLink, fillShipping, shipping } from "./support/shopper.ts";
+
+// The shop behind a real TLS-terminating proxy (issue 7, decision 011): Debian's nginx with a self-signed
+// certificate in front of a production server that speaks http, with TRUST_PROXY=1 and an https PUBLIC_URL.
+// Chromium goes through https only. The two ports follow E2E_PORT (4317 → 4319 and 4320), so parallel
+// checkouts with their own E2E_PORT do not collide.
+
+const NGINX = "/usr/sbin/nginx";
+const PROXY_PORT = Number(process.env.E2E_PORT) + 2;
+const SHOP_PORT = Number(process.env.E2E_PORT) + 3;
+const PUBLIC_URL = `https://127.0.0.1:${PROXY_PORT}`;
+const ADMIN = { email: "owner@proxied-shop.test", password: "behind-nginx-owner-password-4" };
+
+interface Nginx {
+  child: ChildProcess;
+  dir: string;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+// The first pages of a freshly started server, through the proxy, on a busy machine: more than the default 5 s.
+const expect = baseExpect.configure({ timeout: 15_000 });
+
+const state: { nginx?: Nginx; shop?: ShopProcess; database?: Database } = {};
+
+/** A self-signed certificate for 127.0.0.1 and an nginx configuration, all in a folder of their own. */
+function prepareNginx(): { dir: string; conf: string } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "plant-shop-nginx-"));
+  // nginx's workers drop root and must reach their temp folders; the key stays readable by its owner only.
+  chmodSync(dir, 0o755);
+  const tls = path.join(dir, "tls");
+  mkdirSync(tls, { mode: 0o700 });
+  execFileSync("openssl", [
+    "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1",
+    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+    "-keyout", path.join(tls, "key.pem"), "-out", path.join(tls, "cert.pem"),
+  ], { stdio: "pipe" });
+  const conf = path.join(dir, "nginx.conf");
+  writeFileSync(
+    conf,
+    `daemon off;
+worker_processes 1;
+pid ${dir}/nginx.pid;
+error_log stderr warn;
+events { worker_connections 256; }
+http {
+  access_log off;
+  client_body_temp_path ${dir}/client-body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+  client_max_body_size 12m;
+  server {
+    listen 127.0.0.1:${PROXY_PORT} ssl;
+    ssl_certificate ${tls}/cert.pem;
+    ssl_certificate_key ${tls}/key.pem;
+    location / {
+      proxy_pass http://127.0.0.1:${SHOP_PORT};
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header X-Forwarded-Proto $scheme;
+      proxy_set_header X-Forwarded-Host $http_host;
+      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+    }
+  }
+}
+`,
+  );
+  return { dir, conf };
+}
+
+function startNginx(): Nginx {
+  // A missing proxy is a broken test machine, not a reason to skip: .ci/run installs nginx-light.
+  if (!existsSync(NGINX)) throw new Error(`${NGINX} is missing: install Debian's nginx-light (apt-get install nginx-light), as .ci/run does`);
+  const { dir, conf } = prepareNginx();
+  const child = spawn(NGINX, ["-p", dir, "-e", "stderr", "-c", conf], { stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => {
+    child.on("exit", (code) => resolve(code));
+    child.on("error", (error) => {
+      output += String(error);
+      resolve(-1);
+    });
+  });
+  return { child, dir, output: () => output, exited };
+}
+
+/** GET through the proxy, accepting its self-signed certificate: the status, or undefined while nothing answers. */
+function statusThroughProxy(pathname: string): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    const request = https.get(`${PUBLIC_URL}${pathname}`, { rejectUnauthorized: false }, (response) => {
+      response.resume();
+      resolve(response.statusCode);
+    });
+    request.on("error", () => resolve(undefined));
+  });
+}
+
+async function waitForProxy(nginx: Nginx) {
+  let exitCode: number | null | undefined;
+  void nginx.exited.then((code) => (exitCode = code));
+  for (let tries = 0; tries < 300; tries++) {
+    if (exitCode !== undefined) throw new Error(`nginx exited with ${exitCode}:\n${nginx.output()}`);
+    if ((await statusThroughProxy("/healthz")) === 200) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`nginx did not pass /healthz through within 30 s:\n${nginx.output()}`);
+}
+
+/** SIGQUIT (nginx's graceful stop) to the master's PID, SIGKILL if it lingers. */
+async function stopNginx(nginx: Nginx) {
+  if (nginx.child.exitCode === null && nginx.child.signalCode === null && nginx.child.pid) {
+    process.kill(nginx.child.pid, "SIGQUIT");
+    const killer = setTimeout(() => nginx.child.pid && process.kill(nginx.child.pid, "SIGKILL"), 10_000);
+    await nginx.exited;
+    clearTimeout(killer);
+  }
+  rmSync(nginx.dir, { recursive: true, force: true });
+}
+
+/** Every Set-Cookie header the browser receives, with the URL that sent it. */
+function recordSetCookies(page: Page): { url: string; header: string }[] {
+  const seen: { url: string; header: string }[] = [];
+  page.on("response", async (response: Response) => {
+    const headers = await response.headersArray().catch(() => []);
+    for (const { name, value } of headers) if (name.toLowerCase() === "set-cookie") seen.push({ url: response.url(), header: value });
+  });
+  return seen;
+}
+
+/** Every cookie the browser keeps is Secure, and named with the __Host- prefix (bound to this origin). */
+async function expectOnlySecureCookies(page: Page, setCookies: { url: string; header: string }[]) {
+  const cookies = await page.context().cookies();
+  expect(cookies.length, "the shop set cookies").toBeGreaterThan(0);
+  for (const cookie of cookies) {
+    expect({ name: cookie.name, secure: cookie.secure }, cookie.name).toEqual({ name: expect.stringMatching(/^__Host-plant-shop\./), secure: true });
+  }
+  expect(setCookies.length, "Set-Cookie headers seen").toBeGreaterThan(0);
+  for (const { url, header } of setCookies) {
+    expect(url.startsWith(`${PUBLIC_URL}/`), url).toBe(true);
+    expect(header, `${url}: ${header}`).toMatch(/^__Host-plant-shop\.[\w.-]+=[^;]*;.*\bSecure\b/i);
+  }
+}
+
+test.describe("behind a TLS-terminating nginx", () => {
+  test.describe.configure({ mode: "serial", timeout: 120_000 });
+  test.use({ baseURL: PUBLIC_URL, ignoreHTTPSErrors: true });
+
+  test.beforeAll(async () => {
+    test.setTimeout(120_000);
+    state.nginx = startNginx();
+    state.shop = startShopProcess({
+      port: SHOP_PORT,
+      publicUrl: PUBLIC_URL,
+      env: { TRUST_PROXY: "1", ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password },
+    });
+    await waitUntilHealthy(state.shop);
+    await waitForProxy(state.nginx);
+    // Warms the server's page modules up, so the first test does not pay for it.
+    for (const pathname of ["/", "/login", "/register"]) expect(await statusThroughProxy(pathname)).toBe(200);
+    state.database = openDatabase({ sqliteFile: path.join(state.shop.dataDir, "shop.db") });
+  });
+
+  test.afterAll(async () => {
+    await state.database?.destroy();
+    if (state.nginx) await stopNginx(state.nginx);
+    if (state.shop) await stopShopProcess(state.shop);
+  });
+
+  test("over https: login, Add to Cart, the JSON API, checkout and the profile form all work, and every cookie is Secure", async ({ page }) => {
+    const plant = await createProduct(state.database!.db, { name: `Proxied Pothos ${randomUUID().slice(0, 8)}`, price_paise: 34_900, stock: 5 });
+    const setCookies = recordSetCookies(page);
+
+    // Login (a page form: React Router checks the browser's https Origin against the request URL).
+    await page.goto("/login");
+    expect(page.url().startsWith(`${PUBLIC_URL}/login`)).toBe(true);
+    await submitLogin(page, ADMIN);
+    await expect(toast(page, messages.auth.loggedIn)).toBeVisible();
+    await expect(page).toHaveURL(urlIs("/"));
+
+    // Add to Cart through the page's form, then one more through the JSON API (the shop's own origin check).
+    await addToCart(page, plant.id, 1);
+    const apiStatus = await page.evaluate(async (productId) => {
+      const response = await fetch("/api/cart/items", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ productId, quantity: 1 }) });
+      return response.status;
+    }, plant.id);
+    expect(apiStatus).toBe(201);
+    await page.reload();
+    await expect(cartLink(page)).toHaveAccessibleName(cartCountName(2));
+
+    // Checkout places the order and redirects to it.
+    await page.goto("/checkout");
+    await fillShipping(page);
+    await page.getByRole("button", { name: messages.checkout.placeOrder }).click();
+    await expect(page).toHaveURL(/\/orders\/[\w-]+$/);
+    await expect(toast(page, messages.orders.placed)).toBeVisible();
+    expect(page.url().startsWith(PUBLIC_URL)).toBe(true);
+    const stock = await state.database!.db.selectFrom("products").select("stock").where("id", "=", plant.id).executeTakeFirstOrThrow();
+    expect(stock.stock).toBe(3);
+
+    // The profile form saves a change.
+    await mainNav(page).getByRole("link", { name: "Your profile" }).click();
+    await expect(page).toHaveURL(/\/profile\/[\w-]+$/);
+    await page.getByRole("link", { name: "Edit profile" }).click();
+    const location = `Pune ${randomUUID().slice(0, 4)}`;
+    await hydrated(page.getByRole("button", { name: "Save", exact: true }));
+    await page.getByLabel("Phone Number").fill(shipping.phone);
+    await page.getByLabel("Address", { exact: true }).fill(shipping.address);
+    await page.getByLabel("Location").fill(location);
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await expect(toast(page, messages.profile.updated)).toBeVisible();
+    const saved = await state.database!.db.selectFrom("users").select(["phone", "address", "location"]).where("email", "=", ADMIN.email).executeTakeFirstOrThrow();
+    expect(saved).toEqual({ ...shipping, location });
+
+    await expectOnlySecureCookies(page, setCookies);
+    expect(setCookies.some(({ header }) => header.startsWith("__Host-plant-shop.flash=")), "the toast's flash cookie was among them").toBe(true);
+    expect(setCookies.some(({ header }) => header.startsWith("__Host-plant-shop.session_token=")), "the session cookie was among them").toBe(true);
+  });
+
+  test("over https: registering leads to /verify, which offers the address again from a Secure cookie that does not hold it", async ({ page }) => {
+    const setCookies = recordSetCookies(page);
+    const tag = randomUUID().slice(0, 8);
+    const person = { name: "Leela Nair", username: `proxied_${tag}`, email: `leela.${tag}@example.com`, password: "areca-palm-by-the-window-2" };
+    await page.goto("/register");
+    await submitRegistration(page, person);
+    await expect(page).toHaveURL(urlIs("/verify"));
+    await expect(toast(page, messages.auth.accountCreated)).toBeVisible();
+    await expect(page.getByLabel("Email"), "ready to send the mail again").toHaveValue(person.email);
+
+    await expectOnlySecureCookies(page, setCookies);
+    const pending = (await page.context().cookies()).find((cookie) => cookie.name === "__Host-plant-shop.pending-email");
+    expect(pending, "the pending-email cookie").toBeDefined();
+    const held = `${pending!.value} ${Buffer.from(decodeURIComponent(pending!.value), "base64").toString("latin1")}`;
+    expect(held).not.toContain(person.email);
+    expect(held).not.toContain(tag);
+  });
+});
