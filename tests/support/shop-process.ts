@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createHmac, randomBytes, randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { Kysely } from "kysely";
@@ -8,8 +9,9 @@ import pg from "pg";
 import { hashPassword } from "../../server/auth/password-hashing.ts";
 import type { DB } from "../../server/db/schema.ts";
 
-// Production servers started as child processes, fresh PostgreSQL databases for them, and shoppers with
-// sessions written straight into the database — for the multi-process race test and the checkout bench.
+// Production servers (the compiled build/server/main.js, run by node as in production) started as child
+// processes, fresh PostgreSQL databases for them, and shoppers with sessions written straight into the
+// database — for the multi-process race test, the process tests and the checkout bench.
 
 export const SHOP_AUTH_SECRET = "shop-process-test-secret-0123456789abcdef0123";
 const SESSION_COOKIE = "plant-shop.session_token";
@@ -24,24 +26,31 @@ export interface ShopProcess {
   exited: Promise<number | null>;
 }
 
-export function startShopProcess({ port, databaseUrl }: { port: number; databaseUrl: string }): ShopProcess {
+/** The compiled server (`npm run build`), as the README's start command and the Dockerfile run it. */
+export const COMPILED_SERVER = path.resolve("build/server/main.js");
+
+/**
+ * Starts `node build/server/main.js` on loopback. Without `databaseUrl` it uses SQLite in `dataDir` (a fresh
+ * temporary folder unless given); `env` adds or overrides settings.
+ */
+export function startShopProcess({ port, databaseUrl, dataDir = mkdtempSync(path.join(os.tmpdir(), `plant-shop-${port}-`)), env: extra = {} }: { port: number; databaseUrl?: string; dataDir?: string; env?: Record<string, string> }): ShopProcess {
   const url = `http://127.0.0.1:${port}`;
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), `plant-shop-${port}-`));
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of INHERITED_SETTINGS) delete env[name];
-  const child = spawn(path.resolve("node_modules/.bin/tsx"), ["server/main.ts"], {
+  for (const name of [...INHERITED_SETTINGS, "DATABASE_URL"]) delete env[name];
+  const child = spawn(process.execPath, [COMPILED_SERVER], {
     env: {
       ...env,
       NODE_ENV: "production",
       HOST: "127.0.0.1",
       PORT: String(port),
       PUBLIC_URL: url,
-      DATABASE_URL: databaseUrl,
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
       DATA_DIR: dataDir,
       AUTH_SECRET: SHOP_AUTH_SECRET,
       SEED_SAMPLE_DATA: "false",
       PAGE_CACHE_SECONDS: "0",
       LOG_LEVEL: "warn",
+      ...extra,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -63,6 +72,63 @@ export async function waitUntilHealthy(shop: ShopProcess, timeoutMs = 60_000) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`${shop.url} did not answer /healthz within ${timeoutMs / 1000} s:\n${shop.output()}`);
+}
+
+/**
+ * A port for a server that a browser-test file starts itself: the seven after E2E_PORT and E2E_SMTP_PORT
+ * (README, "Test it"), so that parallel checkouts given their own E2E_PORT never meet.
+ */
+export function extraPort(offset: number): number {
+  if (offset < 0 || offset > 6) throw new Error(`extraPort(${offset}): only 0 to 6 are reserved`);
+  return Number(process.env.E2E_PORT ?? 4317) + 2 + offset;
+}
+
+/** What connecting to a loopback port gives: "connected", or the error code (ECONNREFUSED when nothing listens). */
+export function tryConnect(port: number): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, "127.0.0.1");
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve("connected");
+    });
+    socket.once("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+  });
+}
+
+/** The live processes below `pid` (Linux /proc): for checking that stopping a parent left no orphan. */
+export function descendants(pid: number): number[] {
+  const parents = new Map<number, number[]>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue; // it ended meanwhile
+    }
+    // The command name (2nd field) is in parentheses and may hold spaces; the parent is the 2nd field after it.
+    const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    parents.set(ppid, [...(parents.get(ppid) ?? []), Number(entry)]);
+  }
+  const found: number[] = [];
+  const visit = (parent: number) => {
+    for (const child of parents.get(parent) ?? []) {
+      found.push(child);
+      visit(child);
+    }
+  };
+  visit(pid);
+  return found;
+}
+
+/** Whether a process is still running (Linux /proc; an exited process not yet reaped, a zombie, is not). */
+export function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return false;
+  }
 }
 
 /** SIGTERM and wait (SIGKILL after 30 s), then remove the data folder. */
