@@ -73,7 +73,7 @@ test.describe("the SQLite data folder lock", () => {
     await waitUntilHealthy(shop);
     const database = openDatabase({ sqliteFile: path.join(dataDir, "shop.db") });
     try {
-      const [shopper] = await insertShoppers(database.db, 1, { password: "monstera-deliciosa-77", prefix: "lock" });
+      const [shopper] = await insertShoppers(database.db, 1, { password: "monstera-deliciosa-77", prefix: "lock", dialect: "sqlite" });
       const { email } = await database.db.selectFrom("users").select("email").where("id", "=", shopper!.userId).executeTakeFirstOrThrow();
       const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
       delete env.DATABASE_URL;

@@ -7,7 +7,9 @@ import path from "node:path";
 import type { Kysely } from "kysely";
 import pg from "pg";
 import { hashPassword } from "../../server/auth/password-hashing.ts";
+import type { Dialect } from "../../server/db/client.ts";
 import type { DB } from "../../server/db/schema.ts";
+import { toFlag } from "../../server/db/values.ts";
 
 // Production servers (the compiled build/server/main.js, run by node as in production) started as child
 // processes, fresh PostgreSQL databases for them, and shoppers with sessions written straight into the
@@ -190,13 +192,13 @@ export function cookieFrom(response: Response): string {
  * Verified shoppers with a password account and a live session each, written straight into the database
  * (every request of a test comes from 127.0.0.1, and sign-up and sign-in are rate-limited per address).
  */
-export async function insertShoppers(db: Kysely<DB>, count: number, { password, prefix }: { password: string; prefix: string }) {
+export async function insertShoppers(db: Kysely<DB>, count: number, { password, prefix, dialect = "postgres" }: { password: string; prefix: string; dialect?: Dialect }) {
   const passwordHash = await hashPassword(password);
   const iso = new Date().toISOString();
   const ids = Array.from({ length: count }, () => randomUUID());
   await db
     .insertInto("users")
-    .values(ids.map((id, i) => ({ id, name: `Shopper ${i + 1}`, email: `${prefix}-${id}@example.com`, emailVerified: true, username: `${prefix.slice(0, 4)}_${id.slice(0, 12)}`, role: "user", createdAt: iso, updatedAt: iso })))
+    .values(ids.map((id, i) => ({ id, name: `Shopper ${i + 1}`, email: `${prefix}-${id}@example.com`, emailVerified: toFlag(dialect, true), username: `${prefix.slice(0, 4)}_${id.slice(0, 12)}`, role: "user", createdAt: iso, updatedAt: iso })))
     .execute();
   await db
     .insertInto("accounts")
