@@ -42,7 +42,8 @@ export default defineConfig({
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
   webServer: {
-    command: "tsx server/main.ts",
+    // The compiled server, run by node as in production (npm run test:e2e builds it first).
+    command: "node build/server/main.js",
     url: `${baseURL}/healthz`,
     reuseExistingServer: false,
     timeout: 60_000,

@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { benchCheckout } from "./checkout.ts";
+import { benchStartup } from "./startup.ts";
 
 // Loads the production shop and a bare node:http server returning the same bytes, one after the other,
 // over loopback, and prints each page's throughput and latency with the ratio to the bare server.
@@ -61,22 +62,18 @@ async function untilHealthy(url: string) {
   throw new Error(`${url} did not become healthy`);
 }
 
-/** Waits until no server holds the data folder's lock (docs/decisions/006), so the next one may start. */
-async function untilReleased(dataDir: string) {
-  for (let i = 0; i < 300 && existsSync(path.join(dataDir, "server.lock")); i++) await new Promise((r) => setTimeout(r, 100));
-}
-
+/** Resolves once the process has exited, which also frees the data folder's lock (docs/decisions/012). */
 async function stop(child: ChildProcess) {
   const exited = new Promise((resolve) => child.once("exit", resolve));
   child.kill("SIGTERM");
   await exited;
 }
 
-/** Starts the production shop on a data folder; `pageCacheSeconds` 0 renders every page afresh. */
+/** Starts the compiled production shop on a data folder; `pageCacheSeconds` 0 renders every page afresh. */
 function startShop(dataDir: string, shopUrl: string, pageCacheSeconds: number) {
   return start(
-    TSX,
-    ["server/main.ts"],
+    process.execPath,
+    ["build/server/main.js"],
     {
       NODE_ENV: "production",
       HOST: "127.0.0.1",
@@ -115,7 +112,6 @@ async function main() {
   const rendered = new Map<string, Measured>();
   for (const p of paths) rendered.set(p, await load(shopUrl + p));
   await stop(shop);
-  await untilReleased(dataDir);
   shop = await startShop(dataDir, shopUrl, DEFAULT_PAGE_CACHE_SECONDS);
   const cached = new Map<string, Measured>();
   for (const p of pagePaths) cached.set(p, await load(shopUrl + p));
@@ -153,6 +149,9 @@ async function main() {
     row(p, page ? " (rendered)" : "", rendered.get(p)!);
     if (page) row(p, ` (cached ${DEFAULT_PAGE_CACHE_SECONDS}s)`, cached.get(p)!);
   }
+
+  // Cold start and idle memory, compiled and from source.
+  await benchStartup();
 
   // Checkout under load on PostgreSQL (skipped, saying so, without BENCH_DATABASE_URL or TEST_DATABASE_URL).
   await benchCheckout();

@@ -20,6 +20,7 @@ import { securityHeaders } from "./http/security-headers.ts";
 import { seoFiles } from "./http/seo-files.ts";
 import { shareImages } from "./http/share-images.ts";
 import { uploadTooLarge } from "./http/upload-too-large.ts";
+import { PROJECT_ROOT } from "./project-root.ts";
 import { initialsAvatarSvg } from "./services/avatars.ts";
 import type { Services } from "./services/create-services.ts";
 
@@ -39,7 +40,7 @@ export interface AppOptions {
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
 /** The shop's own illustrations (copied into the browser build too). */
-const PUBLIC_DIR = path.resolve(import.meta.dirname, "../public");
+const PUBLIC_DIR = path.join(PROJECT_ROOT, "public");
 
 export function createApp({ config, services, logger, health, pages }: AppOptions) {
   const origin = config.publicUrl.origin;

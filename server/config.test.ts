@@ -71,4 +71,11 @@ describe("loadConfig", () => {
       password: "green-thumb-2025",
     });
   });
+
+  it("reads the shutdown budget in seconds, 8 unless set, and refuses a bad one", () => {
+    expect(loadConfig({}).shutdownTimeoutMs).toBe(8_000);
+    expect(loadConfig({ SHUTDOWN_TIMEOUT_SECONDS: "2.5" }).shutdownTimeoutMs).toBe(2_500);
+    expect(() => loadConfig({ SHUTDOWN_TIMEOUT_SECONDS: "soon" })).toThrow("SHUTDOWN_TIMEOUT_SECONDS: must be a number of seconds");
+    expect(() => loadConfig({ SHUTDOWN_TIMEOUT_SECONDS: "-1" })).toThrow("SHUTDOWN_TIMEOUT_SECONDS");
+  });
 });

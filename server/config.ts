@@ -39,6 +39,8 @@ const envSchema = z.object({
   // The rules of every new password in the shop, so start-up refuses what the register form would (decision 015).
   ADMIN_PASSWORD: newPasswordSchema.refine((password) => !isCommonPassword(password), messages.validation.passwordTooCommon).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  // Under the 10 s a container runtime waits between SIGTERM and SIGKILL (docs/decisions/012).
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number({ error: "must be a number of seconds" }).min(0).max(3600).default(8),
 });
 
 export interface Config {
@@ -55,6 +57,8 @@ export interface Config {
   pageCacheSeconds: number;
   shop: PublicShopConfig;
   logLevel: z.output<typeof envSchema>["LOG_LEVEL"];
+  /** How long shutdown may take: requests in flight, then the e-mails they queued, share it. */
+  shutdownTimeoutMs: number;
   /** Signs sessions and e-mail links; when unset, generated once and kept in DATA_DIR/auth-secret. */
   authSecret: string | undefined;
   mail: { smtpUrl: string | undefined; from: string; contactEmail: string | undefined };
@@ -96,6 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     pageCacheSeconds: e.PAGE_CACHE_SECONDS,
     logLevel: e.LOG_LEVEL,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_SECONDS * 1000,
     authSecret: e.AUTH_SECRET,
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, contactEmail: e.CONTACT_EMAIL },
     admin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : undefined,

@@ -13,13 +13,7 @@ import { openDatabase } from "./db/client.ts";
 import { migrateToLatest } from "./db/migrate.ts";
 import { seedSampleData } from "./db/seed.ts";
 import { createPageHandler } from "./http/pages.ts";
-
-const PROJECT_ROOT = path.resolve(import.meta.dirname, "..");
-/**
- * Shutdown's whole budget: requests in flight, then the e-mails they queued, share it, so the database and the
- * data folder lock are released within it — inside the 10 s a container runtime waits before killing.
- */
-const SHUTDOWN_BUDGET_MS = 8_000;
+import { PROJECT_ROOT } from "./project-root.ts";
 
 export interface RunningServer {
   url: string;
@@ -32,7 +26,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   const permissions = await secureDataDir(config.dataDir);
   if (permissions.tightened.length) logger.warn({ paths: permissions.tightened.slice(0, 20), count: permissions.tightened.length }, "data folder was readable by others; tightened");
   if (permissions.failed.length) logger.warn({ paths: permissions.failed.slice(0, 20), count: permissions.failed.length }, "data folder is readable by others and could not be tightened");
-  const releaseLock = config.databaseUrl ? undefined : await lockDataDir(config.dataDir);
+  const releaseLock = config.databaseUrl ? undefined : lockDataDir(config.dataDir);
   const database = openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, "shop.db") });
   const applied = await migrateToLatest(database);
   if (applied.length) logger.info({ migrations: applied }, "database migrated");
@@ -67,7 +61,20 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   });
 
   const listener = getRequestListener(app.fetch);
-  const server = http.createServer(vite ? (req, res) => vite.middlewares(req, res, () => listener(req, res)) : listener);
+  const handle: http.RequestListener = vite ? (req, res) => vite.middlewares(req, res, () => listener(req, res)) : listener;
+  const inFlight = new Set<http.ServerResponse>();
+  let stopping = false;
+  const server = http.createServer((req, res) => {
+    inFlight.add(res);
+    res.once("close", () => {
+      inFlight.delete(res);
+      // Its connection is idle now: during shutdown it is closed rather than kept alive for another request.
+      if (stopping) setImmediate(() => server.closeIdleConnections());
+    });
+    // A request that still arrives on a kept-alive connection is answered, and the client told not to reuse it.
+    if (stopping) res.setHeader("Connection", "close");
+    handle(req, res);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(config.port, config.host, resolve);
@@ -86,16 +93,24 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
      */
     async stop() {
       health.ready = false;
-      const deadline = Date.now() + SHUTDOWN_BUDGET_MS;
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      const timer = setTimeout(() => server.closeAllConnections(), SHUTDOWN_BUDGET_MS / 2);
+      stopping = true;
+      const deadline = Date.now() + config.shutdownTimeoutMs;
+      for (const res of inFlight) if (!res.headersSent) res.setHeader("Connection", "close");
+      const closed = new Promise<void>((resolve) => {
+        // A turn of the event loop first, so that requests already in the socket buffers when the signal came
+        // are read (and so count as in flight) before idle connections are closed.
+        setImmediate(() => server.close(() => resolve()));
+      });
+      const timer = setTimeout(() => {
+        logger.warn({ requests: inFlight.size }, "shutdown budget spent: closing connections with requests still running");
+        server.closeAllConnections();
+      }, config.shutdownTimeoutMs);
       await closed;
       clearTimeout(timer);
       await vite?.close();
       await closeMail(Math.max(0, deadline - Date.now()));
       await database.destroy();
-      await releaseLock?.();
+      releaseLock?.();
       logger.info("Plant Shop stopped");
     },
   };

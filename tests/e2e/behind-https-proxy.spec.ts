@@ -8,19 +8,19 @@ import type { Page, Response } from "@playwright/test";
 import { messages } from "../../common/messages.ts";
 import { openDatabase, type Database } from "../../server/db/client.ts";
 import { createProduct } from "../support/factories.ts";
-import { startShopProcess, stopShopProcess, waitUntilHealthy, type ShopProcess } from "../support/shop-process.ts";
+import { extraPort, startShopProcess, stopShopProcess, waitUntilHealthy, type ShopProcess } from "../support/shop-process.ts";
 import { expect as baseExpect, test } from "./support/fixtures.ts";
 import { hydrated, mainNav, submitLogin, submitRegistration, toast, urlIs } from "./support/pages.ts";
 import { addToCart, cartCountName, cartLink, fillShipping, shipping } from "./support/shopper.ts";
 
 // The shop behind a real TLS-terminating proxy (issue 7, decision 011): Debian's nginx with a self-signed
 // certificate in front of a production server that speaks http, with TRUST_PROXY=1 and an https PUBLIC_URL.
-// Chromium goes through https only. The two ports follow E2E_PORT (4317 → 4319 and 4320), so parallel
+// Chromium goes through https only. Its two ports are reserved ones after E2E_SMTP_PORT (4319 and 4320), so parallel
 // checkouts with their own E2E_PORT do not collide.
 
 const NGINX = "/usr/sbin/nginx";
-const PROXY_PORT = Number(process.env.E2E_PORT) + 2;
-const SHOP_PORT = Number(process.env.E2E_PORT) + 3;
+const PROXY_PORT = extraPort(0);
+const SHOP_PORT = extraPort(1);
 const PUBLIC_URL = `https://127.0.0.1:${PROXY_PORT}`;
 const ADMIN = { email: "owner@proxied-shop.test", password: "behind-nginx-owner-password-4" };
 

@@ -5,6 +5,7 @@ import path from "node:path";
 import { messages } from "../../common/messages.ts";
 import { openDatabase } from "../../server/db/client.ts";
 import { expect, test } from "./support/fixtures.ts";
+import { COMPILED_SERVER, extraPort } from "../support/shop-process.ts";
 import { hydrated } from "./support/pages.ts";
 
 interface Started {
@@ -14,7 +15,7 @@ interface Started {
 }
 
 function startShop(env: Record<string, string>): Started {
-  const child = spawn(path.resolve("node_modules/.bin/tsx"), ["server/main.ts"], {
+  const child = spawn(process.execPath, [COMPILED_SERVER], {
     env: { ...process.env, NODE_ENV: "production", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -33,7 +34,7 @@ async function waitUntilReady(url: string, started: Started) {
 
 test.describe("the server process", () => {
   test("a second server on the same SQLite data folder refuses to start, saying why", async () => {
-    const second = startShop({ DATA_DIR: process.env.E2E_DATA_DIR!, PORT: "4391" });
+    const second = startShop({ DATA_DIR: process.env.E2E_DATA_DIR!, PORT: String(extraPort(0)) });
     expect(await second.exited).toBe(1);
     expect(second.output()).toContain("Another Plant Shop server is already using the data folder");
   });
@@ -46,8 +47,8 @@ test.describe("the server process", () => {
 
   test("an unexpected failure shows the error screen with status 500 and no details; SIGTERM stops cleanly", async ({ browser }) => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), "plant-shop-broken-"));
-    const url = "http://127.0.0.1:4392";
-    const shop = startShop({ DATA_DIR: dataDir, PORT: "4392", PUBLIC_URL: url });
+    const url = `http://127.0.0.1:${extraPort(1)}`;
+    const shop = startShop({ DATA_DIR: dataDir, PORT: String(extraPort(1)), PUBLIC_URL: url });
     await waitUntilReady(url, shop);
 
     // Break the database under the running server.
@@ -75,8 +76,8 @@ test.describe("the server process", () => {
 
   test("a cached page replayed to a second visitor still runs its scripts under the CSP", async ({ browser }) => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), "plant-shop-cached-"));
-    const url = "http://127.0.0.1:4393";
-    const shop = startShop({ DATA_DIR: dataDir, PORT: "4393", PUBLIC_URL: url, PAGE_CACHE_SECONDS: "60" });
+    const url = `http://127.0.0.1:${extraPort(2)}`;
+    const shop = startShop({ DATA_DIR: dataDir, PORT: String(extraPort(2)), PUBLIC_URL: url, PAGE_CACHE_SECONDS: "60" });
     await waitUntilReady(url, shop);
     for (const visit of ["miss", "hit"]) {
       const context = await browser.newContext();

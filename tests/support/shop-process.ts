@@ -1,15 +1,19 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createHmac, randomBytes, randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { Kysely } from "kysely";
 import pg from "pg";
 import { hashPassword } from "../../server/auth/password-hashing.ts";
+import type { Dialect } from "../../server/db/client.ts";
 import type { DB } from "../../server/db/schema.ts";
+import { toFlag } from "../../server/db/values.ts";
 
-// Production servers started as child processes, fresh PostgreSQL databases for them, and shoppers with
-// sessions written straight into the database — for the multi-process race test and the checkout bench.
+// Production servers (the compiled build/server/main.js, run by node as in production) started as child
+// processes, fresh PostgreSQL databases for them, and shoppers with sessions written straight into the
+// database — for the multi-process race test, the process tests and the checkout bench.
 
 export const SHOP_AUTH_SECRET = "shop-process-test-secret-0123456789abcdef0123";
 const SESSION_COOKIE = "plant-shop.session_token";
@@ -24,22 +28,33 @@ export interface ShopProcess {
   exited: Promise<number | null>;
 }
 
+/** The compiled server (`npm run build`), as the README's start command and the Dockerfile run it. */
+export const COMPILED_SERVER = path.resolve("build/server/main.js");
+
 export interface ShopProcessOptions {
   port: number;
-  /** PostgreSQL; without it, SQLite in the process's own data folder. */
+  /** PostgreSQL; without it, SQLite in `dataDir`. */
   databaseUrl?: string;
+  /** The data folder: a fresh temporary folder unless given. */
+  dataDir?: string;
   /** The address browsers use, when it is not the process's own (behind a proxy). */
   publicUrl?: string;
   /** More settings, over the ones below (TRUST_PROXY, ADMIN_EMAIL…). */
   env?: NodeJS.ProcessEnv;
 }
 
-export function startShopProcess({ port, databaseUrl, publicUrl, env: extra = {} }: ShopProcessOptions): ShopProcess {
+/** Starts `node build/server/main.js` on loopback. */
+export function startShopProcess({
+  port,
+  databaseUrl,
+  dataDir = mkdtempSync(path.join(os.tmpdir(), `plant-shop-${port}-`)),
+  publicUrl,
+  env: extra = {},
+}: ShopProcessOptions): ShopProcess {
   const url = `http://127.0.0.1:${port}`;
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), `plant-shop-${port}-`));
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of [...INHERITED_SETTINGS, "DATABASE_URL", "TRUST_PROXY"]) delete env[name];
-  const child = spawn(path.resolve("node_modules/.bin/tsx"), ["server/main.ts"], {
+  const child = spawn(process.execPath, [COMPILED_SERVER], {
     env: {
       ...env,
       NODE_ENV: "production",
@@ -74,6 +89,63 @@ export async function waitUntilHealthy(shop: ShopProcess, timeoutMs = 60_000) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`${shop.url} did not answer /healthz within ${timeoutMs / 1000} s:\n${shop.output()}`);
+}
+
+/**
+ * A port for a server that a browser-test file starts itself: the seven after E2E_PORT and E2E_SMTP_PORT
+ * (README, "Test it"), so that parallel checkouts given their own E2E_PORT never meet.
+ */
+export function extraPort(offset: number): number {
+  if (offset < 0 || offset > 6) throw new Error(`extraPort(${offset}): only 0 to 6 are reserved`);
+  return Number(process.env.E2E_PORT ?? 4317) + 2 + offset;
+}
+
+/** What connecting to a loopback port gives: "connected", or the error code (ECONNREFUSED when nothing listens). */
+export function tryConnect(port: number): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, "127.0.0.1");
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve("connected");
+    });
+    socket.once("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+  });
+}
+
+/** The live processes below `pid` (Linux /proc): for checking that stopping a parent left no orphan. */
+export function descendants(pid: number): number[] {
+  const parents = new Map<number, number[]>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue; // it ended meanwhile
+    }
+    // The command name (2nd field) is in parentheses and may hold spaces; the parent is the 2nd field after it.
+    const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    parents.set(ppid, [...(parents.get(ppid) ?? []), Number(entry)]);
+  }
+  const found: number[] = [];
+  const visit = (parent: number) => {
+    for (const child of parents.get(parent) ?? []) {
+      found.push(child);
+      visit(child);
+    }
+  };
+  visit(pid);
+  return found;
+}
+
+/** Whether a process is still running (Linux /proc; an exited process not yet reaped, a zombie, is not). */
+export function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return false;
+  }
 }
 
 /** SIGTERM and wait (SIGKILL after 30 s), then remove the data folder. */
@@ -135,13 +207,13 @@ export function cookieFrom(response: Response): string {
  * Verified shoppers with a password account and a live session each, written straight into the database
  * (every request of a test comes from 127.0.0.1, and sign-up and sign-in are rate-limited per address).
  */
-export async function insertShoppers(db: Kysely<DB>, count: number, { password, prefix }: { password: string; prefix: string }) {
+export async function insertShoppers(db: Kysely<DB>, count: number, { password, prefix, dialect = "postgres" }: { password: string; prefix: string; dialect?: Dialect }) {
   const passwordHash = await hashPassword(password);
   const iso = new Date().toISOString();
   const ids = Array.from({ length: count }, () => randomUUID());
   await db
     .insertInto("users")
-    .values(ids.map((id, i) => ({ id, name: `Shopper ${i + 1}`, email: `${prefix}-${id}@example.com`, emailVerified: true, username: `${prefix.slice(0, 4)}_${id.slice(0, 12)}`, role: "user", createdAt: iso, updatedAt: iso })))
+    .values(ids.map((id, i) => ({ id, name: `Shopper ${i + 1}`, email: `${prefix}-${id}@example.com`, emailVerified: toFlag(dialect, true), username: `${prefix.slice(0, 4)}_${id.slice(0, 12)}`, role: "user", createdAt: iso, updatedAt: iso })))
     .execute();
   await db
     .insertInto("accounts")
