@@ -16,8 +16,9 @@ import { createPageHandler } from "./http/pages.ts";
 
 const PROJECT_ROOT = path.resolve(import.meta.dirname, "..");
 /**
- * Shutdown's whole budget: requests in flight, then the e-mails they queued, share it, so the database and the
- * data folder lock are released within it — inside the 10 s a container runtime waits before killing.
+ * Shutdown's whole budget: requests in flight, then the e-mails the mail worker is sending, share it, so the
+ * database and the data folder lock are released within it — inside the 10 s a container runtime waits before
+ * killing. Mail still queued waits in the database for the next start.
  */
 const SHUTDOWN_BUDGET_MS = 8_000;
 
@@ -43,7 +44,8 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     }
   }
 
-  const { services, mailer, closeMail } = await composeShop(config, database, logger);
+  const { services, mailer, startMailWorker, closeMail } = await composeShop(config, database, logger);
+  startMailWorker();
   const health: HealthState = { ready: false };
   const dev = config.mode === "development";
   const vite = dev
@@ -78,7 +80,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   return {
     url,
     /**
-     * Stops accepting, lets requests in flight finish and the e-mails they queued go out (bounded), then closes
+     * Stops accepting, lets requests in flight finish and the e-mails being sent go out (bounded), then closes
      * the database and the data folder lock.
      */
     async stop() {
