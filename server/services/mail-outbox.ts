@@ -178,28 +178,38 @@ export function createMailWorker({
   const iso = (ms: number) => new Date(ms).toISOString();
 
   /**
-   * Takes up to `batchSize` due mails in one statement: their due time moves forward by the lease and they get
-   * this claim. On PostgreSQL `FOR UPDATE SKIP LOCKED` lets workers in other processes claim other rows at the
-   * same moment instead of waiting; SQLite runs one statement at a time and one process per database.
+   * Takes up to `batchSize` due mails: their due time moves forward by the lease and they get this claim. On
+   * PostgreSQL, in a transaction, `FOR UPDATE SKIP LOCKED` lets workers in other processes claim other rows at
+   * the same moment instead of waiting (a row another worker claimed meanwhile no longer matches and is passed
+   * over). SQLite runs the claim as one statement, which nothing can interleave with, and never holds its
+   * write lock across a wait.
    */
   async function claim() {
     const token = randomUUID();
     const startedAt = now();
-    const due = db
-      .selectFrom("mail_outbox")
-      .select("id")
-      .where("status", "=", "pending")
-      .where("next_attempt_at", "<=", iso(startedAt))
-      .orderBy("next_attempt_at")
-      .limit(batchSize)
-      .$if(dialect === "postgres", (query) => query.forUpdate().skipLocked());
-    const rows = await db
-      .updateTable("mail_outbox")
-      .set((eb) => ({ next_attempt_at: iso(startedAt + leaseMs), attempts: eb("attempts", "+", 1), claim: token }))
-      .where("id", "in", due)
-      .where("status", "=", "pending")
-      .returning(["id", "kind", "reference", "recipient", "subject", "text_body", "html_body", "attempts"])
-      .execute();
+    const take = (trx: Kysely<DB>, ids: string[] | ReturnType<typeof dueIds>) =>
+      trx
+        .updateTable("mail_outbox")
+        .set((eb) => ({ next_attempt_at: iso(startedAt + leaseMs), attempts: eb("attempts", "+", 1), claim: token }))
+        .where("id", "in", ids)
+        .where("status", "=", "pending")
+        .returning(["id", "kind", "reference", "recipient", "subject", "text_body", "html_body", "attempts"])
+        .execute();
+    const dueIds = (trx: Kysely<DB>) =>
+      trx
+        .selectFrom("mail_outbox")
+        .select("id")
+        .where("status", "=", "pending")
+        .where("next_attempt_at", "<=", iso(startedAt))
+        .orderBy("next_attempt_at")
+        .limit(batchSize);
+    const rows =
+      dialect === "postgres"
+        ? await db.transaction().execute(async (trx) => {
+            const due = await dueIds(trx).forUpdate().skipLocked().execute();
+            return due.length ? take(trx, due.map((row) => row.id)) : [];
+          })
+        : await take(db, dueIds(db));
     return rows.map((row) => ({ ...row, claim: token }));
   }
 
