@@ -47,6 +47,24 @@ describe("the 'your password was changed' notice", () => {
   });
 });
 
+describe("the Contact Us copy", () => {
+  it("goes to CONTACT_EMAIL through the outbox, stored with the message, with a reply link to the sender", async () => {
+    const app = await createTestApp({ SMTP_URL: shop.capture.url, CONTACT_EMAIL: "owner@nursery.example" });
+    try {
+      const response = await app.request("/api/contact", postJson({ name: "Ravi", email: "ravi@example.com", subject: "Deliveries", message: "Do you deliver to Pune?" }));
+      expect(response.status).toBe(201);
+      const { id } = await response.json();
+      const copy = await shop.capture.waitFor((mail) => mail.to.includes("owner@nursery.example"));
+      expect(copy.subject).toBe("Contact form: Deliveries");
+      expect(copy.text).toContain("Do you deliver to Pune?");
+      expect(copy.html).toContain("mailto:ravi@example.com");
+      expect(await app.database.db.selectFrom("mail_outbox").select(["kind", "reference"]).execute()).toEqual([{ kind: "contact-message", reference: id }]);
+    } finally {
+      await app.cleanup();
+    }
+  }, 20_000); // builds a second app (a migrated database) inside the test
+});
+
 describe("without SMTP_URL", () => {
   it("writes each e-mail to the outbox folder and logs the file's name, never the link or its token", async () => {
     const logs = captureLogs();
@@ -72,5 +90,5 @@ describe("without SMTP_URL", () => {
     } finally {
       await app.cleanup();
     }
-  });
+  }, 20_000); // builds an app of its own (a migrated database) inside the test
 });
