@@ -3,9 +3,9 @@ import type { Logger } from "pino";
 import { loadAuthSecret } from "./auth/secret.ts";
 import { ConfigError, type Config } from "./config.ts";
 import type { Database } from "./db/client.ts";
-import { createBackgroundMail } from "./services/background-mail.ts";
 import { createServices } from "./services/create-services.ts";
 import { ServiceError } from "./services/errors.ts";
+import { createMailOutbox, startMailWorker, type MailWorker, type MailWorkerOptions } from "./services/mail-outbox.ts";
 import { createMailer } from "./services/mailer.ts";
 
 /** The shop's services and outside connections, built from the configuration (server start-up and tests). */
@@ -14,9 +14,8 @@ export async function composeShop(config: Config, database: Pick<Database, "db" 
     smtpUrl: config.mail.smtpUrl,
     from: config.mail.from,
     outboxDir: path.join(config.dataDir, "outbox"),
-    logger,
   });
-  const backgroundMail = createBackgroundMail({ mailer, logger });
+  const outbox = createMailOutbox();
   const services = createServices({
     database,
     dataDir: config.dataDir,
@@ -25,8 +24,7 @@ export async function composeShop(config: Config, database: Pick<Database, "db" 
     shopName: config.shop.name,
     contactEmail: config.mail.contactEmail,
     shippingFeePaise: config.shop.shippingFeePaise,
-    mailer,
-    backgroundMail,
+    outbox,
     logger,
   });
   if (config.admin) {
@@ -37,12 +35,21 @@ export async function composeShop(config: Config, database: Pick<Database, "db" 
     });
     logger.info({ email: config.admin.email, outcome }, "admin account ready");
   }
+  let worker: MailWorker | undefined;
   return {
     services,
     mailer,
-    /** Lets the e-mails still in flight go out (for at most `timeoutMs`), then closes the mail connections. */
+    /**
+     * Starts this process's mail worker, which sends what the services queue (the server and the tests; not the
+     * admin command). With several processes on PostgreSQL each runs one; each mail is still sent once.
+     */
+    startMailWorker(options: Partial<Omit<MailWorkerOptions, "database" | "mailer" | "outbox" | "logger">> = {}) {
+      worker ??= startMailWorker({ database, mailer, outbox, logger, ...options });
+      return worker;
+    },
+    /** Stops the worker, letting the e-mails it is sending finish (for at most `timeoutMs`), then closes the mail connections. */
     async closeMail(timeoutMs: number) {
-      await backgroundMail.drain(timeoutMs);
+      await worker?.stop(timeoutMs);
       await mailer.close();
     },
   };

@@ -1,7 +1,6 @@
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync, lstatSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { pino } from "pino";
 import sharp from "sharp";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadAuthSecret } from "./auth/secret.ts";
@@ -43,7 +42,7 @@ describe("a new data folder", () => {
     expect(modeOf(path.join(dataDir, "auth-secret"))).toBe("600");
 
     const outboxDir = path.join(dataDir, "outbox");
-    await createMailer({ from: "shop@example.com", outboxDir, logger: pino({ level: "silent" }) }).send({
+    await createMailer({ from: "shop@example.com", outboxDir }).send({
       to: "asha@example.com",
       subject: "Hello",
       text: "Hello",

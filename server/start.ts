@@ -40,7 +40,8 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     }
   }
 
-  const { services, mailer, closeMail } = await composeShop(config, database, logger);
+  const { services, mailer, startMailWorker, closeMail } = await composeShop(config, database, logger);
+  startMailWorker();
   const health: HealthState = { ready: false };
   const dev = config.mode === "development";
   const vite = dev
@@ -88,7 +89,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   return {
     url,
     /**
-     * Stops accepting, lets requests in flight finish and the e-mails they queued go out (bounded), then closes
+     * Stops accepting, lets requests in flight finish and the e-mails being sent go out (bounded), then closes
      * the database and the data folder lock.
      */
     async stop() {

@@ -5,8 +5,8 @@ import type { Logger } from "pino";
 import { messages } from "#common/messages.ts";
 import { registerSchema } from "#common/schemas/account.ts";
 import type { Database } from "../db/client.ts";
-import { existingAccountEmail, passwordResetEmail, verificationEmail } from "../services/mail-templates.ts";
-import type { Mailer } from "../services/mailer.ts";
+import { existingAccountEmail, passwordChangedEmail, passwordResetEmail, verificationEmail } from "../services/mail-templates.ts";
+import type { MailOutbox, OutboxMail } from "../services/mail-outbox.ts";
 import { TooManyRequestsError } from "../services/errors.ts";
 import type { RateLimiter, RateRule } from "../services/rate-limit.ts";
 import { authRateRules, CLIENT_IP_HEADER, DISABLED_AUTH_PATHS, RESET_LINK_MINUTES, SESSION_IDLE_SECONDS, SESSION_MAX_AGE_MS } from "./auth-rules.ts";
@@ -18,7 +18,7 @@ export interface AuthDependencies {
   publicUrl: URL;
   secret: string;
   shopName: string;
-  mailer: Mailer;
+  outbox: MailOutbox;
   rateLimiter: RateLimiter;
   logger: Logger;
 }
@@ -27,24 +27,27 @@ export type Auth = ReturnType<typeof createAuth>;
 
 /**
  * Better Auth on our database: e-mail and password, usernames, roles. We add what the shop needs on top:
- * argon2id hashing, e-mails through our mailer with links to our own pages, database-backed rate limits
+ * argon2id hashing, e-mails queued in our outbox with links to our own pages, database-backed rate limits
  * that also cover the pages' form actions, a common-password check, and a 30-day cap on any session.
  */
-export function createAuth({ database, publicUrl, secret, shopName, mailer, rateLimiter, logger }: AuthDependencies) {
+export function createAuth({ database, publicUrl, secret, shopName, outbox, rateLimiter, logger }: AuthDependencies) {
   const https = publicUrl.protocol === "https:";
   // __Host- binds a cookie to this exact origin (Secure, Path=/, no Domain): only possible over https. Every
   // cookie the library may set gets it there, not only the session's (decision 011).
   const cookieName = (name: string) => (https ? `__Host-plant-shop.${name}` : `plant-shop.${name}`);
   const sessionCookie = cookieName("session_token");
   const link = (path: string, token: string) => `${publicUrl.origin}${path}?token=${encodeURIComponent(token)}`;
-  // A lost e-mail must not undo a sign-up or a reset request; the person can ask again.
-  const sendQuietly = async (what: string, send: () => Promise<void>) => {
+  // Queued on their own (the library calls these after its writes); the outbox worker sends them. A mail that
+  // cannot even be queued must not undo a sign-up or a reset request: the person can ask again.
+  const queueMail = async (mail: OutboxMail) => {
     try {
-      await send();
+      await outbox.enqueue(database.db, mail);
     } catch (error) {
-      logger.error({ err: error, what }, "e-mail could not be sent");
+      logger.error({ err: error, kind: mail.kind, reference: mail.reference }, "e-mail could not be queued");
     }
   };
+  const passwordChanged = (user: { id: string; email: string; name: string }) =>
+    queueMail({ kind: "password-changed", reference: user.id, to: user.email, ...passwordChangedEmail({ shopName, name: user.name }) });
 
   return betterAuth({
     appName: shopName,
@@ -84,20 +87,22 @@ export function createAuth({ database, publicUrl, secret, shopName, mailer, rate
       // 015); the owner hears of it by e-mail instead, at most a few times an hour.
       onExistingUserSignUp: async ({ user }) => {
         if (!(await rateLimiter.tryHit(authRateRules.existingAccountNoticePerEmail, user.email.toLowerCase()))) return;
-        await sendQuietly("existing account notice", () =>
-          mailer.send({
-            to: user.email,
-            ...existingAccountEmail({ shopName, name: user.name, loginUrl: `${publicUrl.origin}/login`, resetUrl: `${publicUrl.origin}/forgot-password` }),
-          }),
-        );
+        await queueMail({
+          kind: "existing-account",
+          reference: user.id,
+          to: user.email,
+          ...existingAccountEmail({ shopName, name: user.name, loginUrl: `${publicUrl.origin}/login`, resetUrl: `${publicUrl.origin}/forgot-password` }),
+        });
       },
       sendResetPassword: ({ user, token }) =>
-        sendQuietly("password reset", () =>
-          mailer.send({
-            to: user.email,
-            ...passwordResetEmail({ shopName, name: user.name, url: link("/reset-password", token), expiresInMinutes: RESET_LINK_MINUTES }),
-          }),
-        ),
+        queueMail({
+          kind: "password-reset",
+          reference: user.id,
+          to: user.email,
+          ...passwordResetEmail({ shopName, name: user.name, url: link("/reset-password", token), expiresInMinutes: RESET_LINK_MINUTES }),
+        }),
+      // The owner hears of every new password, so a stranger's reset does not go unnoticed.
+      onPasswordReset: ({ user }) => passwordChanged(user),
     },
     emailVerification: {
       sendOnSignUp: true,
@@ -106,9 +111,7 @@ export function createAuth({ database, publicUrl, secret, shopName, mailer, rate
       autoSignInAfterVerification: true,
       expiresIn: 24 * 60 * 60,
       sendVerificationEmail: ({ user, token }) =>
-        sendQuietly("verification", () =>
-          mailer.send({ to: user.email, ...verificationEmail({ shopName, name: user.name, url: link("/verify", token) }) }),
-        ),
+        queueMail({ kind: "verification", reference: user.id, to: user.email, ...verificationEmail({ shopName, name: user.name, url: link("/verify", token) }) }),
     },
     // Our own limits (below) are stored in the database and cover page actions too.
     rateLimit: { enabled: false },
@@ -152,7 +155,15 @@ export function createAuth({ database, publicUrl, secret, shopName, mailer, rate
         await expireOldSession(ctx);
       }),
       after: createAuthMiddleware(async (ctx) => {
-        if (ctx.path === "/sign-up/email") giveNewUserRole(ctx.context.returned);
+        if (ctx.path === "/sign-up/email") {
+          giveNewUserRole(ctx.context.returned);
+          return;
+        }
+        if (ctx.path === "/change-password") {
+          const user = ctx.context.session?.user;
+          if (user && !(ctx.context.returned instanceof APIError)) await passwordChanged(user);
+          return;
+        }
         if (ctx.path !== "/sign-in/email") return;
         const email = emailOf((ctx.body ?? {}) as Record<string, unknown>);
         const returned = ctx.context.returned;

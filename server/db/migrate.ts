@@ -4,6 +4,7 @@ import { catalogMigration } from "./migrations/0001-catalog.ts";
 import { accountsMigration } from "./migrations/0002-accounts.ts";
 import { ordersMigration } from "./migrations/0003-orders.ts";
 import { hashedTokensMigration } from "./migrations/0005-hashed-tokens.ts";
+import { mailOutboxMigration } from "./migrations/0006-mail-outbox.ts";
 
 /** What a migration needs to know to write the same schema on both databases. */
 export interface MigrationContext {
@@ -17,6 +18,7 @@ const history: Record<string, (context: MigrationContext) => Migration> = {
   "0002-accounts": accountsMigration,
   "0003-orders": ordersMigration,
   "0005-hashed-tokens": hashedTokensMigration,
+  "0006-mail-outbox": mailOutboxMigration,
 };
 
 function providerFor(dialect: Dialect): MigrationProvider {

@@ -1,4 +1,4 @@
-import type { ColumnType } from "kysely";
+import type { ColumnType, Generated } from "kysely";
 import type { Timestamp } from "./values.ts";
 
 // Kysely's view of the tables created in ./migrations (docs/decisions/002-database-portability.md).
@@ -131,6 +131,25 @@ export interface OrderLineTable {
   quantity: number;
 }
 
+export type MailStatus = "pending" | "sent" | "failed";
+
+export interface MailOutboxTable {
+  id: string;
+  kind: string;
+  reference: string | null;
+  recipient: string;
+  subject: string;
+  text_body: string | null;
+  html_body: string | null;
+  status: MailStatus;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  claim: string | null;
+  last_error: string | null;
+  created_at: Timestamp;
+  finished_at: ColumnType<string | Date | null, string | null | undefined, string | null>;
+}
+
 export interface DB {
   cart_items: CartItemTable;
   orders: OrderTable;
@@ -143,4 +162,5 @@ export interface DB {
   product_images: ProductImageTable;
   contact_messages: ContactMessageTable;
   rate_limits: RateLimitTable;
+  mail_outbox: MailOutboxTable;
 }

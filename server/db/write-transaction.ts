@@ -8,18 +8,41 @@ import type { DB } from "./schema.ts";
  * will change (SELECT … FOR UPDATE, in a fixed order so that two transactions cannot deadlock).
  */
 export async function inWriteTransaction<T>({ db, dialect }: Pick<Database, "db" | "dialect">, work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
-  if (dialect === "postgres") return db.transaction().execute(work);
-  return db.connection().execute(async (connection) => {
-    await sql`begin immediate`.execute(connection);
-    try {
-      const result = await work(connection);
-      await sql`commit`.execute(connection);
-      return result;
-    } catch (error) {
-      await sql`rollback`.execute(connection);
-      throw error;
-    }
-  });
+  const hooks: (() => void)[] = [];
+  const tracked = (trx: Kysely<DB>) => {
+    commitHooks.set(trx, hooks);
+    return work(trx);
+  };
+  let result: T;
+  if (dialect === "postgres") {
+    result = await db.transaction().execute(tracked);
+  } else {
+    result = await db.connection().execute(async (connection) => {
+      await sql`begin immediate`.execute(connection);
+      try {
+        const value = await tracked(connection);
+        await sql`commit`.execute(connection);
+        return value;
+      } catch (error) {
+        await sql`rollback`.execute(connection);
+        throw error;
+      }
+    });
+  }
+  for (const hook of hooks) hook();
+  return result;
+}
+
+const commitHooks = new WeakMap<Kysely<DB>, (() => void)[]>();
+
+/**
+ * Runs `hook` once what `db` wrote is committed: after the transaction of inWriteTransaction that `db` belongs
+ * to (never, when it rolls back), or at once for the database itself, whose statements commit one by one.
+ */
+export function afterCommit(db: Kysely<DB>, hook: () => void): void {
+  const hooks = commitHooks.get(db);
+  if (hooks) hooks.push(hook);
+  else hook();
 }
 
 // The first key of the two-key advisory locks this shop takes on PostgreSQL ('PS' + 1), so they never meet

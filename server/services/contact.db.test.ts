@@ -1,17 +1,12 @@
-import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../tests/support/test-database.ts";
 import { createContactService } from "./contact.ts";
+import { createMailOutbox } from "./mail-outbox.ts";
 import { createRateLimiter } from "./rate-limit.ts";
 
 let database: TestDatabase;
 // No CONTACT_EMAIL: messages are only stored (the mail copy has its own test in tests/api).
-const quiet = {
-  mailer: { kind: "outbox" as const, send: async () => undefined, close: async () => undefined },
-  shopName: "Plant Shop",
-  contactEmail: undefined,
-  logger: pino({ level: "silent" }),
-};
+const quiet = { outbox: createMailOutbox(), shopName: "Plant Shop", contactEmail: undefined };
 beforeEach(async () => {
   database = await createTestDatabase();
 });
@@ -23,14 +18,14 @@ const valid = { name: " Asha ", email: "asha@example.com", subject: "Repotting",
 
 describe("contact messages", () => {
   it("stores a valid message, trimmed, with the sender's address", async () => {
-    const contact = createContactService(database.db, createRateLimiter(database.db), quiet);
+    const contact = createContactService(database, createRateLimiter(database.db), quiet);
     const { id } = await contact.sendMessage(valid, { clientIp: "10.0.0.1" });
     const row = await database.db.selectFrom("contact_messages").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ name: "Asha", email: "asha@example.com", subject: "Repotting", client_ip: "10.0.0.1" });
   });
 
   it("names every missing field and stores nothing", async () => {
-    const contact = createContactService(database.db, createRateLimiter(database.db), quiet);
+    const contact = createContactService(database, createRateLimiter(database.db), quiet);
     await expect(contact.sendMessage({ email: "not-an-address" }, { clientIp: null })).rejects.toMatchObject({
       status: 400,
       fieldErrors: {
@@ -44,7 +39,7 @@ describe("contact messages", () => {
   });
 
   it("refuses the sixth message from one address within ten minutes", async () => {
-    const contact = createContactService(database.db, createRateLimiter(database.db), quiet);
+    const contact = createContactService(database, createRateLimiter(database.db), quiet);
     for (let i = 0; i < 5; i++) await contact.sendMessage(valid, { clientIp: "10.0.0.2" });
     await expect(contact.sendMessage(valid, { clientIp: "10.0.0.2" })).rejects.toMatchObject({ status: 429 });
     await expect(contact.sendMessage(valid, { clientIp: "10.0.0.3" })).resolves.toHaveProperty("id");

@@ -1,12 +1,11 @@
 import { randomUUID } from "node:crypto";
-import type { Kysely } from "kysely";
-import type { Logger } from "pino";
 import { contactMessageSchema } from "#common/schemas/contact.ts";
-import type { DB } from "../db/schema.ts";
+import type { Database } from "../db/client.ts";
 import { toIsoString } from "../db/values.ts";
+import { inWriteTransaction } from "../db/write-transaction.ts";
 import { ForbiddenError, UnauthorizedError, parseInput } from "./errors.ts";
 import { contactMessageEmail } from "./mail-templates.ts";
-import type { Mailer } from "./mailer.ts";
+import type { MailOutbox } from "./mail-outbox.ts";
 import type { RateLimiter, RateRule } from "./rate-limit.ts";
 import type { SessionUser } from "./session-user.ts";
 
@@ -33,29 +32,32 @@ export interface ContactMessage {
 export type ContactService = ReturnType<typeof createContactService>;
 
 interface ContactOptions {
-  mailer: Mailer;
+  outbox: MailOutbox;
   shopName: string;
   /** Where a copy of each message goes (CONTACT_EMAIL); unset, messages are only stored. */
   contactEmail: string | undefined;
-  logger: Logger;
 }
 
-export function createContactService(db: Kysely<DB>, rateLimiter: RateLimiter, options: ContactOptions) {
+export function createContactService(database: Pick<Database, "db" | "dialect">, rateLimiter: RateLimiter, options: ContactOptions) {
+  const { db } = database;
   return {
     /** Stores a Contact Us message (decisions.md: sent for real, readable by admins). */
     async sendMessage(input: unknown, origin: RequestOrigin): Promise<{ id: string }> {
       const message = parseInput(contactMessageSchema, input);
       await rateLimiter.hit(contactRateRule, origin.clientIp ?? "unknown");
       const id = randomUUID();
-      await db
-        .insertInto("contact_messages")
-        .values({ id, ...message, client_ip: origin.clientIp, created_at: new Date().toISOString() })
-        .execute();
-      if (options.contactEmail) {
-        const mail = contactMessageEmail({ shopName: options.shopName, fromName: message.name, fromEmail: message.email, subject: message.subject, message: message.message });
-        // The message is stored either way; a mail failure is logged, not shown to the sender.
-        await options.mailer.send({ to: options.contactEmail, ...mail }).catch((error: unknown) => options.logger.error({ err: error }, "contact message e-mail failed"));
-      }
+      const { contactEmail } = options;
+      // The message and its copy for the shop are stored together; the mail worker sends the copy.
+      await inWriteTransaction(database, async (trx) => {
+        await trx
+          .insertInto("contact_messages")
+          .values({ id, ...message, client_ip: origin.clientIp, created_at: new Date().toISOString() })
+          .execute();
+        if (contactEmail) {
+          const mail = contactMessageEmail({ shopName: options.shopName, fromName: message.name, fromEmail: message.email, subject: message.subject, message: message.message });
+          await options.outbox.enqueue(trx, { kind: "contact-message", reference: id, to: contactEmail, ...mail });
+        }
+      });
       return { id };
     },
 

@@ -3,12 +3,11 @@ import type { Logger } from "pino";
 import { createAuth } from "../auth/auth.ts";
 import { createSealer } from "../auth/sealed-values.ts";
 import type { Database } from "../db/client.ts";
-import type { BackgroundMail } from "./background-mail.ts";
 import { createAccountsService } from "./accounts.ts";
 import { createCartService } from "./cart.ts";
 import { createCatalogService } from "./catalog.ts";
 import { createContactService } from "./contact.ts";
-import type { Mailer } from "./mailer.ts";
+import type { MailOutbox } from "./mail-outbox.ts";
 import { createMediaService } from "./media.ts";
 import { createOrdersService } from "./orders.ts";
 import { createProfilesService } from "./profiles.ts";
@@ -22,15 +21,14 @@ export interface ServiceDependencies {
   shopName: string;
   contactEmail: string | undefined;
   shippingFeePaise: number;
-  mailer: Mailer;
-  /** For e-mails sent after the answer (order news). */
-  backgroundMail: BackgroundMail;
+  /** Every e-mail is queued here and sent by the mail worker (./mail-outbox.ts). */
+  outbox: MailOutbox;
   logger: Logger;
 }
 
 /** Every service of the shop over one database; routes and API handlers receive this and nothing lower. */
 export function createServices(deps: ServiceDependencies) {
-  const { database, mailer, logger } = deps;
+  const { database, outbox, logger } = deps;
   const rateLimiter = createRateLimiter(database.db);
   const media = createMediaService({ mediaDir: path.join(deps.dataDir, "media") });
   const auth = createAuth({
@@ -38,7 +36,7 @@ export function createServices(deps: ServiceDependencies) {
     publicUrl: deps.publicUrl,
     secret: deps.authSecret,
     shopName: deps.shopName,
-    mailer,
+    outbox,
     rateLimiter,
     logger,
   });
@@ -53,7 +51,7 @@ export function createServices(deps: ServiceDependencies) {
     cart: createCartService(database, { shippingFeePaise: deps.shippingFeePaise }),
     orders: createOrdersService({
       database,
-      mail: deps.backgroundMail,
+      outbox,
       logger,
       shopName: deps.shopName,
       publicUrl: deps.publicUrl,
@@ -61,7 +59,7 @@ export function createServices(deps: ServiceDependencies) {
     }),
     /** Seals what the pages keep in their own cookies (the address awaiting verification). */
     sealer: createSealer(deps.authSecret),
-    contact: createContactService(database.db, rateLimiter, { mailer, shopName: deps.shopName, contactEmail: deps.contactEmail, logger }),
+    contact: createContactService(database, rateLimiter, { outbox, shopName: deps.shopName, contactEmail: deps.contactEmail }),
     /** Liveness of the database for /readyz. */
     async pingDatabase(): Promise<void> {
       await database.db.selectFrom("categories").select("id").limit(1).execute();

@@ -1,11 +1,11 @@
 // The e-mail gateway: one interface, two adapters. With SMTP_URL messages go to that SMTP server; without
-// it each message is written as an .eml file to the outbox folder and its links are logged, so a person
-// running the shop without a mail server can still follow a verification or reset link.
+// it each message is written as an .eml file to the outbox folder, which the mail worker names in the log (never
+// the links inside: they carry tokens), so a person running the shop without a mail server can open it.
+// Services never call this directly: they queue mail in the outbox table (./mail-outbox.ts).
 import { randomBytes } from "node:crypto";
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import nodemailer from "nodemailer";
-import type { Logger } from "pino";
 
 export interface MailMessage {
   to: string;
@@ -14,9 +14,14 @@ export interface MailMessage {
   html: string;
 }
 
+export interface SentMail {
+  /** The .eml file the message was written to (outbox folder only). */
+  file?: string;
+}
+
 export interface Mailer {
-  /** Delivers (SMTP) or stores (outbox) one message; rejects when that fails. */
-  send(message: MailMessage): Promise<void>;
+  /** Delivers (SMTP) or stores (outbox folder: answers the file) one message; rejects when that fails. */
+  send(message: MailMessage): Promise<SentMail | void>;
   /** Closes the pooled SMTP connections; nothing to do for the outbox. */
   close(): Promise<void>;
   readonly kind: "smtp" | "outbox";
@@ -29,7 +34,6 @@ export interface MailerOptions {
   from: string;
   /** Folder of the outbox (created when missing). */
   outboxDir: string;
-  logger: Logger;
 }
 
 // Bounds for an unresponsive SMTP server; a `?connectionTimeout=…` in the URL overrides them.
@@ -52,7 +56,7 @@ function createSmtpMailer(smtpUrl: string, from: string): Mailer {
   };
 }
 
-function createOutboxMailer({ from, outboxDir, logger }: MailerOptions): Mailer {
+function createOutboxMailer({ from, outboxDir }: MailerOptions): Mailer {
   const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
   return {
     kind: "outbox",
@@ -72,10 +76,7 @@ function createOutboxMailer({ from, outboxDir, logger }: MailerOptions): Mailer 
         await rm(temporary, { force: true });
         throw error;
       }
-      logger.info(
-        { to: message.to, subject: message.subject, file, links: extractLinks(message.text) },
-        "e-mail written to the outbox",
-      );
+      return { file };
     },
     async close() {},
   };
@@ -86,7 +87,7 @@ const LINK = /\bhttps?:\/\/[^\s<>"'`]+/gi;
 const SENTENCE_PUNCTUATION = ".,;:!?";
 const BRACKETS: Record<string, string> = { ")": "(", "]": "[", "}": "{" };
 
-/** The http(s) URLs in a text, in order, without the punctuation of the sentence around them. */
+/** The http(s) URLs in a text, in order, without the punctuation of the sentence around them (tests follow them). */
 export function extractLinks(text: string): string[] {
   return Array.from(text.matchAll(LINK), ([match]) => trimLink(match));
 }

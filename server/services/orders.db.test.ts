@@ -5,9 +5,8 @@ import { createProduct } from "../../tests/support/factories.ts";
 import { checkoutInput, createShopper } from "../../tests/support/shoppers.ts";
 import { createTestApp, TEST_ORIGIN, type TestApp } from "../../tests/support/test-app.ts";
 import { inWriteTransaction } from "../db/write-transaction.ts";
-import { createBackgroundMail } from "./background-mail.ts";
 import { ConflictError } from "./errors.ts";
-import type { Mailer, MailMessage } from "./mailer.ts";
+import { createMailOutbox } from "./mail-outbox.ts";
 import { createOrdersService, type OrdersDependencies } from "./orders.ts";
 import type { PaymentHold, PaymentMethod } from "./payments.ts";
 
@@ -24,14 +23,21 @@ const stockOf = async (id: string) =>
 const shopper = () => createShopper(app.database.db, app.database.dialect);
 const admin = () => createShopper(app.database.db, app.database.dialect, { isAdmin: true });
 
-/** The orders service over the test database with its own payment method or mailer. */
-function ordersWith(overrides: Partial<Pick<OrdersDependencies, "payment">> & { mailer?: Mailer } = {}) {
+/** The orders service over the test database with its own payment method. */
+function ordersWith(overrides: Partial<Pick<OrdersDependencies, "payment">> = {}) {
   const logger = pino({ level: "silent" });
-  const mailer: Mailer = overrides.mailer ?? { kind: "outbox", send: async () => undefined, close: async () => undefined };
-  const mail = createBackgroundMail({ mailer, logger });
-  const orders = createOrdersService({ database: app.database, mail, logger, shopName: "Plant Shop", publicUrl: new URL(TEST_ORIGIN), shippingFeePaise: 2000, ...overrides });
-  return { orders, mail };
+  const orders = createOrdersService({ database: app.database, outbox: createMailOutbox(), logger, shopName: "Plant Shop", publicUrl: new URL(TEST_ORIGIN), shippingFeePaise: 2000, ...overrides });
+  return { orders };
 }
+
+/** The mails queued in the outbox, as [kind, reference, recipient, subject]. */
+const queuedMails = async () =>
+  (await app.database.db.selectFrom("mail_outbox").select(["kind", "reference", "recipient", "subject"]).execute()).map((m) => [
+    m.kind,
+    m.reference,
+    m.recipient,
+    m.subject,
+  ]);
 
 /** A shopper with `quantity` of a new plant in the cart. */
 async function shopperWithCart(product: Parameters<typeof createProduct>[1] = {}, quantity = 1) {
@@ -140,23 +146,11 @@ describe("placing an order: details, amounts and e-mail", () => {
     expect((await app.services.orders.listMyOrders(user))[0]?.totalPaise).toBe(3_000_002_000);
   });
 
-  it("answers before the confirmation e-mail is sent, and sends it afterwards", async () => {
-    let deliver!: () => void;
-    const sent: MailMessage[] = [];
-    const slowSmtp: Mailer = {
-      kind: "smtp",
-      send: (message) => new Promise<void>((resolve) => (deliver = () => (sent.push(message), resolve()))),
-      close: async () => undefined,
-    };
-    const { orders, mail } = ordersWith({ mailer: slowSmtp });
+  it("queues the confirmation e-mail with the order, for the mail worker to send", async () => {
+    const { orders } = ordersWith();
     const { user } = await shopperWithCart();
-
     const order = await orders.placeOrder(user, checkoutInput());
-    expect(await app.database.db.selectFrom("orders").select("id").where("id", "=", order.id).execute()).toHaveLength(1);
-    expect(sent).toEqual([]);
-    deliver();
-    await mail.drain(5_000);
-    expect(sent.map((m) => [m.to, m.subject])).toEqual([[user.email, `Order ${order.number} is placed`]]);
+    expect(await queuedMails()).toEqual([["order-placed", order.id, user.email, `Order ${order.number} is placed`]]);
   });
 });
 
@@ -203,6 +197,7 @@ describe("payment", () => {
     expect(released).toEqual(held);
     expect(held).toHaveLength(1);
     expect(await app.database.db.selectFrom("orders").select("id").execute()).toEqual([]);
+    expect(await queuedMails()).toEqual([]);
     expect((await app.services.cart.getCart(user)).lines).toHaveLength(1);
   });
 
@@ -220,16 +215,13 @@ describe("payment", () => {
   it("keeps exactly one hold and sends one confirmation when one key is sent many times at once", async () => {
     const { user } = await shopperWithCart({ stock: 10 }, 2);
     const { payment, held, released } = recordingPayment();
-    const sent: string[] = [];
-    const mailer: Mailer = { kind: "outbox", send: async (message) => void sent.push(message.subject), close: async () => undefined };
-    const { orders, mail } = ordersWith({ payment, mailer });
+    const { orders } = ordersWith({ payment });
     const input = checkoutInput();
     const results = await Promise.all(Array.from({ length: 20 }, () => orders.placeOrder(user, input)));
     expect(new Set(results.map((order) => order.id)).size).toBe(1);
     const kept = held.filter((hold) => !released.includes(hold));
     expect(kept.map((hold) => hold.orderId)).toEqual([results[0]!.id]);
-    await mail.drain(5_000);
-    expect(sent).toHaveLength(1);
+    expect(await queuedMails()).toEqual([["order-placed", results[0]!.id, user.email, `Order ${results[0]!.number} is placed`]]);
   });
 
   it("stops, keeps the new line in the cart and lets the hold go when a line is added meanwhile (another tab)", async () => {
@@ -301,5 +293,9 @@ describe("cancelling and fulfilling", () => {
 
     const page = await app.services.orders.listAllOrders(admin, { status: "cancelled" });
     expect(page.items.map((o) => o.id)).toEqual([second.order.id]);
+    // The customer hears when an order is placed, shipped or cancelled; a refused move queues nothing.
+    const kindsFor = async (id: string) => (await queuedMails()).filter(([, reference]) => reference === id).map(([kind]) => kind).sort();
+    expect(await kindsFor(order.id)).toEqual(["order-placed", "order-shipped"]);
+    expect(await kindsFor(second.order.id)).toEqual(["order-cancelled", "order-placed"]);
   });
 });

@@ -11,17 +11,17 @@ import type { Database } from "../db/client.ts";
 import type { DB, OrderTable } from "../db/schema.ts";
 import { toIsoString } from "../db/values.ts";
 import { inShopperTransaction, inWriteTransaction, isUniqueViolation } from "../db/write-transaction.ts";
-import type { BackgroundMail } from "./background-mail.ts";
 import { lineProblem } from "./cart.ts";
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError, parseInput, UnauthorizedError } from "./errors.ts";
+import type { MailOutbox } from "./mail-outbox.ts";
 import { orderEmail } from "./mail-templates.ts";
 import { cashOnDelivery, type PaymentHold, type PaymentMethod } from "./payments.ts";
 import type { SessionUser } from "./session-user.ts";
 
 export interface OrdersDependencies {
   database: Pick<Database, "db" | "dialect">;
-  /** Order e-mails go out after the answer, retried (./background-mail.ts). */
-  mail: BackgroundMail;
+  /** Order e-mails are queued in the order's own transaction and sent by the mail worker (./mail-outbox.ts). */
+  outbox: MailOutbox;
   logger: Logger;
   shopName: string;
   publicUrl: URL;
@@ -59,7 +59,7 @@ export type OrdersService = ReturnType<typeof createOrdersService>;
 
 /** Checkout and orders: the rules that keep the shop from selling what it does not have. */
 export function createOrdersService(deps: OrdersDependencies) {
-  const { database, mail, logger } = deps;
+  const { database, outbox, logger } = deps;
   const { db } = database;
   const payment = deps.payment ?? cashOnDelivery;
   const forUpdate = database.dialect === "postgres" ? sql` for update` : sql``;
@@ -189,6 +189,8 @@ export function createOrdersService(deps: OrdersDependencies) {
     if (details.saveToProfile) {
       await trx.updateTable("users").set({ name: details.name, phone: details.phone, address: details.address, updatedAt: now }).where("id", "=", user.id).execute();
     }
+    // The confirmation commits with the order: no order without its mail, no mail for an order that never was.
+    await notify(trx, "placed", (await loadOrder(hold.orderId, trx))!);
     return hold.orderId;
   }
 
@@ -197,9 +199,11 @@ export function createOrdersService(deps: OrdersDependencies) {
     await payment.release(hold).catch((error: unknown) => logger.error({ err: error, orderId: hold.orderId }, "payment hold could not be released"));
   }
 
-  /** Sends an order's news to its customer after the answer; a mail failure never undoes the order. */
-  function notify(kind: "placed" | "shipped" | "cancelled", order: OrderDetail) {
-    mail.send({ orderId: order.id, kind }, () => ({
+  /** Queues an order's news to its customer in the transaction that made it; the worker sends it after commit. */
+  async function notify(trx: Kysely<DB>, kind: "placed" | "shipped" | "cancelled", order: OrderDetail) {
+    await outbox.enqueue(trx, {
+      kind: `order-${kind}`,
+      reference: order.id,
       to: order.customer.email,
       ...orderEmail(kind, {
         shopName: deps.shopName,
@@ -212,7 +216,7 @@ export function createOrdersService(deps: OrdersDependencies) {
         total: formatPriceExact(order.totalPaise),
         address: `${order.shipName}\n${order.shipAddress}\n${order.shipPhone}`,
       }),
-    }));
+    });
   }
 
   /** Puts back the stock of a cancelled order's lines (inside the caller's transaction). */
@@ -237,10 +241,11 @@ export function createOrdersService(deps: OrdersDependencies) {
       }
       await trx.updateTable("orders").set({ status: to, updated_at: new Date().toISOString() }).where("id", "=", orderId).execute();
       if (to === "cancelled") await returnStock(trx, orderId);
-      return loadOrder(orderId, trx);
+      const order = await loadOrder(orderId, trx);
+      if (order && (to === "shipped" || to === "cancelled")) await notify(trx, to, order);
+      return order;
     });
     if (!changed) throw new NotFoundError(messages.orders.notFound);
-    if (to === "shipped" || to === "cancelled") notify(to, changed);
     return changed;
   }
 
@@ -297,9 +302,7 @@ export function createOrdersService(deps: OrdersDependencies) {
         throw error;
       }
       if (orderId !== hold.orderId) await release(hold);
-      const order = (await loadOrder(orderId))!;
-      if (orderId === hold.orderId) notify("placed", order);
-      return order;
+      return (await loadOrder(orderId))!;
     },
 
     /** The order for its owner or an admin, and whether this viewer may cancel it here (only its owner, while pending). */

@@ -151,8 +151,8 @@ describe("the orders API", () => {
       expect(response.status).toBe(201);
       const order = await response.json();
       expect(await offline.database.db.selectFrom("orders").select(["id", "status"]).execute()).toEqual([{ id: order.id, status: "pending" }]);
-      const failure = await logs.waitFor((line) => line.msg === "e-mail could not be sent" && line.orderId === order.id);
-      expect(failure).toMatchObject({ level: 50, kind: "placed", attempt: 1, willRetry: true });
+      const failure = await logs.waitFor((line) => line.msg === "e-mail could not be sent" && line.reference === order.id);
+      expect(failure).toMatchObject({ level: 50, kind: "order-placed", attempt: 1, willRetry: true, mailId: expect.any(String) });
     } finally {
       await offline.cleanup();
     }

@@ -27,7 +27,8 @@ export async function createTestApp(env: NodeJS.ProcessEnv = {}, pages?: AppOpti
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "plant-shop-app-"));
   mkdirSync(path.join(dataDir, "media"));
   const config = loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, PUBLIC_URL: TEST_ORIGIN, ...env });
-  const { services, closeMail } = await composeShop(config, database, logger);
+  const { services, startMailWorker, closeMail } = await composeShop(config, database, logger);
+  startMailWorker();
   const app = createApp({ config, services, logger, health: { ready: true }, ...(pages ? { pages } : {}) });
   let server: ServerType | undefined;
   return {
