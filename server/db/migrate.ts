@@ -3,6 +3,7 @@ import type { Database, Dialect } from "./client.ts";
 import { catalogMigration } from "./migrations/0001-catalog.ts";
 import { accountsMigration } from "./migrations/0002-accounts.ts";
 import { ordersMigration } from "./migrations/0003-orders.ts";
+import { seedingRecordMigration } from "./migrations/0007-seeding-record.ts";
 
 /** What a migration needs to know to write the same schema on both databases. */
 export interface MigrationContext {
@@ -15,6 +16,7 @@ const history: Record<string, (context: MigrationContext) => Migration> = {
   "0001-catalog": catalogMigration,
   "0002-accounts": accountsMigration,
   "0003-orders": ordersMigration,
+  "0007-seeding-record": seedingRecordMigration,
 };
 
 function providerFor(dialect: Dialect): MigrationProvider {

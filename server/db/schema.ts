@@ -131,6 +131,14 @@ export interface OrderLineTable {
   quantity: number;
 }
 
+/** One row per one-time seed that has run (migration 0007-seeding-record). */
+export interface SeedRunTable {
+  name: string;
+  ran_at: Timestamp;
+  categories_created: number;
+  products_created: number;
+}
+
 export interface DB {
   cart_items: CartItemTable;
   orders: OrderTable;
@@ -143,4 +151,5 @@ export interface DB {
   product_images: ProductImageTable;
   contact_messages: ContactMessageTable;
   rate_limits: RateLimitTable;
+  seed_runs: SeedRunTable;
 }
