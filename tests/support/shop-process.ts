@@ -7,14 +7,13 @@ import type { Kysely } from "kysely";
 import pg from "pg";
 import { hashPassword } from "../../server/auth/password-hashing.ts";
 import type { DB } from "../../server/db/schema.ts";
+import { serverEnvironment } from "./server-env.ts";
 
 // Production servers started as child processes, fresh PostgreSQL databases for them, and shoppers with
 // sessions written straight into the database — for the multi-process race test and the checkout bench.
 
 export const SHOP_AUTH_SECRET = "shop-process-test-secret-0123456789abcdef0123";
 const SESSION_COOKIE = "plant-shop.session_token";
-// Settings a developer's shell might carry that would change what these servers do.
-const INHERITED_SETTINGS = ["SMTP_URL", "ADMIN_EMAIL", "ADMIN_PASSWORD", "CONTACT_EMAIL", "SHIPPING_FEE_PAISE", "SHOP_NAME"];
 
 export interface ShopProcess {
   url: string;
@@ -27,11 +26,9 @@ export interface ShopProcess {
 export function startShopProcess({ port, databaseUrl }: { port: number; databaseUrl: string }): ShopProcess {
   const url = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), `plant-shop-${port}-`));
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of INHERITED_SETTINGS) delete env[name];
   const child = spawn(path.resolve("node_modules/.bin/tsx"), ["server/main.ts"], {
-    env: {
-      ...env,
+    // These settings only: nothing of the caller's shell (SMTP_URL, SHIPPING_FEE_PAISE, …) changes these servers.
+    env: serverEnvironment({
       NODE_ENV: "production",
       HOST: "127.0.0.1",
       PORT: String(port),
@@ -42,7 +39,7 @@ export function startShopProcess({ port, databaseUrl }: { port: number; database
       SEED_SAMPLE_DATA: "false",
       PAGE_CACHE_SECONDS: "0",
       LOG_LEVEL: "warn",
-    },
+    }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
