@@ -24,7 +24,7 @@ export interface SeedResult {
 
 /**
  * Adds the sample categories and products once, when the database is new (decisions.md: seeding runs on the
- * server and is recorded; docs/decisions/017-seeding-once.md). The record is written in the same transaction
+ * server and is recorded; docs/decisions/017-seeding-once-and-ci.md). The record is written in the same transaction
  * as the samples, so a failed seed leaves neither, and an owner who deletes or renames a sample product does
  * not get it back at the next start.
  */

@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import type { MigrationContext } from "../migrate.ts";
 
 /**
- * Which one-time seeds have run (docs/decisions/017-seeding-once.md). Sample data is added when the database is
+ * Which one-time seeds have run (docs/decisions/017-seeding-once-and-ci.md). Sample data is added when the database is
  * new, and a row here says it happened, so an owner's later deletions and renames survive a restart.
  */
 export function seedingRecordMigration({ timestamp }: MigrationContext) {
