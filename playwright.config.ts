@@ -2,6 +2,8 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
+import { freshPostgresDatabase } from "./tests/e2e/support/e2e-database.ts";
+import { serverEnvironment } from "./tests/support/server-env.ts";
 
 // The production build, started with an empty data folder of its own (never the developer's database).
 // Set once in the runner process; workers inherit these variables.
@@ -9,12 +11,21 @@ process.env.E2E_PORT ??= "4317";
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(os.tmpdir(), "plant-shop-e2e-"));
 process.env.E2E_SMTP_PORT ??= "4318";
 process.env.E2E_MAIL_DIR ??= mkdtempSync(path.join(os.tmpdir(), "plant-shop-e2e-mail-"));
+// With E2E_DATABASE_URL (a PostgreSQL server) the shop runs on a fresh database there instead of SQLite.
+if (process.env.E2E_DATABASE_URL) process.env.E2E_SERVER_DATABASE_URL ??= freshPostgresDatabase(process.env.E2E_DATABASE_URL);
+const onPostgres = Boolean(process.env.E2E_SERVER_DATABASE_URL);
 const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;
 
 export default defineConfig({
   testDir: "tests/e2e",
   // Four servers on one PostgreSQL database racing for the last plants: only when there is a PostgreSQL to use.
-  testIgnore: process.env.TEST_DATABASE_URL ? [] : ["**/orders-multiprocess.spec.ts"],
+  // The PostgreSQL pass leaves out what does not use the shop's database: the race test makes its own, and the
+  // server-process tests start servers on SQLite data folders of their own.
+  testIgnore: onPostgres
+    ? ["**/orders-multiprocess.spec.ts", "**/server-process.spec.ts"]
+    : process.env.TEST_DATABASE_URL
+      ? []
+      : ["**/orders-multiprocess.spec.ts"],
   globalSetup: "./tests/e2e/global-setup.ts",
   // One worker: the tests add products, and the home page shows the newest ones.
   workers: 1,
@@ -49,7 +60,10 @@ export default defineConfig({
     timeout: 60_000,
     stdout: "ignore",
     stderr: "pipe",
-    env: {
+    // Only these settings and the machine's basics (PATH, HOME, …): nothing else of the caller's shell, such
+    // as a DATABASE_URL or SHIPPING_FEE_PAISE, reaches the server (tests/support/server-env.ts). Its type says
+    // strings only; the undefined values are how the rest of process.env is left out.
+    env: serverEnvironment({
       NODE_ENV: "production",
       HOST: "127.0.0.1",
       PORT: process.env.E2E_PORT,
@@ -61,6 +75,7 @@ export default defineConfig({
       SMTP_URL: `smtp://127.0.0.1:${process.env.E2E_SMTP_PORT}`,
       ADMIN_EMAIL: "owner@plant-shop.test",
       ADMIN_PASSWORD: "e2e-admin-password-7",
-    },
+      ...(onPostgres ? { DATABASE_URL: process.env.E2E_SERVER_DATABASE_URL! } : {}),
+    }) as Record<string, string>,
   },
 });

@@ -7,6 +7,8 @@ const shared = { setupFiles: ["tests/support/fail-on-console-error.ts"], environ
 
 export default defineConfig({
   test: {
+    // .ci/run names a file for per-project counts, to fail when the PostgreSQL project did not run.
+    reporters: process.env.VITEST_PROJECT_COUNTS ? ["default", "./tests/support/project-counts-reporter.ts"] : ["default"],
     projects: [
       { test: { ...shared, name: "unit", include: ["**/*.test.ts"], exclude: ["**/node_modules/**", "tests/e2e/**", ...databaseTests] } },
       { test: { ...shared, name: "sqlite", include: databaseTests, env: { TEST_DB: "sqlite" } } },

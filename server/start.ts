@@ -34,7 +34,8 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     // Like the spec's seeding step, a failure here is reported but does not keep the shop closed.
     try {
       const seeded = await seedSampleData(database);
-      if (seeded.categoriesCreated || seeded.productsCreated) logger.info(seeded, "sample data added");
+      if (seeded.outcome === "seeded") logger.info(seeded, "sample data added");
+      if (seeded.outcome === "kept-existing-catalogue") logger.info("the database already has a catalogue: no sample data added");
     } catch (error) {
       logger.error({ err: error }, "sample data could not be added");
     }

@@ -151,6 +151,10 @@ export function createAuth({ database, publicUrl, secret, shopName, outbox, rate
             await limit(authRateRules.verificationPerIp, ip);
             await limit(authRateRules.verificationPerEmail, emailOf(body));
             break;
+          case "/change-password":
+            // Every other session ends, as on the profile page, whatever a JSON caller asks for.
+            body.revokeOtherSessions = true;
+            break;
         }
         await expireOldSession(ctx);
       }),

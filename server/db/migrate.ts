@@ -1,10 +1,11 @@
-import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from "kysely";
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider, type MigrationResultSet } from "kysely";
 import type { Database, Dialect } from "./client.ts";
 import { catalogMigration } from "./migrations/0001-catalog.ts";
 import { accountsMigration } from "./migrations/0002-accounts.ts";
 import { ordersMigration } from "./migrations/0003-orders.ts";
 import { hashedTokensMigration } from "./migrations/0005-hashed-tokens.ts";
 import { mailOutboxMigration } from "./migrations/0006-mail-outbox.ts";
+import { seedingRecordMigration } from "./migrations/0007-seeding-record.ts";
 
 /** What a migration needs to know to write the same schema on both databases. */
 export interface MigrationContext {
@@ -19,6 +20,7 @@ const history: Record<string, (context: MigrationContext) => Migration> = {
   "0003-orders": ordersMigration,
   "0005-hashed-tokens": hashedTokensMigration,
   "0006-mail-outbox": mailOutboxMigration,
+  "0007-seeding-record": seedingRecordMigration,
 };
 
 function providerFor(dialect: Dialect): MigrationProvider {
@@ -32,7 +34,20 @@ function providerFor(dialect: Dialect): MigrationProvider {
   };
 }
 
-export async function migrateToLatest({ db, dialect }: Pick<Database, "db" | "dialect">): Promise<string[]> {
+/** Every migration's name, oldest first. */
+export const migrationNames: readonly string[] = Object.keys(history).sort();
+
+export async function migrateToLatest(database: Pick<Database, "db" | "dialect">): Promise<string[]> {
+  return migrate(database, (migrator) => migrator.migrateToLatest());
+}
+
+/** Migrates up to and including `name` only: for the upgrade test, which starts from an earlier release. */
+export async function migrateUpTo(database: Pick<Database, "db" | "dialect">, name: string): Promise<string[]> {
+  if (!migrationNames.includes(name)) throw new Error(`no migration named ${name}`);
+  return migrate(database, (migrator) => migrator.migrateTo(name));
+}
+
+async function migrate({ db, dialect }: Pick<Database, "db" | "dialect">, run: (migrator: Migrator) => Promise<MigrationResultSet>): Promise<string[]> {
   // Kysely looks for its bookkeeping tables in every schema; name ours, or another schema's would be taken.
   const schema =
     dialect === "postgres" ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
@@ -41,7 +56,7 @@ export async function migrateToLatest({ db, dialect }: Pick<Database, "db" | "di
     provider: providerFor(dialect),
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await run(migrator);
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
 }

@@ -150,6 +150,14 @@ export interface MailOutboxTable {
   finished_at: ColumnType<string | Date | null, string | null | undefined, string | null>;
 }
 
+/** One row per one-time seed that has run (migration 0007-seeding-record). */
+export interface SeedRunTable {
+  name: string;
+  ran_at: Timestamp;
+  categories_created: number;
+  products_created: number;
+}
+
 export interface DB {
   cart_items: CartItemTable;
   orders: OrderTable;
@@ -163,4 +171,5 @@ export interface DB {
   contact_messages: ContactMessageTable;
   rate_limits: RateLimitTable;
   mail_outbox: MailOutboxTable;
+  seed_runs: SeedRunTable;
 }

@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createCategory } from "../../tests/support/factories.ts";
+import { createCategory, createProduct } from "../../tests/support/factories.ts";
 import { createTestDatabase, type TestDatabase } from "../../tests/support/test-database.ts";
 import { sampleProducts } from "./sample-data.ts";
-import { seedSampleData } from "./seed.ts";
+import { SAMPLE_CATALOGUE_SEED, seedSampleData } from "./seed.ts";
+import { toIsoString } from "./values.ts";
 
 let database: TestDatabase;
 beforeEach(async () => {
@@ -26,9 +27,12 @@ const SPEC_TABLE = [
   ["Bougainvillea", 1300, 12, "Outdoor Plants"],
 ] as const;
 
+const productCount = async () =>
+  Number((await database.db.selectFrom("products").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
+
 describe("seedSampleData", () => {
-  it("creates the spec's four categories and ten products, oldest first in the spec's order", async () => {
-    expect(await seedSampleData(database)).toEqual({ categoriesCreated: 4, productsCreated: 10 });
+  it("creates the spec's four categories and ten products on a new database, oldest first in the spec's order", async () => {
+    expect(await seedSampleData(database)).toEqual({ outcome: "seeded", categoriesCreated: 4, productsCreated: 10 });
     const rows = await database.db
       .selectFrom("products as p")
       .innerJoin("categories as c", "c.id", "p.category_id")
@@ -48,26 +52,63 @@ describe("seedSampleData", () => {
     for (const image of images) expect(image.url).toMatch(/^\/illustrations\/products\/[a-z-]+-[12]\.svg$/);
   });
 
-  it("never duplicates on a restart, and restores only what is missing", async () => {
-    await seedSampleData(database);
-    expect(await seedSampleData(database)).toEqual({ categoriesCreated: 0, productsCreated: 0 });
-    await database.db.deleteFrom("products").where("name", "=", "Aloe Vera").execute();
-    expect(await seedSampleData(database)).toEqual({ categoriesCreated: 0, productsCreated: 1 });
-    const count = await database.db.selectFrom("products").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
-    expect(Number(count.n)).toBe(10);
+  it("records the seed in the database, in the same run that added the samples", async () => {
+    await seedSampleData(database, new Date("2030-05-01T10:00:00Z"));
+    const record = await database.db.selectFrom("seed_runs").selectAll().where("name", "=", SAMPLE_CATALOGUE_SEED).executeTakeFirstOrThrow();
+    expect({ ...record, ran_at: toIsoString(record.ran_at) }).toEqual({
+      name: SAMPLE_CATALOGUE_SEED,
+      ran_at: "2030-05-01T10:00:00.000Z",
+      categories_created: 4,
+      products_created: 10,
+    });
   });
 
-  it("reuses a category that already exists under another case", async () => {
-    const existing = await createCategory(database.db, { name: "indoor plants" });
-    expect(await seedSampleData(database)).toEqual({ categoriesCreated: 3, productsCreated: 10 });
-    const snake = await database.db.selectFrom("products").select("category_id").where("name", "=", "Snake Plant").executeTakeFirstOrThrow();
-    expect(snake.category_id).toBe(existing.id);
+  it("gives back neither a deleted nor a renamed sample product at the next start", async () => {
+    await seedSampleData(database);
+    await database.db.deleteFrom("products").where("name", "=", "Aloe Vera").execute();
+    await database.db.updateTable("products").set({ name: "Sansevieria" }).where("name", "=", "Snake Plant").execute();
+
+    expect(await seedSampleData(database)).toEqual({ outcome: "already-seeded", categoriesCreated: 0, productsCreated: 0 });
+    const names = (await database.db.selectFrom("products").select("name").execute()).map((p) => p.name);
+    expect(names).toHaveLength(9);
+    expect(names).toContain("Sansevieria");
+    expect(names).not.toContain("Aloe Vera");
+    expect(names).not.toContain("Snake Plant");
+  });
+
+  it("adds nothing at the next start after the owner emptied the whole catalogue", async () => {
+    await seedSampleData(database);
+    await database.db.deleteFrom("products").execute();
+    await database.db.deleteFrom("categories").execute();
+    expect(await seedSampleData(database)).toEqual({ outcome: "already-seeded", categoriesCreated: 0, productsCreated: 0 });
+    expect(await productCount()).toBe(0);
+  });
+
+  it("counts a database seeded before the seed was recorded as seeded: the catalogue stays as the owner left it", async () => {
+    // Before migration 0007 every start re-added missing samples and wrote no record: the same rows, no record.
+    await seedSampleData(database);
+    await database.db.deleteFrom("seed_runs").execute();
+    await database.db.deleteFrom("products").where("name", "=", "Rose Plant").execute();
+
+    expect(await seedSampleData(database)).toEqual({ outcome: "kept-existing-catalogue", categoriesCreated: 0, productsCreated: 0 });
+    expect(await productCount()).toBe(9);
+    await database.db.deleteFrom("products").where("name", "=", "Cactus Plant").execute();
+    expect(await seedSampleData(database)).toEqual({ outcome: "already-seeded", categoriesCreated: 0, productsCreated: 0 });
+    expect(await productCount()).toBe(8);
+  });
+
+  it("adds no samples beside a catalogue the owner built while seeding was off", async () => {
+    const category = await createCategory(database.db, { name: "Herbs" });
+    await createProduct(database.db, { name: "Basil", category_id: category.id });
+    expect(await seedSampleData(database)).toEqual({ outcome: "kept-existing-catalogue", categoriesCreated: 0, productsCreated: 0 });
+    expect((await database.db.selectFrom("products").select("name").execute()).map((p) => p.name)).toEqual(["Basil"]);
+    expect((await database.db.selectFrom("categories").select("name").execute()).map((c) => c.name)).toEqual(["Herbs"]);
   });
 
   it("seeds once when several servers start at the same moment", async () => {
     const results = await Promise.all([seedSampleData(database), seedSampleData(database), seedSampleData(database)]);
-    expect(results.reduce((sum, r) => sum + r.productsCreated, 0)).toBe(10);
-    expect(results.reduce((sum, r) => sum + r.categoriesCreated, 0)).toBe(4);
+    expect(results.map((r) => r.outcome).sort()).toEqual(["already-seeded", "already-seeded", "seeded"]);
+    expect(await productCount()).toBe(10);
   });
 });
 

@@ -94,25 +94,38 @@ describe("cart changes and checkout at the same time", () => {
       await app.services.cart.addToCart(user, { productId: ordered.id });
       users.push(user);
     }
-    // Each add starts a little later than the last (0–24 ms), so that some land inside a checkout.
-    const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    // Each add starts a little later than the last, so that some land inside a checkout: after 0–24 ms, or after
+    // 0–294 turns of the microtask queue — on SQLite, whose driver answers synchronously, a whole checkout runs
+    // within one macrotask, so only the latter can reach its middle.
+    const later = (i: number) =>
+      i % 2 ? new Promise((resolve) => setTimeout(resolve, i % 25)) : Array.from({ length: i * 3 }).reduce<Promise<unknown>>((p) => p.then(() => undefined), Promise.resolve());
     const outcomes = await Promise.all(
       users.map(async (user, i) => {
+        let checkoutSettled = false;
+        let addedDuringCheckout = false;
         const [order] = await Promise.all([
           // Added after the order was priced, the line stops it: the shopper is asked to look again.
-          app.services.orders.placeOrder(user, checkoutInput()).catch((error: unknown) => {
-            expect(error).toMatchObject({ status: 409, message: messages.checkout.cartChanged });
-            return undefined;
+          app.services.orders
+            .placeOrder(user, checkoutInput())
+            .catch((error: unknown) => {
+              expect(error).toMatchObject({ status: 409, message: messages.checkout.cartChanged });
+              return undefined;
+            })
+            .finally(() => (checkoutSettled = true)),
+          later(i).then(() => {
+            addedDuringCheckout = !checkoutSettled;
+            return app.services.cart.addToCart(user, { productId: addedMeanwhile.id });
           }),
-          later(i % 25).then(() => app.services.cart.addToCart(user, { productId: addedMeanwhile.id })),
         ]);
         const inOrder = order?.lines.some((line) => line.productId === addedMeanwhile.id) ?? false;
         const inCart = (await app.services.cart.getCart(user)).lines.some((line) => line.productId === addedMeanwhile.id);
-        return { inOrder, inCart };
+        return { inOrder, inCart, addedDuringCheckout };
       }),
     );
+    // The race was run: adds were sent while their shopper's checkout had started and not yet finished.
+    expect(outcomes.filter((outcome) => outcome.addedDuringCheckout).length).toBeGreaterThan(0);
     for (const outcome of outcomes) expect(outcome.inOrder !== outcome.inCart, JSON.stringify(outcome)).toBe(true);
     const sold = outcomes.filter((outcome) => outcome.inOrder).length;
     expect((await app.database.db.selectFrom("products").select("stock").where("id", "=", addedMeanwhile.id).executeTakeFirstOrThrow()).stock).toBe(1000 - sold);
-  });
+  }, 60_000);
 });

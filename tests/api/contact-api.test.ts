@@ -1,4 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startSmtpCapture, type SmtpCapture } from "../support/smtp-capture.ts";
 import { createTestApp, postJson, TEST_ORIGIN, type TestApp } from "../support/test-app.ts";
 
 let app: TestApp;
@@ -69,5 +70,32 @@ describe("POST /api/contact", () => {
       const response = await app.request("/api/contact", postJson(body));
       expect(response.status, body).toBe(400);
     }
+  });
+});
+
+describe("with CONTACT_EMAIL set", () => {
+  let capture: SmtpCapture;
+  let mailingApp: TestApp;
+  beforeAll(async () => {
+    capture = await startSmtpCapture();
+  });
+  afterAll(async () => {
+    await capture.close();
+  });
+  beforeEach(async () => {
+    mailingApp = await createTestApp({ SMTP_URL: capture.url, CONTACT_EMAIL: "owner@nursery.example", SHOP_NAME: "Green Corner" });
+  });
+  afterEach(async () => {
+    await mailingApp.cleanup();
+  });
+
+  it("e-mails a copy of each message to that address over SMTP, naming the sender so the owner can reply", async () => {
+    const written = { name: "Meera Iyer", email: "meera@example.com", subject: `Repotting ${Date.now()}`, message: "Can you repot my fig?\nIt is 2 m tall." };
+    expect((await mailingApp.request("/api/contact", postJson(written))).status).toBe(201);
+    const copy = await capture.waitFor((mail) => mail.subject === `Contact form: ${written.subject}`);
+    expect(copy.to).toEqual(["owner@nursery.example"]);
+    expect(copy.text).toContain("Meera Iyer <meera@example.com> wrote through the contact form of Green Corner.");
+    expect(copy.text).toContain("Can you repot my fig?\nIt is 2 m tall.");
+    expect(copy.html).toContain("mailto:meera@example.com");
   });
 });

@@ -300,8 +300,15 @@ test.describe("orders", () => {
     const linesOfPlant = await shopDb.db.selectFrom("order_lines").select(["order_id", "quantity"]).where("product_id", "=", plant.id).execute();
     expect(linesOfPlant).toEqual([{ order_id: orderId, quantity: 1 }]);
     expect(await shopDb.db.selectFrom("products").select("stock").where("id", "=", plant.id).executeTakeFirstOrThrow()).toEqual({ stock: 4 });
-    await mailWithSubject(shopper.email, `Order ${orderNumberOf(orderId)} is placed`);
-    expect(countMailsWithSubject(shopper.email, `Order ${orderNumberOf(orderId)} is placed`)).toBe(1);
+    const number = orderNumberOf(orderId);
+    await mailWithSubject(shopper.email, `Order ${number} is placed`);
+    // A duplicate confirmation would be queued by the requests above; the cancellation mail is queued after all
+    // of them, so once it has arrived a duplicate would have too.
+    await page.getByRole("button", { name: "Cancel order" }).click();
+    await page.getByRole("button", { name: "Yes, cancel this order" }).click();
+    await expect(toast(page, messages.orders.cancelled)).toBeVisible();
+    await mailWithSubject(shopper.email, `Order ${number} is cancelled`);
+    expect(countMailsWithSubject(shopper.email, `Order ${number} is placed`)).toBe(1);
   });
 
   test("an admin moves an order along to shipped; the customer is told; only admins manage orders", async ({ page, shopDb, consoleErrors }) => {
@@ -424,9 +431,12 @@ test.describe("orders", () => {
     const html = await (await page.request.get(`/orders/${orderId}`)).text();
     for (const secret of [plantNameOrdered, "3 Secret Garden Lane", number]) expect(html).not.toContain(secret);
 
-    // Nor can they cancel it.
-    const cancel = await page.request.post(`/orders/${orderId}`, { form: {}, headers: { Origin: baseURL! }, maxRedirects: 0 });
-    expect(cancel.status()).toBe(404);
+    // Nor can they cancel it, with the confirmation the page's second press sends (without it the action only
+    // asks again and never reaches cancelOrder).
+    const confirmCancel = () => page.request.post(`/orders/${orderId}`, { form: { confirm: "yes" }, headers: { Origin: baseURL! }, maxRedirects: 0 });
+    const refused = await confirmCancel();
+    expect(refused.status()).toBe(404);
+    expect(await refused.text()).not.toContain(plantNameOrdered);
     expect(await shopDb.db.selectFrom("orders").select("status").where("id", "=", orderId).executeTakeFirstOrThrow()).toEqual({ status: "pending" });
 
     // Their own list is empty.
@@ -435,12 +445,15 @@ test.describe("orders", () => {
     await expect(page.getByText(messages.orders.none, { exact: true })).toBeVisible();
     await expect(page.getByRole("link", { name: number })).toHaveCount(0);
 
-    // The owner does see it (so the 404 above was about who asked).
+    // The owner does see it, and the very same request cancels it for them (so the refusals above were about
+    // who asked, not about the request).
     await logOut(page);
     await logIn(page, owner);
     await page.goto(`/orders/${orderId}`);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Order ${number}`);
     await expect(page.getByRole("main")).toContainText(plantNameOrdered);
+    expect((await confirmCancel()).status()).toBe(302);
+    expect(await shopDb.db.selectFrom("orders").select("status").where("id", "=", orderId).executeTakeFirstOrThrow()).toEqual({ status: "cancelled" });
     allowStatusLogs(consoleErrors, 404);
   });
 

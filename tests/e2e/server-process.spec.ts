@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { messages } from "../../common/messages.ts";
 import { openDatabase } from "../../server/db/client.ts";
+import { serverEnvironment } from "../support/server-env.ts";
 import { expect, test } from "./support/fixtures.ts";
 import { COMPILED_SERVER, extraPort } from "../support/shop-process.ts";
 import { hydrated } from "./support/pages.ts";
@@ -16,7 +17,7 @@ interface Started {
 
 function startShop(env: Record<string, string>): Started {
   const child = spawn(process.execPath, [COMPILED_SERVER], {
-    env: { ...process.env, NODE_ENV: "production", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
+    env: serverEnvironment({ NODE_ENV: "production", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

@@ -8,6 +8,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { expect, test } from "@playwright/test";
 import { descendants, extraPort, isRunning, startShopProcess, stopShopProcess, tryConnect, waitUntilHealthy, type ShopProcess } from "../support/shop-process.ts";
+import { serverEnvironment } from "../support/server-env.ts";
 
 // Shutdown of the compiled server (docs/decisions/012): SIGTERM stops accepting, closes idle kept-alive
 // connections at once, lets requests in flight finish within SHUTDOWN_TIMEOUT_SECONDS, then exits 0.
@@ -169,7 +170,7 @@ test.describe("shutting the server down", () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), "plant-shop-npm-start-"));
     const url = `http://127.0.0.1:${NPM_PORT}`;
     const npm = spawn("npm", ["start"], {
-      env: { ...process.env, HOST: "127.0.0.1", PORT: String(NPM_PORT), PUBLIC_URL: url, DATA_DIR: dataDir, LOG_LEVEL: "info", SEED_SAMPLE_DATA: "false" },
+      env: serverEnvironment({ HOST: "127.0.0.1", PORT: String(NPM_PORT), PUBLIC_URL: url, DATA_DIR: dataDir, LOG_LEVEL: "info", SEED_SAMPLE_DATA: "false" }),
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";

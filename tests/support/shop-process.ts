@@ -10,6 +10,7 @@ import { hashPassword } from "../../server/auth/password-hashing.ts";
 import type { Dialect } from "../../server/db/client.ts";
 import type { DB } from "../../server/db/schema.ts";
 import { toFlag } from "../../server/db/values.ts";
+import { serverEnvironment } from "./server-env.ts";
 
 // Production servers (the compiled build/server/main.js, run by node as in production) started as child
 // processes, fresh PostgreSQL databases for them, and shoppers with sessions written straight into the
@@ -17,8 +18,6 @@ import { toFlag } from "../../server/db/values.ts";
 
 export const SHOP_AUTH_SECRET = "shop-process-test-secret-0123456789abcdef0123";
 const SESSION_COOKIE = "plant-shop.session_token";
-// Settings a developer's shell might carry that would change what these servers do.
-const INHERITED_SETTINGS = ["SMTP_URL", "ADMIN_EMAIL", "ADMIN_PASSWORD", "CONTACT_EMAIL", "SHIPPING_FEE_PAISE", "SHOP_NAME"];
 
 export interface ShopProcess {
   url: string;
@@ -52,11 +51,9 @@ export function startShopProcess({
   env: extra = {},
 }: ShopProcessOptions): ShopProcess {
   const url = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of [...INHERITED_SETTINGS, "DATABASE_URL", "TRUST_PROXY"]) delete env[name];
   const child = spawn(process.execPath, [COMPILED_SERVER], {
-    env: {
-      ...env,
+    // These settings only: nothing of the caller's shell (SMTP_URL, SHIPPING_FEE_PAISE, …) changes these servers.
+    env: serverEnvironment({
       NODE_ENV: "production",
       HOST: "127.0.0.1",
       PORT: String(port),
@@ -68,7 +65,7 @@ export function startShopProcess({
       PAGE_CACHE_SECONDS: "0",
       LOG_LEVEL: "warn",
       ...extra,
-    },
+    }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

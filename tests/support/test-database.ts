@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { openDatabase, type Database, type Dialect } from "../../server/db/client.ts";
-import { migrateToLatest } from "../../server/db/migrate.ts";
+import { migrateToLatest, migrateUpTo } from "../../server/db/migrate.ts";
 
 export const dialectUnderTest: Dialect = process.env.TEST_DB === "postgres" ? "postgres" : "sqlite";
 
@@ -13,8 +13,12 @@ export interface TestDatabase extends Database {
   cleanup(): Promise<void>;
 }
 
-/** A fresh, migrated database: a SQLite file of its own, or a PostgreSQL schema of its own. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+/**
+ * A fresh, migrated database: a SQLite file of its own, or a PostgreSQL schema of its own. `upTo` stops at that
+ * migration (an earlier release's schema) instead of the latest.
+ */
+export async function createTestDatabase({ upTo }: { upTo?: string } = {}): Promise<TestDatabase> {
+  const migrate = (database: Database) => (upTo ? migrateUpTo(database, upTo) : migrateToLatest(database));
   if (dialectUnderTest === "postgres") {
     const url = process.env.TEST_DATABASE_URL;
     if (!url) throw new Error("TEST_DB=postgres needs TEST_DATABASE_URL");
@@ -24,7 +28,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     await admin.query(`create schema ${schema}`);
     await admin.end();
     const database = openDatabase({ databaseUrl: url, pgSchema: schema, poolSize: 20 });
-    await migrateBesideOtherTests(database);
+    await migrateBesideOtherTests(() => migrate(database));
     return {
       ...database,
       async cleanup() {
@@ -38,7 +42,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   }
   const dir = mkdtempSync(path.join(os.tmpdir(), "plant-shop-test-"));
   const database = openDatabase({ sqliteFile: path.join(dir, "shop.db") });
-  await migrateToLatest(database);
+  await migrate(database);
   return {
     ...database,
     async cleanup() {
@@ -53,10 +57,10 @@ export async function createTestDatabase(): Promise<TestDatabase> {
  * another test file drops its schema at that moment, PostgreSQL answers 'schema … does not exist' (3F000).
  * That look comes before any migration runs, and each migration is a transaction, so trying again is safe.
  */
-async function migrateBesideOtherTests(database: Database): Promise<void> {
+export async function migrateBesideOtherTests(migrate: () => Promise<unknown>): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await migrateToLatest(database);
+      await migrate();
       return;
     } catch (error) {
       if (attempt === 5 || (error as { code?: unknown }).code !== "3F000") throw error;

@@ -6,6 +6,7 @@ import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../../server/db/client.ts";
 import { migrateToLatest } from "../../server/db/migrate.ts";
+import { serverEnvironment } from "../support/server-env.ts";
 
 const run = promisify(execFile);
 let dataDir: string;
@@ -28,7 +29,8 @@ describe("npm run admin", () => {
       .insertInto("users")
       .values({ id: "u1", name: "Owner", email: "Owner@Nursery.example", emailVerified: 0, createdAt: at, updatedAt: at })
       .execute();
-    const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "silent", SEED_SAMPLE_DATA: "false" };
+    // Not the shell's DATABASE_URL: the command must work on this test's SQLite file.
+    const env = serverEnvironment({ DATA_DIR: dataDir, LOG_LEVEL: "silent", SEED_SAMPLE_DATA: "false" });
     const cli = (...args: string[]) => run(path.resolve("node_modules/.bin/tsx"), ["scripts/admin.ts", ...args], { env });
     const user = () => database.db.selectFrom("users").select(["role", "emailVerified"]).where("id", "=", "u1").executeTakeFirstOrThrow();
 

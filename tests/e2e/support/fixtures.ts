@@ -3,11 +3,15 @@ import path from "node:path";
 import { test as base, expect, type Page } from "@playwright/test";
 import { openDatabase, type Database } from "../../../server/db/client.ts";
 
-/** The e2e server's own database, for arranging data and checking what a page stored. */
+/**
+ * The e2e server's own database, for arranging data and checking what a page stored: the SQLite file in its data
+ * folder, or the fresh PostgreSQL database playwright.config.ts made for it when E2E_DATABASE_URL is set.
+ */
 export function openShopDatabase(): Database {
   const dataDir = process.env.E2E_DATA_DIR;
   if (!dataDir) throw new Error("E2E_DATA_DIR is set by playwright.config.ts");
-  return openDatabase({ sqliteFile: path.join(dataDir, "shop.db") });
+  const databaseUrl = process.env.E2E_SERVER_DATABASE_URL;
+  return databaseUrl ? openDatabase({ databaseUrl, poolSize: 4 }) : openDatabase({ sqliteFile: path.join(dataDir, "shop.db") });
 }
 
 const axeSource = readFileSync(path.resolve("node_modules/axe-core/axe.min.js"), "utf8");

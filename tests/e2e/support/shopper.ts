@@ -73,7 +73,7 @@ export async function verifiedShopper(page: Page, database: Database, slot: keyo
  * secret the server keeps in its data folder.
  */
 export async function signedInUnverified(page: Page, database: Database) {
-  const user = await createShopper(database.db, "sqlite", { emailVerified: false, name: "Kiran Rao" });
+  const user = await createShopper(database.db, database.dialect, { emailVerified: false, name: "Kiran Rao" });
   const secret = readFileSync(path.join(process.env.E2E_DATA_DIR!, "auth-secret"), "utf8").trim();
   const [cookie] = await insertSessions(database.db, [user.id], secret);
   const [name, value] = cookie!.split(/=(.*)/s);
