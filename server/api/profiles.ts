@@ -4,7 +4,7 @@ import { HTTPException } from "hono/http-exception";
 import { MAX_IMAGE_BYTES } from "#common/constants.ts";
 import { messages } from "#common/messages.ts";
 import type { AppEnv } from "../http/env.ts";
-import { currentUser } from "../http/request-context.ts";
+import { currentUser, requestContext } from "../http/request-context.ts";
 import { UnauthorizedError } from "../services/errors.ts";
 import { readJson } from "./read-json.ts";
 
@@ -37,6 +37,6 @@ export const profilePictureApi = new Hono<AppEnv>().post(
     const form = await c.req.formData().catch(() => null);
     const file = form?.get("image");
     const picture = file instanceof File ? new Uint8Array(await file.arrayBuffer()) : null;
-    return c.json(await c.var.services.profiles.setPicture(await currentUser(c), c.req.param("userId"), picture));
+    return c.json(await c.var.services.profiles.setPicture(await currentUser(c), c.req.param("userId"), picture, requestContext(c)));
   },
 );
