@@ -68,6 +68,9 @@ export const messages = {
     phoneRequired: "Phone Number is required",
     phoneInvalid: "Enter a phone number with digits, spaces, + or -",
     addressRequired: "Address is required",
+    // Issue 7: NUL and other invisible control characters cannot be stored (PostgreSQL refuses NUL) or shown.
+    controlCharacters: "Remove the invisible control characters (such as NUL or a line break) from this field.",
+    controlCharactersInRequest: "The request contains invisible control characters (such as NUL). Remove them and try again.",
   },
   auth: {
     loginHeading: "Login to Your Account",
@@ -147,6 +150,14 @@ export const messages = {
     tooLarge: "The picture is too large (at most 10 MB).",
     uploadTooLarge: "The upload is too large",
     goBack: "Go back and choose a smaller picture",
+    tooComplex: "This drawing is too complex to turn into a picture. Choose a simpler one or a PNG or JPG.",
+    tooManyUploads: "Too many pictures uploaded. Please wait a little and try again.",
+    busy: "The shop is busy with other pictures right now. Please try again in a moment.",
+  },
+  forms: {
+    tooLarge: "The form is too large",
+    tooLargeDetail: "What was sent is far more than this form holds. Please shorten what you typed.",
+    goBack: "Go back to the form",
   },
   profile: {
     personalInformation: "Personal Information",

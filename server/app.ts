@@ -1,25 +1,23 @@
 import path from "node:path";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { requestId } from "hono/request-id";
 import type { Logger } from "pino";
-import { MAX_IMAGE_BYTES } from "#common/constants.ts";
 import { apiRoutes } from "./api/api-routes.ts";
 import type { Config } from "./config.ts";
 import type { AppEnv } from "./http/env.ts";
 import { resolveClientIp } from "./http/client-ip.ts";
 import { handleError } from "./http/errors.ts";
 import { useExternalOrigin } from "./http/forwarded-origin.ts";
+import { pageBodyLimits } from "./http/page-body-limit.ts";
 import { anonymousPageCache } from "./http/page-cache.ts";
 import type { PageHandler } from "./http/pages.ts";
-import { sameOriginOnly } from "./http/request-guards.ts";
+import { refuseControlCharactersInUrl, sameOriginOnly } from "./http/request-guards.ts";
 import { passOnSessionCookies } from "./http/request-context.ts";
 import { requestLogger } from "./http/request-logger.ts";
 import { securityHeaders } from "./http/security-headers.ts";
 import { seoFiles } from "./http/seo-files.ts";
 import { shareImages } from "./http/share-images.ts";
-import { uploadTooLarge } from "./http/upload-too-large.ts";
 import { PROJECT_ROOT } from "./project-root.ts";
 import { initialsAvatarSvg } from "./services/avatars.ts";
 import type { Services } from "./services/create-services.ts";
@@ -56,6 +54,7 @@ export function createApp({ config, services, logger, health, pages }: AppOption
     await next();
   });
   app.use(sameOriginOnly(origin));
+  app.use(refuseControlCharactersInUrl());
   app.use(passOnSessionCookies);
 
   app.get("/healthz", (c) => (health.ready ? c.text("ok") : c.text("starting or stopping", 503)));
@@ -88,8 +87,7 @@ export function createApp({ config, services, logger, health, pages }: AppOption
       app.use("/assets/*", serveStatic({ root: clientDir, onFound: (_p, c) => c.header("Cache-Control", IMMUTABLE) }));
       app.use("*", serveStatic({ root: clientDir, onFound: (_p, c) => c.header("Cache-Control", "public, max-age=3600") }));
     }
-    // Page forms, up to a profile picture of 10 MB and the form's other fields.
-    app.use("*", bodyLimit({ maxSize: MAX_IMAGE_BYTES + 1024 * 1024, onError: uploadTooLarge }));
+    app.use("*", pageBodyLimits());
     app.use("*", anonymousPageCache({ ttlMs: config.pageCacheSeconds * 1000 }));
     app.all("*", pages.handler);
   }

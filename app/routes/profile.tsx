@@ -38,7 +38,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const picture = form.get("image");
   const bytes = picture instanceof File && picture.size > 0 ? new Uint8Array(await picture.arrayBuffer()) : null;
   const fields = Object.fromEntries([...form].filter(([, value]) => typeof value === "string"));
-  return actionResult(async () => ({ profile: await context.services.profiles.updateProfile(user, params.userId, fields, bytes) }), {
+  return actionResult(async () => ({ profile: await context.services.profiles.updateProfile(user, params.userId, fields, bytes, context.request) }), {
     intent: "update-profile" as const,
   });
 }

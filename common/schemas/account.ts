@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { MAX_IMAGE_BYTES } from "../constants.ts";
 import { messages } from "../messages.ts";
-import { addressSchema, emailSchema, phoneSchema, requiredText } from "./fields.ts";
+import { addressSchema, emailSchema, phoneSchema, plainText, requiredText } from "./fields.ts";
 
 const v = messages.validation;
 
@@ -13,7 +13,11 @@ export const newPasswordSchema = z
   .string({ error: v.passwordRequired })
   .min(1, v.passwordRequired)
   .min(PASSWORD_MIN, v.passwordTooShort)
-  .max(PASSWORD_MAX, v.passwordTooLong);
+  .max(PASSWORD_MAX, v.passwordTooLong)
+  .pipe(plainText());
+
+/** A password typed to prove who one is: never checked for strength, but no control characters either. */
+const typedPassword = (required: string) => z.string({ error: required }).min(1, required).max(PASSWORD_MAX, v.passwordTooLong).pipe(plainText());
 
 export const usernameSchema = requiredText(v.usernameRequired, 30)
   .min(3, v.usernameInvalid)
@@ -28,18 +32,18 @@ export const registerSchema = z.object({
 
 export const loginSchema = z.object({
   email: emailSchema,
-  password: z.string({ error: v.passwordRequired }).min(1, v.passwordRequired).max(PASSWORD_MAX, v.passwordTooLong),
+  password: typedPassword(v.passwordRequired),
 });
 
 export const emailOnlySchema = z.object({ email: emailSchema });
 
 export const resetPasswordSchema = z.object({
-  token: z.string().min(1).max(500),
+  token: z.string().min(1).max(500).pipe(plainText()),
   password: newPasswordSchema,
 });
 
 export const changePasswordSchema = z.object({
-  currentPassword: z.string({ error: v.currentPasswordRequired }).min(1, v.currentPasswordRequired).max(PASSWORD_MAX),
+  currentPassword: typedPassword(v.currentPasswordRequired),
   newPassword: newPasswordSchema,
 });
 
@@ -48,7 +52,7 @@ export const profileSchema = z.object({
   username: usernameSchema,
   phone: phoneSchema,
   address: addressSchema,
-  location: z.string().trim().max(100, "At most 100 characters").optional().default(""),
+  location: z.string().trim().max(100, "At most 100 characters").pipe(plainText()).optional().default(""),
 });
 export type ProfileInput = z.output<typeof profileSchema>;
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { API_MAX_LIMIT, SHOP_MAX_PAGES, SHOP_PAGE_SIZE } from "../constants.ts";
-import { idSchema } from "./fields.ts";
+import { idSchema, plainText } from "./fields.ts";
 
 /** Query of GET /api/products and of the shop page. An empty search is no search. */
 export const productListQuerySchema = z.object({
@@ -10,6 +10,7 @@ export const productListQuerySchema = z.object({
     .string()
     .trim()
     .max(100, "Search at most 100 characters")
+    .pipe(plainText())
     .optional()
     .transform((q) => (q ? q : undefined)),
   categoryId: idSchema.optional(),

@@ -4,8 +4,8 @@ import { HTTPException } from "hono/http-exception";
 import { MAX_IMAGE_BYTES } from "#common/constants.ts";
 import { messages } from "#common/messages.ts";
 import type { AppEnv } from "../http/env.ts";
-import { currentUser } from "../http/request-context.ts";
-import { UnauthorizedError } from "../services/errors.ts";
+import { currentUser, requestContext } from "../http/request-context.ts";
+import { NotFoundError, UnauthorizedError } from "../services/errors.ts";
 import { readJson } from "./read-json.ts";
 
 // The picture and the multipart framing around it.
@@ -34,9 +34,12 @@ export const profilePictureApi = new Hono<AppEnv>().post(
     },
   }),
   async (c) => {
+    // Only the owner may send a picture: anybody else's upload is refused before its 10 MB are read.
+    const user = await currentUser(c);
+    if (!user || user.id !== c.req.param("userId")) throw new NotFoundError(messages.profile.noUserData);
     const form = await c.req.formData().catch(() => null);
     const file = form?.get("image");
     const picture = file instanceof File ? new Uint8Array(await file.arrayBuffer()) : null;
-    return c.json(await c.var.services.profiles.setPicture(await currentUser(c), c.req.param("userId"), picture));
+    return c.json(await c.var.services.profiles.setPicture(user, c.req.param("userId"), picture, requestContext(c)));
   },
 );

@@ -1,9 +1,10 @@
 import { betterAuth } from "better-auth";
-import { APIError, createAuthMiddleware, sendVerificationEmailFn } from "better-auth/api";
+import { APIError, createAuthMiddleware, isAPIError, sendVerificationEmailFn } from "better-auth/api";
 import { admin, username } from "better-auth/plugins";
 import type { Logger } from "pino";
 import { messages } from "#common/messages.ts";
 import { registerSchema } from "#common/schemas/account.ts";
+import { hasControlCharacters } from "#common/schemas/fields.ts";
 import type { Database } from "../db/client.ts";
 import { existingAccountEmail, passwordChangedEmail, passwordResetEmail, verificationEmail } from "../services/mail-templates.ts";
 import type { MailOutbox, OutboxMail } from "../services/mail-outbox.ts";
@@ -132,6 +133,7 @@ export function createAuth({ database, publicUrl, secret, shopName, outbox, rate
       before: createAuthMiddleware(async (ctx) => {
         const ip = ctx.headers?.get(CLIENT_IP_HEADER) ?? "unknown";
         const body = (ctx.body ?? {}) as Record<string, unknown>;
+        refuseControlCharacters(body);
         refuseCommonPassword(ctx.path, body);
         switch (ctx.path) {
           case "/sign-in/email":
@@ -173,7 +175,7 @@ export function createAuth({ database, publicUrl, secret, shopName, outbox, rate
         const returned = ctx.context.returned;
         const unverified = hasErrorCode(returned, "EMAIL_NOT_VERIFIED");
         // Either way the password was right, so the attempt counted above was no failure.
-        if (unverified || !(returned instanceof APIError)) await rateLimiter.undo(authRateRules.signInFailuresPerEmail, email);
+        if (unverified || !isAPIError(returned)) await rateLimiter.undo(authRateRules.signInFailuresPerEmail, email);
         // Better Auth's own resend on sign-in (sendOnSignIn), within the per-address limit on verification mails.
         if (unverified && (await rateLimiter.tryHit(authRateRules.verificationPerEmail, email))) {
           const found = await ctx.context.internalAdapter.findUserByEmail(email);
@@ -206,7 +208,19 @@ export function createAuth({ database, publicUrl, secret, shopName, outbox, rate
 const emailOf = (body: Record<string, unknown>) => (typeof body.email === "string" ? body.email.trim().toLowerCase() : "");
 
 function hasErrorCode(returned: unknown, code: string): boolean {
-  return returned instanceof APIError && (returned.body as { code?: unknown } | undefined)?.code === code;
+  return isAPIError(returned) && (returned.body as { code?: unknown } | undefined)?.code === code;
+}
+
+/**
+ * No field of an auth request takes a control character: a NUL in an e-mail or a token reached PostgreSQL,
+ * which cannot compare it (a 500 before issue 7). Checked in every string, however deep.
+ */
+function refuseControlCharacters(value: unknown, depth = 0): void {
+  if (typeof value === "string") {
+    if (hasControlCharacters(value)) throw new APIError("BAD_REQUEST", { message: messages.validation.controlCharactersInRequest, code: "CONTROL_CHARACTERS" });
+  } else if (value !== null && typeof value === "object" && depth < 8) {
+    for (const item of Object.values(value)) refuseControlCharacters(item, depth + 1);
+  }
 }
 
 /**

@@ -2,6 +2,8 @@ import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { createMiddleware } from "hono/factory";
+import { messages } from "#common/messages.ts";
+import { hasControlCharacters } from "#common/schemas/fields.ts";
 import type { AppEnv } from "./env.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -53,4 +55,27 @@ export function jsonBodies(maxBytes: number) {
     await next();
   });
   return [limit, jsonOnly] as const;
+}
+
+/**
+ * Refuses a request whose path or query string carries a control character (NUL among them): no route takes
+ * one, PostgreSQL cannot store or even compare a NUL (a 500 before issue 7), and a person can be told why.
+ */
+export function refuseControlCharactersInUrl() {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const url = new URL(c.req.url);
+    if (hasControlCharacters(decodedLeniently(url.pathname)) || [...url.searchParams].some(([k, v]) => hasControlCharacters(k) || hasControlCharacters(v))) {
+      throw new HTTPException(400, { message: messages.validation.controlCharactersInRequest });
+    }
+    await next();
+  });
+}
+
+/** The path as routes see it; a malformed escape is left as it is (the routes refuse that path themselves). */
+function decodedLeniently(pathname: string): string {
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    return pathname;
+  }
 }

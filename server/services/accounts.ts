@@ -1,5 +1,5 @@
 import { randomInt } from "node:crypto";
-import { APIError } from "better-auth/api";
+import { isAPIError, type APIError } from "better-auth/api";
 import { sql, type Kysely } from "kysely";
 import { messages } from "#common/messages.ts";
 import {
@@ -104,12 +104,13 @@ export function createAccountsService(auth: Auth, { db, dialect }: Pick<Database
      * is verified, is a success without a sign-in (Better Auth signs in only on the first use): `alreadyVerified`.
      */
     async verifyEmail(token: string, request: RequestContext): Promise<CookieResult & { alreadyVerified: boolean }> {
+      if (!resetPasswordSchema.shape.token.safeParse(token).success) throw new InvalidInputError(a.verifyFailed);
       try {
         const { headers } = await auth.api.verifyEmail({ query: { token }, headers: authHeaders(request), returnHeaders: true });
         const setCookies = headers.getSetCookie();
         return { setCookies, alreadyVerified: !setCookies.some((cookie) => cookie.includes(`${SESSION_COOKIE}=`)) };
       } catch (error) {
-        if (error instanceof APIError) throw new InvalidInputError(a.verifyFailed);
+        if (isAPIError(error)) throw new InvalidInputError(a.verifyFailed);
         throw error;
       }
     },
@@ -215,12 +216,15 @@ export function toSessionUser(user: AuthUser): SessionUser {
   };
 }
 
-/** Runs an auth library call and turns its errors into the shop's messages. */
+/**
+ * Runs an auth library call and turns its errors into the shop's messages. `isAPIError`, not `instanceof`:
+ * the library's request validation throws better-call's own error class (issue 7: those escaped as 500s).
+ */
 async function callAuth<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    if (error instanceof APIError) throw fromAuthError(error);
+    if (isAPIError(error)) throw fromAuthError(error);
     throw error;
   }
 }
@@ -250,11 +254,18 @@ function fromAuthError(error: APIError): ServiceError {
       return new InvalidInputError(a.currentPasswordWrong, { currentPassword: a.currentPasswordWrong });
     case "INVALID_TOKEN":
       return new ServiceError(400, a.resetLinkInvalid, undefined, ERROR_CODES.resetLinkInvalid);
+    case "INVALID_EMAIL":
+      return new InvalidInputError(messages.validation.invalidEmail, { email: messages.validation.invalidEmail });
+    case "VALIDATION_ERROR":
+      // The library's own check of its input; its message names fields in its own words, ours do not.
+      return new InvalidInputError("The request is not valid. Check the form and try again.");
   }
   if (error.statusCode === 429) {
     return new TooManyRequestsError(body.message ?? "Too many requests. Please wait a little and try again.", retryAfter(error));
   }
   if (error.statusCode === 401) return new ServiceError(401, body.message ?? "Please log in first.");
+  if (error.statusCode === 403) return new ServiceError(403, body.message ?? "You are not allowed to do that.");
+  if (error.statusCode === 404) return new ServiceError(404, body.message ?? "Not found");
   return new InvalidInputError(body.message ?? "The request could not be completed.");
 }
 
@@ -278,7 +289,7 @@ async function findUser(db: Kysely<DB>, email: string) {
  * answer as a success, as when the address had an account before.
  */
 async function takenMeanwhile(error: unknown, { email, username }: { email: string; username: string }, db: Kysely<DB>) {
-  if (!(error instanceof APIError) || errorCode(error) !== "FAILED_TO_CREATE_USER") return undefined;
+  if (!isAPIError(error) || errorCode(error) !== "FAILED_TO_CREATE_USER") return undefined;
   const clash = await db.selectFrom("users").select("id").where("username", "=", username.toLowerCase()).executeTakeFirst();
   if (clash) return fieldConflict("username", a.usernameTaken);
   return (await findUser(db, email)) ? ("email" as const) : undefined;

@@ -46,7 +46,7 @@ export function createServices(deps: ServiceDependencies) {
     /** The auth library's configuration (its schema check in tests). */
     authOptions: auth.options,
     accounts: createAccountsService(auth, database),
-    profiles: createProfilesService(database.db, media),
+    profiles: createProfilesService(database.db, media, rateLimiter),
     catalog: createCatalogService(database.db),
     cart: createCartService(database, { shippingFeePaise: deps.shippingFeePaise }),
     orders: createOrdersService({

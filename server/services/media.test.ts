@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { InvalidInputError, ServiceError } from "./errors.ts";
 import { MAX_IMAGE_BYTES } from "../../common/constants.ts";
 import { messages } from "../../common/messages.ts";
-import { createMediaService, type MediaService, type StoredImage } from "./media.ts";
+import { createMediaService, MAX_SVG_RENDERED_ELEMENTS, svgRenderCost, type MediaService, type StoredImage } from "./media.ts";
 
 type Rgb = readonly [number, number, number];
 type Painter = (x: number, y: number) => Rgb;
@@ -500,5 +500,27 @@ describe("media service", () => {
       await expect(media.remove("/media/0123456789abcdef0123456789abcdef.webp")).resolves.toBeUndefined();
       expect(await filesIn(mediaDir)).toEqual([]);
     });
+  });
+});
+
+describe("svgRenderCost", () => {
+  const svg = (body: string) => `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">${body}</svg>`;
+
+  it("counts each element once and each <use> as a copy of what it points at, nested references multiplying", () => {
+    expect(svgRenderCost(svg('<rect width="1" height="1"/><circle r="1"/>'))).toBe(3);
+    expect(svgRenderCost(svg('<g id="a"><rect/><rect/></g><use href="#a"/><use xlink:href="#a"/>'))).toBe(1 + 3 + 2 * (1 + 3));
+    const levels = [1, 2, 3, 4].map((level) => `<g id="l${level}">${`<use href="#l${level - 1}"/>`.repeat(10)}</g>`).join("");
+    expect(svgRenderCost(svg(`<defs><g id="l0"><rect/></g>${levels}</defs><use href="#l4"/>`))).toBeGreaterThan(MAX_SVG_RENDERED_ELEMENTS);
+  });
+
+  it("counts url(#…) references such as patterns and filters, a filter primitive as 100 elements", () => {
+    expect(svgRenderCost(svg('<filter id="f"><feGaussianBlur stdDeviation="2"/></filter><rect filter="url(#f)"/>'))).toBe(1 + 101 + 1 + 101);
+  });
+
+  it("is endless for a reference cycle, unclosed markup, referencing style sheets and many turbulence octaves", () => {
+    expect(svgRenderCost(svg('<g id="a"><use href="#b"/></g><g id="b"><use href="#a"/></g>'))).toBe(Infinity);
+    expect(svgRenderCost('<svg><g><rect/></svg>')).toBe(Infinity);
+    expect(svgRenderCost(svg("<style>rect { fill: url(#p) }</style><rect/>"))).toBe(Infinity);
+    expect(svgRenderCost(svg('<filter id="t"><feTurbulence numOctaves="1000"/></filter>'))).toBe(Infinity);
   });
 });

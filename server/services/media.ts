@@ -7,7 +7,7 @@ import { fileTypeFromBuffer } from "file-type";
 import sharp, { type Sharp, type SharpOptions } from "sharp";
 import { MAX_IMAGE_BYTES } from "#common/constants.ts";
 import { messages } from "#common/messages.ts";
-import { InvalidInputError, ServiceError } from "./errors.ts";
+import { InvalidInputError, ServiceError, TooManyRequestsError } from "./errors.ts";
 
 export interface StoredImage {
   url: string;
@@ -28,6 +28,25 @@ const DEFAULT_SIZE = 256;
 const WEBP_QUALITY = 82;
 const STORED_NAME = /^(?:([0-9a-f]{16})-)?[0-9a-f]{32}\.webp$/;
 const SHARP_OPTIONS: SharpOptions = { limitInputPixels: MAX_INPUT_PIXELS };
+/** sharp's own bound on one pipeline (it cannot interrupt librsvg, hence the SVG limits below). */
+const ENCODE_TIMEOUT_SECONDS = 10;
+/**
+ * Pictures decoded at once. Each holds a thread of libuv's pool (4 by default), which file reads and static
+ * files share: two leave the rest free (issue 7: eight parallel uploads made static files wait 14 s).
+ */
+export const MAX_CONCURRENT_DECODES = 2;
+/** Uploads waiting for a decoder beyond this are told to come back (each waiting one holds its 10 MB). */
+export const MAX_WAITING_DECODES = 16;
+/** A drawing is rendered at most this large (the stored picture is 256 px): its cost grows with the area. */
+const MAX_SVG_RENDER_PIXELS = 1024 * 1024;
+/**
+ * Elements librsvg may draw for one drawing, counting each `<use>` and `url(#…)` reference as a copy of what
+ * it points at: nested references multiply (a 2 KB drawing of nested `<use>` cost 3.9 s before issue 7, and
+ * librsvg's own cap is 500,000). At the size above one element costs at most ~70 µs, so ~0.7 s in all.
+ */
+export const MAX_SVG_RENDERED_ELEMENTS = 10_000;
+/** A filter primitive costs far more than a shape: it is counted as this many elements. */
+const SVG_FILTER_PRIMITIVE_COST = 100;
 
 type ImageType = "png" | "jpeg" | "gif" | "webp" | "tiff" | "bmp" | "ico" | "svg";
 
@@ -88,20 +107,48 @@ export function unsupportedImage(): InvalidInputError {
 
 async function encodeSquareWebp(data: Uint8Array, size: number): Promise<Buffer> {
   if (data.byteLength > MAX_IMAGE_BYTES) throw new ServiceError(413, messages.images.tooLarge, { image: messages.images.tooLarge });
-  try {
-    const image = await openImage(data);
-    return await image
-      .rotate()
-      .resize(size, size, { fit: "cover", position: "centre" })
-      .webp({ quality: WEBP_QUALITY })
-      .timeout({ seconds: 30 })
-      .toBuffer();
-  } catch (error) {
-    // Whatever the decoders make of hostile or broken bytes is the uploader's problem, not a server error.
-    if (error instanceof ServiceError) throw error;
-    throw unsupportedImage();
-  }
+  return decoders.run(async () => {
+    try {
+      const image = await openImage(data);
+      return await image
+        .rotate()
+        .resize(size, size, { fit: "cover", position: "centre" })
+        .webp({ quality: WEBP_QUALITY })
+        .timeout({ seconds: ENCODE_TIMEOUT_SECONDS })
+        .toBuffer();
+    } catch (error) {
+      // Whatever the decoders make of hostile or broken bytes is the uploader's problem, not a server error.
+      if (error instanceof ServiceError) throw error;
+      throw unsupportedImage();
+    }
+  });
 }
+
+/** At most `running` jobs at once, in arrival order; beyond `waiting` queued ones, a job is refused. */
+function createQueue(running: number, waiting: number) {
+  let active = 0;
+  const queue: Array<() => void> = [];
+  return {
+    async run<T>(job: () => Promise<T>): Promise<T> {
+      if (active >= running) {
+        if (queue.length >= waiting) throw new TooManyRequestsError(messages.images.busy, 5);
+        await new Promise<void>((resolve) => queue.push(resolve));
+      } else {
+        active++;
+      }
+      try {
+        return await job();
+      } finally {
+        // The slot passes straight to the next job in line, or is given back.
+        const next = queue.shift();
+        if (next) next();
+        else active--;
+      }
+    },
+  };
+}
+
+const decoders = createQueue(MAX_CONCURRENT_DECODES, MAX_WAITING_DECODES);
 
 /** Writes under a temporary name and renames, so the final name only ever holds a complete file. */
 async function storeAtomically(mediaDir: string, content: Buffer, owner: string | undefined): Promise<string> {
@@ -299,8 +346,82 @@ function rootElementStart(text: string): number {
  * drawing declares (at 72 dpi), which can be anything: one declared larger is loaded at a lower density.
  */
 async function openSvg(data: Uint8Array): Promise<Sharp> {
+  if (svgRenderCost(new TextDecoder().decode(data)) > MAX_SVG_RENDERED_ELEMENTS) throw svgTooComplex();
   const { format, width, height } = await sharp(data, { limitInputPixels: false }).metadata();
   if (format !== "svg" || !width || !height) throw unsupportedImage();
-  const scale = Math.min(1, Math.sqrt((0.99 * MAX_INPUT_PIXELS) / (width * height)));
+  const scale = Math.min(1, Math.sqrt(MAX_SVG_RENDER_PIXELS / (width * height)));
   return sharp(data, { ...SHARP_OPTIONS, density: Math.max(72 * scale, 1) });
+}
+
+export function svgTooComplex(): InvalidInputError {
+  return new InvalidInputError(messages.images.tooComplex, { image: messages.images.tooComplex });
+}
+
+// Tags with their attributes (quoted values may hold ">"), and the references an attribute value can make.
+// ("<" ends an unquoted run, so that no start of a tag scans past the next one: the scan stays linear.)
+const SVG_TAG = /<(\/?)([A-Za-z_][\w:.-]*)((?:[^<>"']|"[^"]*"|'[^']*')*?)(\/?)>/g;
+const SVG_ATTRIBUTE = /([\w:.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
+const SVG_URL_REFERENCE = /url\(\s*["']?#([^"')\s]+)/g;
+
+interface SvgNode {
+  weight: number;
+  children: SvgNode[];
+  references: string[];
+}
+
+/**
+ * How many elements librsvg would draw, each reference expanded into what it points at (memoised, so the
+ * count itself is linear); a reference cycle or a document we cannot follow counts as endless. Stylesheets
+ * that reference (`url(#…)` in `<style>`) may apply to every element, so they count as endless too.
+ */
+export function svgRenderCost(text: string): number {
+  const source = text.replace(/<!--[\s\S]*?-->/g, "");
+  const root: SvgNode = { weight: 0, children: [], references: [] };
+  const ids = new Map<string, SvgNode>();
+  const open: Array<{ name: string; node: SvgNode }> = [];
+  let parent = root;
+  for (const match of source.matchAll(SVG_TAG)) {
+    const [tag, closing, name = "", attributes = "", selfClosing] = match;
+    if (closing) {
+      const top = open.pop();
+      if (!top || top.name !== name) return Infinity;
+      parent = open.at(-1)?.node ?? root;
+      continue;
+    }
+    const local = name.replace(/^.*:/, "");
+    if (local === "style" && /url\(/i.test(source.slice(match.index + tag.length, source.indexOf("</", match.index)))) return Infinity;
+    if (local === "feTurbulence" && Number(/numOctaves\s*=\s*["']\s*(\d+)/.exec(attributes)?.[1] ?? 1) > 8) return Infinity;
+    const node: SvgNode = { weight: local.startsWith("fe") ? SVG_FILTER_PRIMITIVE_COST : 1, children: [], references: [] };
+    for (const [, attribute = "", double, single] of attributes.matchAll(SVG_ATTRIBUTE)) {
+      const value = double ?? single ?? "";
+      if (attribute === "id") ids.set(value, node);
+      else if (/(^|:)href$/.test(attribute) && value.startsWith("#")) node.references.push(value.slice(1));
+      for (const [, target = ""] of value.matchAll(SVG_URL_REFERENCE)) node.references.push(target);
+    }
+    parent.children.push(node);
+    if (!selfClosing) {
+      open.push({ name, node });
+      parent = node;
+    }
+  }
+  if (open.length) return Infinity;
+
+  const cost = new Map<SvgNode, number>();
+  const visiting = new Set<SvgNode>();
+  const costOf = (node: SvgNode): number => {
+    const known = cost.get(node);
+    if (known !== undefined) return known;
+    if (visiting.has(node)) return Infinity;
+    visiting.add(node);
+    let total = node.weight;
+    for (const child of node.children) total += costOf(child);
+    for (const id of node.references) {
+      const target = ids.get(id);
+      if (target) total += costOf(target);
+    }
+    visiting.delete(node);
+    cost.set(node, total);
+    return total;
+  };
+  return costOf(root);
 }

@@ -7,7 +7,22 @@ import type { DB, UserTable } from "../db/schema.ts";
 import { isUniqueViolation } from "../db/write-transaction.ts";
 import { fieldConflict, NotFoundError, parseInput } from "./errors.ts";
 import { unsupportedImage, type MediaService } from "./media.ts";
+import type { RateLimiter, RateRule } from "./rate-limit.ts";
 import type { SessionUser } from "./session-user.ts";
+
+/**
+ * Pictures are decoded and re-encoded on the server, the costliest work anyone can ask for (issue 7: eight
+ * uploads at once made static files wait 14 s), so uploads are counted per account and per client address.
+ */
+export const uploadRateRules = {
+  perAccount: { name: "upload-account", limit: 10, windowMs: 10 * 60_000, message: messages.images.tooManyUploads },
+  perAddress: { name: "upload-ip", limit: 30, windowMs: 10 * 60_000, message: messages.images.tooManyUploads },
+} satisfies Record<string, RateRule>;
+
+/** Where an upload comes from, for its limit per address. */
+export interface UploadOrigin {
+  clientIp: string | null;
+}
 
 export const AVATAR_PIXELS = 256;
 
@@ -30,7 +45,13 @@ export interface PrivateProfile extends PublicProfile {
 
 export type ProfilesService = ReturnType<typeof createProfilesService>;
 
-export function createProfilesService(db: Kysely<DB>, media: MediaService) {
+export function createProfilesService(db: Kysely<DB>, media: MediaService, rateLimiter: RateLimiter) {
+  /** Counts one upload against both limits, before any of its bytes are decoded. */
+  async function countUpload(user: Selectable<UserTable>, origin: UploadOrigin) {
+    await rateLimiter.hit(uploadRateRules.perAccount, user.id);
+    await rateLimiter.hit(uploadRateRules.perAddress, origin.clientIp ?? "unknown");
+  }
+
   async function findUser(userId: unknown) {
     const id = idSchema.safeParse(userId);
     const user = id.success ? await db.selectFrom("users").selectAll().where("id", "=", id.data).executeTakeFirst() : undefined;
@@ -86,9 +107,10 @@ export function createProfilesService(db: Kysely<DB>, media: MediaService) {
      * as for a missing profile). Only the form's fields are read: role, e-mail and verification state can
      * never be set here.
      */
-    async updateProfile(viewer: SessionUser | null, userId: unknown, input: unknown, picture?: Uint8Array | null) {
+    async updateProfile(viewer: SessionUser | null, userId: unknown, input: unknown, picture?: Uint8Array | null, origin: UploadOrigin = { clientIp: null }) {
       const user = await findOwnUser(viewer, userId);
       const fields = parseInput(profileSchema, input);
+      if (picture?.length) await countUpload(user, origin);
       const username = fields.username.toLowerCase();
       const clash = await db.selectFrom("users").select("id").where("username", "=", username).where("id", "!=", user.id).executeTakeFirst();
       if (clash) throw fieldConflict("username", messages.auth.usernameTaken);
@@ -98,9 +120,10 @@ export function createProfilesService(db: Kysely<DB>, media: MediaService) {
     },
 
     /** Replaces the owner's picture alone (the API's multipart upload). */
-    async setPicture(viewer: SessionUser | null, userId: unknown, picture: Uint8Array | null) {
+    async setPicture(viewer: SessionUser | null, userId: unknown, picture: Uint8Array | null, origin: UploadOrigin = { clientIp: null }) {
       const user = await findOwnUser(viewer, userId);
       if (!picture?.length) throw unsupportedImage();
+      await countUpload(user, origin);
       await saveUser(user, {}, picture);
       return this.getProfile(viewer, user.id);
     },

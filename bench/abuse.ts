@@ -1,0 +1,110 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { openDatabase } from "../server/db/client.ts";
+import { createPostgresDatabase, insertShoppers, startShopProcess, stopShopProcess, waitUntilHealthy, type ShopProcess } from "../tests/support/shop-process.ts";
+
+// Abusive requests against a production server (issue 7), each case on a fresh server so that its peak memory
+// is its own. For each case it prints how long the abusive requests took, the worst latency of a probe that
+// asks for a static file every 20 ms meanwhile (the event loop and libuv's thread pool both delay it), and the
+// server's resident memory before the case and at its peak (the kernel's VmHWM). Nothing here asserts a speed.
+//   npx tsx bench/abuse.ts            (needs PostgreSQL on 127.0.0.1:5432; builds the pages when missing)
+const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const PORT = Number(process.env.BENCH_PORT ?? 4440);
+const FORM_BYTES = 10_900_000;
+const PROBE_EVERY_MS = 20;
+
+/** A drawing of 2 KB whose nested `<use>` make librsvg draw 100,000 rectangles. */
+const NESTED_USE_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="1000"><defs><g id="l0"><rect width="1000" height="1000" fill="green" opacity="0.5"/></g>${[1, 2, 3, 4, 5]
+  .map((level) => `<g id="l${level}">${`<use href="#l${level - 1}"/>`.repeat(10)}</g>`)
+  .join("")}</defs><use href="#l5"/></svg>`;
+
+interface Case {
+  name: string;
+  /** Sends the abusive requests; answers their statuses. */
+  run(url: string, cookie: string, userId: string): Promise<number[]>;
+}
+
+const loginForm = (url: string) =>
+  fetch(`${url}/login`, {
+    method: "POST",
+    headers: { Origin: url, "Content-Type": "application/x-www-form-urlencoded" },
+    body: `email=${"a".repeat(FORM_BYTES)}&password=x`,
+  }).then(async (r) => (await r.arrayBuffer(), r.status), () => 0);
+
+const svgUpload = (url: string, cookie: string, userId: string) => {
+  const form = new FormData();
+  form.set("image", new File([NESTED_USE_SVG], "nested.svg", { type: "image/svg+xml" }));
+  return fetch(`${url}/api/profiles/${userId}/picture`, { method: "POST", headers: { Origin: url, Cookie: cookie }, body: form }).then(
+    async (r) => (await r.arrayBuffer(), r.status),
+    () => 0,
+  );
+};
+
+const CASES: Case[] = [
+  { name: "one 10.9 MB urlencoded POST /login", run: async (url) => [await loginForm(url)] },
+  { name: "four 10.9 MB urlencoded POST /login at once", run: (url) => Promise.all([1, 2, 3, 4].map(() => loginForm(url))) },
+  { name: `one ${NESTED_USE_SVG.length} B nested-<use> SVG upload`, run: async (url, cookie, userId) => [await svgUpload(url, cookie, userId)] },
+  { name: "eight nested-<use> SVG uploads at once", run: (url, cookie, userId) => Promise.all(Array.from({ length: 8 }, () => svgUpload(url, cookie, userId))) },
+];
+
+/** The node process serving (tsx runs the server in a child of its own). */
+function serverPid(shop: ShopProcess): number {
+  const pid = shop.child.pid!;
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
+  return Number(children[0] ?? pid);
+}
+
+function memoryKb(pid: number, field: "VmRSS" | "VmHWM"): number {
+  const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith(`${field}:`));
+  return Number(line?.replace(/\D+/g, "") ?? 0);
+}
+
+async function measure(abuse: Case) {
+  const database = await createPostgresDatabase(ADMIN_URL, "plant_shop_abuse");
+  const shop = startShopProcess({ port: PORT, databaseUrl: database.url });
+  try {
+    await waitUntilHealthy(shop);
+    const db = openDatabase({ databaseUrl: database.url });
+    const [shopper] = await insertShoppers(db.db, 1, { password: "monstera-deliciosa-77", prefix: "abuse" });
+    await db.destroy();
+    const pid = serverPid(shop);
+    // Warm up: the pages and the static files once, so that first-use costs are not counted.
+    for (const p of ["/login", "/illustrations/favicon.svg", "/"]) await (await fetch(`${shop.url}${p}`)).arrayBuffer();
+    const rssBefore = memoryKb(pid, "VmRSS");
+
+    let running = true;
+    let worstProbeMs = 0;
+    const probe = (async () => {
+      while (running) {
+        const started = performance.now();
+        await fetch(`${shop.url}/illustrations/favicon.svg`).then((r) => r.arrayBuffer(), () => undefined);
+        worstProbeMs = Math.max(worstProbeMs, performance.now() - started);
+        await new Promise((resolve) => setTimeout(resolve, PROBE_EVERY_MS));
+      }
+    })();
+    const started = performance.now();
+    const statuses = await abuse.run(shop.url, shopper!.cookie, shopper!.userId);
+    const tookMs = performance.now() - started;
+    running = false;
+    await probe;
+    return { statuses, tookMs, worstProbeMs, rssBeforeMb: rssBefore / 1024, peakRssMb: memoryKb(pid, "VmHWM") / 1024 };
+  } finally {
+    await stopShopProcess(shop);
+    await database.drop();
+  }
+}
+
+if (!existsSync(path.resolve("build/server/index.js"))) {
+  console.log("building the pages (npx react-router build)…");
+  execFileSync("npx", ["react-router", "build"], { stdio: "inherit" });
+}
+console.log(`commit ${execFileSync("git", ["rev-parse", "--short", "HEAD"]).toString().trim()}; probe: GET a static file every ${PROBE_EVERY_MS} ms`);
+for (const abuse of CASES) {
+  const r = await measure(abuse);
+  console.log(
+    `${abuse.name.padEnd(48)} answered ${r.statuses.join(",")} in ${Math.round(r.tookMs)} ms; worst probe ${Math.round(r.worstProbeMs)} ms; ` +
+      `RSS ${Math.round(r.rssBeforeMb)} MB before, peak ${Math.round(r.peakRssMb)} MB (+${Math.round(r.peakRssMb - r.rssBeforeMb)} MB)`,
+  );
+}

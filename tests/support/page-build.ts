@@ -1,0 +1,23 @@
+import path from "node:path";
+import type { ServerBuild } from "react-router";
+import { loadConfig } from "../../server/config.ts";
+import { createPageHandler, type PageHandler } from "../../server/http/pages.ts";
+
+const PROJECT_ROOT = path.resolve(import.meta.dirname, "../..");
+
+/**
+ * The shop's real pages (loaders and actions) in-process, compiled by Vite from the sources as in development,
+ * but handled in production mode (errors reach the browser without their stack). No build needed.
+ */
+export async function loadPages(publicUrl: string): Promise<{ handler: PageHandler; close(): Promise<void> }> {
+  const { createServer } = await import("vite");
+  const vite = await createServer({
+    root: PROJECT_ROOT,
+    logLevel: "silent",
+    appType: "custom",
+    server: { middlewareMode: true, hmr: false, watch: null },
+  });
+  const build = (await vite.ssrLoadModule("virtual:react-router/server-build")) as ServerBuild;
+  const { shop } = loadConfig({ NODE_ENV: "test", PUBLIC_URL: publicUrl, DATA_DIR: "./unused" });
+  return { handler: createPageHandler(build, "production", shop), close: () => vite.close() };
+}
