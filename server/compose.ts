@@ -27,6 +27,7 @@ export async function composeShop(config: Config, database: Pick<Database, "db" 
     mailer,
     backgroundMail,
     logger,
+    limits: config.limits,
   });
   if (config.admin) {
     const outcome = await services.accounts.ensureAdmin(config.admin);

@@ -34,6 +34,9 @@ const envSchema = z.object({
   CONTACT_EMAIL: z.email({ error: "must be an e-mail address" }).optional(),
   ADMIN_EMAIL: z.email({ error: "must be an e-mail address" }).optional(),
   ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").max(128).optional(),
+  // Abuse limits (docs/decisions/014): a cap on open Cash-on-Delivery orders, and a factor on every rate limit.
+  MAX_PENDING_ORDERS: z.coerce.number({ error: "must be a whole number of orders" }).int().min(1, "must be at least 1").max(1000).default(5),
+  RATE_LIMIT_SCALE: z.coerce.number({ error: "must be a number (1 for the shop's limits)" }).positive("must be more than 0").max(10_000).default(1),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -55,6 +58,12 @@ export interface Config {
   authSecret: string | undefined;
   mail: { smtpUrl: string | undefined; from: string; contactEmail: string | undefined };
   admin: { email: string; password: string } | undefined;
+  limits: {
+    /** Pending Cash-on-Delivery orders one account may have at once. */
+    maxPendingOrders: number;
+    /** Multiplies every rate limit; 1 keeps the shop's own (the browser tests' server uses a large one). */
+    rateLimitScale: number;
+  };
 }
 
 /** The only part of the configuration that reaches the browser. */
@@ -95,6 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authSecret: e.AUTH_SECRET,
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, contactEmail: e.CONTACT_EMAIL },
     admin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : undefined,
+    limits: { maxPendingOrders: e.MAX_PENDING_ORDERS, rateLimitScale: e.RATE_LIMIT_SCALE },
     shop: {
       name: e.SHOP_NAME,
       author: e.SHOP_AUTHOR,

@@ -11,6 +11,7 @@ import type { Mailer } from "./mailer.ts";
 import { createMediaService } from "./media.ts";
 import { createOrdersService } from "./orders.ts";
 import { createProfilesService } from "./profiles.ts";
+import { createEventLog } from "./event-log.ts";
 import { createRateLimiter } from "./rate-limit.ts";
 
 export interface ServiceDependencies {
@@ -25,12 +26,14 @@ export interface ServiceDependencies {
   /** For e-mails sent after the answer (order news). */
   backgroundMail: BackgroundMail;
   logger: Logger;
+  limits: { maxPendingOrders: number; rateLimitScale: number };
 }
 
 /** Every service of the shop over one database; routes and API handlers receive this and nothing lower. */
 export function createServices(deps: ServiceDependencies) {
   const { database, mailer, logger } = deps;
-  const rateLimiter = createRateLimiter(database.db);
+  const events = createEventLog(logger);
+  const rateLimiter = createRateLimiter(database.db, { scale: deps.limits.rateLimitScale, events });
   const media = createMediaService({ mediaDir: path.join(deps.dataDir, "media") });
   const auth = createAuth({
     database,
@@ -40,15 +43,16 @@ export function createServices(deps: ServiceDependencies) {
     mailer,
     rateLimiter,
     logger,
+    events,
   });
   return {
     /** The auth library's own HTTP handler, mounted at /api/auth. */
     authHandler: (request: Request) => auth.handler(request),
     /** The auth library's configuration (its schema check in tests). */
     authOptions: auth.options,
-    accounts: createAccountsService(auth, database),
+    accounts: createAccountsService(auth, database, events),
     profiles: createProfilesService(database.db, media),
-    catalog: createCatalogService(database.db),
+    catalog: createCatalogService(database.db, { rateLimiter }),
     cart: createCartService(database, { shippingFeePaise: deps.shippingFeePaise }),
     orders: createOrdersService({
       database,
@@ -57,6 +61,9 @@ export function createServices(deps: ServiceDependencies) {
       shopName: deps.shopName,
       publicUrl: deps.publicUrl,
       shippingFeePaise: deps.shippingFeePaise,
+      rateLimiter,
+      events,
+      maxPendingOrders: deps.limits.maxPendingOrders,
     }),
     contact: createContactService(database.db, rateLimiter, { mailer, shopName: deps.shopName, contactEmail: deps.contactEmail, logger }),
     /** Liveness of the database for /readyz. */

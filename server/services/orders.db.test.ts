@@ -8,8 +8,10 @@ import { inWriteTransaction } from "../db/write-transaction.ts";
 import { createBackgroundMail } from "./background-mail.ts";
 import { ConflictError } from "./errors.ts";
 import type { Mailer, MailMessage } from "./mailer.ts";
+import { createEventLog } from "./event-log.ts";
 import { createOrdersService, type OrdersDependencies } from "./orders.ts";
 import type { PaymentHold, PaymentMethod } from "./payments.ts";
+import { createRateLimiter } from "./rate-limit.ts";
 
 let app: TestApp;
 beforeEach(async () => {
@@ -29,7 +31,18 @@ function ordersWith(overrides: Partial<Pick<OrdersDependencies, "payment">> & { 
   const logger = pino({ level: "silent" });
   const mailer: Mailer = overrides.mailer ?? { kind: "outbox", send: async () => undefined, close: async () => undefined };
   const mail = createBackgroundMail({ mailer, logger });
-  const orders = createOrdersService({ database: app.database, mail, logger, shopName: "Plant Shop", publicUrl: new URL(TEST_ORIGIN), shippingFeePaise: 2000, ...overrides });
+  const orders = createOrdersService({
+    database: app.database,
+    mail,
+    logger,
+    shopName: "Plant Shop",
+    publicUrl: new URL(TEST_ORIGIN),
+    shippingFeePaise: 2000,
+    rateLimiter: createRateLimiter(app.database.db),
+    events: createEventLog(logger),
+    maxPendingOrders: 5,
+    ...overrides,
+  });
   return { orders, mail };
 }
 

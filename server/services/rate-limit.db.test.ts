@@ -16,7 +16,7 @@ const rule: RateRule = { name: "test", limit: 3, windowMs: 60_000, message: "Slo
 describe("rate limiter", () => {
   it("lets the limit through, refuses the next with the time to wait, and starts again after the window", async () => {
     let now = 1_000_000;
-    const limiter = createRateLimiter(database.db, () => now);
+    const limiter = createRateLimiter(database.db, { now: () => now });
     for (let i = 0; i < 3; i++) await limiter.hit(rule, "1.2.3.4");
     now += 15_000;
     const refusal = await limiter.hit(rule, "1.2.3.4").catch((error: unknown) => error);
@@ -37,7 +37,7 @@ describe("rate limiter", () => {
 
   it("undo takes one hit back, never below zero and never into a new window", async () => {
     let now = 1_000_000;
-    const limiter = createRateLimiter(database.db, () => now);
+    const limiter = createRateLimiter(database.db, { now: () => now });
     for (let i = 0; i < 3; i++) await limiter.hit(rule, "undo");
     await limiter.undo(rule, "undo");
     await expect(limiter.hit(rule, "undo")).resolves.toBeUndefined();
