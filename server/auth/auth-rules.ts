@@ -12,7 +12,7 @@ export const authRateRules = {
   signInFailuresPerAccount: { name: "sign-in-failures", limit: 5, windowMs: minute, message: tooMany("failed sign-in attempts for this e-mail") },
   // Every attempt, right or wrong: each costs an argon2 hash.
   signInPerIp: { name: "sign-in-ip", limit: 30, windowMs: minute, message: tooMany("sign-in attempts") },
-  passwordFailuresPerIp: { name: "password-failures-ip", limit: 30, windowMs: hour, message: tooMany("wrong passwords from your network") },
+  passwordFailuresPerIp: { name: "password-failures-ip", limit: 20, windowMs: hour, message: tooMany("wrong passwords from your network") },
   changePasswordFailuresPerAccount: {
     name: "change-password-failures",
     limit: 5,

@@ -40,6 +40,7 @@ export interface OrdersDependencies {
  * an order already placed with the same key (a double click). A shopper places a few orders a day.
  */
 export const checkoutRateRule: RateRule = { name: "checkout", limit: 10, windowMs: 60 * 60_000, message: "Too many orders in a short time." };
+const checkoutKeyRule: RateRule = { name: "checkout-key", limit: 1, windowMs: 60 * 60_000, message: "", fixed: true };
 
 const ADMIN_PAGE_SIZE = 20;
 /** The owner may cancel their own order only while nobody has started on it. */
@@ -309,7 +310,9 @@ export function createOrdersService(deps: OrdersDependencies) {
       };
       const already = await orderMadeByKey();
       if (already) return already;
-      await rateLimiter.hit(checkoutRateRule, user.id);
+      // Counted once per idempotency key: a double click or a retry of one checkout is one attempt. The first
+      // request with a key claims it (atomically), and only that one counts against the limit.
+      if (await rateLimiter.tryHit(checkoutKeyRule, `${user.id} ${details.idempotencyKey}`)) await rateLimiter.hit(checkoutRateRule, user.id);
 
       let quote: PricedCart;
       try {

@@ -10,6 +10,8 @@ export interface RateRule {
   windowMs: number;
   /** What went over, e.g. "Too many searches." The refusal adds when to try again. */
   message: string;
+  /** Not multiplied by RATE_LIMIT_SCALE: a limit that is a rule, not a rate (e.g. one use of a key). */
+  fixed?: boolean;
 }
 
 export interface RateLimiterOptions {
@@ -27,11 +29,20 @@ export type RateLimiter = ReturnType<typeof createRateLimiter>;
 
 /** Fixed-window counters kept in the database, so a limit holds across every server process. */
 export function createRateLimiter(db: Kysely<DB>, { now = Date.now, scale = 1, events }: RateLimiterOptions = {}) {
-  const limitOf = (rule: RateRule) => Math.max(1, Math.ceil(rule.limit * scale));
+  const limitOf = (rule: RateRule) => (rule.fixed ? rule.limit : Math.max(1, Math.ceil(rule.limit * scale)));
+  let hitsSincePrune = 0;
+
+  /** Now and then, counters whose window has ended are deleted, so the table holds only live ones. */
+  async function pruneNowAndThen(at: number) {
+    if (++hitsSincePrune < PRUNE_EVERY) return;
+    hitsSincePrune = 0;
+    await db.deleteFrom("rate_limits").where("resets_at", "<=", at).execute();
+  }
 
   /** Counts one request atomically (one upsert; the counter restarts when its window has ended). */
   async function count(rule: RateRule, subject: string, at: number) {
     const resetsAt = at + rule.windowMs;
+    await pruneNowAndThen(at);
     const row = await db
       .insertInto("rate_limits")
       .values({ key: keyOf(rule, subject), hits: 1, resets_at: resetsAt })
@@ -75,6 +86,8 @@ export function createRateLimiter(db: Kysely<DB>, { now = Date.now, scale = 1, e
     },
   };
 }
+
+const PRUNE_EVERY = 1000;
 
 const keyOf = (rule: RateRule, subject: string) => `${rule.name}:${subject}`;
 
