@@ -58,4 +58,12 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ PORT: "" })).toThrow("PORT: must be a port number");
     expect(() => loadConfig({ PORT: "70000" })).toThrow("PORT: must be a port number");
   });
+
+  it("reads the abuse limits: 5 pending orders and the shop's own rate limits by default, refusing nonsense", () => {
+    expect(loadConfig({}).limits).toEqual({ maxPendingOrders: 5, rateLimitScale: 1 });
+    expect(loadConfig({ MAX_PENDING_ORDERS: "12", RATE_LIMIT_SCALE: "100" }).limits).toEqual({ maxPendingOrders: 12, rateLimitScale: 100 });
+    expect(() => loadConfig({ MAX_PENDING_ORDERS: "0" })).toThrow(/MAX_PENDING_ORDERS: must be at least 1/);
+    expect(() => loadConfig({ RATE_LIMIT_SCALE: "0" })).toThrow(/RATE_LIMIT_SCALE: must be more than 0/);
+    expect(() => loadConfig({ RATE_LIMIT_SCALE: "lots" })).toThrow(ConfigError);
+  });
 });

@@ -78,12 +78,15 @@ describe("rate limiter", () => {
     expect(tryAgainIn(2 * 3600)).toBe("Please try again in 2 hours.");
   });
 
-  it("deletes counters whose window has ended now and then, and keeps live ones", async () => {
+  it("deletes the counters whose window has ended every so many hits, and keeps live ones", async () => {
     let now = 1_000_000;
-    const limiter = createRateLimiter(database.db, { now: () => now });
+    const limiter = createRateLimiter(database.db, { now: () => now, pruneEvery: 10 });
     await limiter.hit(rule, "old");
+    await limiter.hit(rule, "old-too");
     now += 60_000;
-    for (let i = 0; i < 999; i++) await limiter.tryHit({ ...rule, limit: 10_000 }, "live");
+    for (let i = 0; i < 7; i++) await limiter.tryHit({ ...rule, windowMs: 120_000 }, "live");
+    expect(await database.db.selectFrom("rate_limits").select("key").execute()).toHaveLength(3);
+    await limiter.tryHit({ ...rule, windowMs: 120_000 }, "live");
     const keys = await database.db.selectFrom("rate_limits").select("key").execute();
     expect(keys.map((row) => row.key)).toEqual(["test:live"]);
   });

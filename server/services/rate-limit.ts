@@ -23,18 +23,20 @@ export interface RateLimiterOptions {
   scale?: number;
   /** Where a refusal is logged as a `limit.hit` event. */
   events?: EventLog;
+  /** Every how many hits the counters whose window has ended are deleted. */
+  pruneEvery?: number;
 }
 
 export type RateLimiter = ReturnType<typeof createRateLimiter>;
 
 /** Fixed-window counters kept in the database, so a limit holds across every server process. */
-export function createRateLimiter(db: Kysely<DB>, { now = Date.now, scale = 1, events }: RateLimiterOptions = {}) {
+export function createRateLimiter(db: Kysely<DB>, { now = Date.now, scale = 1, events, pruneEvery = 1000 }: RateLimiterOptions = {}) {
   const limitOf = (rule: RateRule) => (rule.fixed ? rule.limit : Math.max(1, Math.ceil(rule.limit * scale)));
   let hitsSincePrune = 0;
 
   /** Now and then, counters whose window has ended are deleted, so the table holds only live ones. */
   async function pruneNowAndThen(at: number) {
-    if (++hitsSincePrune < PRUNE_EVERY) return;
+    if (++hitsSincePrune < pruneEvery) return;
     hitsSincePrune = 0;
     await db.deleteFrom("rate_limits").where("resets_at", "<=", at).execute();
   }
@@ -86,8 +88,6 @@ export function createRateLimiter(db: Kysely<DB>, { now = Date.now, scale = 1, e
     },
   };
 }
-
-const PRUNE_EVERY = 1000;
 
 const keyOf = (rule: RateRule, subject: string) => `${rule.name}:${subject}`;
 
