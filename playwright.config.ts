@@ -72,6 +72,11 @@ export default defineConfig({
       LOG_LEVEL: "warn",
       // The tests change data under the server and expect to see it at once; the cache has its own test.
       PAGE_CACHE_SECONDS: "0",
+      // A long suite signs in, searches and orders far more often than a person: limits a hundred times looser,
+      // so none trips by accident. Each limit is tested at the shop's own values by its API test.
+      RATE_LIMIT_SCALE: "100",
+      // The suite's shoppers are reused across tests and pile up pending orders; the cap has its own API test.
+      MAX_PENDING_ORDERS: "100",
       SMTP_URL: `smtp://127.0.0.1:${process.env.E2E_SMTP_PORT}`,
       ADMIN_EMAIL: "owner@plant-shop.test",
       ADMIN_PASSWORD: "e2e-admin-password-7",

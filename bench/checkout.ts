@@ -188,6 +188,10 @@ export async function benchCheckout(): Promise<void> {
     return;
   }
   const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+  // The bench orders over and over with few shoppers to measure throughput, not abuse: the server it starts
+  // (which inherits this environment) gets limits that never refuse it (docs/decisions/014).
+  process.env.RATE_LIMIT_SCALE ??= "10000";
+  process.env.MAX_PENDING_ORDERS ??= "1000";
   const target = await createPostgresDatabase(adminUrl, "plant_shop_bench");
   let server: ShopProcess | undefined;
   let database: Database | undefined;

@@ -133,6 +133,8 @@ export const messages = {
     shortage: (name: string, left: number) => (left > 0 ? `Only ${left} of ${name} left in stock.` : `${name} is out of stock.`),
     noLongerSold: "A plant in your cart is no longer sold.",
     cartChanged: "Your cart changed just now. Please check your order and place it again.",
+    tooManyPending: (max: number) =>
+      `You already have ${max} Cash-on-Delivery orders waiting for the shop to confirm them. Please wait until one is confirmed, or cancel one, before placing another.`,
     cannotOrderYet: "Some plants in your cart cannot be ordered as they are:",
     fixCart: "Change them in your cart",
   },

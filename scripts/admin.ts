@@ -19,7 +19,8 @@ async function main(): Promise<number> {
   const database = openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, "shop.db") });
   try {
     await migrateToLatest(database);
-    const { services, mailer } = await composeShop({ ...config, admin: undefined }, database, pino({ level: "warn" }));
+    // Events (the `admin.role-changed` grant) go to stderr as JSON lines, as the server's log would have them.
+    const { services, mailer } = await composeShop({ ...config, admin: undefined }, database, pino({ level: "info" }, pino.destination(2)));
     await services.accounts.setAdmin(email, command === "grant");
     await mailer.close();
     console.log(command === "grant" ? `${email} is now an admin.` : `${email} is no longer an admin.`);

@@ -26,6 +26,7 @@ export async function composeShop(config: Config, database: Pick<Database, "db" 
     shippingFeePaise: config.shop.shippingFeePaise,
     outbox,
     logger,
+    limits: config.limits,
   });
   if (config.admin) {
     const outcome = await services.accounts.ensureAdmin(config.admin).catch((error: unknown) => {

@@ -78,4 +78,12 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ SHUTDOWN_TIMEOUT_SECONDS: "soon" })).toThrow("SHUTDOWN_TIMEOUT_SECONDS: must be a number of seconds");
     expect(() => loadConfig({ SHUTDOWN_TIMEOUT_SECONDS: "-1" })).toThrow("SHUTDOWN_TIMEOUT_SECONDS");
   });
+
+  it("reads the abuse limits: 5 pending orders and the shop's own rate limits by default, refusing nonsense", () => {
+    expect(loadConfig({}).limits).toEqual({ maxPendingOrders: 5, rateLimitScale: 1 });
+    expect(loadConfig({ MAX_PENDING_ORDERS: "12", RATE_LIMIT_SCALE: "100" }).limits).toEqual({ maxPendingOrders: 12, rateLimitScale: 100 });
+    expect(() => loadConfig({ MAX_PENDING_ORDERS: "0" })).toThrow(/MAX_PENDING_ORDERS: must be at least 1/);
+    expect(() => loadConfig({ RATE_LIMIT_SCALE: "0" })).toThrow(/RATE_LIMIT_SCALE: must be more than 0/);
+    expect(() => loadConfig({ RATE_LIMIT_SCALE: "lots" })).toThrow(ConfigError);
+  });
 });

@@ -38,6 +38,9 @@ const envSchema = z.object({
   ADMIN_EMAIL: z.email({ error: "must be an e-mail address" }).optional(),
   // The rules of every new password in the shop, so start-up refuses what the register form would (decision 015).
   ADMIN_PASSWORD: newPasswordSchema.refine((password) => !isCommonPassword(password), messages.validation.passwordTooCommon).optional(),
+  // Abuse limits (docs/decisions/014): a cap on open Cash-on-Delivery orders, and a factor on every rate limit.
+  MAX_PENDING_ORDERS: z.coerce.number({ error: "must be a whole number of orders" }).int().min(1, "must be at least 1").max(1000).default(5),
+  RATE_LIMIT_SCALE: z.coerce.number({ error: "must be a number (1 for the shop's limits)" }).positive("must be more than 0").max(10_000).default(1),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // Under the 10 s a container runtime waits between SIGTERM and SIGKILL (docs/decisions/012).
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number({ error: "must be a number of seconds" }).min(0).max(3600).default(8),
@@ -63,6 +66,12 @@ export interface Config {
   authSecret: string | undefined;
   mail: { smtpUrl: string | undefined; from: string; contactEmail: string | undefined };
   admin: { email: string; password: string } | undefined;
+  limits: {
+    /** Pending Cash-on-Delivery orders one account may have at once. */
+    maxPendingOrders: number;
+    /** Multiplies every rate limit; 1 keeps the shop's own (the browser tests' server uses a large one). */
+    rateLimitScale: number;
+  };
 }
 
 /** The only part of the configuration that reaches the browser. */
@@ -104,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authSecret: e.AUTH_SECRET,
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, contactEmail: e.CONTACT_EMAIL },
     admin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : undefined,
+    limits: { maxPendingOrders: e.MAX_PENDING_ORDERS, rateLimitScale: e.RATE_LIMIT_SCALE },
     shop: {
       name: e.SHOP_NAME,
       author: e.SHOP_AUTHOR,

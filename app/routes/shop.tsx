@@ -12,7 +12,7 @@ const TYPING_PAUSE_MS = 300;
 
 export function loader({ request, context }: Route.LoaderArgs) {
   const params = Object.fromEntries(new URL(request.url).searchParams);
-  return loadOrRefuse(() => context.services.catalog.listShopPages(params));
+  return loadOrRefuse(() => context.services.catalog.listShopPages(params, context.request));
 }
 
 export const meta: Route.MetaFunction = ({ matches, data }) =>

@@ -1,20 +1,31 @@
 import type { RateRule } from "../services/rate-limit.ts";
 
-// Limits on the account endpoints (issue 3, "Security"), kept in the database so they hold across processes.
+// Limits on the account endpoints (issue 3, "Security"; issue 7, "Abuse limits"), kept in the database so they
+// hold across processes. The refusal adds "Please try again in N minutes." to each message.
 const minute = 60_000;
 const hour = 60 * minute;
-const wait = (what: string) => `Too many ${what}. Please wait a little and try again.`;
+const tooMany = (what: string) => `Too many ${what}.`;
 
 export const authRateRules = {
-  signInFailuresPerEmail: { name: "sign-in-failures", limit: 5, windowMs: minute, message: wait("failed sign-in attempts for this e-mail") },
-  signInPerIp: { name: "sign-in-ip", limit: 30, windowMs: minute, message: wait("sign-in attempts") },
-  signUpPerIp: { name: "sign-up-ip", limit: 20, windowMs: hour, message: wait("new accounts from your network") },
-  resetPerEmail: { name: "reset-email", limit: 3, windowMs: 15 * minute, message: wait("password reset requests for this e-mail") },
-  resetPerIp: { name: "reset-ip", limit: 10, windowMs: hour, message: wait("password reset requests") },
-  verificationPerEmail: { name: "verify-email", limit: 3, windowMs: 10 * minute, message: wait("verification e-mails") },
-  verificationPerIp: { name: "verify-ip", limit: 10, windowMs: hour, message: wait("verification e-mails") },
+  // Failed passwords count per account *and address*, so someone guessing from elsewhere slows themselves down
+  // but never locks the owner out at their own address; the per-address count caps guessing across accounts.
+  signInFailuresPerAccount: { name: "sign-in-failures", limit: 5, windowMs: minute, message: tooMany("failed sign-in attempts for this e-mail") },
+  // Every attempt, right or wrong: each costs an argon2 hash.
+  signInPerIp: { name: "sign-in-ip", limit: 30, windowMs: minute, message: tooMany("sign-in attempts") },
+  passwordFailuresPerIp: { name: "password-failures-ip", limit: 20, windowMs: hour, message: tooMany("wrong passwords from your network") },
+  changePasswordFailuresPerAccount: {
+    name: "change-password-failures",
+    limit: 5,
+    windowMs: 15 * minute,
+    message: tooMany("wrong current passwords"),
+  },
+  signUpPerIp: { name: "sign-up-ip", limit: 20, windowMs: hour, message: tooMany("new accounts from your network") },
+  resetPerEmail: { name: "reset-email", limit: 3, windowMs: 15 * minute, message: tooMany("password reset requests for this e-mail") },
+  resetPerIp: { name: "reset-ip", limit: 10, windowMs: hour, message: tooMany("password reset requests") },
+  verificationPerEmail: { name: "verify-email", limit: 3, windowMs: 10 * minute, message: tooMany("verification e-mails") },
+  verificationPerIp: { name: "verify-ip", limit: 10, windowMs: hour, message: tooMany("verification e-mails") },
   // Never refused to the sender (that would tell the address has an account): past it, no more mail is sent.
-  existingAccountNoticePerEmail: { name: "existing-account-notice", limit: 3, windowMs: hour, message: wait("sign-ups with this e-mail") },
+  existingAccountNoticePerEmail: { name: "existing-account-notice", limit: 3, windowMs: hour, message: tooMany("sign-ups with this e-mail") },
 } satisfies Record<string, RateRule>;
 
 /** The session cookie's name; over https it carries the `__Host-` prefix. */

@@ -9,6 +9,7 @@ import type { Database } from "../db/client.ts";
 import { existingAccountEmail, passwordChangedEmail, passwordResetEmail, verificationEmail } from "../services/mail-templates.ts";
 import type { MailOutbox, OutboxMail } from "../services/mail-outbox.ts";
 import { TooManyRequestsError } from "../services/errors.ts";
+import type { EventLog } from "../services/event-log.ts";
 import type { RateLimiter, RateRule } from "../services/rate-limit.ts";
 import { authRateRules, CLIENT_IP_HEADER, DISABLED_AUTH_PATHS, RESET_LINK_MINUTES, SESSION_IDLE_SECONDS, SESSION_MAX_AGE_MS } from "./auth-rules.ts";
 import { isCommonPassword } from "./common-passwords.ts";
@@ -22,6 +23,7 @@ export interface AuthDependencies {
   outbox: MailOutbox;
   rateLimiter: RateLimiter;
   logger: Logger;
+  events: EventLog;
 }
 
 export type Auth = ReturnType<typeof createAuth>;
@@ -31,7 +33,7 @@ export type Auth = ReturnType<typeof createAuth>;
  * argon2id hashing, e-mails queued in our outbox with links to our own pages, database-backed rate limits
  * that also cover the pages' form actions, a common-password check, and a 30-day cap on any session.
  */
-export function createAuth({ database, publicUrl, secret, shopName, outbox, rateLimiter, logger }: AuthDependencies) {
+export function createAuth({ database, publicUrl, secret, shopName, outbox, rateLimiter, logger, events }: AuthDependencies) {
   const https = publicUrl.protocol === "https:";
   // __Host- binds a cookie to this exact origin (Secure, Path=/, no Domain): only possible over https. Every
   // cookie the library may set gets it there, not only the session's (decision 011).
@@ -50,7 +52,7 @@ export function createAuth({ database, publicUrl, secret, shopName, outbox, rate
   const passwordChanged = (user: { id: string; email: string; name: string }) =>
     queueMail({ kind: "password-changed", reference: user.id, to: user.email, ...passwordChangedEmail({ shopName, name: user.name }) });
 
-  return betterAuth({
+  const auth = betterAuth({
     appName: shopName,
     // The library's own messages go to our log, as JSON lines with the rest. (No `level`: with one set, the
     // library also prints every refused request to the console.)
@@ -95,6 +97,16 @@ export function createAuth({ database, publicUrl, secret, shopName, outbox, rate
           ...existingAccountEmail({ shopName, name: user.name, loginUrl: `${publicUrl.origin}/login`, resetUrl: `${publicUrl.origin}/forgot-password` }),
         });
       },
+      // Using one reset link ends every other link of the account: an older e-mail left in an inbox cannot be
+      // used after the password was reset with a newer one. A reset link is the only per-account row the shop
+      // keeps in `verifications` (verification links are signed tokens, not rows), so all of them go.
+      onPasswordReset: async ({ user }) => {
+        const context = await auth.$context;
+        await context.adapter.deleteMany({ model: "verification", where: [{ field: "value", value: user.id }] });
+        events.info("password-reset.completed", { accountId: user.id });
+        // The owner hears of every new password, so a stranger's reset does not go unnoticed.
+        await passwordChanged(user);
+      },
       sendResetPassword: ({ user, token }) =>
         queueMail({
           kind: "password-reset",
@@ -102,8 +114,6 @@ export function createAuth({ database, publicUrl, secret, shopName, outbox, rate
           to: user.email,
           ...passwordResetEmail({ shopName, name: user.name, url: link("/reset-password", token), expiresInMinutes: RESET_LINK_MINUTES }),
         }),
-      // The owner hears of every new password, so a stranger's reset does not go unnoticed.
-      onPasswordReset: ({ user }) => passwordChanged(user),
     },
     emailVerification: {
       sendOnSignUp: true,
@@ -136,11 +146,23 @@ export function createAuth({ database, publicUrl, secret, shopName, outbox, rate
         refuseControlCharacters(body);
         refuseCommonPassword(ctx.path, body);
         switch (ctx.path) {
-          case "/sign-in/email":
+          case "/sign-in/email": {
             await limit(authRateRules.signInPerIp, ip);
-            // Counted before the password is checked, so parallel guesses cannot all slip under the limit.
-            await limit(authRateRules.signInFailuresPerEmail, emailOf(body));
+            // Counted before the password is checked, so parallel guesses cannot all slip under the limits.
+            await limit(authRateRules.passwordFailuresPerIp, ip);
+            await limit(authRateRules.signInFailuresPerAccount, accountAtAddress(emailOf(body), ip));
             break;
+          }
+          case "/change-password": {
+            // Every other session ends, as on the profile page, whatever a JSON caller asks for.
+            body.revokeOtherSessions = true;
+            const userId = await signedInUserId(ctx);
+            // Without a session the endpoint answers 401 itself, before any password is checked.
+            if (!userId) break;
+            await limit(authRateRules.passwordFailuresPerIp, ip);
+            await limit(authRateRules.changePasswordFailuresPerAccount, accountAtAddress(userId, ip));
+            break;
+          }
           case "/sign-up/email":
             await limit(authRateRules.signUpPerIp, ip);
             keepRegisterFields(body);
@@ -153,10 +175,6 @@ export function createAuth({ database, publicUrl, secret, shopName, outbox, rate
             await limit(authRateRules.verificationPerIp, ip);
             await limit(authRateRules.verificationPerEmail, emailOf(body));
             break;
-          case "/change-password":
-            // Every other session ends, as on the profile page, whatever a JSON caller asks for.
-            body.revokeOtherSessions = true;
-            break;
         }
         await expireOldSession(ctx);
       }),
@@ -165,17 +183,32 @@ export function createAuth({ database, publicUrl, secret, shopName, outbox, rate
           giveNewUserRole(ctx.context.returned);
           return;
         }
+        const ip = ctx.headers?.get(CLIENT_IP_HEADER) ?? "unknown";
+        const returned = ctx.context.returned;
         if (ctx.path === "/change-password") {
-          const user = ctx.context.session?.user;
-          if (user && !(ctx.context.returned instanceof APIError)) await passwordChanged(user);
+          const userId = ctx.context.session?.user.id;
+          if (!userId) return;
+          // Only a wrong current password is a failed guess; anything else (success, a too-short new one) is not.
+          if (hasErrorCode(returned, "INVALID_PASSWORD")) {
+            events.warn("password-change.failed", { accountId: userId, reason: "wrong current password" });
+          } else {
+            if (!isAPIError(returned)) await passwordChanged(ctx.context.session!.user);
+            await rateLimiter.undo(authRateRules.passwordFailuresPerIp, ip);
+            await rateLimiter.undo(authRateRules.changePasswordFailuresPerAccount, accountAtAddress(userId, ip));
+          }
           return;
         }
         if (ctx.path !== "/sign-in/email") return;
         const email = emailOf((ctx.body ?? {}) as Record<string, unknown>);
-        const returned = ctx.context.returned;
         const unverified = hasErrorCode(returned, "EMAIL_NOT_VERIFIED");
         // Either way the password was right, so the attempt counted above was no failure.
-        if (unverified || !isAPIError(returned)) await rateLimiter.undo(authRateRules.signInFailuresPerEmail, email);
+        if (unverified || !isAPIError(returned)) {
+          await rateLimiter.undo(authRateRules.passwordFailuresPerIp, ip);
+          await rateLimiter.undo(authRateRules.signInFailuresPerAccount, accountAtAddress(email, ip));
+        } else if (returned.statusCode === 401) {
+          const found = await ctx.context.internalAdapter.findUserByEmail(email);
+          events.warn("sign-in.failed", { accountId: found?.user.id ?? null, email, reason: found ? "wrong password" : "no such account" });
+        }
         // Better Auth's own resend on sign-in (sendOnSignIn), within the per-address limit on verification mails.
         if (unverified && (await rateLimiter.tryHit(authRateRules.verificationPerEmail, email))) {
           const found = await ctx.context.internalAdapter.findUserByEmail(email);
@@ -184,6 +217,21 @@ export function createAuth({ database, publicUrl, secret, shopName, outbox, rate
       }),
     },
   });
+
+  return auth;
+
+  /** The account of the request's session cookie, if it is a live session (checked again by the endpoint). */
+  async function signedInUserId(ctx: { getSignedCookie(name: string, secret: string): Promise<string | null | false> }) {
+    const token = await ctx.getSignedCookie(sessionCookie, secret);
+    if (!token) return undefined;
+    const row = await database.db
+      .selectFrom("sessions")
+      .select("userId")
+      .where("token", "=", token)
+      .where("expiresAt", ">", new Date().toISOString())
+      .executeTakeFirst();
+    return row?.userId;
+  }
 
   async function limit(rule: RateRule, subject: string) {
     try {
@@ -204,6 +252,9 @@ export function createAuth({ database, publicUrl, secret, shopName, outbox, rate
     await database.db.deleteFrom("sessions").where("token", "=", token).where("createdAt", "<", cutoff).execute();
   }
 }
+
+/** One account at one client address: the unit failed passwords are counted in. */
+const accountAtAddress = (account: string, ip: string) => `${account} ${ip}`;
 
 const emailOf = (body: Record<string, unknown>) => (typeof body.email === "string" ? body.email.trim().toLowerCase() : "");
 

@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { SESSION_COOKIE } from "../auth/auth-rules.ts";
+import { currentRequestScope } from "../services/event-log.ts";
 import type { RequestContext, SessionUser } from "../services/session-user.ts";
 import { clientIp } from "./client-ip.ts";
 import type { AppEnv } from "./env.ts";
@@ -14,6 +15,9 @@ export async function currentUser(c: Context<AppEnv>): Promise<SessionUser | nul
     const { user, setCookies } = await c.var.services.accounts.getSession(requestContext(c));
     c.set("user", user);
     c.set("sessionCookies", setCookies);
+    // Events logged from here on name the account.
+    const scope = currentRequestScope();
+    if (scope) scope.accountId = user?.id ?? null;
   }
   return c.var.user ?? null;
 }

@@ -22,6 +22,7 @@ import {
   TooManyRequestsError,
   parseInput,
 } from "./errors.ts";
+import type { EventLog } from "./event-log.ts";
 import type { RequestContext, SessionUser } from "./session-user.ts";
 import { ERROR_CODES } from "#common/user-facing-error.ts";
 
@@ -44,7 +45,7 @@ const a = messages.auth;
  * Accounts on top of Better Auth: pages and API handlers call these, never the auth library directly, so
  * every path gets the same validation, limits and messages.
  */
-export function createAccountsService(auth: Auth, { db, dialect }: Pick<Database, "db" | "dialect">) {
+export function createAccountsService(auth: Auth, { db, dialect }: Pick<Database, "db" | "dialect">, events: EventLog) {
   /** The request's headers with the connection address the auth rules key their limits on. */
   function authHeaders(request: RequestContext): Headers {
     const headers = new Headers(request.headers);
@@ -182,13 +183,17 @@ export function createAccountsService(auth: Auth, { db, dialect }: Pick<Database
           .execute();
       }
       await setRole(db, dialect, email, "admin", { verify: true });
-      return existing ? "promoted" : "created";
+      const outcome = existing ? "promoted" : "created";
+      events.info("admin.role-changed", { accountId: existing?.id ?? (await findUser(db, email))?.id ?? null, role: "admin", by: "ADMIN_EMAIL", outcome });
+      return outcome;
     },
 
     /** For the admin CLI: grant (e-mail then counts as verified, as with ADMIN_EMAIL) or revoke the admin role. */
     async setAdmin(email: string, isAdmin: boolean): Promise<void> {
-      if (!(await findUser(db, email))) throw new NotFoundError(`There is no account with the e-mail ${email}.`);
+      const user = await findUser(db, email);
+      if (!user) throw new NotFoundError(`There is no account with the e-mail ${email}.`);
       await setRole(db, dialect, email, isAdmin ? "admin" : "user", { verify: isAdmin });
+      events.info("admin.role-changed", { accountId: user.id, role: isAdmin ? "admin" : "user", by: "admin command" });
     },
   };
 }

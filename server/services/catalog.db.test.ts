@@ -5,13 +5,16 @@ import { createCategory, createProduct } from "../../tests/support/factories.ts"
 import { createTestDatabase, type TestDatabase } from "../../tests/support/test-database.ts";
 import { createCatalogService, type CatalogService } from "./catalog.ts";
 import { InvalidInputError, NotFoundError } from "./errors.ts";
+import { createRateLimiter } from "./rate-limit.ts";
+
+const visitor = { clientIp: "192.0.2.1" };
 
 let database: TestDatabase;
 let catalog: CatalogService;
 
 beforeEach(async () => {
   database = await createTestDatabase();
-  catalog = createCatalogService(database.db);
+  catalog = createCatalogService(database.db, { rateLimiter: createRateLimiter(database.db) });
 });
 afterEach(async () => {
   await database.cleanup();
@@ -23,22 +26,22 @@ describe("listProducts", () => {
     const made = [];
     for (let i = 0; i < 5; i++) made.push(await createProduct(database.db, { category_id: category.id }));
 
-    const first = await catalog.listProducts({ limit: "2" });
+    const first = await catalog.listProducts({ limit: "2" }, visitor);
     expect(first.items.map((p) => p.id)).toEqual([made[0]!.id, made[1]!.id]);
     expect(first).toMatchObject({ total: 5, limit: 2, offset: 0, hasMore: true });
 
-    const last = await catalog.listProducts({ limit: "2", offset: "4" });
+    const last = await catalog.listProducts({ limit: "2", offset: "4" }, visitor);
     expect(last.items.map((p) => p.id)).toEqual([made[4]!.id]);
     expect(last).toMatchObject({ total: 5, hasMore: false });
 
-    expect(await catalog.listProducts({ limit: "2", offset: "10" })).toMatchObject({ items: [], total: 5, hasMore: false });
+    expect(await catalog.listProducts({ limit: "2", offset: "10" }, visitor)).toMatchObject({ items: [], total: 5, hasMore: false });
   });
 
   it("searches names ignoring case, over all products", async () => {
     await createProduct(database.db, { name: "Boston Fern" });
     await createProduct(database.db, { name: "Bird's Nest FERN" });
     await createProduct(database.db, { name: "Rubber Plant" });
-    const page = await catalog.listProducts({ q: "fern" });
+    const page = await catalog.listProducts({ q: "fern" }, visitor);
     expect(page.items.map((p) => p.name).sort()).toEqual(["Bird's Nest FERN", "Boston Fern"]);
     expect(page.total).toBe(2);
   });
@@ -48,28 +51,28 @@ describe("listProducts", () => {
     await createProduct(database.db, { name: "Sale 500 Palm" });
     await createProduct(database.db, { name: "Snake_Plant" });
     await createProduct(database.db, { name: "SnakeXPlant" });
-    expect((await catalog.listProducts({ q: "50%" })).items.map((p) => p.name)).toEqual(["Sale 50% Palm"]);
-    expect((await catalog.listProducts({ q: "e_p" })).items.map((p) => p.name)).toEqual(["Snake_Plant"]);
+    expect((await catalog.listProducts({ q: "50%" }, visitor)).items.map((p) => p.name)).toEqual(["Sale 50% Palm"]);
+    expect((await catalog.listProducts({ q: "e_p" }, visitor)).items.map((p) => p.name)).toEqual(["Snake_Plant"]);
   });
 
   it("filters by category and shows each product's first image", async () => {
     const herbs = await createCategory(database.db);
     const basil = await createProduct(database.db, { category_id: herbs.id, images: ["/a.svg", "/b.svg"] });
     await createProduct(database.db);
-    const page = await catalog.listProducts({ categoryId: herbs.id });
+    const page = await catalog.listProducts({ categoryId: herbs.id }, visitor);
     expect(page.items).toHaveLength(1);
     expect(page.items[0]).toMatchObject({ id: basil.id, image: { url: "/a.svg", width: 800, height: 800 } });
   });
 
   it("shows a product without images with none", async () => {
     await createProduct(database.db, { images: [] });
-    expect((await catalog.listProducts({})).items[0]?.image).toBeNull();
+    expect((await catalog.listProducts({}, visitor)).items[0]?.image).toBeNull();
   });
 
   it("refuses limits above 50 and negative offsets with field errors", async () => {
-    await expect(catalog.listProducts({ limit: "51" })).rejects.toMatchObject({ status: 400, fieldErrors: { limit: expect.any(String) } });
-    await expect(catalog.listProducts({ offset: "-1" })).rejects.toBeInstanceOf(InvalidInputError);
-    await expect(catalog.listProducts({ limit: "ten" })).rejects.toBeInstanceOf(InvalidInputError);
+    await expect(catalog.listProducts({ limit: "51" }, visitor)).rejects.toMatchObject({ status: 400, fieldErrors: { limit: expect.any(String) } });
+    await expect(catalog.listProducts({ offset: "-1" }, visitor)).rejects.toBeInstanceOf(InvalidInputError);
+    await expect(catalog.listProducts({ limit: "ten" }, visitor)).rejects.toBeInstanceOf(InvalidInputError);
   });
 });
 
@@ -77,17 +80,17 @@ describe("listShopPages", () => {
   it("returns pages 1..page together, twelve to a page", async () => {
     const category = await createCategory(database.db);
     for (let i = 0; i < 14; i++) await createProduct(database.db, { category_id: category.id });
-    const one = await catalog.listShopPages({});
+    const one = await catalog.listShopPages({}, visitor);
     expect(one.items).toHaveLength(12);
     expect(one).toMatchObject({ page: 1, hasMore: true, total: 14 });
-    const two = await catalog.listShopPages({ page: "2" });
+    const two = await catalog.listShopPages({ page: "2" }, visitor);
     expect(two.items).toHaveLength(14);
     expect(two.hasMore).toBe(false);
     expect(two.items.slice(0, 12)).toEqual(one.items);
   });
 
   it("falls back to the first page for a nonsense page number", async () => {
-    expect((await catalog.listShopPages({ page: "abc" })).page).toBe(1);
+    expect((await catalog.listShopPages({ page: "abc" }, visitor)).page).toBe(1);
   });
 
   it("shows at most a hundred pages, the last of them without Load More", async () => {
@@ -103,15 +106,15 @@ describe("listShopPages", () => {
       updated_at: new Date(Date.UTC(2031, 0, 1)).toISOString(),
     }));
     for (let i = 0; i < rows.length; i += 500) await database.db.insertInto("products").values(rows.slice(i, i + 500)).execute();
-    const last = await catalog.listShopPages({ page: String(SHOP_MAX_PAGES + 5) });
+    const last = await catalog.listShopPages({ page: String(SHOP_MAX_PAGES + 5) }, visitor);
     expect(last.page).toBe(SHOP_MAX_PAGES);
     expect(last.items).toHaveLength(SHOP_PAGE_SIZE * SHOP_MAX_PAGES);
     expect(last.hasMore).toBe(false);
-    expect((await catalog.listShopPages({ page: String(SHOP_MAX_PAGES - 1) })).hasMore).toBe(true);
+    expect((await catalog.listShopPages({ page: String(SHOP_MAX_PAGES - 1) }, visitor)).hasMore).toBe(true);
   });
 
   it("refuses a search longer than the search box allows, saying so", async () => {
-    await expect(catalog.listShopPages({ q: "f".repeat(101) })).rejects.toMatchObject({ status: 400, message: "Search at most 100 characters" });
+    await expect(catalog.listShopPages({ q: "f".repeat(101) }, visitor)).rejects.toMatchObject({ status: 400, message: "Search at most 100 characters" });
   });
 });
 

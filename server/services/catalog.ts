@@ -19,6 +19,15 @@ import {
 import type { DB, ProductTable } from "../db/schema.ts";
 import { toIsoString } from "../db/values.ts";
 import { NotFoundError, parseInput } from "./errors.ts";
+import type { RateLimiter, RateRule } from "./rate-limit.ts";
+import type { RequestContext } from "./session-user.ts";
+
+/**
+ * Searches per client address (issue 7, "Abuse limits"): a search scans product names, so one address cannot
+ * keep the database busy with them. Plain browsing and Load More of no search are not counted; a person typing
+ * (one search per pause) stays far below it.
+ */
+export const searchRateRule: RateRule = { name: "search-ip", limit: 60, windowMs: 60_000, message: "Too many searches." };
 
 // LIKE treats these as patterns; a shopper searching "50%" means the characters.
 const LIKE_SPECIAL = /[\\%_]/g;
@@ -49,7 +58,10 @@ function withSummaryColumns(query: ProductsFrom) {
     ]);
 }
 
-export function createCatalogService(db: Kysely<DB>) {
+/** Who searches: only the client address is needed. */
+export type Searcher = Pick<RequestContext, "clientIp">;
+
+export function createCatalogService(db: Kysely<DB>, { rateLimiter }: { rateLimiter: RateLimiter }) {
   const summaries = () => withSummaryColumns(db.selectFrom("products as p"));
 
   /** The shop list: oldest first so that Load More pages never shift; search by name ignoring case. */
@@ -83,13 +95,16 @@ export function createCatalogService(db: Kysely<DB>) {
 
   return {
     /** GET /api/products: one page by limit and offset. */
-    async listProducts(input: unknown): Promise<ProductPage> {
-      return queryProducts(parseInput(productListQuerySchema, input));
+    async listProducts(input: unknown, searcher: Searcher): Promise<ProductPage> {
+      const query = parseInput(productListQuerySchema, input);
+      if (query.q) await rateLimiter.hit(searchRateRule, searcher.clientIp ?? "unknown");
+      return queryProducts(query);
     },
 
     /** The shop page shows pages 1..page together, so "Load More" is a plain link that also works without JavaScript. */
-    async listShopPages(input: unknown): Promise<ProductPage & { page: number; q: string | undefined }> {
+    async listShopPages(input: unknown, searcher: Searcher): Promise<ProductPage & { page: number; q: string | undefined }> {
       const { q, page } = parseInput(shopPageQuerySchema, input);
+      if (q) await rateLimiter.hit(searchRateRule, searcher.clientIp ?? "unknown");
       const result = await queryProducts({ q, limit: SHOP_PAGE_SIZE * page, offset: 0 });
       return { ...result, hasMore: result.hasMore && page < SHOP_MAX_PAGES, page, q };
     },

@@ -11,6 +11,7 @@ import type { MailOutbox } from "./mail-outbox.ts";
 import { createMediaService } from "./media.ts";
 import { createOrdersService } from "./orders.ts";
 import { createProfilesService } from "./profiles.ts";
+import { createEventLog } from "./event-log.ts";
 import { createRateLimiter } from "./rate-limit.ts";
 
 export interface ServiceDependencies {
@@ -24,12 +25,14 @@ export interface ServiceDependencies {
   /** Every e-mail is queued here and sent by the mail worker (./mail-outbox.ts). */
   outbox: MailOutbox;
   logger: Logger;
+  limits: { maxPendingOrders: number; rateLimitScale: number };
 }
 
 /** Every service of the shop over one database; routes and API handlers receive this and nothing lower. */
 export function createServices(deps: ServiceDependencies) {
   const { database, outbox, logger } = deps;
-  const rateLimiter = createRateLimiter(database.db);
+  const events = createEventLog(logger);
+  const rateLimiter = createRateLimiter(database.db, { scale: deps.limits.rateLimitScale, events });
   const media = createMediaService({ mediaDir: path.join(deps.dataDir, "media") });
   const auth = createAuth({
     database,
@@ -39,15 +42,16 @@ export function createServices(deps: ServiceDependencies) {
     outbox,
     rateLimiter,
     logger,
+    events,
   });
   return {
     /** The auth library's own HTTP handler, mounted at /api/auth. */
     authHandler: (request: Request) => auth.handler(request),
     /** The auth library's configuration (its schema check in tests). */
     authOptions: auth.options,
-    accounts: createAccountsService(auth, database),
+    accounts: createAccountsService(auth, database, events),
     profiles: createProfilesService(database.db, media, rateLimiter),
-    catalog: createCatalogService(database.db),
+    catalog: createCatalogService(database.db, { rateLimiter }),
     cart: createCartService(database, { shippingFeePaise: deps.shippingFeePaise }),
     orders: createOrdersService({
       database,
@@ -56,6 +60,9 @@ export function createServices(deps: ServiceDependencies) {
       shopName: deps.shopName,
       publicUrl: deps.publicUrl,
       shippingFeePaise: deps.shippingFeePaise,
+      rateLimiter,
+      events,
+      maxPendingOrders: deps.limits.maxPendingOrders,
     }),
     /** Seals what the pages keep in their own cookies (the address awaiting verification). */
     sealer: createSealer(deps.authSecret),

@@ -7,8 +7,10 @@ import { createTestApp, TEST_ORIGIN, type TestApp } from "../../tests/support/te
 import { inWriteTransaction } from "../db/write-transaction.ts";
 import { ConflictError } from "./errors.ts";
 import { createMailOutbox } from "./mail-outbox.ts";
+import { createEventLog } from "./event-log.ts";
 import { createOrdersService, type OrdersDependencies } from "./orders.ts";
 import type { PaymentHold, PaymentMethod } from "./payments.ts";
+import { createRateLimiter } from "./rate-limit.ts";
 
 let app: TestApp;
 beforeEach(async () => {
@@ -26,7 +28,18 @@ const admin = () => createShopper(app.database.db, app.database.dialect, { isAdm
 /** The orders service over the test database with its own payment method. */
 function ordersWith(overrides: Partial<Pick<OrdersDependencies, "payment">> = {}) {
   const logger = pino({ level: "silent" });
-  const orders = createOrdersService({ database: app.database, outbox: createMailOutbox(), logger, shopName: "Plant Shop", publicUrl: new URL(TEST_ORIGIN), shippingFeePaise: 2000, ...overrides });
+  const orders = createOrdersService({
+    database: app.database,
+    outbox: createMailOutbox(),
+    logger,
+    shopName: "Plant Shop",
+    publicUrl: new URL(TEST_ORIGIN),
+    shippingFeePaise: 2000,
+    rateLimiter: createRateLimiter(app.database.db),
+    events: createEventLog(logger),
+    maxPendingOrders: 5,
+    ...overrides,
+  });
   return { orders };
 }
 

@@ -16,6 +16,8 @@ import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError, parseI
 import type { MailOutbox } from "./mail-outbox.ts";
 import { orderEmail } from "./mail-templates.ts";
 import { cashOnDelivery, type PaymentHold, type PaymentMethod } from "./payments.ts";
+import type { EventLog } from "./event-log.ts";
+import type { RateLimiter, RateRule } from "./rate-limit.ts";
 import type { SessionUser } from "./session-user.ts";
 
 export interface OrdersDependencies {
@@ -27,7 +29,18 @@ export interface OrdersDependencies {
   publicUrl: URL;
   shippingFeePaise: number;
   payment?: PaymentMethod;
+  rateLimiter: RateLimiter;
+  events: EventLog;
+  /** How many Cash-on-Delivery orders one account may have pending at once (MAX_PENDING_ORDERS). */
+  maxPendingOrders: number;
 }
+
+/**
+ * Checkouts per account (issue 7, "Abuse limits"): every attempt counts, placed or refused, except a repeat of
+ * an order already placed with the same key (a double click). A shopper places a few orders a day.
+ */
+export const checkoutRateRule: RateRule = { name: "checkout", limit: 10, windowMs: 60 * 60_000, message: "Too many orders in a short time." };
+const checkoutKeyRule: RateRule = { name: "checkout-key", limit: 1, windowMs: 60 * 60_000, message: "", fixed: true };
 
 const ADMIN_PAGE_SIZE = 20;
 /** The owner may cancel their own order only while nobody has started on it. */
@@ -59,7 +72,7 @@ export type OrdersService = ReturnType<typeof createOrdersService>;
 
 /** Checkout and orders: the rules that keep the shop from selling what it does not have. */
 export function createOrdersService(deps: OrdersDependencies) {
-  const { database, outbox, logger } = deps;
+  const { database, outbox, logger, rateLimiter, events } = deps;
   const { db } = database;
   const payment = deps.payment ?? cashOnDelivery;
   const forUpdate = database.dialect === "postgres" ? sql` for update` : sql``;
@@ -139,6 +152,7 @@ export function createOrdersService(deps: OrdersDependencies) {
   async function storeOrder(trx: Kysely<DB>, user: SessionUser, details: z.output<typeof checkoutSchema>, hold: PaymentHold, quote: PricedCart): Promise<string> {
     const earlier = await orderWithKey(trx, user.id, details.idempotencyKey);
     if (earlier) return earlier;
+    await refuseTooManyPending(trx, user.id);
     const cart = await priceCart(trx, user.id, true);
     // A line added or changed (another tab) or a new price since the payment was held: the shopper looks again.
     if (fingerprint(cart) !== fingerprint(quote)) throw new ConflictError(messages.checkout.cartChanged, { cart: messages.checkout.cartChanged });
@@ -192,6 +206,27 @@ export function createOrdersService(deps: OrdersDependencies) {
     // The confirmation commits with the order: no order without its mail, no mail for an order that never was.
     await notify(trx, "placed", (await loadOrder(hold.orderId, trx))!);
     return hold.orderId;
+  }
+
+  /**
+   * Cash on Delivery costs nothing to order, so without a cap one account could hold the whole stock with orders
+   * it never means to pay. Checked under the shopper's lock (inside storeOrder), so parallel checkouts of one
+   * account cannot all pass it. Only orders nobody has started on count: a processing or shipped order was seen
+   * by the shop. Paid orders (a future card method) are not capped.
+   */
+  async function refuseTooManyPending(trx: Kysely<DB>, userId: string) {
+    if (payment.id !== cashOnDelivery.id) return;
+    const { n } = await trx
+      .selectFrom("orders")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("user_id", "=", userId)
+      .where("status", "=", "pending")
+      .where("payment_method", "=", cashOnDelivery.label)
+      .executeTakeFirstOrThrow();
+    if (Number(n) >= deps.maxPendingOrders) {
+      events.warn("limit.hit", { limit: "pending-orders", subject: userId, max: deps.maxPendingOrders });
+      throw new ConflictError(messages.checkout.tooManyPending(deps.maxPendingOrders));
+    }
   }
 
   /** A hold whose order was not stored is let go; a failure to do so is logged (money may stay held), never thrown. */
@@ -280,6 +315,9 @@ export function createOrdersService(deps: OrdersDependencies) {
       };
       const already = await orderMadeByKey();
       if (already) return already;
+      // Counted once per idempotency key: a double click or a retry of one checkout is one attempt. The first
+      // request with a key claims it (atomically), and only that one counts against the limit.
+      if (await rateLimiter.tryHit(checkoutKeyRule, `${user.id} ${details.idempotencyKey}`)) await rateLimiter.hit(checkoutRateRule, user.id);
 
       let quote: PricedCart;
       try {
@@ -302,7 +340,9 @@ export function createOrdersService(deps: OrdersDependencies) {
         throw error;
       }
       if (orderId !== hold.orderId) await release(hold);
-      return (await loadOrder(orderId))!;
+      const order = (await loadOrder(orderId))!;
+      if (orderId === hold.orderId) events.info("order.placed", { accountId: user.id, orderId, totalPaise: order.totalPaise, paymentMethod: payment.label });
+      return order;
     },
 
     /** The order for its owner or an admin, and whether this viewer may cancel it here (only its owner, while pending). */
@@ -329,7 +369,9 @@ export function createOrdersService(deps: OrdersDependencies) {
     async cancelOrder(viewer: SessionUser | null, orderId: unknown): Promise<OrderDetail> {
       const order = await visibleOrder(viewer, orderId);
       if (order.userId !== viewer?.id) throw new NotFoundError(messages.orders.notFound);
-      return changeStatus(order.id, OWNER_CANCELS_FROM, "cancelled");
+      const cancelled = await changeStatus(order.id, OWNER_CANCELS_FROM, "cancelled");
+      events.info("order.cancelled", { accountId: order.userId, orderId: order.id, from: order.status, by: "owner" });
+      return cancelled;
     },
 
     /** Every order, newest first, optionally by status, twenty to a page (admins only). */
@@ -355,12 +397,15 @@ export function createOrdersService(deps: OrdersDependencies) {
 
     /** Moves an order along (admins only); cancelling returns the stock; shipping and cancelling e-mail the customer. */
     async setStatus(viewer: SessionUser | null, orderId: unknown, input: unknown): Promise<OrderDetail> {
-      requireAdmin(viewer);
+      const admin = requireAdmin(viewer);
       const { status } = parseInput(statusSchema, input);
       const order = await loadOrder(orderId);
       if (!order) throw new NotFoundError(messages.orders.notFound);
       const from = (Object.keys(NEXT_STATUSES) as OrderStatus[]).filter((s) => NEXT_STATUSES[s].includes(status));
-      return changeStatus(order.id, from, status);
+      const changed = await changeStatus(order.id, from, status);
+      // An admin action and an order state change at once: who did it, to whose order, from what to what.
+      events.info("order.status-changed", { accountId: admin.id, orderId: order.id, customerId: order.userId, from: order.status, to: status, by: "admin" });
+      return changed;
     },
   };
 }

@@ -23,7 +23,7 @@ afterEach(async () => {
 });
 
 describe("npm run admin", () => {
-  it("grants (marking the e-mail verified) and revokes admin rights of an existing account, and says when there is none", async () => {
+  it("grants (marking the e-mail verified, logging the event) and revokes admin rights of an existing account, and says when there is none", async () => {
     const at = "2026-01-01T00:00:00.000Z";
     await database.db
       .insertInto("users")
@@ -34,7 +34,10 @@ describe("npm run admin", () => {
     const cli = (...args: string[]) => run(path.resolve("node_modules/.bin/tsx"), ["scripts/admin.ts", ...args], { env });
     const user = () => database.db.selectFrom("users").select(["role", "emailVerified"]).where("id", "=", "u1").executeTakeFirstOrThrow();
 
-    expect((await cli("grant", "owner@nursery.example")).stdout).toContain("is now an admin");
+    const granted = await cli("grant", "owner@nursery.example");
+    expect(granted.stdout).toContain("is now an admin");
+    // The grant is logged as an operator event (stderr, a JSON line).
+    expect(JSON.parse(granted.stderr.trim().split("\n").find((line) => line.includes("admin.role-changed"))!)).toMatchObject({ event: "admin.role-changed", accountId: "u1", role: "admin" });
     expect(await user()).toEqual({ role: "admin", emailVerified: 1 });
     expect((await cli("revoke", "owner@nursery.example")).stdout).toContain("no longer an admin");
     expect(await user()).toEqual({ role: "user", emailVerified: 1 });
