@@ -1,5 +1,6 @@
 import path from "node:path";
 import type { Logger } from "pino";
+import { createSealer } from "./auth/sealed-values.ts";
 import { loadAuthSecret } from "./auth/secret.ts";
 import { ConfigError, type Config } from "./config.ts";
 import type { Database } from "./db/client.ts";
@@ -15,12 +16,13 @@ export async function composeShop(config: Config, database: Pick<Database, "db" 
     from: config.mail.from,
     outboxDir: path.join(config.dataDir, "outbox"),
   });
-  const outbox = createMailOutbox();
+  const authSecret = await loadAuthSecret(config.authSecret, config.dataDir);
+  const outbox = createMailOutbox(createSealer(authSecret));
   const services = createServices({
     database,
     dataDir: config.dataDir,
     publicUrl: config.publicUrl,
-    authSecret: await loadAuthSecret(config.authSecret, config.dataDir),
+    authSecret,
     shopName: config.shop.name,
     contactEmail: config.mail.contactEmail,
     shippingFeePaise: config.shop.shippingFeePaise,

@@ -3,10 +3,13 @@ import { createTestDatabase, type TestDatabase } from "../../tests/support/test-
 import { createContactService } from "./contact.ts";
 import { createMailOutbox } from "./mail-outbox.ts";
 import { createRateLimiter } from "./rate-limit.ts";
+import { createSealer } from "../auth/sealed-values.ts";
+
+const testSealer = createSealer("mail-outbox-test-secret-0123456789abcdef");
 
 let database: TestDatabase;
 // No CONTACT_EMAIL: messages are only stored (the mail copy has its own test in tests/api).
-const quiet = { outbox: createMailOutbox(), shopName: "Plant Shop", contactEmail: undefined };
+const quiet = { outbox: createMailOutbox(testSealer), shopName: "Plant Shop", contactEmail: undefined };
 beforeEach(async () => {
   database = await createTestDatabase();
 });

@@ -7,6 +7,9 @@ import { openDatabase, type Database } from "../db/client.ts";
 import { inWriteTransaction } from "../db/write-transaction.ts";
 import { createMailOutbox, createMailWorker, mailState, startMailWorker, type MailRetryPolicy, type OutboxMail } from "./mail-outbox.ts";
 import { createMailer, type Mailer, type MailMessage } from "./mailer.ts";
+import { createSealer } from "../auth/sealed-values.ts";
+
+const testSealer = createSealer("mail-outbox-test-secret-0123456789abcdef");
 
 let database: TestDatabase;
 beforeEach(async () => {
@@ -52,7 +55,7 @@ const RETRY: MailRetryPolicy = { firstDelayMs: 60_000, maxDelayMs: 3_600_000, ma
 
 describe("queueing", () => {
   it("never sends a mail queued in a transaction that rolled back, and sends one whose transaction committed", async () => {
-    const outbox = createMailOutbox();
+    const outbox = createMailOutbox(testSealer);
     let wakes = 0;
     outbox.onQueued(() => wakes++);
     await expect(
@@ -66,15 +69,15 @@ describe("queueing", () => {
     expect(wakes).toBe(1);
 
     const { mailer, sent } = recordingMailer();
-    const worker = createMailWorker({ database, mailer, logger: silent() });
+    const worker = createMailWorker({ outbox: createMailOutbox(testSealer), database, mailer, logger: silent() });
     expect(await worker.sendDue()).toBe(1);
     expect(sent.map((m) => m.subject)).toEqual(["Mail 2"]);
     expect(await database.db.selectFrom("mail_outbox").select(["subject", "status"]).execute()).toEqual([{ subject: "Mail 2", status: "sent" }]);
   });
 
   it("clears a sent mail's content (its links carry tokens) and keeps what an operator needs", async () => {
-    const id = await createMailOutbox().enqueue(database.db, mail());
-    await createMailWorker({ database, mailer: recordingMailer().mailer, logger: silent() }).sendDue();
+    const id = await createMailOutbox(testSealer).enqueue(database.db, mail());
+    await createMailWorker({ outbox: createMailOutbox(testSealer), database, mailer: recordingMailer().mailer, logger: silent() }).sendDue();
     const row = await database.db.selectFrom("mail_outbox").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ kind: "password-reset", reference: "user-1", recipient: "asha.1@example.com", status: "sent", attempts: 1, text_body: null, html_body: null, claim: null });
   });
@@ -83,18 +86,18 @@ describe("queueing", () => {
 describe("retries", () => {
   it("retries a failed mail with exponential backoff kept in the row, so a new worker after a restart carries on", async () => {
     const clock = manualClock();
-    const id = await createMailOutbox().enqueue(database.db, mail());
+    const id = await createMailOutbox(testSealer).enqueue(database.db, mail());
     const failing = recordingMailer();
     failing.state.failure = new Error("421 Service not available, try later");
     const logs = captureLogs();
 
-    const first = createMailWorker({ database, mailer: failing.mailer, logger: logs.logger, retry: RETRY, now: clock.now });
+    const first = createMailWorker({ outbox: createMailOutbox(testSealer), database, mailer: failing.mailer, logger: logs.logger, retry: RETRY, now: clock.now });
     expect(await first.sendDue()).toBe(1);
     expect(await mailState(database.db, id)).toMatchObject({ status: "pending", attempts: 1, next_attempt_at: new Date(clock.start + 60_000).toISOString(), last_error: "421 Service not available, try later" });
     await first.stop(1_000);
 
     // A restart: a new worker over the same database. Not due yet, then due and failing again: twice the wait.
-    const second = createMailWorker({ database, mailer: failing.mailer, logger: logs.logger, retry: RETRY, now: clock.now });
+    const second = createMailWorker({ outbox: createMailOutbox(testSealer), database, mailer: failing.mailer, logger: logs.logger, retry: RETRY, now: clock.now });
     clock.set(clock.start + 59_999);
     expect(await second.sendDue()).toBe(0);
     clock.set(clock.start + 60_000);
@@ -103,7 +106,7 @@ describe("retries", () => {
     await second.stop(1_000);
 
     const working = recordingMailer();
-    const third = createMailWorker({ database, mailer: working.mailer, logger: logs.logger, retry: RETRY, now: clock.now });
+    const third = createMailWorker({ outbox: createMailOutbox(testSealer), database, mailer: working.mailer, logger: logs.logger, retry: RETRY, now: clock.now });
     clock.set(clock.start + 180_000);
     expect(await third.sendDue()).toBe(1);
     expect(working.sent.map((m) => m.subject)).toEqual(["Mail 1"]);
@@ -118,11 +121,11 @@ describe("retries", () => {
 
   it("gives a mail up after the last attempt, and logs every failure with the mail's id but never its content", async () => {
     const clock = manualClock();
-    const id = await createMailOutbox().enqueue(database.db, mail());
+    const id = await createMailOutbox(testSealer).enqueue(database.db, mail());
     const failing = recordingMailer();
     failing.state.failure = new Error("550 mailbox unavailable");
     const logs = captureLogs();
-    const worker = createMailWorker({ database, mailer: failing.mailer, logger: logs.logger, retry: RETRY, now: clock.now });
+    const worker = createMailWorker({ outbox: createMailOutbox(testSealer), database, mailer: failing.mailer, logger: logs.logger, retry: RETRY, now: clock.now });
     for (let attempt = 0; attempt < 3; attempt++) {
       expect(await worker.sendDue()).toBe(1);
       clock.set(clock.now() + RETRY.maxDelayMs);
@@ -170,7 +173,7 @@ describe("shutdown", () => {
   }
 
   it("stops claiming, finishes the mail it holds, and leaves the rest queued for the next start", async () => {
-    const outbox = createMailOutbox();
+    const outbox = createMailOutbox(testSealer);
     await outbox.enqueue(database.db, mail(1));
     await outbox.enqueue(database.db, mail(2));
     const held = heldMailer();
@@ -184,13 +187,13 @@ describe("shutdown", () => {
     expect(await database.db.selectFrom("mail_outbox").select("status").orderBy("status").execute()).toEqual([{ status: "pending" }, { status: "sent" }]);
 
     const next = recordingMailer();
-    expect(await createMailWorker({ database, mailer: next.mailer, logger: silent() }).sendDue()).toBe(1);
+    expect(await createMailWorker({ outbox: createMailOutbox(testSealer), database, mailer: next.mailer, logger: silent() }).sendDue()).toBe(1);
     expect([...held.sent, ...next.sent.map((m) => m.subject)].sort()).toEqual(["Mail 1", "Mail 2"]);
   });
 
   it("stops waiting after the time it is given; the mail it held is sent by the next start once its claim runs out", async () => {
     const clock = manualClock();
-    const outbox = createMailOutbox();
+    const outbox = createMailOutbox(testSealer);
     const id = await outbox.enqueue(database.db, mail());
     const logs = captureLogs();
     const held = heldMailer();
@@ -201,7 +204,7 @@ describe("shutdown", () => {
     expect(await logs.waitFor((line) => line.msg === "shutting down with e-mails still being sent; they stay queued")).toMatchObject({ unsent: 1 });
 
     const next = recordingMailer();
-    const restarted = createMailWorker({ database, mailer: next.mailer, logger: silent(), now: clock.now });
+    const restarted = createMailWorker({ outbox: createMailOutbox(testSealer), database, mailer: next.mailer, logger: silent(), now: clock.now });
     expect(await restarted.sendDue()).toBe(0);
     clock.set(clock.start + 600_000);
     expect(await restarted.sendDue()).toBe(1);
@@ -212,10 +215,10 @@ describe("shutdown", () => {
 describe("pruning", () => {
   it("deletes sent mail after the keep time, given-up mail after its own, and never queued mail", async () => {
     const clock = manualClock();
-    const outbox = createMailOutbox();
+    const outbox = createMailOutbox(testSealer);
     await outbox.enqueue(database.db, mail(1));
     const { mailer, state } = recordingMailer();
-    const worker = createMailWorker({ database, mailer, logger: silent(), now: clock.now, retry: { ...RETRY, maxAttempts: 1 }, keepSentMs: 1_000, keepFailedMs: 5_000 });
+    const worker = createMailWorker({ outbox: createMailOutbox(testSealer), database, mailer, logger: silent(), now: clock.now, retry: { ...RETRY, maxAttempts: 1 }, keepSentMs: 1_000, keepFailedMs: 5_000 });
     await worker.sendDue();
     state.failure = new Error("550 no such user");
     const failedId = await outbox.enqueue(database.db, mail(2));
@@ -253,11 +256,11 @@ describe("several server processes", () => {
 
   it("send each mail exactly once when two workers on two connections claim at the same time", async () => {
     const other = await secondHandle();
-    const outbox = createMailOutbox();
+    const outbox = createMailOutbox(testSealer);
     const count = 30;
     for (let n = 1; n <= count; n++) await outbox.enqueue(database.db, { ...mail(n), to: "race@example.com" });
     const mailers = [1, 2].map(() => createMailer({ smtpUrl: capture.url, from: "Plant Shop <shop@example.com>", outboxDir: "/nonexistent" }));
-    const workers = [database, other].map((handle, i) => createMailWorker({ database: handle, mailer: mailers[i]!, logger: silent(), batchSize: 1 }));
+    const workers = [database, other].map((handle, i) => createMailWorker({ outbox: createMailOutbox(testSealer), database: handle, mailer: mailers[i]!, logger: silent(), batchSize: 1 }));
     try {
       const attempted = await Promise.all(workers.map((worker) => worker.sendDue()));
       expect(attempted[0]! + attempted[1]!).toBe(count);

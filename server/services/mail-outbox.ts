@@ -9,6 +9,7 @@ import type { Database } from "../db/client.ts";
 import type { DB } from "../db/schema.ts";
 import { toIsoString } from "../db/values.ts";
 import { afterCommit } from "../db/write-transaction.ts";
+import type { Sealer } from "../auth/sealed-values.ts";
 import type { Mailer, MailMessage } from "./mailer.ts";
 
 /** One e-mail to queue: the message, what it is and what it is about (both for log lines, never its content). */
@@ -27,9 +28,14 @@ export interface MailOutbox {
   enqueue(db: Kysely<DB>, mail: OutboxMail): Promise<string>;
   /** Calls `listener` after each committed enqueue (this process's worker starts sending at once). */
   onQueued(listener: () => void): () => void;
+  /** A queued body in clear: the table holds it sealed, because its links carry tokens (decision 015). */
+  openBody(sealed: string | null): string;
 }
 
-export function createMailOutbox(): MailOutbox {
+const BODY_PURPOSE = "mail body";
+
+/** `sealer` keeps bodies unreadable in the table; every process sharing the database must use the same secret. */
+export function createMailOutbox(sealer: Sealer): MailOutbox {
   const listeners = new Set<() => void>();
   const notify = () => {
     for (const listener of listeners) listener();
@@ -40,7 +46,7 @@ export function createMailOutbox(): MailOutbox {
       const now = new Date().toISOString();
       await db
         .insertInto("mail_outbox")
-        .values({ id, kind, reference: reference ?? null, recipient: to, subject, text_body: text, html_body: html, status: "pending", next_attempt_at: now, created_at: now })
+        .values({ id, kind, reference: reference ?? null, recipient: to, subject, text_body: sealer.seal(BODY_PURPOSE, text), html_body: sealer.seal(BODY_PURPOSE, html), status: "pending", next_attempt_at: now, created_at: now })
         .execute();
       afterCommit(db, notify);
       return id;
@@ -48,6 +54,9 @@ export function createMailOutbox(): MailOutbox {
     onQueued(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    openBody(sealed) {
+      return sealed === null ? "" : (sealer.open(BODY_PURPOSE, sealed) ?? "");
     },
   };
 }
@@ -170,7 +179,8 @@ export function createMailWorker({
   keepSentMs = 7 * 24 * 60 * 60_000,
   keepFailedMs = 30 * 24 * 60 * 60_000,
   now = Date.now,
-}: Omit<MailWorkerOptions, "outbox" | "pollIntervalMs">) {
+  outbox,
+}: Omit<MailWorkerOptions, "pollIntervalMs">) {
   const { db, dialect } = database;
   const running = new Set<Promise<unknown>>();
   let holding = 0;
@@ -221,7 +231,7 @@ export function createMailWorker({
     const update = () => db.updateTable("mail_outbox");
     let sent;
     try {
-      sent = await mailer.send({ to: mail.recipient, subject: mail.subject, text: mail.text_body ?? "", html: mail.html_body ?? "" });
+      sent = await mailer.send({ to: mail.recipient, subject: mail.subject, text: outbox.openBody(mail.text_body), html: outbox.openBody(mail.html_body) });
     } catch (error) {
       const giveUp = mail.attempts >= retry.maxAttempts;
       const nextAttemptAt = iso(now() + retryDelayMs(retry, mail.attempts));

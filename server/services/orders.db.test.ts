@@ -11,6 +11,9 @@ import { createEventLog } from "./event-log.ts";
 import { createOrdersService, type OrdersDependencies } from "./orders.ts";
 import type { PaymentHold, PaymentMethod } from "./payments.ts";
 import { createRateLimiter } from "./rate-limit.ts";
+import { createSealer } from "../auth/sealed-values.ts";
+
+const testSealer = createSealer("mail-outbox-test-secret-0123456789abcdef");
 
 let app: TestApp;
 beforeEach(async () => {
@@ -30,7 +33,7 @@ function ordersWith(overrides: Partial<Pick<OrdersDependencies, "payment">> = {}
   const logger = pino({ level: "silent" });
   const orders = createOrdersService({
     database: app.database,
-    outbox: createMailOutbox(),
+    outbox: createMailOutbox(testSealer),
     logger,
     shopName: "Plant Shop",
     publicUrl: new URL(TEST_ORIGIN),
