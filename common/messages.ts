@@ -153,7 +153,7 @@ export const messages = {
     uploadTooLarge: "The upload is too large",
     goBack: "Go back and choose a smaller picture",
     tooComplex: "This drawing is too complex to turn into a picture. Choose a simpler one or a PNG or JPG.",
-    tooManyUploads: "Too many pictures uploaded. Please wait a little and try again.",
+    tooManyUploads: "Too many pictures uploaded.",
     busy: "The shop is busy with other pictures right now. Please try again in a moment.",
   },
   forms: {

@@ -154,11 +154,12 @@ export function createAuth({ database, publicUrl, secret, shopName, outbox, rate
             break;
           }
           case "/change-password": {
-            // Every other session ends, as on the profile page, whatever a JSON caller asks for.
-            body.revokeOtherSessions = true;
             const userId = await signedInUserId(ctx);
             // Without a session the endpoint answers 401 itself, before any password is checked.
             if (!userId) break;
+            // Every other session ends, as on the profile page, whatever a JSON caller asks for. (A body that is
+            // not an object is the endpoint's to refuse.)
+            if (isRecord(ctx.body)) ctx.body.revokeOtherSessions = true;
             await limit(authRateRules.passwordFailuresPerIp, ip);
             await limit(authRateRules.changePasswordFailuresPerAccount, accountAtAddress(userId, ip));
             break;

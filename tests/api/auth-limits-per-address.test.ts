@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { newPerson } from "../support/accounts.ts";
+import { newPerson, signUpVerified } from "../support/accounts.ts";
 import { useAppWithMail } from "../support/app-with-mail.ts";
 import { TEST_ORIGIN } from "../support/test-app.ts";
 
@@ -24,15 +24,28 @@ async function fromOneAddress(count: number, send: (email: string) => Promise<Re
 }
 
 describe("per client address", () => {
-  it("sign-in attempts: 30 a minute, whichever e-mail they name; another address is not affected", async () => {
+  it("wrong passwords: 20 an hour from one address, whichever e-mail they name; another address is not affected", async () => {
     const url = await shop.app.listen();
     const signIn = (email: string, from = "198.51.100.20") => post(url, "/sign-in/email", { email, password: "not-the-password-1" }, from);
-    expect(await fromOneAddress(30, (email) => signIn(email))).toEqual(Array(30).fill(401));
+    expect(await fromOneAddress(20, (email) => signIn(email))).toEqual(Array(20).fill(401));
     const refused = await signIn(newPerson().email);
     expect(refused.status).toBe(429);
-    expect((await refused.json()).message).toMatch(/Too many sign-in attempts/);
+    expect((await refused.json()).message).toMatch(/Too many wrong passwords from your network/);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
     expect((await signIn(newPerson().email, "198.51.100.21")).status).toBe(401);
+  }, 60_000);
+
+  it("sign-in attempts, right or wrong: 30 a minute from one address; another address is not affected", async () => {
+    const url = await shop.app.listen();
+    const { person } = await signUpVerified(shop.app, shop.capture);
+    const signIn = (from: string) => post(url, "/sign-in/email", { email: person.email, password: person.password }, from);
+    const statuses: number[] = [];
+    for (let i = 0; i < 30; i++) statuses.push((await signIn("198.51.100.25")).status);
+    expect(statuses).toEqual(Array(30).fill(200));
+    const refused = await signIn("198.51.100.25");
+    expect(refused.status).toBe(429);
+    expect((await refused.json()).message).toMatch(/Too many sign-in attempts/);
+    expect((await signIn("198.51.100.26")).status).toBe(200);
   }, 60_000);
 
   it("password reset requests: 10 an hour, whichever e-mail they name; another address is not affected", async () => {

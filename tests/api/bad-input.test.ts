@@ -76,7 +76,7 @@ describe("picture uploads", () => {
     for (let i = 0; i < uploadRateRules.perAccount.limit; i++) expect((await upload(userId, cookie, png)).status).toBe(200);
     const refused = await upload(userId, cookie, png);
     expect(refused.status).toBe(429);
-    expect((await refused.json()).message).toBe(messages.images.tooManyUploads);
+    expect((await refused.json()).message).toBe(`${messages.images.tooManyUploads} Please try again in 10 minutes.`);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
   });
 });
