@@ -10,7 +10,7 @@ async function ruleHits(filePath: string, code: string) {
 }
 
 describe("the import rule that keeps the database behind the services", () => {
-  const databaseImport = 'import { openDatabase } from "../../server/db/client.ts";\nexport const x = openDatabase;\n';
+  const databaseImport = 'import { openDatabase } from "../../server/platform/db/client.ts";\nexport const x = openDatabase;\n';
 
   it("fails a screen that imports the database", async () => {
     expect(await ruleHits("app/routes/example.tsx", databaseImport)).toHaveLength(1);
