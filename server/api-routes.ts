@@ -1,14 +1,11 @@
 import { Hono } from "hono";
 import type { AppEnv } from "./app-env.ts";
 import { jsonBodies } from "./platform/http/request-guards.ts";
-import { adminApi } from "./modules/orders/admin-orders-api.ts";
-import { authApi } from "./modules/accounts/auth-handler.ts";
-import { adminOrdersApi, cartApi, ordersApi } from "./modules/orders/shopping-api.ts";
-import { categoriesApi } from "./modules/catalog/categories-api.ts";
-import { contactApi } from "./modules/contact/contact-api.ts";
+import { adminApi, adminOrdersApi, cartApi, ordersApi } from "./modules/orders/index.ts";
+import { authApi, meApi, profilePictureApi, profilesApi } from "./modules/accounts/index.ts";
+import { categoriesApi, productsApi } from "./modules/catalog/index.ts";
+import { contactApi } from "./modules/contact/index.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
-import { productsApi } from "./modules/catalog/products-api.ts";
-import { meApi, profilePictureApi, profilesApi } from "./modules/accounts/profiles-api.ts";
 
 const JSON_BODY_LIMIT = 64 * 1024;
 

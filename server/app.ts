@@ -16,10 +16,10 @@ import { refuseControlCharactersInUrl, sameOriginOnly } from "./platform/http/re
 import { passOnSessionCookies } from "./platform/http/request-context.ts";
 import { requestLogger } from "./platform/http/request-logger.ts";
 import { securityHeaders } from "./platform/http/security-headers.ts";
-import { seoFiles } from "./modules/catalog/seo-files.ts";
+import { seoFiles } from "./modules/catalog/index.ts";
 import { shareImages } from "./platform/http/share-images.ts";
 import { PROJECT_ROOT } from "./project-root.ts";
-import { initialsAvatarSvg } from "./modules/accounts/avatars.ts";
+import { initialsAvatarSvg } from "./modules/accounts/index.ts";
 import type { Services } from "./create-services.ts";
 
 export interface HealthState {

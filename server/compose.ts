@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { Logger } from "pino";
 import { createSealer } from "./platform/sealed-values.ts";
-import { loadAuthSecret } from "./modules/accounts/auth/secret.ts";
+import { loadAuthSecret } from "./modules/accounts/index.ts";
 import { ConfigError, type Config } from "./config.ts";
 import type { Database } from "./platform/db/client.ts";
 import { createServices } from "./create-services.ts";

@@ -2,7 +2,7 @@ import path from "node:path";
 import { z } from "zod";
 import { messages } from "#common/shared/messages.ts";
 import { newPasswordSchema } from "#common/accounts/account-schemas.ts";
-import { isCommonPassword } from "./modules/accounts/auth/common-passwords.ts";
+import { isCommonPassword } from "./modules/accounts/index.ts";
 
 const booleanFlag = z
   .enum(["true", "false", "1", "0", "yes", "no"], { error: "must be true or false" })

@@ -1,16 +1,14 @@
 import path from "node:path";
 import type { Logger } from "pino";
-import { createAuth } from "./modules/accounts/auth/auth.ts";
+import { createAccountsService, createAuth, createProfilesService } from "./modules/accounts/index.ts";
 import { createSealer } from "./platform/sealed-values.ts";
 import type { Database } from "./platform/db/client.ts";
-import { createAccountsService } from "./modules/accounts/accounts.ts";
-import { createCartService } from "./modules/cart/cart.ts";
-import { createCatalogService } from "./modules/catalog/catalog.ts";
-import { createContactService } from "./modules/contact/contact.ts";
+import { createCartService } from "./modules/cart/index.ts";
+import { createCatalogService } from "./modules/catalog/index.ts";
+import { createContactService } from "./modules/contact/index.ts";
 import type { MailOutbox } from "./platform/mail/mail-outbox.ts";
 import { createMediaService } from "./platform/media/media.ts";
-import { createOrdersService } from "./modules/orders/orders.ts";
-import { createProfilesService } from "./modules/accounts/profiles.ts";
+import { createOrdersService } from "./modules/orders/index.ts";
 import { createEventLog } from "./platform/event-log.ts";
 import { createRateLimiter } from "./platform/rate-limit/rate-limit.ts";
 

@@ -11,7 +11,7 @@ import { lockDataDir } from "./platform/data-dir/data-dir-lock.ts";
 import { secureDataDir } from "./platform/data-dir/data-dir-permissions.ts";
 import { openDatabase } from "./platform/db/client.ts";
 import { migrateToLatest } from "./platform/db/migrate.ts";
-import { seedSampleData } from "./modules/catalog/seed.ts";
+import { seedSampleData } from "./modules/catalog/index.ts";
 import { createPageHandler } from "./platform/http/pages.ts";
 import { PROJECT_ROOT } from "./project-root.ts";
 

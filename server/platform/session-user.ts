@@ -1,3 +1,7 @@
+/** The session cookie's name; over https it carries the `__Host-` prefix. Here because the request context
+ * looks for it before asking the accounts module who the person is. */
+export const SESSION_COOKIE = "plant-shop.session_token";
+
 /** The signed-in person as every service sees them. */
 export interface SessionUser {
   id: string;

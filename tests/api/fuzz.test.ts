@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OPEN_AUTH_PATHS } from "../../server/modules/accounts/auth/auth-rules.ts";
+import { OPEN_AUTH_PATHS } from "../../server/modules/accounts/index.ts";
 import { buildOpenApiDocument } from "../../server/openapi.ts";
 import { signUpVerified } from "../support/accounts.ts";
 import { createProduct } from "../support/factories.ts";

@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Kysely } from "kysely";
 import pg from "pg";
-import { hashPassword } from "../../server/modules/accounts/auth/password-hashing.ts";
+import { hashPassword } from "../../server/modules/accounts/index.ts";
 import type { Dialect } from "../../server/platform/db/client.ts";
 import type { DB } from "../../server/platform/db/schema.ts";
 import { toFlag } from "../../server/platform/db/values.ts";

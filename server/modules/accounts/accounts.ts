@@ -10,7 +10,7 @@ import {
   resetPasswordSchema,
 } from "#common/accounts/account-schemas.ts";
 import type { Auth } from "./auth/auth.ts";
-import { CLIENT_IP_HEADER, SESSION_COOKIE } from "./auth/auth-rules.ts";
+import { CLIENT_IP_HEADER } from "./auth/auth-rules.ts";
 import type { Database, Dialect } from "../../platform/db/client.ts";
 import type { DB } from "../../platform/db/schema.ts";
 import { toFlag } from "../../platform/db/values.ts";
@@ -23,7 +23,7 @@ import {
   parseInput,
 } from "../../platform/errors.ts";
 import type { EventLog } from "../../platform/event-log.ts";
-import type { RequestContext, SessionUser } from "../../platform/session-user.ts";
+import { SESSION_COOKIE, type RequestContext, type SessionUser } from "../../platform/session-user.ts";
 import { ERROR_CODES } from "#common/shared/user-facing-error.ts";
 
 /** Our page a reset link leads to. */

@@ -4,7 +4,7 @@ import type { Database } from "../../platform/db/client.ts";
 import { toIsoString } from "../../platform/db/values.ts";
 import { inWriteTransaction } from "../../platform/db/write-transaction.ts";
 import { ForbiddenError, UnauthorizedError, parseInput } from "../../platform/errors.ts";
-import { contactMessageEmail } from "../../platform/mail/mail-templates.ts";
+import { contactMessageEmail } from "./contact-mail.ts";
 import type { MailOutbox } from "../../platform/mail/mail-outbox.ts";
 import type { RateLimiter, RateRule } from "../../platform/rate-limit/rate-limit.ts";
 import type { SessionUser } from "../../platform/session-user.ts";

@@ -1,7 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { SESSION_COOKIE } from "../../modules/accounts/auth/auth-rules.ts";
 import { currentRequestScope } from "../event-log.ts";
-import type { RequestContext, SessionUser } from "../session-user.ts";
+import { SESSION_COOKIE, type RequestContext, type SessionUser } from "../session-user.ts";
 import { clientIp } from "./client-ip.ts";
 import type { AppEnv } from "../../app-env.ts";
 

@@ -28,8 +28,6 @@ export const authRateRules = {
   existingAccountNoticePerEmail: { name: "existing-account-notice", limit: 3, windowMs: hour, message: tooMany("sign-ups with this e-mail") },
 } satisfies Record<string, RateRule>;
 
-/** The session cookie's name; over https it carries the `__Host-` prefix. */
-export const SESSION_COOKIE = "plant-shop.session_token";
 export const SESSION_IDLE_SECONDS = 7 * 24 * 60 * 60;
 export const SESSION_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
 export const RESET_LINK_MINUTES = 60;

@@ -6,7 +6,7 @@ import { messages } from "#common/shared/messages.ts";
 import { registerSchema } from "#common/accounts/account-schemas.ts";
 import { hasControlCharacters } from "#common/shared/fields.ts";
 import type { Database } from "../../../platform/db/client.ts";
-import { existingAccountEmail, passwordChangedEmail, passwordResetEmail, verificationEmail } from "../../../platform/mail/mail-templates.ts";
+import { existingAccountEmail, passwordChangedEmail, passwordResetEmail, verificationEmail } from "../account-mails.ts";
 import type { MailOutbox, OutboxMail } from "../../../platform/mail/mail-outbox.ts";
 import { TooManyRequestsError } from "../../../platform/errors.ts";
 import type { EventLog } from "../../../platform/event-log.ts";

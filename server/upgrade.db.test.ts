@@ -5,15 +5,14 @@ import path from "node:path";
 import type { Kysely } from "kysely";
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createTestDatabase, migrateBesideOtherTests, type TestDatabase } from "../../../tests/support/test-database.ts";
-import { TEST_ORIGIN } from "../../../tests/support/test-app.ts";
-import { hashPassword } from "../../modules/accounts/auth/password-hashing.ts";
-import { composeShop } from "../../compose.ts";
-import { loadConfig } from "../../config.ts";
-import { migrateToLatest, migrationNames } from "./migrate.ts";
-import { sampleCategories, sampleProducts } from "../../modules/catalog/sample-data.ts";
-import { seedSampleData } from "../../modules/catalog/seed.ts";
-import { toFlag } from "./values.ts";
+import { createTestDatabase, migrateBesideOtherTests, type TestDatabase } from "../tests/support/test-database.ts";
+import { TEST_ORIGIN } from "../tests/support/test-app.ts";
+import { hashPassword } from "./modules/accounts/index.ts";
+import { composeShop } from "./compose.ts";
+import { loadConfig } from "./config.ts";
+import { migrateToLatest, migrationNames } from "./platform/db/migrate.ts";
+import { sampleCategories, sampleProducts, seedSampleData } from "./modules/catalog/index.ts";
+import { toFlag } from "./platform/db/values.ts";
 
 // A shop's database as the previous release (migrations 0001–0003) left it, with its data, upgraded to the
 // latest schema: every row it had is still there, unchanged, and today's code works with it.

@@ -1,38 +1,7 @@
 import { describe, expect, it } from "vitest";
-import {
-  contactMessageEmail,
-  escapeHtml,
-  existingAccountEmail,
-  passwordChangedEmail,
-  passwordResetEmail,
-  verificationEmail,
-  type MailContent,
-} from "./mail-templates.ts";
-
-const shopName = "Plant Shop";
-const evil = '<script>alert("x")</script>';
-const url = "https://shop.example/verify?token=abc&next=%2Faccount";
-
-/** What every e-mail shares: the layout, the shop name, the footer, and no unescaped markup from input. */
-function expectLayout(mail: MailContent) {
-  expect(mail.html).toContain("max-width:560px");
-  expect(mail.html).toContain(`>${shopName}</div>`);
-  expect(mail.html).toContain("You received this e-mail because");
-  expect(mail.text).toContain("You received this e-mail because");
-  expect(mail.html).not.toContain("<script>");
-  // The plain-text part carries no markup of the layout (the values in it are plain text, unescaped).
-  expect(mail.text).not.toMatch(/<(p|a|div|strong|br|span)\b/);
-  expect(mail.text).not.toMatch(/&(amp|lt|gt|quot|#39);/);
-}
-
-describe("escapeHtml", () => {
-  it("escapes the characters that matter in content and attributes", () => {
-    expect(escapeHtml(`<a href="x" title='y'>Tom & Jerry</a>`)).toBe(
-      "&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;Tom &amp; Jerry&lt;/a&gt;",
-    );
-    expect(escapeHtml("Ānanda")).toBe("Ānanda");
-  });
-});
+import { existingAccountEmail, passwordChangedEmail, passwordResetEmail, verificationEmail } from "./account-mails.ts";
+import { escapeHtml } from "../../platform/mail/mail-layout.ts";
+import { evil, expectLayout, shopName, url } from "../../../tests/support/mail-layout.ts";
 
 describe("verificationEmail", () => {
   it("carries the link in both parts and escapes the name", () => {
@@ -112,38 +81,5 @@ describe("existingAccountEmail", () => {
     expect(mail.text).toContain(`Hello ${evil},`);
     expect(mail.html).toContain(escapeHtml(evil));
     expectLayout(mail);
-  });
-});
-
-describe("contactMessageEmail", () => {
-  it("escapes every value, keeps the message's line breaks and links a reply", () => {
-    const mail = contactMessageEmail({
-      shopName,
-      fromName: evil,
-      fromEmail: "ananda@example.com",
-      subject: `Repotting ${evil}`,
-      message: `First line\r\nSecond line ${evil}\n\nThird & last`,
-    });
-
-    expect(mail.subject).toBe(`Contact form: Repotting ${evil}`);
-    expect(mail.text).toContain(`${evil} <ananda@example.com>`);
-    expect(mail.text).toContain(`First line\nSecond line ${evil}\n\nThird & last`);
-    expect(mail.html).toContain(
-      `First line<br>\nSecond line ${escapeHtml(evil)}<br>\n<br>\nThird &amp; last`,
-    );
-    expect(mail.html).toContain(`Repotting ${escapeHtml(evil)}`);
-    expect(mail.html).toContain('href="mailto:ananda@example.com?subject=Re%3A%20Repotting%20');
-    expectLayout(mail);
-  });
-
-  it("keeps the subject line on one line", () => {
-    const mail = contactMessageEmail({
-      shopName,
-      fromName: "A",
-      fromEmail: "a@example.com",
-      subject: "Hello\r\nBcc: victim@example.com",
-      message: "Hi",
-    });
-    expect(mail.subject).toBe("Contact form: Hello Bcc: victim@example.com");
   });
 });
