@@ -1,15 +1,58 @@
+import { readdirSync } from "node:fs";
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
+// The import rules of the layout (docs/architecture.md, decision 018). ESLint's own no-restricted-imports matches
+// the import as written, so each rule lists the spellings that reach a folder: relative and `#…` aliases. A `group`
+// is gitignore syntax, where a leading # starts a comment: the aliases are matched with `regex`.
+
 // Routes and API handlers call services, never the database (engineering guide, "Routes never touch the database").
-const databaseImports = {
-  patterns: [
-    {
-      group: ["**/db/*", "**/db", "#server/db/*", "kysely", "better-sqlite3", "pg"],
-      message: "Screens and API handlers go through a service in server/services, never to the database directly.",
-    },
-  ],
-};
+const databaseImports = [
+  {
+    group: ["**/db/*", "**/db", "kysely", "better-sqlite3", "pg"],
+    message: "Screens and API handlers go through a module's service, never to the database directly.",
+  },
+];
+
+// A module is reached only through its index.ts. The names come from the folder, so a new module is covered.
+const moduleNames = readdirSync(new URL("./server/modules", import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const notThroughIndex = "/(?!index\\.ts$)";
+const otherModuleInternals = [
+  {
+    // `../cart/cart.ts` from a module's root, `../../cart/cart.ts` from a folder inside it, `…/modules/cart/…`.
+    regex: `^(\\.\\./)+(${moduleNames.join("|")})${notThroughIndex}|(^|/)modules/[^/]+${notThroughIndex}`,
+    message: "Another module is reached only through its index.ts.",
+  },
+];
+const moduleInternalsFromOutside = [
+  { regex: `(^|/)modules/[^/]+${notThroughIndex}`, message: "A module is reached only through its index.ts." },
+];
+
+// The platform is what modules stand on; it knows none of them.
+const platformImports = [
+  { regex: "(^|/)modules(/|$)", message: "server/platform never imports a module." },
+];
+
+// Schemas, types and messages shared by the browser and the server depend on neither.
+const commonImports = [
+  {
+    regex: "(^|/)(app|server)/|^#(app|server)/",
+    message: "common/ imports nothing from app/ or server/.",
+  },
+];
+
+// Pages reach server code only for its types: a value import would pull server code into the browser bundle.
+const serverValueImports = [
+  {
+    regex: "(^|/)server/|^#server/",
+    allowTypeImports: true,
+    message: "app/ imports server code only as types (import type …).",
+  },
+];
+
+const restrict = (...groups) => ["error", { patterns: groups.flat() }];
 
 export default tseslint.config(
   { ignores: ["build/", "node_modules/", ".react-router/", "test-results/", "playwright-report/", "data/"] },
@@ -24,9 +67,26 @@ export default tseslint.config(
       "no-console": ["error", { allow: ["error", "warn"] }],
     },
   },
+  // Each block below sets no-restricted-imports for its files in full (a later block replaces an earlier one).
   {
-    files: ["app/**/*.{ts,tsx}", "server/api/**/*.ts", "server/http/**/*.ts"],
-    rules: { "no-restricted-imports": ["error", databaseImports] },
+    files: ["app/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": restrict(databaseImports),
+      "@typescript-eslint/no-restricted-imports": restrict(serverValueImports),
+    },
+  },
+  { files: ["common/**/*.ts"], rules: { "no-restricted-imports": restrict(commonImports) } },
+  { files: ["server/platform/**/*.ts"], rules: { "no-restricted-imports": restrict(platformImports) } },
+  { files: ["server/platform/http/**/*.ts"], rules: { "no-restricted-imports": restrict(platformImports, databaseImports) } },
+  { files: ["server/modules/**/*.ts"], rules: { "no-restricted-imports": restrict(otherModuleInternals) } },
+  // JSON API handlers are named *-api.ts (and auth-handler.ts, which hands /api/auth to Better Auth).
+  {
+    files: ["server/modules/**/*-api.ts", "server/modules/**/auth-handler.ts"],
+    rules: { "no-restricted-imports": restrict(otherModuleInternals, databaseImports) },
+  },
+  {
+    files: ["server/*.ts", "scripts/**", "bench/**", "tests/**"],
+    rules: { "no-restricted-imports": restrict(moduleInternalsFromOutside) },
   },
   {
     files: ["bench/**", "scripts/**", "tests/**"],

@@ -4,7 +4,7 @@ import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
 import { isRouteErrorResponse, ServerRouter, type AppLoadContext, type EntryContext, type HandleErrorFunction } from "react-router";
-import { NonceContext } from "./lib/nonce.tsx";
+import { NonceContext } from "./shared/lib/nonce.tsx";
 
 export const streamTimeout = 5_000;
 

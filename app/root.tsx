@@ -13,17 +13,17 @@ import {
   useNavigation,
   useRouteLoaderData,
 } from "react-router";
-import { avatarUrl } from "#common/avatar-url.ts";
-import { messages } from "#common/messages.ts";
+import { avatarUrl } from "#common/accounts/avatar-url.ts";
+import { messages } from "#common/shared/messages.ts";
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
-import { NavBar } from "./components/nav-bar.tsx";
-import { ErrorScreen } from "./components/error-screen.tsx";
-import { NotFound } from "./components/not-found.tsx";
-import { SiteFooter } from "./components/site-footer.tsx";
-import { Spinner } from "./components/ui/spinner.tsx";
-import { takeFlash } from "./lib/flash.ts";
-import { useNonce } from "./lib/nonce.tsx";
+import { NavBar } from "./shared/components/nav-bar.tsx";
+import { ErrorScreen } from "./shared/components/error-screen.tsx";
+import { NotFound } from "./shared/components/not-found.tsx";
+import { SiteFooter } from "./shared/components/site-footer.tsx";
+import { Spinner } from "./shared/ui/spinner.tsx";
+import { takeFlash } from "./shared/lib/flash.ts";
+import { useNonce } from "./shared/lib/nonce.tsx";
 
 export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },

@@ -2,8 +2,8 @@ import path from "node:path";
 import { pino } from "pino";
 import { composeShop } from "../server/compose.ts";
 import { ConfigError, loadConfig } from "../server/config.ts";
-import { openDatabase } from "../server/db/client.ts";
-import { migrateToLatest } from "../server/db/migrate.ts";
+import { openDatabase } from "../server/platform/db/client.ts";
+import { migrateToLatest } from "../server/platform/db/migrate.ts";
 
 // npm run admin -- grant <email> | revoke <email>: the shop owner's command for admin rights
 // (decisions.md). Uses the same DATA_DIR / DATABASE_URL as the server; safe while it runs.

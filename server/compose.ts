@@ -1,13 +1,13 @@
 import path from "node:path";
 import type { Logger } from "pino";
-import { createSealer } from "./auth/sealed-values.ts";
-import { loadAuthSecret } from "./auth/secret.ts";
+import { createSealer } from "./platform/sealed-values.ts";
+import { loadAuthSecret } from "./modules/accounts/index.ts";
 import { ConfigError, type Config } from "./config.ts";
-import type { Database } from "./db/client.ts";
-import { createServices } from "./services/create-services.ts";
-import { ServiceError } from "./services/errors.ts";
-import { createMailOutbox, startMailWorker, type MailWorker, type MailWorkerOptions } from "./services/mail-outbox.ts";
-import { createMailer } from "./services/mailer.ts";
+import type { Database } from "./platform/db/client.ts";
+import { createServices } from "./create-services.ts";
+import { ServiceError } from "./platform/errors.ts";
+import { createMailOutbox, startMailWorker, type MailWorker, type MailWorkerOptions } from "./platform/mail/mail-outbox.ts";
+import { createMailer } from "./platform/mail/mailer.ts";
 
 /** The shop's services and outside connections, built from the configuration (server start-up and tests). */
 export async function composeShop(config: Config, database: Pick<Database, "db" | "dialect">, logger: Logger) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { messages } from "#common/messages.ts";
+import { messages } from "#common/shared/messages.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 
 describe("loadConfig", () => {

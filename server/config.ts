@@ -1,8 +1,8 @@
 import path from "node:path";
 import { z } from "zod";
-import { messages } from "#common/messages.ts";
-import { newPasswordSchema } from "#common/schemas/account.ts";
-import { isCommonPassword } from "./auth/common-passwords.ts";
+import { messages } from "#common/shared/messages.ts";
+import { newPasswordSchema } from "#common/accounts/account-schemas.ts";
+import { isCommonPassword } from "./modules/accounts/index.ts";
 
 const booleanFlag = z
   .enum(["true", "false", "1", "0", "yes", "no"], { error: "must be true or false" })
@@ -54,7 +54,7 @@ export interface Config {
   databaseUrl: string | undefined;
   publicUrl: URL;
   seedSampleData: boolean;
-  /** How many proxies in front of the shop append to X-Forwarded-For (server/http/client-ip.ts). */
+  /** How many proxies in front of the shop append to X-Forwarded-For (server/platform/http/client-ip.ts). */
   trustProxy: number;
   /** How long a page rendered for a visitor without cookies is reused; 0 turns the cache off. */
   pageCacheSeconds: number;

@@ -3,11 +3,11 @@ import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadAuthSecret } from "./auth/secret.ts";
-import { secureDataDir } from "./data-dir-permissions.ts";
-import { openDatabase } from "./db/client.ts";
-import { createMailer } from "./services/mailer.ts";
-import { createMediaService } from "./services/media.ts";
+import { loadAuthSecret } from "./modules/accounts/index.ts";
+import { secureDataDir } from "./platform/data-dir/data-dir-permissions.ts";
+import { openDatabase } from "./platform/db/client.ts";
+import { createMailer } from "./platform/mail/mailer.ts";
+import { createMediaService } from "./platform/media/media.ts";
 
 // Issue 7, "Secrets": the data folder is its user's alone (decision 015). Run under the test process's umask
 // (usually 022), so what is proved is the modes the shop sets, not a umask.

@@ -1,6 +1,6 @@
 import { pino } from "pino";
 import { ConfigError, loadConfig } from "./config.ts";
-import { DataDirInUseError } from "./data-dir-lock.ts";
+import { DataDirInUseError } from "./platform/data-dir/data-dir-lock.ts";
 import { startServer } from "./start.ts";
 
 // Process entry: configuration, start-up, graceful shutdown on SIGTERM/SIGINT.

@@ -7,12 +7,12 @@ import type { ServerBuild } from "react-router";
 import { createApp, type HealthState } from "./app.ts";
 import { composeShop } from "./compose.ts";
 import type { Config } from "./config.ts";
-import { lockDataDir } from "./data-dir-lock.ts";
-import { secureDataDir } from "./data-dir-permissions.ts";
-import { openDatabase } from "./db/client.ts";
-import { migrateToLatest } from "./db/migrate.ts";
-import { seedSampleData } from "./db/seed.ts";
-import { createPageHandler } from "./http/pages.ts";
+import { lockDataDir } from "./platform/data-dir/data-dir-lock.ts";
+import { secureDataDir } from "./platform/data-dir/data-dir-permissions.ts";
+import { openDatabase } from "./platform/db/client.ts";
+import { migrateToLatest } from "./platform/db/migrate.ts";
+import { seedSampleData } from "./modules/catalog/index.ts";
+import { createPageHandler } from "./platform/http/pages.ts";
 import { PROJECT_ROOT } from "./project-root.ts";
 
 export interface RunningServer {

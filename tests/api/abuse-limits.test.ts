@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { messages } from "../../common/messages.ts";
+import { messages } from "../../common/shared/messages.ts";
 import { newPerson, sessionCookie, signIn, signUpVerified } from "../support/accounts.ts";
 import { useAppWithMail } from "../support/app-with-mail.ts";
 import { createProduct } from "../support/factories.ts";

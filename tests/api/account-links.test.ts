@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { messages } from "../../common/messages.ts";
-import { ERROR_CODES } from "../../common/user-facing-error.ts";
-import { RESET_LINK_MINUTES } from "../../server/auth/auth-rules.ts";
+import { messages } from "../../common/shared/messages.ts";
+import { ERROR_CODES } from "../../common/shared/user-facing-error.ts";
+import { RESET_LINK_MINUTES } from "../../server/modules/accounts/index.ts";
 import { newPerson, signUpVerified, tokenFromMail } from "../support/accounts.ts";
 import { useAppWithMail } from "../support/app-with-mail.ts";
 import { postJson } from "../support/test-app.ts";

@@ -1,10 +1,10 @@
-import { messages } from "../../common/messages.ts";
+import { messages } from "../../common/shared/messages.ts";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { sql, type Kysely } from "kysely";
 import { pino } from "pino";
 import { composeShop } from "../../server/compose.ts";
 import { ConfigError, loadConfig } from "../../server/config.ts";
-import { hashedTokensMigration } from "../../server/db/migrations/0005-hashed-tokens.ts";
+import { hashedTokensMigration } from "../../server/platform/db/migrations/0005-hashed-tokens.ts";
 import { newPerson, signIn, signUpVerified, tokenFromMail } from "../support/accounts.ts";
 import { extractLinks, startSmtpCapture, type SmtpCapture } from "../support/smtp-capture.ts";
 import { createTestApp, postJson, TEST_ORIGIN, type TestApp } from "../support/test-app.ts";

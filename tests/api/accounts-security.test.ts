@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { messages } from "../../common/messages.ts";
-import type { PageHandler } from "../../server/http/pages.ts";
-import { currentUser } from "../../server/http/request-context.ts";
+import { messages } from "../../common/shared/messages.ts";
+import type { PageHandler } from "../../server/platform/http/pages.ts";
+import { currentUser } from "../../server/platform/http/request-context.ts";
 import { newPerson, sessionCookie, signIn, signUpVerified, tokenFromMail } from "../support/accounts.ts";
 import { useAppWithMail } from "../support/app-with-mail.ts";
 import { createTestApp, postJson, TEST_ORIGIN } from "../support/test-app.ts";

@@ -1,7 +1,7 @@
 import { betterAuth } from "better-auth";
 import { describe, expect, it } from "vitest";
-import { messages } from "../../common/messages.ts";
-import { DISABLED_AUTH_PATHS, OPEN_AUTH_PATHS } from "../../server/auth/auth-rules.ts";
+import { messages } from "../../common/shared/messages.ts";
+import { DISABLED_AUTH_PATHS, OPEN_AUTH_PATHS } from "../../server/modules/accounts/index.ts";
 import { newPerson, signUpVerified } from "../support/accounts.ts";
 import { useAppWithMail } from "../support/app-with-mail.ts";
 import { postJson } from "../support/test-app.ts";

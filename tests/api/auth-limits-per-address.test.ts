@@ -3,7 +3,7 @@ import { newPerson, signUpVerified } from "../support/accounts.ts";
 import { useAppWithMail } from "../support/app-with-mail.ts";
 import { TEST_ORIGIN } from "../support/test-app.ts";
 
-// The per-address limits on the account endpoints (server/auth/auth-rules.ts): many e-mail addresses from one
+// The per-address limits on the account endpoints (server/modules/accounts/auth/auth-rules.ts): many e-mail addresses from one
 // client address. Over a real socket behind one trusted proxy, so each test can speak from two addresses.
 
 const shop = useAppWithMail({ TRUST_PROXY: "1" });

@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { messages } from "../../common/messages.ts";
-import { uploadRateRules } from "../../server/services/profiles.ts";
+import { messages } from "../../common/shared/messages.ts";
+import { uploadRateRules } from "../../server/modules/accounts/index.ts";
 import { signUpVerified } from "../support/accounts.ts";
 import { useAppWithMail } from "../support/app-with-mail.ts";
 import { postJson } from "../support/test-app.ts";

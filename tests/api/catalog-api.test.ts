@@ -1,7 +1,7 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import sharp from "sharp";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { apiRoutes } from "../../server/api/api-routes.ts";
+import { apiRoutes } from "../../server/api-routes.ts";
 import { createProduct } from "../support/factories.ts";
 import { createTestApp, TEST_ORIGIN, type TestApp } from "../support/test-app.ts";
 

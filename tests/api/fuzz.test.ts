@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OPEN_AUTH_PATHS } from "../../server/auth/auth-rules.ts";
-import { buildOpenApiDocument } from "../../server/api/openapi.ts";
+import { OPEN_AUTH_PATHS } from "../../server/modules/accounts/index.ts";
+import { buildOpenApiDocument } from "../../server/openapi.ts";
 import { signUpVerified } from "../support/accounts.ts";
 import { createProduct } from "../support/factories.ts";
 import { loadPages } from "../support/page-build.ts";

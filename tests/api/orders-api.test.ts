@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { messages } from "../../common/messages.ts";
+import { messages } from "../../common/shared/messages.ts";
 import { newPerson, signUpVerified } from "../support/accounts.ts";
 import { createProduct } from "../support/factories.ts";
 import { captureLogs } from "../support/log-capture.ts";

@@ -2,7 +2,7 @@ import { access, readdir } from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { messages } from "../../common/messages.ts";
+import { messages } from "../../common/shared/messages.ts";
 import { newPerson, signUpVerified } from "../support/accounts.ts";
 import { useAppWithMail } from "../support/app-with-mail.ts";
 import { TEST_ORIGIN } from "../support/test-app.ts";

@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import type { Page } from "@playwright/test";
-import { MAX_IMAGE_BYTES } from "../../common/constants.ts";
-import { messages } from "../../common/messages.ts";
+import { MAX_IMAGE_BYTES } from "../../common/shared/constants.ts";
+import { messages } from "../../common/shared/messages.ts";
 import { allowStatusLogs, expect, test } from "./support/fixtures.ts";
 import { linkFromMail, mailsWithLink, mailWithSubject } from "./support/mail.ts";
 import { ADMIN, hydrated, logIn, logOut, mainNav, submitLogin, submitRegistration, toast, urlIs } from "./support/pages.ts";

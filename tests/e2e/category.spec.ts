@@ -1,5 +1,5 @@
-import { formatPriceExact } from "../../common/money.ts";
-import { messages } from "../../common/messages.ts";
+import { formatPriceExact } from "../../common/shared/money.ts";
+import { messages } from "../../common/shared/messages.ts";
 import { createCategory } from "../support/factories.ts";
 import { expect, seriousAccessibilityViolations, test } from "./support/fixtures.ts";
 

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { expect, test } from "@playwright/test";
-import { openDatabase } from "../../server/db/client.ts";
+import { openDatabase } from "../../server/platform/db/client.ts";
 import { extraPort, insertShoppers, startShopProcess, waitUntilHealthy, type ShopProcess } from "../support/shop-process.ts";
 
 // One server process per SQLite data folder (docs/decisions/012), with real processes: the lock survives a

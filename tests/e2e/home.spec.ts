@@ -1,5 +1,5 @@
-import { formatPrice } from "../../common/money.ts";
-import { messages } from "../../common/messages.ts";
+import { formatPrice } from "../../common/shared/money.ts";
+import { messages } from "../../common/shared/messages.ts";
 import { expect, seriousAccessibilityViolations, test } from "./support/fixtures.ts";
 import { hydrated } from "./support/pages.ts";
 

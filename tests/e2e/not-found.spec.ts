@@ -1,4 +1,4 @@
-import { messages } from "../../common/messages.ts";
+import { messages } from "../../common/shared/messages.ts";
 import { allowStatusLogs, expect, seriousAccessibilityViolations, test } from "./support/fixtures.ts";
 
 test.describe("missing pages", () => {

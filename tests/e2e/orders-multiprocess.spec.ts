@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { expect, test } from "@playwright/test";
-import { openDatabase, type Database } from "../../server/db/client.ts";
+import { openDatabase, type Database } from "../../server/platform/db/client.ts";
 import { createCategory, createProduct } from "../support/factories.ts";
 import {
   cookieFrom,

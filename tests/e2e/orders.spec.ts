@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
-import { messages } from "../../common/messages.ts";
-import { formatPrice, formatPriceExact } from "../../common/money.ts";
+import { messages } from "../../common/shared/messages.ts";
+import { formatPrice, formatPriceExact } from "../../common/shared/money.ts";
 import { createProduct } from "../support/factories.ts";
 import { allowStatusLogs, expect, test } from "./support/fixtures.ts";
 import { countMailsWithSubject, mailWithSubject } from "./support/mail.ts";

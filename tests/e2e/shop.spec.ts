@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { messages } from "../../common/messages.ts";
+import { messages } from "../../common/shared/messages.ts";
 import { createCategory, createProduct } from "../support/factories.ts";
 import { expect, seriousAccessibilityViolations, test } from "./support/fixtures.ts";
 

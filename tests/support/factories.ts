@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Insertable, Kysely } from "kysely";
-import type { DB } from "../../server/db/schema.ts";
+import type { DB } from "../../server/platform/db/schema.ts";
 
 let sequence = 0;
 const unique = (prefix: string) => `${prefix} ${++sequence}-${randomUUID().slice(0, 8)}`;

@@ -6,10 +6,10 @@ import os from "node:os";
 import path from "node:path";
 import type { Kysely } from "kysely";
 import pg from "pg";
-import { hashPassword } from "../../server/auth/password-hashing.ts";
-import type { Dialect } from "../../server/db/client.ts";
-import type { DB } from "../../server/db/schema.ts";
-import { toFlag } from "../../server/db/values.ts";
+import { hashPassword } from "../../server/modules/accounts/index.ts";
+import type { Dialect } from "../../server/platform/db/client.ts";
+import type { DB } from "../../server/platform/db/schema.ts";
+import { toFlag } from "../../server/platform/db/values.ts";
 import { serverEnvironment } from "./server-env.ts";
 
 // Production servers (the compiled build/server/main.js, run by node as in production) started as child

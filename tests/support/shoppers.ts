@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
-import type { DB } from "../../server/db/schema.ts";
-import type { SessionUser } from "../../server/services/session-user.ts";
+import type { DB } from "../../server/platform/db/schema.ts";
+import type { SessionUser } from "../../server/platform/session-user.ts";
 
 /** A verified shopper written straight into the users table, for service tests that need many of them. */
 export async function createShopper(db: Kysely<DB>, dialect: "sqlite" | "postgres", overrides: Partial<SessionUser> = {}): Promise<SessionUser> {

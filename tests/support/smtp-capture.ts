@@ -6,7 +6,7 @@ import path from "node:path";
 import { simpleParser, type AddressObject } from "mailparser";
 import { SMTPServer } from "smtp-server";
 
-export { extractLinks } from "../../server/services/mailer.ts";
+export { extractLinks } from "../../server/platform/mail/mailer.ts";
 
 export interface CapturedMail {
   /** The From header, decoded and unquoted: `Plant Shop <shop@example.com>`, or the bare address. */

@@ -6,7 +6,7 @@ import { pino, type Logger } from "pino";
 import { createApp, type AppOptions } from "../../server/app.ts";
 import { composeShop } from "../../server/compose.ts";
 import { loadConfig } from "../../server/config.ts";
-import type { Services } from "../../server/services/create-services.ts";
+import type { Services } from "../../server/create-services.ts";
 import { createTestDatabase, type TestDatabase } from "./test-database.ts";
 
 export const TEST_ORIGIN = "http://127.0.0.1:4999";

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { openDatabase, type Database, type Dialect } from "../../server/db/client.ts";
-import { migrateToLatest, migrateUpTo } from "../../server/db/migrate.ts";
+import { openDatabase, type Database, type Dialect } from "../../server/platform/db/client.ts";
+import { migrateToLatest, migrateUpTo } from "../../server/platform/db/migrate.ts";
 
 export const dialectUnderTest: Dialect = process.env.TEST_DB === "postgres" ? "postgres" : "sqlite";
 

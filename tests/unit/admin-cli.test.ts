@@ -4,8 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "../../server/db/client.ts";
-import { migrateToLatest } from "../../server/db/migrate.ts";
+import { openDatabase, type Database } from "../../server/platform/db/client.ts";
+import { migrateToLatest } from "../../server/platform/db/migrate.ts";
 import { serverEnvironment } from "../support/server-env.ts";
 
 const run = promisify(execFile);

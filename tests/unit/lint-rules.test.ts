@@ -1,27 +1,89 @@
 import { ESLint } from "eslint";
 import { describe, expect, it } from "vitest";
 
+// Lints small snippets as if they lived at a given path, with the project's eslint.config.js (decision 018).
 const eslint = new ESLint();
-const RULE = "no-restricted-imports";
+const RULES = new Set(["no-restricted-imports", "@typescript-eslint/no-restricted-imports"]);
 
 async function ruleHits(filePath: string, code: string) {
   const [result] = await eslint.lintText(code, { filePath });
-  return (result?.messages ?? []).filter((m) => m.ruleId === RULE);
+  return (result?.messages ?? []).filter((m) => m.ruleId !== null && RULES.has(m.ruleId));
 }
 
-describe("the import rule that keeps the database behind the services", () => {
-  const databaseImport = 'import { openDatabase } from "../../server/db/client.ts";\nexport const x = openDatabase;\n';
+/** An import of `name` from `source` that is used, so only the import rules can complain. */
+const valueImport = (name: string, source: string) => `import { ${name} } from "${source}";\nexport const x = ${name};\n`;
+const typeImport = (name: string, source: string) => `import type { ${name} } from "${source}";\nexport type T = ${name};\n`;
 
+describe("the import rule that keeps the database behind the services", () => {
   it("fails a screen that imports the database", async () => {
-    expect(await ruleHits("app/routes/example.tsx", databaseImport)).toHaveLength(1);
-    expect(await ruleHits("app/routes/example.tsx", 'import { Kysely } from "kysely";\nexport const k = Kysely;\n')).toHaveLength(1);
+    expect(await ruleHits("app/features/catalog/routes/example.tsx", valueImport("openDatabase", "../../../../server/platform/db/client.ts"))).not.toHaveLength(0);
+    expect(await ruleHits("app/features/catalog/routes/example.tsx", valueImport("Kysely", "kysely"))).toHaveLength(1);
   });
 
   it("fails an API handler that imports the database", async () => {
-    expect(await ruleHits("server/api/example.ts", 'import type { DB } from "../db/schema.ts";\nexport type T = DB;\n')).toHaveLength(1);
+    expect(await ruleHits("server/modules/catalog/example-api.ts", typeImport("DB", "../../platform/db/schema.ts"))).toHaveLength(1);
+    expect(await ruleHits("server/modules/accounts/auth-handler.ts", valueImport("Kysely", "kysely"))).toHaveLength(1);
   });
 
-  it("lets services use the database", async () => {
-    expect(await ruleHits("server/services/example.ts", 'import type { DB } from "../db/schema.ts";\nexport type T = DB;\n')).toHaveLength(0);
+  it("fails platform HTTP code that imports the database", async () => {
+    expect(await ruleHits("server/platform/http/example.ts", typeImport("DB", "../db/schema.ts"))).toHaveLength(1);
+  });
+
+  it("lets a module's service use the database", async () => {
+    expect(await ruleHits("server/modules/catalog/example.ts", typeImport("DB", "../../platform/db/schema.ts"))).toHaveLength(0);
+  });
+});
+
+describe("app/ imports server code only as types", () => {
+  it("fails a value import from server/, relative or by alias", async () => {
+    expect(await ruleHits("app/features/catalog/routes/example.tsx", valueImport("loadConfig", "../../../../server/config.ts"))).toHaveLength(1);
+    expect(await ruleHits("app/shared/lib/example.ts", valueImport("createCatalogService", "#server/modules/catalog/index.ts"))).toHaveLength(1);
+  });
+
+  it("lets app/ import server types", async () => {
+    expect(await ruleHits("app/shared/lib/example.ts", typeImport("SessionUser", "../../../server/platform/session-user.ts"))).toHaveLength(0);
+    expect(await ruleHits("app/shared/lib/example.ts", typeImport("PublicShopConfig", "#server/config.ts"))).toHaveLength(0);
+  });
+});
+
+describe("server/platform never imports a module", () => {
+  it("fails an import of a module, even through its index.ts", async () => {
+    expect(await ruleHits("server/platform/mail/example.ts", valueImport("seedSampleData", "../../modules/catalog/index.ts"))).toHaveLength(1);
+    expect(await ruleHits("server/platform/example.ts", typeImport("OrdersService", "#server/modules/orders/orders.ts"))).toHaveLength(1);
+  });
+
+  it("lets the platform import itself", async () => {
+    expect(await ruleHits("server/platform/mail/example.ts", valueImport("createSealer", "../sealed-values.ts"))).toHaveLength(0);
+  });
+});
+
+describe("a module reaches another only through its index.ts", () => {
+  it("fails an import of another module's file, from the module's root or a folder in it", async () => {
+    expect(await ruleHits("server/modules/orders/example.ts", valueImport("lineProblem", "../cart/cart.ts"))).toHaveLength(1);
+    expect(await ruleHits("server/modules/accounts/auth/example.ts", valueImport("lineProblem", "../../cart/cart.ts"))).toHaveLength(1);
+    expect(await ruleHits("server/modules/orders/example.ts", valueImport("lineProblem", "#server/modules/cart/cart.ts"))).toHaveLength(1);
+  });
+
+  it("fails the composition root and tests that reach into a module", async () => {
+    expect(await ruleHits("server/create-services.ts", valueImport("createCartService", "./modules/cart/cart.ts"))).toHaveLength(1);
+    expect(await ruleHits("tests/api/example.test.ts", valueImport("OPEN_AUTH_PATHS", "../../server/modules/accounts/auth/auth-rules.ts"))).toHaveLength(1);
+  });
+
+  it("lets a module import another's index.ts, its own files and common/", async () => {
+    expect(await ruleHits("server/modules/orders/example.ts", valueImport("lineProblem", "../cart/index.ts"))).toHaveLength(0);
+    expect(await ruleHits("server/modules/accounts/example.ts", valueImport("createAuth", "./auth/auth.ts"))).toHaveLength(0);
+    expect(await ruleHits("server/modules/orders/example.ts", valueImport("cartSchema", "../../../common/cart/cart-schemas.ts"))).toHaveLength(0);
+  });
+});
+
+describe("common/ imports nothing from app/ or server/", () => {
+  it("fails an import from server/ or app/, relative or by alias, even of a type", async () => {
+    expect(await ruleHits("common/catalog/example.ts", typeImport("Config", "#server/config.ts"))).toHaveLength(1);
+    expect(await ruleHits("common/catalog/example.ts", valueImport("pageMeta", "../../app/shared/lib/seo.ts"))).toHaveLength(1);
+    expect(await ruleHits("common/shared/example.ts", valueImport("ServiceError", "../../server/platform/errors.ts"))).toHaveLength(1);
+  });
+
+  it("lets common/ import common/", async () => {
+    expect(await ruleHits("common/cart/example.ts", valueImport("formatPrice", "../shared/money.ts"))).toHaveLength(0);
   });
 });

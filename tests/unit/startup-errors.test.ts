@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
-import { messages } from "../../common/messages.ts";
+import { messages } from "../../common/shared/messages.ts";
 
 const run = promisify(execFile);
 let dataDir: string | undefined;

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { test as base, expect, type Page } from "@playwright/test";
-import { openDatabase, type Database } from "../../../server/db/client.ts";
+import { openDatabase, type Database } from "../../../server/platform/db/client.ts";
 
 /**
  * The e2e server's own database, for arranging data and checking what a page stored: the SQLite file in its data

@@ -1,5 +1,5 @@
 import { expect, type Locator, type Page } from "@playwright/test";
-import { messages } from "../../../common/messages.ts";
+import { messages } from "../../../common/shared/messages.ts";
 
 // Page steps and locators every browser test shares.
 

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, type Page } from "@playwright/test";
-import { messages } from "../../../common/messages.ts";
-import type { Database } from "../../../server/db/client.ts";
+import { messages } from "../../../common/shared/messages.ts";
+import type { Database } from "../../../server/platform/db/client.ts";
 import { insertSessions } from "../../support/shop-process.ts";
 import { createShopper } from "../../support/shoppers.ts";
 import { linkFromMail } from "./mail.ts";

@@ -1,0 +1,80 @@
+import { Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
+import { messages } from "#common/shared/messages.ts";
+import { loginSchema } from "#common/accounts/account-schemas.ts";
+import { AuthCard } from "../components/auth-card.tsx";
+import { FormField } from "../../../shared/ui/form-field.tsx";
+import { FormMessage } from "../../../shared/ui/form-message.tsx";
+import { withPendingEmail } from "../../../shared/lib/pending-email.ts";
+import { actionResult } from "../../../shared/lib/service-errors.ts";
+import { redirectWithCookies, safeRedirectTo } from "../../../shared/lib/session.ts";
+import { useFormErrors } from "../../../shared/lib/use-form-errors.ts";
+import { pageMeta } from "../../../shared/lib/seo.ts";
+import type { Route } from "./+types/login";
+import { SubmitButton } from "../../../shared/ui/submit-button.tsx";
+import { readForm } from "../../../shared/lib/forms.ts";
+import { ERROR_CODES } from "#common/shared/user-facing-error.ts";
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta(matches, { title: "Login", description: "Log in to your Plant Shop account.", path: "/login" });
+
+export function loader({ context, request }: Route.LoaderArgs) {
+  if (context.user) throw redirect(safeRedirectTo(new URL(request.url).searchParams.get("redirectTo")));
+  return null;
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await readForm(request);
+  const result = await actionResult(() => context.services.accounts.signIn(Object.fromEntries(form), context.request));
+  if ("ok" in result) return redirectWithCookies(context, safeRedirectTo(form.get("redirectTo")), result.setCookies, "loggedIn");
+  // Not verified yet: /verify, where the message's link leads, is filled in with this address.
+  if (result.data.code === ERROR_CODES.emailNotVerified) return withPendingEmail(context, result, String(form.get("email")).trim());
+  return result;
+}
+
+export default function Login({ actionData }: Route.ComponentProps) {
+  const [params] = useSearchParams();
+  const navigation = useNavigation();
+  const failure = actionData && !actionData.ok ? actionData : undefined;
+  const errors = failure?.fieldErrors ?? {};
+  const unverified = failure?.code === ERROR_CODES.emailNotVerified;
+  return (
+    <AuthCard
+      title={messages.auth.loginHeading}
+      footer={
+        <>
+          New here?{" "}
+          <Link to="/register" className="font-semibold text-leaf-800 underline underline-offset-4">
+            {messages.auth.createOne}
+          </Link>
+        </>
+      }
+    >
+      <LoginForm errors={errors} message={failure?.message} unverified={unverified} redirectTo={params.get("redirectTo") ?? "/"} busy={navigation.state === "submitting"} />
+    </AuthCard>
+  );
+}
+
+function LoginForm(props: { errors: Record<string, string>; message: string | undefined; unverified: boolean; redirectTo: string; busy: boolean }) {
+  const { errors, onSubmit } = useFormErrors(loginSchema, props.errors);
+  return (
+    <Form method="post" noValidate onSubmit={onSubmit} className="grid gap-4">
+      <FormMessage message={Object.keys(errors).length ? null : props.message} />
+      {props.unverified ? (
+        <p className="text-sm">
+          <Link to="/verify" className="font-semibold text-leaf-800 underline underline-offset-4">
+            {messages.auth.resendVerification}
+          </Link>
+        </p>
+      ) : null}
+      <input type="hidden" name="redirectTo" value={props.redirectTo} />
+      <FormField label="Email" name="email" type="email" autoComplete="email" error={errors.email} />
+      <FormField label="Password" name="password" type="password" autoComplete="current-password" error={errors.password} />
+      <Link to="/forgot-password" className="justify-self-end text-sm text-leaf-800 underline underline-offset-4">
+        {messages.auth.forgotPassword}
+      </Link>
+      <SubmitButton busy={props.busy} busyLabel="Logging in" className="btn-primary">
+        Login
+      </SubmitButton>
+    </Form>
+  );
+}

@@ -1,0 +1,52 @@
+import { useEffect } from "react";
+import toast from "react-hot-toast";
+import { Link, useFetcher, useLocation, useRouteLoaderData } from "react-router";
+import { messages } from "#common/shared/messages.ts";
+import { SubmitButton } from "../../../shared/ui/submit-button.tsx";
+
+type AddResult = { ok: true } | { ok: false; message: string };
+
+/**
+ * Add to Cart: a form that posts to the product's own action (so it works before JavaScript loads);
+ * a visitor is sent to log in and brought back; a sold-out plant cannot be added.
+ */
+export function AddToCart({ productId, inStock }: { productId: string; inStock: boolean }) {
+  const fetcher = useFetcher<AddResult>();
+  const location = useLocation();
+  const root = useRouteLoaderData("root") as { user: unknown } | undefined;
+  const result = fetcher.data;
+
+  useEffect(() => {
+    if (fetcher.state !== "idle" || !result) return;
+    // A refusal is said beside the button (below), where the focus is.
+    if (result.ok) toast.success(messages.cart.added);
+  }, [fetcher.state, result]);
+
+  if (!inStock) {
+    return (
+      <button type="button" className="btn-primary" disabled>
+        {messages.product.addToCart}
+      </button>
+    );
+  }
+  if (!root?.user) {
+    return (
+      <Link to={`/login?redirectTo=${encodeURIComponent(location.pathname)}`} className="btn-primary">
+        {messages.product.addToCart}
+      </Link>
+    );
+  }
+  return (
+    <fetcher.Form method="post" action={`/product/${productId}`}>
+      <input type="hidden" name="productId" value={productId} />
+      <SubmitButton busy={fetcher.state !== "idle"} busyLabel="Adding to cart">
+        {messages.product.addToCart}
+      </SubmitButton>
+      {result && !result.ok ? (
+        <p role="alert" className="mt-3 text-sm text-red-700">
+          {result.message}
+        </p>
+      ) : null}
+    </fetcher.Form>
+  );
+}

@@ -1,0 +1,152 @@
+import { Link } from "react-router";
+import { HERO_INTERVAL_MS } from "#common/shared/constants.ts";
+import { messages } from "#common/shared/messages.ts";
+import { CategoryCard } from "../components/category-card.tsx";
+import { ContactForm } from "../../contact/components/contact-form.tsx";
+import { ProductGrid } from "../components/product-card.tsx";
+import { Carousel } from "../../../shared/ui/carousel.tsx";
+import { HeadsetIcon, ShieldIcon, TruckIcon } from "../../../shared/ui/icons.tsx";
+import { readFormFields } from "../../../shared/lib/forms.ts";
+import { actionResult } from "../../../shared/lib/service-errors.ts";
+import { pageMeta } from "../../../shared/lib/seo.ts";
+import type { Route } from "./+types/home";
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta(matches, {
+    description: "Indoor plants, succulents, flowering and outdoor plants, delivered to your door.",
+    path: "/",
+    image: "/illustrations/hero-1.svg",
+  });
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const [newProducts, categories] = await Promise.all([
+    context.services.catalog.listNewestProducts(),
+    context.services.catalog.listCategories(),
+  ]);
+  return { newProducts, categories };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await readFormFields(request);
+  return actionResult(() => context.services.contact.sendMessage(form, { clientIp: context.clientIp }));
+}
+
+const HERO_SLIDES = [
+  { url: "/illustrations/hero-1.svg", alt: "A sunny shelf full of potted plants" },
+  { url: "/illustrations/hero-2.svg", alt: "A bright greenhouse garden" },
+];
+
+const PROMISES = [
+  { title: messages.home.promiseTiles[0], text: "On every order, to your door.", Icon: TruckIcon },
+  { title: messages.home.promiseTiles[1], text: "Plant care questions answered any time.", Icon: HeadsetIcon },
+  { title: messages.home.promiseTiles[2], text: "Not happy with a plant? Get your money back.", Icon: ShieldIcon },
+];
+
+export default function Home({ loaderData }: Route.ComponentProps) {
+  const { newProducts, categories } = loaderData;
+  return (
+    <>
+      <div className="relative">
+        <Carousel
+          label="Featured"
+          autoplayMs={HERO_INTERVAL_MS}
+          slides={HERO_SLIDES.map((slide, index) => (
+            <img
+              key={slide.url}
+              src={slide.url}
+              alt={slide.alt}
+              width={1600}
+              height={600}
+              loading={index === 0 ? "eager" : "lazy"}
+              className="h-56 w-full object-cover object-right sm:h-[28rem] sm:object-center"
+            />
+          ))}
+        />
+        {/* Over the banner on wider screens; below it on phones, where it would hide the picture. */}
+        <div className="flex items-center sm:pointer-events-none sm:absolute sm:inset-0">
+          <div className="container-page">
+            <div className="py-6 sm:pointer-events-auto sm:max-w-md sm:rounded-2xl sm:bg-white/85 sm:p-6 sm:shadow-lg sm:backdrop-blur-sm">
+              <h1 className="text-3xl font-bold text-leaf-900 sm:text-4xl">Bring nature home</h1>
+              <p className="mt-3 text-stone-700">
+                Healthy, hand-picked plants for every room, balcony and garden, grown with care by our nursery.
+              </p>
+              <Link to="/shop" className="btn-primary mt-5">
+                {messages.home.shopCollection}
+              </Link>
+            </div>
+          </div>
+        </div>
+      </div>
+
+      <section aria-label="Our promises" className="container-page mt-10 grid gap-4 sm:grid-cols-3">
+        {PROMISES.map(({ title, text, Icon }) => (
+          <div key={title} className="flex items-start gap-4 rounded-2xl bg-leaf-50 p-5">
+            <Icon className="shrink-0 text-leaf-700" width={32} height={32} />
+            <div>
+              <h2 className="font-semibold text-stone-900">{title}</h2>
+              <p className="text-sm text-stone-700">{text}</p>
+            </div>
+          </div>
+        ))}
+      </section>
+
+      <section aria-labelledby="new-products" className="container-page mt-14">
+        <div className="mb-6 flex items-end justify-between">
+          <h2 id="new-products" className="text-2xl font-bold text-stone-900">
+            {messages.home.newProducts}
+          </h2>
+          <Link to="/shop" className="font-semibold text-leaf-800 underline underline-offset-4">
+            {messages.home.seeMore}
+          </Link>
+        </div>
+        <div className="relative mb-6 overflow-hidden rounded-2xl">
+          <img
+            src="/illustrations/promo-summer-sale.svg"
+            alt=""
+            width={1200}
+            height={400}
+            loading="lazy"
+            className="h-40 w-full object-cover sm:h-48"
+          />
+          <p className="absolute inset-y-0 left-0 flex items-center px-8 text-3xl font-extrabold text-leaf-900 sm:text-4xl">
+            {messages.home.promoBanner}
+          </p>
+        </div>
+        <ProductGrid products={newProducts} />
+      </section>
+
+      <section aria-labelledby="popular-categories" className="container-page mt-14">
+        <h2 id="popular-categories" className="mb-6 text-2xl font-bold text-stone-900">
+          {messages.home.popularCategories}
+        </h2>
+        <ul className="grid grid-cols-2 gap-4 md:grid-cols-4">
+          {categories.map((category) => (
+            <li key={category.id}>
+              <CategoryCard category={category} />
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section aria-labelledby="about-us" className="container-page mt-14">
+        <div className="grid gap-6 rounded-2xl bg-leaf-50 p-8 md:grid-cols-2">
+          <h2 id="about-us" className="text-2xl font-bold text-stone-900">
+            {messages.home.aboutUs}
+          </h2>
+          <p className="text-stone-700">
+            We are a small nursery that grows and ships plants we love: easy houseplants for new plant parents, hardy
+            succulents, fragrant flowering plants and climbers for the garden. Every plant is checked, potted and packed
+            by hand, and we are happy to help it thrive in its new home.
+          </p>
+        </div>
+      </section>
+
+      <section aria-labelledby="contact-us" className="container-page mt-14">
+        <h2 id="contact-us" className="mb-6 text-2xl font-bold text-stone-900">
+          {messages.home.contactUs}
+        </h2>
+        <ContactForm />
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,92 @@
+import { isRouteErrorResponse, Link } from "react-router";
+import { formatPrice } from "#common/shared/money.ts";
+import { messages } from "#common/shared/messages.ts";
+import { NotFound } from "../../../shared/components/not-found.tsx";
+import { Carousel } from "../../../shared/ui/carousel.tsx";
+import { Picture } from "../../../shared/ui/picture.tsx";
+import { AddToCart } from "../../cart/components/add-to-cart.tsx";
+import { readFormFields } from "../../../shared/lib/forms.ts";
+import { actionResult, loadOr404 } from "../../../shared/lib/service-errors.ts";
+import { requireUser } from "../../../shared/lib/session.ts";
+import { pageMeta, shopFrom } from "../../../shared/lib/seo.ts";
+import type { Route } from "./+types/product";
+
+export function loader({ params, context }: Route.LoaderArgs) {
+  return loadOr404(() => context.services.catalog.getProduct(params));
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = requireUser(context, request);
+  const form = await readFormFields(request);
+  return actionResult(() => context.services.cart.addToCart(user, form).then(() => ({})));
+}
+
+export const meta: Route.MetaFunction = ({ matches, data }) => {
+  if (!data) return []; // the error screen names itself
+  const origin = shopFrom(matches)?.publicUrl ?? "";
+  return [
+    ...pageMeta(matches, {
+      title: data.name,
+      description: data.description.slice(0, 160),
+      path: `/product/${data.id}`,
+      image: data.images[0]?.url,
+      type: "product",
+    }),
+    {
+      "script:ld+json": {
+        "@context": "https://schema.org",
+        "@type": "Product",
+        name: data.name,
+        description: data.description,
+        image: data.images.map((image) => origin + image.url),
+        category: data.category.name,
+        sku: data.id,
+        offers: {
+          "@type": "Offer",
+          url: `${origin}/product/${data.id}`,
+          priceCurrency: "INR",
+          price: (data.pricePaise / 100).toFixed(2),
+          availability: data.stock > 0 ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
+        },
+      },
+    },
+  ];
+};
+
+export default function Product({ loaderData: product }: Route.ComponentProps) {
+  const inStock = product.stock > 0;
+  return (
+    <article className="container-page grid gap-10 py-10 md:grid-cols-2">
+      <Carousel
+        label={`Pictures of ${product.name}`}
+        className="overflow-hidden rounded-2xl bg-leaf-50"
+        slides={
+          product.images.length
+            ? product.images.map((image, index) => (
+                <Picture key={image.url} image={image} eager={index === 0} className="aspect-square w-full object-cover" />
+              ))
+            : [<Picture key="placeholder" image={null} alt={product.name} eager className="aspect-square w-full" />]
+        }
+      />
+      <div>
+        <Link to={`/category/${product.category.id}`} className="text-sm font-semibold uppercase tracking-wide text-leaf-700 hover:underline">
+          {product.category.name}
+        </Link>
+        <h1 className="mt-2 text-3xl font-bold text-stone-900">{product.name}</h1>
+        <p className="mt-3 text-2xl font-semibold text-leaf-800">{formatPrice(product.pricePaise)}</p>
+        <p className={`mt-2 font-medium ${inStock ? "text-stone-700" : "text-red-700"}`}>
+          {inStock ? messages.product.availableStock(product.stock) : messages.product.notInStock}
+        </p>
+        <p className="mt-6 leading-relaxed text-stone-700">{product.description}</p>
+        <div className="mt-8">
+          <AddToCart productId={product.id} inStock={inStock} />
+        </div>
+      </div>
+    </article>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFound message={messages.product.notFound} />;
+  throw error;
+}

@@ -1,0 +1,91 @@
+import { useEffect, useRef } from "react";
+import { Form, Link, useNavigation, useSubmit } from "react-router";
+import { messages } from "#common/shared/messages.ts";
+import { ProductGrid } from "../components/product-card.tsx";
+import { SearchIcon } from "../../../shared/ui/icons.tsx";
+import { Spinner } from "../../../shared/ui/spinner.tsx";
+import { pageMeta } from "../../../shared/lib/seo.ts";
+import { loadOrRefuse } from "../../../shared/lib/service-errors.ts";
+import type { Route } from "./+types/shop";
+
+const TYPING_PAUSE_MS = 300;
+
+export function loader({ request, context }: Route.LoaderArgs) {
+  const params = Object.fromEntries(new URL(request.url).searchParams);
+  return loadOrRefuse(() => context.services.catalog.listShopPages(params, context.request));
+}
+
+export const meta: Route.MetaFunction = ({ matches, data }) =>
+  pageMeta(matches, {
+    title: data?.q ? `Search: ${data.q}` : "Shop",
+    description: "Browse all our plants: indoor plants, succulents, flowering and outdoor plants.",
+    path: "/shop",
+  });
+
+export default function Shop({ loaderData }: Route.ComponentProps) {
+  const { items, hasMore, page, q } = loaderData;
+  const submit = useSubmit();
+  const navigation = useNavigation();
+  const input = useRef<HTMLInputElement>(null);
+  const typingTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const searching = navigation.state === "loading" && navigation.location.pathname === "/shop";
+
+  // Keep the box in step with the address (back/forward, or a search link).
+  useEffect(() => {
+    if (input.current && document.activeElement !== input.current) input.current.value = q ?? "";
+  }, [q]);
+
+  const nextPage = new URLSearchParams({ ...(q ? { q } : {}), page: String(page + 1) });
+  return (
+    <>
+      <div className="bg-leaf-800 py-12 text-center text-white">
+        <p className="text-sm font-semibold uppercase tracking-widest text-leaf-100">{messages.shop.banner}</p>
+        <h1 className="mt-2 text-3xl font-bold sm:text-4xl">{messages.shop.heading}</h1>
+      </div>
+      <div className="container-page mt-8">
+        <Form method="get" role="search" className="mx-auto mb-8 flex max-w-xl items-center gap-2">
+          <label htmlFor="shop-search" className="sr-only">
+            Search products
+          </label>
+          <div className="relative flex-1">
+            <SearchIcon className="pointer-events-none absolute left-3 top-1/2 -translate-y-1/2 text-stone-500" width={20} height={20} />
+            <input
+              ref={input}
+              id="shop-search"
+              type="search"
+              name="q"
+              defaultValue={q ?? ""}
+              placeholder={messages.shop.searchPlaceholder}
+              maxLength={100}
+              className="field-input pl-10"
+              onChange={(event) => {
+                const form = event.currentTarget.form;
+                clearTimeout(typingTimer.current);
+                typingTimer.current = setTimeout(() => submit(form, { replace: true, preventScrollReset: true }), TYPING_PAUSE_MS);
+              }}
+            />
+          </div>
+          <button type="submit" className="btn-primary">
+            Search
+          </button>
+        </Form>
+        <div aria-live="polite" className="min-h-6 text-center text-sm text-stone-600">
+          {searching ? <Spinner label="Searching" /> : null}
+        </div>
+
+        {items.length === 0 ? (
+          <p className="py-16 text-center text-lg text-stone-700">{messages.shop.empty}</p>
+        ) : (
+          <ProductGrid products={items} eagerCount={4} />
+        )}
+        {hasMore ? (
+          <div className="mt-10 text-center">
+            <Link to={`/shop?${nextPage}`} preventScrollReset replace className="btn-outline">
+              {messages.shop.loadMore}
+            </Link>
+          </div>
+        ) : null}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,96 @@
+import { Link } from "react-router";
+import { formatPriceExact } from "#common/shared/money.ts";
+import type { Customer, OrderDetail, OrderStatus } from "#common/orders/order-types.ts";
+import { OrderSummary } from "./order-summary.tsx";
+
+const STATUS_STYLES: Record<OrderStatus, string> = {
+  pending: "bg-amber-100 text-amber-900",
+  processing: "bg-sky-100 text-sky-900",
+  shipped: "bg-indigo-100 text-indigo-900",
+  delivered: "bg-leaf-100 text-leaf-900",
+  cancelled: "bg-stone-200 text-stone-800",
+};
+
+export function StatusBadge({ status }: { status: OrderStatus }) {
+  return <span className={`inline-block rounded-full px-3 py-1 text-sm font-semibold capitalize ${STATUS_STYLES[status]}`}>{status}</span>;
+}
+
+export function formatOrderDate(iso: string): string {
+  return new Date(iso).toLocaleString("en-IN", { dateStyle: "medium", timeStyle: "short", timeZone: "Asia/Kolkata" });
+}
+
+/** Who placed an order, for the admins: name and a mail link. */
+export function CustomerContact({ customer }: { customer: Customer }) {
+  return (
+    <span>
+      {customer.name} ·{" "}
+      <a href={`mailto:${customer.email}`} className="text-leaf-800 underline underline-offset-4">
+        {customer.email}
+      </a>
+    </span>
+  );
+}
+
+/** The top of an order's page: the way back to the list, the number, the status and when it was placed. */
+export function OrderHeading({ order, back }: { order: OrderDetail; back: { to: string; label: string } }) {
+  return (
+    <>
+      <Link to={back.to} className="text-sm text-leaf-800 underline underline-offset-4">
+        {back.label}
+      </Link>
+      <div className="mb-6 mt-2 flex flex-wrap items-center gap-4">
+        <h1 className="text-3xl font-bold text-stone-900">Order {order.number}</h1>
+        <StatusBadge status={order.status} />
+        <span className="text-stone-600">Placed {formatOrderDate(order.createdAt)}</span>
+      </div>
+    </>
+  );
+}
+
+/** An order as its customer and the admins see it: lines, totals, delivery address and payment. */
+export function OrderView({ order }: { order: OrderDetail }) {
+  return (
+    <div className="grid items-start gap-8 lg:grid-cols-[1fr_22rem]">
+      <div>
+        <table className="data-table w-full text-left">
+          <caption className="sr-only">Order lines</caption>
+          <thead className="border-b border-stone-300 text-sm text-stone-600">
+            <tr>
+              <th className="py-2 font-medium">Plant</th>
+              <th className="py-2 font-medium">Price</th>
+              <th className="py-2 font-medium">Quantity</th>
+              <th className="py-2 text-right font-medium">Amount</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-stone-200">
+            {order.lines.map((line, index) => (
+              <tr key={index}>
+                <td className="py-3 font-medium text-stone-900">{line.name}</td>
+                <td className="whitespace-nowrap py-3">{formatPriceExact(line.unitPricePaise)}</td>
+                <td className="py-3">{line.quantity}</td>
+                <td className="whitespace-nowrap py-3 text-right">{formatPriceExact(line.lineTotalPaise)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <div className="mt-8 grid gap-6 sm:grid-cols-2">
+          <div>
+            <h2 className="font-semibold text-stone-900">Delivery address</h2>
+            <p className="mt-1 whitespace-pre-line text-stone-700">
+              {order.shipName}
+              {"\n"}
+              {order.shipAddress}
+              {"\n"}
+              {order.shipPhone}
+            </p>
+          </div>
+          <div>
+            <h2 className="font-semibold text-stone-900">Payment</h2>
+            <p className="mt-1 text-stone-700">{order.paymentMethod}</p>
+          </div>
+        </div>
+      </div>
+      <OrderSummary itemCount={order.itemCount} subtotalPaise={order.subtotalPaise} shippingPaise={order.shippingPaise} totalPaise={order.totalPaise} />
+    </div>
+  );
+}

@@ -1,0 +1,92 @@
+import { Form, Link, useSearchParams } from "react-router";
+import { formatPriceExact } from "#common/shared/money.ts";
+import { NEXT_STATUSES, type OrderStatus } from "#common/orders/order-types.ts";
+import { CustomerContact, formatOrderDate, StatusBadge } from "../components/order-view.tsx";
+import { requireAdmin } from "../../../shared/lib/session.ts";
+import type { Route } from "./+types/admin-orders";
+import { privatePageMeta } from "../../../shared/lib/seo.ts";
+
+export const meta: Route.MetaFunction = ({ matches }) => privatePageMeta(matches, "Orders (admin)");
+
+export function loader({ context, request }: Route.LoaderArgs) {
+  const admin = requireAdmin(context, request);
+  return context.services.orders.listAllOrders(admin, Object.fromEntries(new URL(request.url).searchParams));
+}
+
+const STATUSES = Object.keys(NEXT_STATUSES) as OrderStatus[];
+
+export default function AdminOrders({ loaderData }: Route.ComponentProps) {
+  const { items, page, pageCount, status, total } = loaderData;
+  const [params] = useSearchParams();
+  const pageLink = (to: number) => {
+    const next = new URLSearchParams(params);
+    next.set("page", String(to));
+    return `?${next}`;
+  };
+  return (
+    <section className="container-page py-10">
+      <h1 className="text-3xl font-bold text-stone-900">Orders</h1>
+      <Form method="get" className="my-6 flex items-end gap-3">
+        <div>
+          <label htmlFor="status-filter" className="field-label">
+            Status
+          </label>
+          <select id="status-filter" name="status" defaultValue={status ?? ""} className="field-input">
+            <option value="">All</option>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className="btn-outline">
+          Filter
+        </button>
+        <span className="ml-auto text-sm text-stone-600">{total === 1 ? "1 order" : `${total} orders`}</span>
+      </Form>
+      {/* On a phone the table scrolls sideways inside its box, not the whole page. */}
+      <div className="overflow-x-auto">
+        <table className="data-table w-full min-w-xl text-left">
+          <thead className="border-b border-stone-300 text-sm text-stone-600">
+            <tr>
+              <th className="py-2 font-medium">Order</th>
+              <th className="py-2 font-medium">Customer</th>
+              <th className="py-2 font-medium">Placed</th>
+              <th className="py-2 font-medium">Status</th>
+              <th className="py-2 text-right font-medium">Total</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-stone-200">
+            {items.map((order) => (
+              <tr key={order.id}>
+                <td className="whitespace-nowrap py-3">
+                  <Link to={`/admin/orders/${order.id}`} className="font-semibold text-leaf-800 underline underline-offset-4">
+                    {order.number}
+                  </Link>
+                </td>
+                <td className="py-3 text-stone-700">
+                  <CustomerContact customer={order.customer} />
+                </td>
+                <td className="whitespace-nowrap py-3 text-stone-700">{formatOrderDate(order.createdAt)}</td>
+                <td className="py-3">
+                  <StatusBadge status={order.status} />
+                </td>
+                <td className="py-3 text-right">{formatPriceExact(order.totalPaise)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {pageCount > 1 ? (
+        <nav aria-label="Pages" className="mt-6 flex justify-between">
+          {page > 1 ? <Link to={pageLink(page - 1)}>← Newer</Link> : <span />}
+          <span className="text-sm text-stone-600">
+            Page {page} of {pageCount}
+          </span>
+          {page < pageCount ? <Link to={pageLink(page + 1)}>Older →</Link> : <span />}
+        </nav>
+      ) : null}
+    </section>
+  );
+}

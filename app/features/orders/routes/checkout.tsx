@@ -1,0 +1,113 @@
+import { Form, Link, redirect, useNavigation } from "react-router";
+import type { CartLine } from "#common/cart/cart-types.ts";
+import { messages } from "#common/shared/messages.ts";
+import { checkoutSchema } from "#common/cart/cart-schemas.ts";
+import { FormField } from "../../../shared/ui/form-field.tsx";
+import { FormMessage } from "../../../shared/ui/form-message.tsx";
+import { OrderSummary } from "../components/order-summary.tsx";
+import { SubmitButton } from "../../../shared/ui/submit-button.tsx";
+import { actionResult, formLevelMessage } from "../../../shared/lib/service-errors.ts";
+import { redirectWithCookies, requireUser } from "../../../shared/lib/session.ts";
+import { useFormErrors } from "../../../shared/lib/use-form-errors.ts";
+import type { Route } from "./+types/checkout";
+import { privatePageMeta } from "../../../shared/lib/seo.ts";
+import { readFormFields } from "../../../shared/lib/forms.ts";
+
+export const meta: Route.MetaFunction = ({ matches }) => privatePageMeta(matches, "Checkout");
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const user = requireUser(context, request);
+  const cart = await context.services.cart.getCart(user);
+  if (!cart.lines.length) throw redirect("/cart");
+  const profile = await context.services.profiles.getProfile(user, user.id);
+  return {
+    cart,
+    verified: user.emailVerified,
+    // One key per visit of this page: a double click, a retry or a resent form makes one order.
+    idempotencyKey: crypto.randomUUID(),
+    prefill: { name: profile.name, phone: "phone" in profile ? profile.phone : "", address: "address" in profile ? profile.address : "" },
+  };
+}
+
+export async function action({ context, request }: Route.ActionArgs) {
+  const user = requireUser(context, request);
+  const form = await readFormFields(request);
+  const result = await actionResult(() => context.services.orders.placeOrder(user, form));
+  if (!("ok" in result) || !result.ok) return result;
+  return redirectWithCookies(context, `/orders/${result.id}`, [], "orderPlaced");
+}
+
+export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
+  const { cart, prefill, verified, idempotencyKey } = loaderData;
+  const navigation = useNavigation();
+  const failure = actionData && !actionData.ok ? actionData : undefined;
+  const { errors, onSubmit } = useFormErrors(checkoutSchema, failure?.fieldErrors);
+  // Place Order is offered only when it can succeed: a verified e-mail and every line orderable as it stands.
+  const orderable = verified && cart.canCheckOut;
+  return (
+    <section className="container-page py-10">
+      <h1 className="mb-8 text-3xl font-bold text-stone-900">{messages.checkout.heading}</h1>
+      {verified ? null : (
+        <div className="mb-6">
+          <FormMessage message={messages.checkout.verifyFirst} />
+          <Link to="/verify" className="mt-2 inline-block font-semibold text-leaf-800 underline underline-offset-4">
+            {messages.auth.resendVerification}
+          </Link>
+        </div>
+      )}
+      {cart.canCheckOut ? null : <UnorderableLines lines={cart.lines} />}
+      <div className="grid items-start gap-8 lg:grid-cols-[1fr_22rem]">
+        {orderable ? (
+          <Form method="post" noValidate onSubmit={onSubmit} className="grid content-start gap-4" id="checkout-form">
+            <FormMessage message={formLevelMessage(failure) ?? failure?.fieldErrors.cart ?? null} />
+            <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+            <h2 className="text-xl font-semibold text-stone-900">Shipping</h2>
+            <FormField label="Full Name" name="name" defaultValue={prefill.name} autoComplete="name" error={errors.name} />
+            <FormField label="Phone Number" name="phone" type="tel" defaultValue={prefill.phone} autoComplete="tel" error={errors.phone} />
+            <FormField label="Address" name="address" multiline rows={3} defaultValue={prefill.address} autoComplete="street-address" error={errors.address} />
+            <label className="flex items-center gap-2 text-stone-800">
+              <input type="checkbox" name="saveToProfile" className="size-4 accent-leaf-700" /> Remember these details on my profile
+            </label>
+            <fieldset className="mt-4">
+              <legend className="text-xl font-semibold text-stone-900">Payment</legend>
+              <label className="mt-2 flex items-center gap-2 text-stone-800">
+                <input type="radio" name="payment" value="cod" defaultChecked className="size-4 accent-leaf-700" /> {messages.checkout.paymentCod}
+              </label>
+            </fieldset>
+            <SubmitButton busy={navigation.state === "submitting"} busyLabel="Placing your order" className="btn-primary mt-4 justify-self-start">
+              {messages.checkout.placeOrder}
+            </SubmitButton>
+          </Form>
+        ) : null}
+        {cart.itemCount > 0 ? (
+          <OrderSummary itemCount={cart.itemCount} subtotalPaise={cart.subtotalPaise} shippingPaise={cart.shippingPaise} totalPaise={cart.totalPaise}>
+            <ul className="mt-4 space-y-1 text-sm text-stone-700">
+              {cart.lines
+                .filter((line) => line.available)
+                .map((line) => (
+                  <li key={line.id}>
+                    {line.quantity} × {line.name}
+                  </li>
+                ))}
+            </ul>
+          </OrderSummary>
+        ) : null}
+      </div>
+    </section>
+  );
+}
+
+/** Lines that would make the order fail, each with the reason the server would give, and the way back to the cart. */
+function UnorderableLines({ lines }: { lines: CartLine[] }) {
+  return (
+    <div role="alert" className="mb-6 rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-red-800">
+      <p className="font-semibold">{messages.checkout.cannotOrderYet}</p>
+      <ul className="mt-2 list-disc pl-5">
+        {lines.flatMap((line) => (line.problem ? [<li key={line.id}>{line.problem}</li>] : []))}
+      </ul>
+      <Link to="/cart" className="mt-2 inline-block font-semibold underline underline-offset-4">
+        {messages.checkout.fixCart}
+      </Link>
+    </div>
+  );
+}

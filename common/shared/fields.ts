@@ -1,0 +1,52 @@
+import { z } from "zod";
+import { messages } from "./messages.ts";
+
+/**
+ * The e-mail rule of zod's `z.email()`, which Better Auth checks every address with (its sign-up, sign-in,
+ * reset and verification endpoints): one rule, so an address the form accepts is never refused by the
+ * library (issue 7: `a@b.c`, `a..b@x`, `ü@x` passed a looser pattern and then failed as a 500).
+ */
+export const EMAIL_PATTERN = z.regexes.email;
+
+/**
+ * Characters no text field takes: C0 controls (NUL among them: PostgreSQL cannot store it), DEL and C1
+ * controls. Tab, line feed and carriage return are allowed only in multi-line fields (see `multiLine`).
+ */
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTERS = /[\u0000-\u001F\u007F-\u009F]/;
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTERS_BUT_LINES = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+
+/** Whether a value holds a character no single-line field takes. */
+export function hasControlCharacters(value: string): boolean {
+  return CONTROL_CHARACTERS.test(value);
+}
+
+/** A string of one line: control characters (tab and line breaks too) are refused with a message. */
+export function plainText() {
+  return z.string().refine((value) => !CONTROL_CHARACTERS.test(value), messages.validation.controlCharacters);
+}
+
+/** A string of several lines (a message, an address): tab and line breaks are kept, other controls refused. */
+export function multiLineText() {
+  return z.string().refine((value) => !CONTROL_CHARACTERS_BUT_LINES.test(value), messages.validation.controlCharacters);
+}
+
+/** Ids are opaque strings made by the server; anything else cannot name a record. */
+export const idSchema = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, "Not a valid id");
+
+export function requiredText(message: string, max: number, { multiLine = false }: { multiLine?: boolean } = {}) {
+  const lines = multiLine ? CONTROL_CHARACTERS_BUT_LINES : CONTROL_CHARACTERS;
+  return z
+    .string({ error: message })
+    .trim()
+    .min(1, message)
+    .max(max, `At most ${max} characters`)
+    .refine((value) => !lines.test(value), messages.validation.controlCharacters);
+}
+
+export const emailSchema = requiredText(messages.validation.emailRequired, 254).regex(EMAIL_PATTERN, messages.validation.invalidEmail);
+
+export const phoneSchema = requiredText(messages.validation.phoneRequired, 30).regex(/^\+?[0-9][0-9 -]{5,}$/, messages.validation.phoneInvalid);
+/** A postal address may be typed on several lines. */
+export const addressSchema = requiredText(messages.validation.addressRequired, 500, { multiLine: true });

@@ -1,6 +1,0 @@
-import { Hono } from "hono";
-import type { AppEnv } from "../http/env.ts";
-
-export const categoriesApi = new Hono<AppEnv>()
-  .get("/", async (c) => c.json({ items: await c.var.services.catalog.listCategories() }))
-  .get("/:categoryId", async (c) => c.json(await c.var.services.catalog.getCategory(c.req.param())));

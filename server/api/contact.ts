@@ -1,9 +1,0 @@
-import { Hono } from "hono";
-import { clientIp } from "../http/client-ip.ts";
-import type { AppEnv } from "../http/env.ts";
-import { readJson } from "./read-json.ts";
-
-export const contactApi = new Hono<AppEnv>().post("/", async (c) => {
-  const result = await c.var.services.contact.sendMessage(await readJson(c), { clientIp: clientIp(c) });
-  return c.json(result, 201);
-});

@@ -1,0 +1,75 @@
+import path from "node:path";
+import type { Logger } from "pino";
+import { createAccountsService, createAuth, createProfilesService } from "./modules/accounts/index.ts";
+import { createSealer } from "./platform/sealed-values.ts";
+import type { Database } from "./platform/db/client.ts";
+import { createCartService } from "./modules/cart/index.ts";
+import { createCatalogService } from "./modules/catalog/index.ts";
+import { createContactService } from "./modules/contact/index.ts";
+import type { MailOutbox } from "./platform/mail/mail-outbox.ts";
+import { createMediaService } from "./platform/media/media.ts";
+import { createOrdersService } from "./modules/orders/index.ts";
+import { createEventLog } from "./platform/event-log.ts";
+import { createRateLimiter } from "./platform/rate-limit/rate-limit.ts";
+
+export interface ServiceDependencies {
+  database: Pick<Database, "db" | "dialect">;
+  dataDir: string;
+  publicUrl: URL;
+  authSecret: string;
+  shopName: string;
+  contactEmail: string | undefined;
+  shippingFeePaise: number;
+  /** Every e-mail is queued here and sent by the mail worker (./mail-outbox.ts). */
+  outbox: MailOutbox;
+  logger: Logger;
+  limits: { maxPendingOrders: number; rateLimitScale: number };
+}
+
+/** Every service of the shop over one database; routes and API handlers receive this and nothing lower. */
+export function createServices(deps: ServiceDependencies) {
+  const { database, outbox, logger } = deps;
+  const events = createEventLog(logger);
+  const rateLimiter = createRateLimiter(database.db, { scale: deps.limits.rateLimitScale, events });
+  const media = createMediaService({ mediaDir: path.join(deps.dataDir, "media") });
+  const auth = createAuth({
+    database,
+    publicUrl: deps.publicUrl,
+    secret: deps.authSecret,
+    shopName: deps.shopName,
+    outbox,
+    rateLimiter,
+    logger,
+    events,
+  });
+  return {
+    /** The auth library's own HTTP handler, mounted at /api/auth. */
+    authHandler: (request: Request) => auth.handler(request),
+    /** The auth library's configuration (its schema check in tests). */
+    authOptions: auth.options,
+    accounts: createAccountsService(auth, database, events),
+    profiles: createProfilesService(database.db, media, rateLimiter),
+    catalog: createCatalogService(database.db, { rateLimiter }),
+    cart: createCartService(database, { shippingFeePaise: deps.shippingFeePaise }),
+    orders: createOrdersService({
+      database,
+      outbox,
+      logger,
+      shopName: deps.shopName,
+      publicUrl: deps.publicUrl,
+      shippingFeePaise: deps.shippingFeePaise,
+      rateLimiter,
+      events,
+      maxPendingOrders: deps.limits.maxPendingOrders,
+    }),
+    /** Seals what the pages keep in their own cookies (the address awaiting verification). */
+    sealer: createSealer(deps.authSecret),
+    contact: createContactService(database, rateLimiter, { outbox, shopName: deps.shopName, contactEmail: deps.contactEmail }),
+    /** Liveness of the database for /readyz. */
+    async pingDatabase(): Promise<void> {
+      await database.db.selectFrom("categories").select("id").limit(1).execute();
+    },
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;

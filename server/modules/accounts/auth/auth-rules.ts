@@ -1,0 +1,99 @@
+import type { RateRule } from "../../../platform/rate-limit/rate-limit.ts";
+
+// Limits on the account endpoints (issue 3, "Security"; issue 7, "Abuse limits"), kept in the database so they
+// hold across processes. The refusal adds "Please try again in N minutes." to each message.
+const minute = 60_000;
+const hour = 60 * minute;
+const tooMany = (what: string) => `Too many ${what}.`;
+
+export const authRateRules = {
+  // Failed passwords count per account *and address*, so someone guessing from elsewhere slows themselves down
+  // but never locks the owner out at their own address; the per-address count caps guessing across accounts.
+  signInFailuresPerAccount: { name: "sign-in-failures", limit: 5, windowMs: minute, message: tooMany("failed sign-in attempts for this e-mail") },
+  // Every attempt, right or wrong: each costs an argon2 hash.
+  signInPerIp: { name: "sign-in-ip", limit: 30, windowMs: minute, message: tooMany("sign-in attempts") },
+  passwordFailuresPerIp: { name: "password-failures-ip", limit: 20, windowMs: hour, message: tooMany("wrong passwords from your network") },
+  changePasswordFailuresPerAccount: {
+    name: "change-password-failures",
+    limit: 5,
+    windowMs: 15 * minute,
+    message: tooMany("wrong current passwords"),
+  },
+  signUpPerIp: { name: "sign-up-ip", limit: 20, windowMs: hour, message: tooMany("new accounts from your network") },
+  resetPerEmail: { name: "reset-email", limit: 3, windowMs: 15 * minute, message: tooMany("password reset requests for this e-mail") },
+  resetPerIp: { name: "reset-ip", limit: 10, windowMs: hour, message: tooMany("password reset requests") },
+  verificationPerEmail: { name: "verify-email", limit: 3, windowMs: 10 * minute, message: tooMany("verification e-mails") },
+  verificationPerIp: { name: "verify-ip", limit: 10, windowMs: hour, message: tooMany("verification e-mails") },
+  // Never refused to the sender (that would tell the address has an account): past it, no more mail is sent.
+  existingAccountNoticePerEmail: { name: "existing-account-notice", limit: 3, windowMs: hour, message: tooMany("sign-ups with this e-mail") },
+} satisfies Record<string, RateRule>;
+
+export const SESSION_IDLE_SECONDS = 7 * 24 * 60 * 60;
+export const SESSION_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
+export const RESET_LINK_MINUTES = 60;
+
+/**
+ * Better Auth's HTTP endpoints the shop answers under /api/auth: the pages' flows and their JSON twins, and the
+ * session list of decisions.md. The two with a parameter cannot be switched off by path; without social
+ * providers they only redirect to a trusted origin.
+ */
+export const OPEN_AUTH_PATHS = [
+  "/sign-up/email",
+  "/sign-in/email",
+  "/sign-out",
+  "/get-session",
+  "/verify-email",
+  "/send-verification-email",
+  "/request-password-reset",
+  "/reset-password",
+  "/reset-password/:token",
+  "/change-password",
+  "/list-sessions",
+  "/revoke-session",
+  "/revoke-sessions",
+  "/revoke-other-sessions",
+  "/callback/:id",
+  "/ok",
+  "/error",
+] as const;
+
+/**
+ * Everything else Better Auth and its plugins mount, switched off (404): no request may write a user's fields
+ * past our services (update-user), sign in around our limits (sign-in/username) or reach an account or admin
+ * tool the shop does not offer. A test fails when an upgrade mounts an endpoint on neither list.
+ */
+export const DISABLED_AUTH_PATHS = [
+  "/sign-in/username",
+  "/is-username-available",
+  "/update-user",
+  "/change-email",
+  "/delete-user",
+  "/delete-user/callback",
+  "/update-session",
+  "/verify-password",
+  "/sign-in/social",
+  "/link-social",
+  "/unlink-account",
+  "/list-accounts",
+  "/account-info",
+  "/refresh-token",
+  "/get-access-token",
+  "/admin/set-role",
+  "/admin/get-user",
+  "/admin/create-user",
+  "/admin/update-user",
+  "/admin/list-users",
+  "/admin/list-user-sessions",
+  "/admin/unban-user",
+  "/admin/ban-user",
+  "/admin/impersonate-user",
+  "/admin/stop-impersonating",
+  "/admin/revoke-user-session",
+  "/admin/revoke-user-sessions",
+  "/admin/remove-user",
+  "/admin/set-user-password",
+  "/admin/has-permission",
+];
+
+/** The connection's address, set by our server on every request into the auth library (never by the client). */
+export const CLIENT_IP_HEADER = "x-plant-shop-client-ip";

@@ -1,0 +1,11 @@
+// The accounts module's public face: the composition root, the other modules and the tests import only this.
+export { createAccountsService } from "./accounts.ts";
+export { authApi } from "./auth-handler.ts";
+export { createAuth } from "./auth/auth.ts";
+export { DISABLED_AUTH_PATHS, OPEN_AUTH_PATHS, RESET_LINK_MINUTES } from "./auth/auth-rules.ts";
+export { isCommonPassword } from "./auth/common-passwords.ts";
+export { hashPassword } from "./auth/password-hashing.ts";
+export { loadAuthSecret } from "./auth/secret.ts";
+export { initialsAvatarSvg } from "./avatars.ts";
+export { createProfilesService, uploadRateRules } from "./profiles.ts";
+export { meApi, profilePictureApi, profilesApi } from "./profiles-api.ts";

@@ -1,0 +1,45 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { HTTPException } from "hono/http-exception";
+import { MAX_IMAGE_BYTES } from "#common/shared/constants.ts";
+import { messages } from "#common/shared/messages.ts";
+import type { AppEnv } from "../../app-env.ts";
+import { currentUser, requestContext } from "../../platform/http/request-context.ts";
+import { NotFoundError, UnauthorizedError } from "../../platform/errors.ts";
+import { readJson } from "../../platform/http/read-json.ts";
+
+// The picture and the multipart framing around it.
+const PICTURE_LIMIT = MAX_IMAGE_BYTES + 64 * 1024;
+
+export const meApi = new Hono<AppEnv>().get("/", async (c) => {
+  const user = await currentUser(c);
+  if (!user) throw new UnauthorizedError();
+  return c.json(user);
+});
+
+export const profilesApi = new Hono<AppEnv>()
+  .get("/:userId", async (c) => c.json(await c.var.services.profiles.getProfile(await currentUser(c), c.req.param("userId"))))
+  .patch("/:userId", async (c) => {
+    const profile = await c.var.services.profiles.updateProfile(await currentUser(c), c.req.param("userId"), await readJson(c));
+    return c.json(profile);
+  });
+
+/** The picture upload is multipart, so it lives outside the JSON-only part of the API. */
+export const profilePictureApi = new Hono<AppEnv>().post(
+  "/:userId/picture",
+  bodyLimit({
+    maxSize: PICTURE_LIMIT,
+    onError: () => {
+      throw new HTTPException(413, { message: messages.images.tooLarge });
+    },
+  }),
+  async (c) => {
+    // Only the owner may send a picture: anybody else's upload is refused before its 10 MB are read.
+    const user = await currentUser(c);
+    if (!user || user.id !== c.req.param("userId")) throw new NotFoundError(messages.profile.noUserData);
+    const form = await c.req.formData().catch(() => null);
+    const file = form?.get("image");
+    const picture = file instanceof File ? new Uint8Array(await file.arrayBuffer()) : null;
+    return c.json(await c.var.services.profiles.setPicture(user, c.req.param("userId"), picture, requestContext(c)));
+  },
+);

@@ -1,0 +1,131 @@
+import type { Kysely, Selectable, Updateable } from "kysely";
+import { avatarUrl } from "#common/accounts/avatar-url.ts";
+import { messages } from "#common/shared/messages.ts";
+import { profileSchema } from "#common/accounts/account-schemas.ts";
+import { idSchema } from "#common/shared/fields.ts";
+import type { DB, UserTable } from "../../platform/db/schema.ts";
+import { isUniqueViolation } from "../../platform/db/write-transaction.ts";
+import { fieldConflict, NotFoundError, parseInput } from "../../platform/errors.ts";
+import { unsupportedImage, type MediaService } from "../../platform/media/media.ts";
+import type { RateLimiter, RateRule } from "../../platform/rate-limit/rate-limit.ts";
+import type { SessionUser } from "../../platform/session-user.ts";
+
+/**
+ * Pictures are decoded and re-encoded on the server, the costliest work anyone can ask for (issue 7: eight
+ * uploads at once made static files wait 14 s), so uploads are counted per account and per client address.
+ */
+export const uploadRateRules = {
+  perAccount: { name: "upload-account", limit: 10, windowMs: 10 * 60_000, message: messages.images.tooManyUploads },
+  perAddress: { name: "upload-ip", limit: 30, windowMs: 10 * 60_000, message: messages.images.tooManyUploads },
+} satisfies Record<string, RateRule>;
+
+/** Where an upload comes from, for its limit per address. */
+export interface UploadOrigin {
+  clientIp: string | null;
+}
+
+export const AVATAR_PIXELS = 256;
+
+export interface PublicProfile {
+  id: string;
+  name: string;
+  username: string;
+  location: string;
+  /** The uploaded picture, else a generated initials avatar. */
+  avatarUrl: string;
+  isOwner: boolean;
+}
+
+/** What only the owner sees of their profile. */
+export interface PrivateProfile extends PublicProfile {
+  email: string;
+  phone: string;
+  address: string;
+}
+
+export type ProfilesService = ReturnType<typeof createProfilesService>;
+
+export function createProfilesService(db: Kysely<DB>, media: MediaService, rateLimiter: RateLimiter) {
+  /** Counts one upload against both limits, before any of its bytes are decoded. */
+  async function countUpload(user: Selectable<UserTable>, origin: UploadOrigin) {
+    await rateLimiter.hit(uploadRateRules.perAccount, user.id);
+    await rateLimiter.hit(uploadRateRules.perAddress, origin.clientIp ?? "unknown");
+  }
+
+  async function findUser(userId: unknown) {
+    const id = idSchema.safeParse(userId);
+    const user = id.success ? await db.selectFrom("users").selectAll().where("id", "=", id.data).executeTakeFirst() : undefined;
+    if (!user) throw new NotFoundError(messages.profile.noUserData);
+    return user;
+  }
+
+  async function findOwnUser(viewer: SessionUser | null, userId: unknown) {
+    const user = await findUser(userId);
+    if (viewer?.id !== user.id) throw new NotFoundError(messages.profile.noUserData);
+    return user;
+  }
+
+  /**
+   * Writes the fields and the new picture; the old picture goes only once the new one is saved, and only if
+   * this service stored it for this user (whatever else the column may hold, no other file is touched).
+   */
+  async function saveUser(user: Selectable<UserTable>, fields: Updateable<UserTable>, picture?: Uint8Array | null) {
+    const owner = user.id;
+    const stored = picture?.length ? await media.saveSquareImage(picture, { size: AVATAR_PIXELS, owner }) : null;
+    try {
+      await db
+        .updateTable("users")
+        .set({ ...fields, ...(stored ? { image: stored.url } : {}), updatedAt: new Date().toISOString() })
+        .where("id", "=", user.id)
+        .execute();
+    } catch (error) {
+      if (stored) await media.remove(stored.url, { owner });
+      // Two people choosing one username at the same moment: the unique index decides.
+      throw isUniqueViolation(error) ? fieldConflict("username", messages.auth.usernameTaken) : error;
+    }
+    if (stored && user.image) await media.remove(user.image, { owner });
+  }
+
+  return {
+    /** Anybody may see the public part; the owner also sees e-mail, phone and address. */
+    async getProfile(viewer: SessionUser | null, userId: unknown): Promise<PublicProfile | PrivateProfile> {
+      const user = await findUser(userId);
+      const profile: PublicProfile = {
+        id: user.id,
+        name: user.name,
+        username: user.displayUsername ?? user.username ?? "",
+        location: user.location ?? "",
+        avatarUrl: avatarUrl(user),
+        isOwner: viewer?.id === user.id,
+      };
+      if (!profile.isOwner) return profile;
+      return { ...profile, email: user.email, phone: user.phone ?? "", address: user.address ?? "" };
+    },
+
+    /**
+     * The owner's update of their own profile, with an optional new picture (anyone else gets the same 404
+     * as for a missing profile). Only the form's fields are read: role, e-mail and verification state can
+     * never be set here.
+     */
+    async updateProfile(viewer: SessionUser | null, userId: unknown, input: unknown, picture?: Uint8Array | null, origin: UploadOrigin = { clientIp: null }) {
+      const user = await findOwnUser(viewer, userId);
+      const fields = parseInput(profileSchema, input);
+      if (picture?.length) await countUpload(user, origin);
+      const username = fields.username.toLowerCase();
+      const clash = await db.selectFrom("users").select("id").where("username", "=", username).where("id", "!=", user.id).executeTakeFirst();
+      if (clash) throw fieldConflict("username", messages.auth.usernameTaken);
+      const { name, phone, address, location } = fields;
+      await saveUser(user, { name, username, displayUsername: fields.username, phone, address, location }, picture);
+      return this.getProfile(viewer, user.id);
+    },
+
+    /** Replaces the owner's picture alone (the API's multipart upload). */
+    async setPicture(viewer: SessionUser | null, userId: unknown, picture: Uint8Array | null, origin: UploadOrigin = { clientIp: null }) {
+      const user = await findOwnUser(viewer, userId);
+      if (!picture?.length) throw unsupportedImage();
+      await countUpload(user, origin);
+      await saveUser(user, {}, picture);
+      return this.getProfile(viewer, user.id);
+    },
+  };
+}

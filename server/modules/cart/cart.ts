@@ -1,0 +1,171 @@
+import { randomUUID } from "node:crypto";
+import type { Kysely } from "kysely";
+import type { Cart, CartLine } from "#common/cart/cart-types.ts";
+import { MAX_CART_QUANTITY } from "#common/shared/constants.ts";
+import { messages } from "#common/shared/messages.ts";
+import { sumPaise } from "#common/shared/money.ts";
+import { addToCartSchema, setQuantitySchema } from "#common/cart/cart-schemas.ts";
+import { idSchema } from "#common/shared/fields.ts";
+import type { Database } from "../../platform/db/client.ts";
+import type { DB } from "../../platform/db/schema.ts";
+import { inShopperTransaction } from "../../platform/db/write-transaction.ts";
+import { ConflictError, InvalidInputError, NotFoundError, parseInput, ServiceError, UnauthorizedError } from "../../platform/errors.ts";
+import type { SessionUser } from "../../platform/session-user.ts";
+
+const c = messages.cart;
+
+export type CartService = ReturnType<typeof createCartService>;
+
+/** Why a cart line cannot be ordered as it stands, in checkout's words (cart and checkout agree); null when it can. */
+export function lineProblem(product: { name: string; stock: number } | null | undefined, quantity: number): string | null {
+  if (!product) return messages.checkout.noLongerSold;
+  return product.stock >= quantity ? null : messages.checkout.shortage(product.name, product.stock);
+}
+
+/**
+ * A shopper's cart, stored per user (spec section 4, "Cart (stored)"); only its owner ever reaches it. Every
+ * change runs in the shopper's transaction (server/platform/db/write-transaction.ts), one at a time with their checkouts.
+ */
+export function createCartService(database: Pick<Database, "db" | "dialect">, { shippingFeePaise }: { shippingFeePaise: number }) {
+  const { db } = database;
+
+  function owner(viewer: SessionUser | null, prefix: string): SessionUser {
+    if (!viewer) throw new UnauthorizedError(`${prefix} Please log in first.`);
+    return viewer;
+  }
+
+  /** One of the user's lines with its product's stock (0 when the product is gone); another shopper's is "not found". */
+  async function findLine(trx: Kysely<DB>, userId: string, itemId: unknown, prefix: string) {
+    const id = idSchema.safeParse(itemId);
+    const line = id.success
+      ? await trx
+          .selectFrom("cart_items as ci")
+          .leftJoin("products as p", "p.id", "ci.product_id")
+          .select(["ci.id", "ci.quantity", "p.stock"])
+          .where("ci.id", "=", id.data)
+          .where("ci.user_id", "=", userId)
+          .executeTakeFirst()
+      : undefined;
+    if (!line) throw new NotFoundError(`${prefix} ${c.itemNotFound}`);
+    return { id: line.id, stock: line.stock ?? 0 };
+  }
+
+  /** The summary rule, in one place: only available lines count, and shipping is charged when something can be ordered. */
+  function summarise(lines: CartLine[]): Cart {
+    const counted = lines.filter((line) => line.available);
+    const itemCount = counted.reduce((n, line) => n + line.quantity, 0);
+    const subtotalPaise = sumPaise(counted.map((line) => line.lineTotalPaise));
+    const shippingPaise = itemCount > 0 ? shippingFeePaise : 0;
+    return {
+      lines,
+      itemCount,
+      subtotalPaise,
+      shippingPaise,
+      totalPaise: subtotalPaise + shippingPaise,
+      canCheckOut: lines.length > 0 && counted.length === lines.length,
+    };
+  }
+
+  async function readCart(userId: string): Promise<Cart> {
+    const rows = await db
+      .selectFrom("cart_items as ci")
+      .leftJoin("products as p", "p.id", "ci.product_id")
+      .leftJoin("product_images as img", (join) => join.onRef("img.product_id", "=", "p.id").on("img.position", "=", 0))
+      .select(["ci.id", "ci.quantity", "p.id as product_id", "p.name", "p.price_paise", "p.stock", "img.url", "img.width", "img.height"])
+      .where("ci.user_id", "=", userId)
+      .orderBy("ci.created_at")
+      .orderBy("ci.id")
+      .execute();
+    return summarise(
+      rows.map((row): CartLine => {
+        const product = row.product_id ? { name: row.name ?? "", stock: row.stock ?? 0 } : null;
+        const name = product?.name ?? c.productGone;
+        const problem = lineProblem(product, row.quantity);
+        const unitPricePaise = row.price_paise ?? 0;
+        return {
+          id: row.id,
+          productId: row.product_id,
+          name,
+          image: row.url ? { url: row.url, width: row.width ?? 800, height: row.height ?? 800, alt: name } : null,
+          unitPricePaise,
+          quantity: row.quantity,
+          stock: product?.stock ?? 0,
+          available: problem === null,
+          problem,
+          lineTotalPaise: problem === null ? unitPricePaise * row.quantity : 0,
+        };
+      }),
+    );
+  }
+
+  return {
+    async getCart(viewer: SessionUser | null): Promise<Cart> {
+      return readCart(owner(viewer, c.fetchPrefix).id);
+    },
+
+    /** The navigation's cart icon: the same count as the summary's 'Items (n)'. */
+    async countItems(viewer: SessionUser | null): Promise<number> {
+      return viewer ? (await readCart(viewer.id)).itemCount : 0;
+    },
+
+    /** A new product enters with quantity 1 (or as asked); one already there goes up — never beyond the stock. */
+    async addToCart(viewer: SessionUser | null, input: unknown): Promise<void> {
+      const user = owner(viewer, c.addPrefix);
+      const { productId, quantity } = withPrefix(c.addPrefix, () => parseInput(addToCartSchema, input));
+      await inShopperTransaction(database, user.id, async (trx) => {
+        const product = await trx.selectFrom("products").select(["id", "stock"]).where("id", "=", productId).executeTakeFirst();
+        if (!product) throw new NotFoundError(`${c.addPrefix} ${messages.product.notFound}`);
+        const existing = await trx
+          .selectFrom("cart_items")
+          .select("quantity")
+          .where("user_id", "=", user.id)
+          .where("product_id", "=", productId)
+          .executeTakeFirst();
+        const wanted = (existing?.quantity ?? 0) + quantity;
+        if (product.stock === 0) throw new ConflictError(`${c.addPrefix} ${c.outOfStock}`);
+        if (wanted > product.stock) throw new ConflictError(`${c.addPrefix} ${c.onlyLeft(product.stock)}`);
+        if (wanted > MAX_CART_QUANTITY) throw new InvalidInputError(`${c.addPrefix} ${c.quantityAtMost(MAX_CART_QUANTITY)}`);
+        await trx
+          .insertInto("cart_items")
+          .values({ id: randomUUID(), user_id: user.id, product_id: productId, quantity: wanted, created_at: new Date().toISOString() })
+          .onConflict((oc) => oc.columns(["user_id", "product_id"]).doUpdateSet({ quantity: wanted }))
+          .execute();
+      });
+    },
+
+    /** Sets a line's quantity; at or below 0 the line goes (spec section 4). */
+    async setQuantity(viewer: SessionUser | null, itemId: unknown, input: unknown): Promise<void> {
+      const user = owner(viewer, c.updatePrefix);
+      const { quantity } = withPrefix(c.updatePrefix, () => parseInput(setQuantitySchema, input));
+      await inShopperTransaction(database, user.id, async (trx) => {
+        const line = await findLine(trx, user.id, itemId, c.updatePrefix);
+        if (quantity <= 0) {
+          await trx.deleteFrom("cart_items").where("id", "=", line.id).execute();
+          return;
+        }
+        if (quantity > line.stock) {
+          throw new ConflictError(`${c.updatePrefix} ${line.stock ? c.onlyLeft(line.stock) : c.outOfStock}`, { quantity: c.onlyLeft(line.stock) });
+        }
+        await trx.updateTable("cart_items").set({ quantity }).where("id", "=", line.id).execute();
+      });
+    },
+
+    async removeItem(viewer: SessionUser | null, itemId: unknown): Promise<void> {
+      const user = owner(viewer, c.removePrefix);
+      await inShopperTransaction(database, user.id, async (trx) => {
+        const line = await findLine(trx, user.id, itemId, c.removePrefix);
+        await trx.deleteFrom("cart_items").where("id", "=", line.id).execute();
+      });
+    },
+  };
+}
+
+/** Validation failures of cart calls carry the spec's prefix too ('Failed to add product to cart: …'). */
+function withPrefix<T>(prefix: string, parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    if (error instanceof ServiceError) throw new ServiceError(error.status, `${prefix} ${error.message}`, error.fieldErrors, error.code);
+    throw error;
+  }
+}

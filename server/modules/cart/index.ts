@@ -1,0 +1,2 @@
+// The cart module's public face: the composition root, the other modules and the tests import only this.
+export { createCartService, lineProblem } from "./cart.ts";

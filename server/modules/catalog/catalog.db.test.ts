@@ -1,0 +1,174 @@
+import { randomUUID } from "node:crypto";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { SHOP_MAX_PAGES, SHOP_PAGE_SIZE } from "#common/shared/constants.ts";
+import { createCategory, createProduct } from "../../../tests/support/factories.ts";
+import { createTestDatabase, type TestDatabase } from "../../../tests/support/test-database.ts";
+import { createCatalogService, type CatalogService } from "./catalog.ts";
+import { InvalidInputError, NotFoundError } from "../../platform/errors.ts";
+import { createRateLimiter } from "../../platform/rate-limit/rate-limit.ts";
+
+const visitor = { clientIp: "192.0.2.1" };
+
+let database: TestDatabase;
+let catalog: CatalogService;
+
+beforeEach(async () => {
+  database = await createTestDatabase();
+  catalog = createCatalogService(database.db, { rateLimiter: createRateLimiter(database.db) });
+});
+afterEach(async () => {
+  await database.cleanup();
+});
+
+describe("listProducts", () => {
+  it("pages oldest first and says whether more follow", async () => {
+    const category = await createCategory(database.db);
+    const made = [];
+    for (let i = 0; i < 5; i++) made.push(await createProduct(database.db, { category_id: category.id }));
+
+    const first = await catalog.listProducts({ limit: "2" }, visitor);
+    expect(first.items.map((p) => p.id)).toEqual([made[0]!.id, made[1]!.id]);
+    expect(first).toMatchObject({ total: 5, limit: 2, offset: 0, hasMore: true });
+
+    const last = await catalog.listProducts({ limit: "2", offset: "4" }, visitor);
+    expect(last.items.map((p) => p.id)).toEqual([made[4]!.id]);
+    expect(last).toMatchObject({ total: 5, hasMore: false });
+
+    expect(await catalog.listProducts({ limit: "2", offset: "10" }, visitor)).toMatchObject({ items: [], total: 5, hasMore: false });
+  });
+
+  it("searches names ignoring case, over all products", async () => {
+    await createProduct(database.db, { name: "Boston Fern" });
+    await createProduct(database.db, { name: "Bird's Nest FERN" });
+    await createProduct(database.db, { name: "Rubber Plant" });
+    const page = await catalog.listProducts({ q: "fern" }, visitor);
+    expect(page.items.map((p) => p.name).sort()).toEqual(["Bird's Nest FERN", "Boston Fern"]);
+    expect(page.total).toBe(2);
+  });
+
+  it("treats % and _ in a search as plain characters", async () => {
+    await createProduct(database.db, { name: "Sale 50% Palm" });
+    await createProduct(database.db, { name: "Sale 500 Palm" });
+    await createProduct(database.db, { name: "Snake_Plant" });
+    await createProduct(database.db, { name: "SnakeXPlant" });
+    expect((await catalog.listProducts({ q: "50%" }, visitor)).items.map((p) => p.name)).toEqual(["Sale 50% Palm"]);
+    expect((await catalog.listProducts({ q: "e_p" }, visitor)).items.map((p) => p.name)).toEqual(["Snake_Plant"]);
+  });
+
+  it("filters by category and shows each product's first image", async () => {
+    const herbs = await createCategory(database.db);
+    const basil = await createProduct(database.db, { category_id: herbs.id, images: ["/a.svg", "/b.svg"] });
+    await createProduct(database.db);
+    const page = await catalog.listProducts({ categoryId: herbs.id }, visitor);
+    expect(page.items).toHaveLength(1);
+    expect(page.items[0]).toMatchObject({ id: basil.id, image: { url: "/a.svg", width: 800, height: 800 } });
+  });
+
+  it("shows a product without images with none", async () => {
+    await createProduct(database.db, { images: [] });
+    expect((await catalog.listProducts({}, visitor)).items[0]?.image).toBeNull();
+  });
+
+  it("refuses limits above 50 and negative offsets with field errors", async () => {
+    await expect(catalog.listProducts({ limit: "51" }, visitor)).rejects.toMatchObject({ status: 400, fieldErrors: { limit: expect.any(String) } });
+    await expect(catalog.listProducts({ offset: "-1" }, visitor)).rejects.toBeInstanceOf(InvalidInputError);
+    await expect(catalog.listProducts({ limit: "ten" }, visitor)).rejects.toBeInstanceOf(InvalidInputError);
+  });
+});
+
+describe("listShopPages", () => {
+  it("returns pages 1..page together, twelve to a page", async () => {
+    const category = await createCategory(database.db);
+    for (let i = 0; i < 14; i++) await createProduct(database.db, { category_id: category.id });
+    const one = await catalog.listShopPages({}, visitor);
+    expect(one.items).toHaveLength(12);
+    expect(one).toMatchObject({ page: 1, hasMore: true, total: 14 });
+    const two = await catalog.listShopPages({ page: "2" }, visitor);
+    expect(two.items).toHaveLength(14);
+    expect(two.hasMore).toBe(false);
+    expect(two.items.slice(0, 12)).toEqual(one.items);
+  });
+
+  it("falls back to the first page for a nonsense page number", async () => {
+    expect((await catalog.listShopPages({ page: "abc" }, visitor)).page).toBe(1);
+  });
+
+  it("shows at most a hundred pages, the last of them without Load More", async () => {
+    const category = await createCategory(database.db);
+    const rows = Array.from({ length: SHOP_PAGE_SIZE * SHOP_MAX_PAGES + 1 }, (_, i) => ({
+      id: randomUUID(),
+      name: `Bulk plant ${i}`,
+      description: "One of many",
+      price_paise: 100,
+      stock: 1,
+      category_id: category.id,
+      created_at: new Date(Date.UTC(2031, 0, 1) + i * 1000).toISOString(),
+      updated_at: new Date(Date.UTC(2031, 0, 1)).toISOString(),
+    }));
+    for (let i = 0; i < rows.length; i += 500) await database.db.insertInto("products").values(rows.slice(i, i + 500)).execute();
+    const last = await catalog.listShopPages({ page: String(SHOP_MAX_PAGES + 5) }, visitor);
+    expect(last.page).toBe(SHOP_MAX_PAGES);
+    expect(last.items).toHaveLength(SHOP_PAGE_SIZE * SHOP_MAX_PAGES);
+    expect(last.hasMore).toBe(false);
+    expect((await catalog.listShopPages({ page: String(SHOP_MAX_PAGES - 1) }, visitor)).hasMore).toBe(true);
+  });
+
+  it("refuses a search longer than the search box allows, saying so", async () => {
+    await expect(catalog.listShopPages({ q: "f".repeat(101) }, visitor)).rejects.toMatchObject({ status: 400, message: "Search at most 100 characters" });
+  });
+});
+
+describe("listNewestProducts", () => {
+  it("shows the six newest, newest first", async () => {
+    const made = [];
+    for (let i = 0; i < 8; i++) made.push(await createProduct(database.db));
+    const newest = await catalog.listNewestProducts();
+    expect(newest.map((p) => p.id)).toEqual(made.slice(2).reverse().map((p) => p.id));
+  });
+});
+
+describe("getProduct", () => {
+  it("returns the product with its images in order and its category", async () => {
+    const category = await createCategory(database.db, { name: "Ferns" });
+    const product = await createProduct(database.db, { category_id: category.id, images: ["/1.svg", "/2.svg", "/3.svg"] });
+    const detail = await catalog.getProduct({ productId: product.id });
+    expect(detail.images.map((i) => i.url)).toEqual(["/1.svg", "/2.svg", "/3.svg"]);
+    expect(detail.category).toEqual({ id: category.id, name: "Ferns" });
+    expect(detail.pricePaise).toBe(product.price_paise);
+  });
+
+  it("answers 'Product not found' for an unknown id", async () => {
+    await expect(catalog.getProduct({ productId: "missing" })).rejects.toThrow(NotFoundError);
+    await expect(catalog.getProduct({ productId: "missing" })).rejects.toThrow("Product not found");
+  });
+
+  it("refuses an id that cannot name a record", async () => {
+    await expect(catalog.getProduct({ productId: "../etc/passwd" })).rejects.toBeInstanceOf(InvalidInputError);
+  });
+});
+
+describe("categories", () => {
+  it("lists categories and returns one with its products oldest first", async () => {
+    const category = await createCategory(database.db, { name: "Palms" });
+    const a = await createProduct(database.db, { category_id: category.id });
+    const b = await createProduct(database.db, { category_id: category.id });
+    await createProduct(database.db);
+    expect((await catalog.listCategories()).map((c) => c.name)).toContain("Palms");
+    const found = await catalog.getCategory({ categoryId: category.id });
+    expect(found.name).toBe("Palms");
+    expect(found.products.map((p) => p.id)).toEqual([a.id, b.id]);
+  });
+
+  it("answers 404 for an unknown category", async () => {
+    await expect(catalog.getCategory({ categoryId: "nope" })).rejects.toMatchObject({ status: 404 });
+  });
+});
+
+describe("listSitemapEntries", () => {
+  it("names every product and category", async () => {
+    const product = await createProduct(database.db);
+    const paths = (await catalog.listSitemapEntries()).map((e) => e.path);
+    expect(paths).toContain(`/product/${product.id}`);
+    expect(paths).toContain(`/category/${product.category_id}`);
+  });
+});

@@ -1,0 +1,7 @@
+// The catalog module's public face: the composition root, the other modules and the tests import only this.
+export { createCatalogService } from "./catalog.ts";
+export { categoriesApi } from "./categories-api.ts";
+export { productsApi } from "./products-api.ts";
+export { sampleCategories, sampleProducts } from "./sample-data.ts";
+export { seedSampleData } from "./seed.ts";
+export { seoFiles } from "./seo-files.ts";

@@ -1,0 +1,3 @@
+// The contact module's public face: the composition root, the other modules and the tests import only this.
+export { contactApi } from "./contact-api.ts";
+export { createContactService } from "./contact.ts";

@@ -1,0 +1,48 @@
+// Order confirmation and status e-mails, on the shared layout.
+import { escapeHtml, escapeMultiline, type MailContent, oneLine, renderHtml, renderText } from "../../platform/mail/mail-layout.ts";
+
+export interface OrderMailDetails {
+  shopName: string;
+  name: string;
+  orderNumber: string;
+  url: string;
+  lines: { name: string; quantity: number; lineTotal: string }[];
+  subtotal: string;
+  shipping: string;
+  total: string;
+  address: string;
+}
+
+const ORDER_NEWS = {
+  placed: { subject: "Order {n} is placed", headline: "Thank you for your order! We will pack your plants with care." },
+  shipped: { subject: "Order {n} has shipped", headline: "Good news: your plants are on their way." },
+  cancelled: { subject: "Order {n} is cancelled", headline: "Your order has been cancelled. Nothing will be delivered or charged." },
+} as const;
+
+/** An order's news for its customer — placed, shipped or cancelled — with its lines and totals. */
+export function orderEmail(kind: keyof typeof ORDER_NEWS, order: OrderMailDetails): MailContent {
+  const news = ORDER_NEWS[kind];
+  const reason = `you placed order ${order.orderNumber} at ${order.shopName}.`;
+  const lineText = order.lines.map((line) => `${line.quantity} × ${line.name}: ${line.lineTotal}`);
+  const totals = [`Subtotal: ${order.subtotal}`, `Shipping: ${order.shipping}`, `Total: ${order.total}`];
+  return {
+    subject: news.subject.replace("{n}", oneLine(order.orderNumber)),
+    text: renderText(
+      [`Hello ${order.name},`, news.headline, lineText.join("\n"), totals.join("\n"), `Delivery address:\n${order.address}`, order.url],
+      reason,
+      order.shopName,
+    ),
+    html: renderHtml({
+      shopName: order.shopName,
+      paragraphs: [
+        `Hello ${escapeHtml(order.name)},`,
+        escapeHtml(news.headline),
+        lineText.map(escapeHtml).join("<br>\n"),
+        totals.map(escapeHtml).join("<br>\n"),
+        `<strong>Delivery address</strong><br>\n${escapeMultiline(order.address)}`,
+      ],
+      button: { label: `See order ${order.orderNumber}`, url: order.url },
+      reason,
+    }),
+  };
+}

@@ -1,0 +1,423 @@
+import { randomUUID } from "node:crypto";
+import { sql, type Kysely, type Selectable } from "kysely";
+import type { Logger } from "pino";
+import { messages } from "#common/shared/messages.ts";
+import { formatPriceExact } from "#common/shared/money.ts";
+import { NEXT_STATUSES, orderNumber, type OrderDetail, type OrderStatus, type OrderSummary, type ViewedOrder } from "#common/orders/order-types.ts";
+import { checkoutSchema } from "#common/cart/cart-schemas.ts";
+import { idSchema } from "#common/shared/fields.ts";
+import { z } from "zod";
+import type { Database } from "../../platform/db/client.ts";
+import type { DB, OrderTable } from "../../platform/db/schema.ts";
+import { toIsoString } from "../../platform/db/values.ts";
+import { inShopperTransaction, inWriteTransaction, isUniqueViolation } from "../../platform/db/write-transaction.ts";
+import { lineProblem } from "../cart/index.ts";
+import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError, parseInput, UnauthorizedError } from "../../platform/errors.ts";
+import type { MailOutbox } from "../../platform/mail/mail-outbox.ts";
+import { orderEmail } from "./order-mails.ts";
+import { cashOnDelivery, type PaymentHold, type PaymentMethod } from "./payments.ts";
+import type { EventLog } from "../../platform/event-log.ts";
+import type { RateLimiter, RateRule } from "../../platform/rate-limit/rate-limit.ts";
+import type { SessionUser } from "../../platform/session-user.ts";
+
+export interface OrdersDependencies {
+  database: Pick<Database, "db" | "dialect">;
+  /** Order e-mails are queued in the order's own transaction and sent by the mail worker (./mail-outbox.ts). */
+  outbox: MailOutbox;
+  logger: Logger;
+  shopName: string;
+  publicUrl: URL;
+  shippingFeePaise: number;
+  payment?: PaymentMethod;
+  rateLimiter: RateLimiter;
+  events: EventLog;
+  /** How many Cash-on-Delivery orders one account may have pending at once (MAX_PENDING_ORDERS). */
+  maxPendingOrders: number;
+}
+
+/**
+ * Checkouts per account (issue 7, "Abuse limits"): every attempt counts, placed or refused, except a repeat of
+ * an order already placed with the same key (a double click). A shopper places a few orders a day.
+ */
+export const checkoutRateRule: RateRule = { name: "checkout", limit: 10, windowMs: 60 * 60_000, message: "Too many orders in a short time." };
+const checkoutKeyRule: RateRule = { name: "checkout-key", limit: 1, windowMs: 60 * 60_000, message: "", fixed: true };
+
+const ADMIN_PAGE_SIZE = 20;
+/** The owner may cancel their own order only while nobody has started on it. */
+const OWNER_CANCELS_FROM: OrderStatus[] = ["pending"];
+const adminQuerySchema = z.object({
+  status: z.enum(["pending", "processing", "shipped", "delivered", "cancelled"]).optional().catch(undefined),
+  page: z.coerce.number().int().min(1).max(10_000).catch(1).default(1),
+});
+const statusSchema = z.object({ status: z.enum(["pending", "processing", "shipped", "delivered", "cancelled"], { error: "Choose a status." }) });
+
+type Product = { id: string; name: string; price_paise: number; stock: number };
+type PricedLine = { id: string; quantity: number; product: Product };
+type PricedCart = { lines: PricedLine[]; subtotalPaise: number; totalPaise: number };
+
+/** What was priced: the lines, their quantities and prices. The order stores exactly what the payment holds. */
+const fingerprint = (cart: PricedCart) => cart.lines.map((line) => `${line.id}:${line.quantity}:${line.product.price_paise}`).join(",");
+
+/** Orders with their customer's name and e-mail, the one way every order query starts. */
+function ordersWithCustomer(from: Kysely<DB>) {
+  return from
+    .selectFrom("orders")
+    .innerJoin("users", "users.id", "orders.user_id")
+    .selectAll("orders")
+    .select(["users.name as customer_name", "users.email as customer_email"]);
+}
+type OrderRow = Selectable<OrderTable> & { customer_name: string; customer_email: string };
+
+export type OrdersService = ReturnType<typeof createOrdersService>;
+
+/** Checkout and orders: the rules that keep the shop from selling what it does not have. */
+export function createOrdersService(deps: OrdersDependencies) {
+  const { database, outbox, logger, rateLimiter, events } = deps;
+  const { db } = database;
+  const payment = deps.payment ?? cashOnDelivery;
+  const forUpdate = database.dialect === "postgres" ? sql` for update` : sql``;
+
+  function requireSignedIn(viewer: SessionUser | null): SessionUser {
+    if (!viewer) throw new UnauthorizedError();
+    return viewer;
+  }
+  function requireAdmin(viewer: SessionUser | null): SessionUser {
+    if (!requireSignedIn(viewer).isAdmin) throw new ForbiddenError();
+    return viewer as SessionUser;
+  }
+
+  async function loadOrder(orderId: unknown, from: Kysely<DB> = db): Promise<OrderDetail | undefined> {
+    const id = idSchema.safeParse(orderId);
+    if (!id.success) return undefined;
+    const order = await ordersWithCustomer(from).where("orders.id", "=", id.data).executeTakeFirst();
+    if (!order) return undefined;
+    const lines = await from.selectFrom("order_lines").selectAll().where("order_id", "=", order.id).orderBy("position").execute();
+    return {
+      ...toSummary(order, lines.reduce((n, l) => n + l.quantity, 0)),
+      userId: order.user_id,
+      lines: lines.map((l) => ({
+        productId: l.product_id,
+        name: l.name,
+        unitPricePaise: l.unit_price_paise,
+        quantity: l.quantity,
+        lineTotalPaise: l.unit_price_paise * l.quantity,
+      })),
+      subtotalPaise: order.subtotal_paise,
+      shippingPaise: order.shipping_paise,
+      shipName: order.ship_name,
+      shipPhone: order.ship_phone,
+      shipAddress: order.ship_address,
+      paymentMethod: order.payment_method,
+    };
+  }
+
+  /** The order if the viewer may see it: its owner or an admin. Anyone else gets the same 404 as for none. */
+  async function visibleOrder(viewer: SessionUser | null, orderId: unknown): Promise<OrderDetail> {
+    const user = requireSignedIn(viewer);
+    const order = await loadOrder(orderId);
+    if (!order || (order.userId !== user.id && !user.isAdmin)) throw new NotFoundError(messages.orders.notFound);
+    return order;
+  }
+
+  async function orderWithKey(from: Kysely<DB>, userId: string, key: string): Promise<string | undefined> {
+    const row = await from.selectFrom("orders").select("id").where("user_id", "=", userId).where("idempotency_key", "=", key).executeTakeFirst();
+    return row?.id;
+  }
+
+  /**
+   * The shopper's cart priced at today's prices; refused when it is empty or any line cannot be ordered as it
+   * stands (each such line named). With `lock`, inside a transaction, the products are locked in id order.
+   */
+  async function priceCart(from: Kysely<DB>, userId: string, lock: boolean): Promise<PricedCart> {
+    const cart = await from.selectFrom("cart_items").select(["id", "product_id", "quantity"]).where("user_id", "=", userId).orderBy("product_id").execute();
+    if (!cart.length) throw new InvalidInputError(messages.checkout.emptyCart);
+    const ids = cart.flatMap((line) => (line.product_id ? [line.product_id] : []));
+    const products = ids.length
+      ? (await sql<Product>`select id, name, price_paise, stock from products where id in (${sql.join(ids)}) order by id${lock ? forUpdate : sql``}`.execute(from)).rows
+      : [];
+    const byId = new Map(products.map((p) => [p.id, p]));
+    const lines = cart.map((line) => ({ id: line.id, quantity: line.quantity, product: line.product_id ? byId.get(line.product_id) : undefined }));
+    const problems = lines.flatMap((line) => lineProblem(line.product, line.quantity) ?? []);
+    if (problems.length) throw new ConflictError(problems.join(" "), { cart: problems.join(" ") });
+    const priced = lines as PricedLine[]; // every product is there: a missing one is a problem above
+    const subtotalPaise = priced.reduce((sum, line) => sum + line.product.price_paise * line.quantity, 0);
+    return { lines: priced, subtotalPaise, totalPaise: subtotalPaise + deps.shippingFeePaise };
+  }
+
+  /**
+   * Inside the shopper's transaction: checks and decrements every line's stock, stores the order with its lines
+   * (names and prices copied), removes the lines it ordered and, if asked, saves the details on the profile.
+   * Answers the id of the order this key made, which is an earlier one when the key was used before.
+   */
+  async function storeOrder(trx: Kysely<DB>, user: SessionUser, details: z.output<typeof checkoutSchema>, hold: PaymentHold, quote: PricedCart): Promise<string> {
+    const earlier = await orderWithKey(trx, user.id, details.idempotencyKey);
+    if (earlier) return earlier;
+    await refuseTooManyPending(trx, user.id);
+    const cart = await priceCart(trx, user.id, true);
+    // A line added or changed (another tab) or a new price since the payment was held: the shopper looks again.
+    if (fingerprint(cart) !== fingerprint(quote)) throw new ConflictError(messages.checkout.cartChanged, { cart: messages.checkout.cartChanged });
+    const now = new Date().toISOString();
+    for (const line of cart.lines) {
+      const result = await trx
+        .updateTable("products")
+        .set({ stock: sql`stock - ${line.quantity}`, updated_at: now })
+        .where("id", "=", line.product.id)
+        .where("stock", ">=", line.quantity)
+        .executeTakeFirst();
+      // Cannot happen while the rows are locked; kept so that a mistake can never oversell.
+      if (Number(result.numUpdatedRows) !== 1) throw new ConflictError(messages.checkout.shortage(line.product.name, 0));
+    }
+    await trx
+      .insertInto("orders")
+      .values({
+        id: hold.orderId,
+        user_id: user.id,
+        status: "pending",
+        subtotal_paise: cart.subtotalPaise,
+        shipping_paise: deps.shippingFeePaise,
+        total_paise: cart.totalPaise,
+        ship_name: details.name,
+        ship_phone: details.phone,
+        ship_address: details.address,
+        payment_method: payment.label,
+        idempotency_key: details.idempotencyKey,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    await trx
+      .insertInto("order_lines")
+      .values(
+        cart.lines.map(({ product, quantity }, position) => ({
+          id: randomUUID(),
+          order_id: hold.orderId,
+          position,
+          product_id: product.id,
+          name: product.name,
+          unit_price_paise: product.price_paise,
+          quantity,
+        })),
+      )
+      .execute();
+    await trx.deleteFrom("cart_items").where("id", "in", cart.lines.map((line) => line.id)).execute();
+    if (details.saveToProfile) {
+      await trx.updateTable("users").set({ name: details.name, phone: details.phone, address: details.address, updatedAt: now }).where("id", "=", user.id).execute();
+    }
+    // The confirmation commits with the order: no order without its mail, no mail for an order that never was.
+    await notify(trx, "placed", (await loadOrder(hold.orderId, trx))!);
+    return hold.orderId;
+  }
+
+  /**
+   * Cash on Delivery costs nothing to order, so without a cap one account could hold the whole stock with orders
+   * it never means to pay. Checked under the shopper's lock (inside storeOrder), so parallel checkouts of one
+   * account cannot all pass it. Only orders nobody has started on count: a processing or shipped order was seen
+   * by the shop. Paid orders (a future card method) are not capped.
+   */
+  async function refuseTooManyPending(trx: Kysely<DB>, userId: string) {
+    if (payment.id !== cashOnDelivery.id) return;
+    const { n } = await trx
+      .selectFrom("orders")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("user_id", "=", userId)
+      .where("status", "=", "pending")
+      .where("payment_method", "=", cashOnDelivery.label)
+      .executeTakeFirstOrThrow();
+    if (Number(n) >= deps.maxPendingOrders) {
+      events.warn("limit.hit", { limit: "pending-orders", subject: userId, max: deps.maxPendingOrders });
+      throw new ConflictError(messages.checkout.tooManyPending(deps.maxPendingOrders));
+    }
+  }
+
+  /** A hold whose order was not stored is let go; a failure to do so is logged (money may stay held), never thrown. */
+  async function release(hold: PaymentHold) {
+    await payment.release(hold).catch((error: unknown) => logger.error({ err: error, orderId: hold.orderId }, "payment hold could not be released"));
+  }
+
+  /** Queues an order's news to its customer in the transaction that made it; the worker sends it after commit. */
+  async function notify(trx: Kysely<DB>, kind: "placed" | "shipped" | "cancelled", order: OrderDetail) {
+    await outbox.enqueue(trx, {
+      kind: `order-${kind}`,
+      reference: order.id,
+      to: order.customer.email,
+      ...orderEmail(kind, {
+        shopName: deps.shopName,
+        name: order.customer.name,
+        orderNumber: order.number,
+        url: `${deps.publicUrl.origin}/orders/${order.id}`,
+        lines: order.lines.map((l) => ({ name: l.name, quantity: l.quantity, lineTotal: formatPriceExact(l.lineTotalPaise) })),
+        subtotal: formatPriceExact(order.subtotalPaise),
+        shipping: formatPriceExact(order.shippingPaise),
+        total: formatPriceExact(order.totalPaise),
+        address: `${order.shipName}\n${order.shipAddress}\n${order.shipPhone}`,
+      }),
+    });
+  }
+
+  /** Puts back the stock of a cancelled order's lines (inside the caller's transaction). */
+  async function returnStock(trx: Kysely<DB>, orderId: string) {
+    const lines = await trx.selectFrom("order_lines").select(["product_id", "quantity"]).where("order_id", "=", orderId).orderBy("product_id").execute();
+    for (const line of lines) {
+      if (!line.product_id) continue;
+      await trx
+        .updateTable("products")
+        .set({ stock: sql`stock + ${line.quantity}`, updated_at: new Date().toISOString() })
+        .where("id", "=", line.product_id)
+        .execute();
+    }
+  }
+
+  async function changeStatus(orderId: string, from: OrderStatus[], to: OrderStatus): Promise<OrderDetail> {
+    const changed = await inWriteTransaction(database, async (trx) => {
+      const row = (await sql<{ status: OrderStatus }>`select status from orders where id = ${orderId}${forUpdate}`.execute(trx)).rows[0];
+      if (!row) throw new NotFoundError(messages.orders.notFound);
+      if (!from.includes(row.status)) {
+        throw new ConflictError(to === "cancelled" && !from.includes("processing") ? messages.orders.cannotCancel : messages.orders.badTransition(row.status, to));
+      }
+      await trx.updateTable("orders").set({ status: to, updated_at: new Date().toISOString() }).where("id", "=", orderId).execute();
+      if (to === "cancelled") await returnStock(trx, orderId);
+      const order = await loadOrder(orderId, trx);
+      if (order && (to === "shipped" || to === "cancelled")) await notify(trx, to, order);
+      return order;
+    });
+    if (!changed) throw new NotFoundError(messages.orders.notFound);
+    return changed;
+  }
+
+  async function listSummaries(query: ReturnType<typeof ordersWithCustomer>): Promise<OrderSummary[]> {
+    const orders = await query.orderBy("orders.created_at", "desc").orderBy("orders.id", "desc").execute();
+    if (!orders.length) return [];
+    const counts = await db
+      .selectFrom("order_lines")
+      .select(["order_id", (eb) => eb.fn.sum<number>("quantity").as("units")])
+      .where("order_id", "in", orders.map((o) => o.id))
+      .groupBy("order_id")
+      .execute();
+    const units = new Map(counts.map((c) => [c.order_id, Number(c.units)]));
+    return orders.map((o) => toSummary(o, units.get(o.id) ?? 0));
+  }
+
+  return {
+    /**
+     * Prices the cart and holds the payment for it (outside any transaction: a payment provider is a network
+     * call), then one transaction under the shopper's lock checks and decrements the stock of every line (rows
+     * locked in product-id order on PostgreSQL, a conditional decrement on both), stores the order with names
+     * and prices copied and empties the cart. If any line lacks stock nothing changes and the hold is let go.
+     * The same idempotency key never makes a second order. See docs/decisions/009.
+     */
+    async placeOrder(viewer: SessionUser | null, input: unknown): Promise<OrderDetail> {
+      const user = requireSignedIn(viewer);
+      if (!user.emailVerified) throw new ForbiddenError(messages.checkout.verifyFirst);
+      const details = parseInput(checkoutSchema, input);
+      const orderMadeByKey = async () => {
+        const id = await orderWithKey(db, user.id, details.idempotencyKey);
+        return id ? loadOrder(id) : undefined;
+      };
+      const already = await orderMadeByKey();
+      if (already) return already;
+      // Counted once per idempotency key: a double click or a retry of one checkout is one attempt. The first
+      // request with a key claims it (atomically), and only that one counts against the limit.
+      if (await rateLimiter.tryHit(checkoutKeyRule, `${user.id} ${details.idempotencyKey}`)) await rateLimiter.hit(checkoutRateRule, user.id);
+
+      let quote: PricedCart;
+      try {
+        quote = await priceCart(db, user.id, false);
+      } catch (error) {
+        // A request with the same key may have placed the order, and emptied the cart, a moment ago.
+        const winner = await orderMadeByKey();
+        if (winner) return winner;
+        throw error;
+      }
+      const hold = await payment.authorize({ id: randomUUID(), totalPaise: quote.totalPaise });
+      let orderId: string;
+      try {
+        orderId = await inShopperTransaction(database, user.id, (trx) => storeOrder(trx, user, details, hold, quote));
+      } catch (error) {
+        await release(hold);
+        // Cannot happen under the shopper's lock; kept so that a racing duplicate is answered with the first order.
+        const winner = isUniqueViolation(error) ? await orderMadeByKey() : undefined;
+        if (winner) return winner;
+        throw error;
+      }
+      if (orderId !== hold.orderId) await release(hold);
+      const order = (await loadOrder(orderId))!;
+      if (orderId === hold.orderId) events.info("order.placed", { accountId: user.id, orderId, totalPaise: order.totalPaise, paymentMethod: payment.label });
+      return order;
+    },
+
+    /** The order for its owner or an admin, and whether this viewer may cancel it here (only its owner, while pending). */
+    async getOrder(viewer: SessionUser | null, orderId: unknown): Promise<ViewedOrder> {
+      const order = await visibleOrder(viewer, orderId);
+      const viewedByOwner = order.userId === viewer?.id;
+      return { ...order, viewedByOwner, canCancel: viewedByOwner && OWNER_CANCELS_FROM.includes(order.status) };
+    },
+
+    /** Any order, for the admins' order screen. */
+    async getOrderForAdmin(viewer: SessionUser | null, orderId: unknown): Promise<OrderDetail> {
+      requireAdmin(viewer);
+      const order = await loadOrder(orderId);
+      if (!order) throw new NotFoundError(messages.orders.notFound);
+      return order;
+    },
+
+    async listMyOrders(viewer: SessionUser | null): Promise<OrderSummary[]> {
+      const user = requireSignedIn(viewer);
+      return listSummaries(ordersWithCustomer(db).where("orders.user_id", "=", user.id));
+    },
+
+    /** The owner cancels a pending order; its stock goes back. Admins cancel through setStatus; for others it is 404. */
+    async cancelOrder(viewer: SessionUser | null, orderId: unknown): Promise<OrderDetail> {
+      const order = await visibleOrder(viewer, orderId);
+      if (order.userId !== viewer?.id) throw new NotFoundError(messages.orders.notFound);
+      const cancelled = await changeStatus(order.id, OWNER_CANCELS_FROM, "cancelled");
+      events.info("order.cancelled", { accountId: order.userId, orderId: order.id, from: order.status, by: "owner" });
+      return cancelled;
+    },
+
+    /** Every order, newest first, optionally by status, twenty to a page (admins only). */
+    async listAllOrders(viewer: SessionUser | null, query: unknown) {
+      requireAdmin(viewer);
+      const { status, page } = parseInput(adminQuerySchema, query);
+      const [items, count] = await Promise.all([
+        listSummaries(
+          ordersWithCustomer(db)
+            .$if(status !== undefined, (q) => q.where("orders.status", "=", status!))
+            .limit(ADMIN_PAGE_SIZE)
+            .offset((page - 1) * ADMIN_PAGE_SIZE),
+        ),
+        db
+          .selectFrom("orders")
+          .$if(status !== undefined, (q) => q.where("status", "=", status!))
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .executeTakeFirstOrThrow(),
+      ]);
+      const total = Number(count.n);
+      return { items, page, status: status ?? null, total, pageCount: Math.max(1, Math.ceil(total / ADMIN_PAGE_SIZE)) };
+    },
+
+    /** Moves an order along (admins only); cancelling returns the stock; shipping and cancelling e-mail the customer. */
+    async setStatus(viewer: SessionUser | null, orderId: unknown, input: unknown): Promise<OrderDetail> {
+      const admin = requireAdmin(viewer);
+      const { status } = parseInput(statusSchema, input);
+      const order = await loadOrder(orderId);
+      if (!order) throw new NotFoundError(messages.orders.notFound);
+      const from = (Object.keys(NEXT_STATUSES) as OrderStatus[]).filter((s) => NEXT_STATUSES[s].includes(status));
+      const changed = await changeStatus(order.id, from, status);
+      // An admin action and an order state change at once: who did it, to whose order, from what to what.
+      events.info("order.status-changed", { accountId: admin.id, orderId: order.id, customerId: order.userId, from: order.status, to: status, by: "admin" });
+      return changed;
+    },
+  };
+}
+
+function toSummary(order: OrderRow, itemCount: number): OrderSummary {
+  return {
+    id: order.id,
+    number: orderNumber(order.id),
+    status: order.status,
+    totalPaise: order.total_paise,
+    itemCount,
+    createdAt: toIsoString(order.created_at),
+    customer: { name: order.customer_name, email: order.customer_email },
+  };
+}

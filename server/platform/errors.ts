@@ -1,0 +1,77 @@
+import type { z } from "zod";
+import { USER_FACING_ERROR, type ErrorCode } from "#common/shared/user-facing-error.ts";
+
+export type FieldErrors = Record<string, string>;
+
+/** A failure a person can understand; one place (server/platform/http/errors.ts) turns it into an HTTP answer. */
+export class ServiceError extends Error {
+  readonly [USER_FACING_ERROR] = true;
+
+  constructor(
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429,
+    message: string,
+    readonly fieldErrors?: FieldErrors,
+    readonly code?: ErrorCode,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class InvalidInputError extends ServiceError {
+  constructor(message: string, fieldErrors?: FieldErrors) {
+    super(400, message, fieldErrors);
+  }
+}
+
+export class NotFoundError extends ServiceError {
+  constructor(message = "Not found") {
+    super(404, message);
+  }
+}
+
+export class UnauthorizedError extends ServiceError {
+  constructor(message = "Please log in first.") {
+    super(401, message);
+  }
+}
+
+export class ForbiddenError extends ServiceError {
+  constructor(message = "You are not allowed to do that.") {
+    super(403, message);
+  }
+}
+
+export class ConflictError extends ServiceError {
+  constructor(message: string, fieldErrors?: FieldErrors) {
+    super(409, message, fieldErrors);
+  }
+}
+
+/** A conflict about one field of a form, e.g. a username someone else has: its message shows beside that field. */
+export function fieldConflict(field: string, message: string): ConflictError {
+  return new ConflictError(message, { [field]: message });
+}
+
+export class TooManyRequestsError extends ServiceError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(429, message);
+  }
+}
+
+/** Validates input with its shared schema; the first problem becomes the message, all of them the field errors. */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const fieldErrors: FieldErrors = {};
+  for (const issue of result.error.issues) {
+    const field = issue.path.join(".") || "_";
+    fieldErrors[field] ??= issue.message;
+  }
+  const first = result.error.issues[0];
+  const message = first?.path.length ? first.message : "The request is not valid.";
+  throw new InvalidInputError(message, fieldErrors);
+}

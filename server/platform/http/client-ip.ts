@@ -1,0 +1,31 @@
+import { isIP } from "node:net";
+import type { Context } from "hono";
+import { createMiddleware } from "hono/factory";
+import type { AppEnv } from "../../app-env.ts";
+
+/**
+ * The address a request comes from, for rate limits and the contact log. Without proxies it is the
+ * connection's peer. Behind `trustedProxies` proxies (TRUST_PROXY), each appends the address it saw to
+ * X-Forwarded-For, so the client is the entry that many places from the right; anything further left was
+ * written by the client itself and is not believed.
+ */
+export function forwardedClientIp(peer: string | null, forwardedFor: string | undefined, trustedProxies: number): string | null {
+  if (trustedProxies === 0 || !peer) return peer;
+  const hops = (forwardedFor ?? "").split(",").map((entry) => entry.trim()).filter(Boolean);
+  const candidate = hops[hops.length - trustedProxies];
+  return candidate && isIP(candidate) ? candidate : peer;
+}
+
+/** Works out the request's client address once (see forwardedClientIp). */
+export function resolveClientIp(trustedProxies: number) {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const peer = c.env?.incoming?.socket.remoteAddress ?? null;
+    c.set("clientIp", forwardedClientIp(peer, c.req.header("x-forwarded-for"), trustedProxies));
+    await next();
+  });
+}
+
+/** The client address resolveClientIp found (in-process test requests have none). */
+export function clientIp(c: Context<AppEnv>): string | null {
+  return c.var.clientIp ?? null;
+}

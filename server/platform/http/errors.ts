@@ -1,0 +1,23 @@
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { ServiceError, TooManyRequestsError } from "../errors.ts";
+import type { AppEnv } from "../../app-env.ts";
+
+export const INTERNAL_ERROR_MESSAGE = "Something went wrong on our side. Please try again in a moment.";
+
+/** The one place that maps failures to HTTP answers: `{ message, fieldErrors? }`, never a stack trace. */
+export function handleError(error: Error, c: Context<AppEnv>): Response {
+  if (error instanceof ServiceError) {
+    if (error instanceof TooManyRequestsError) c.header("Retry-After", String(error.retryAfterSeconds));
+    return c.json(
+      { message: error.message, ...(error.fieldErrors ? { fieldErrors: error.fieldErrors } : {}), ...(error.code ? { code: error.code } : {}) },
+      error.status,
+    );
+  }
+  if (error instanceof HTTPException && error.status < 500) {
+    return c.json({ message: error.message || "The request could not be handled." }, error.status as ContentfulStatusCode);
+  }
+  c.var.log.error({ err: error, requestId: c.var.requestId }, "request failed");
+  return c.json({ message: INTERNAL_ERROR_MESSAGE }, 500);
+}

@@ -1,0 +1,27 @@
+import type { Context } from "hono";
+import { createRequestHandler, type ServerBuild } from "react-router";
+import type { PublicShopConfig } from "../../config.ts";
+import { clientIp } from "./client-ip.ts";
+import type { AppEnv } from "../../app-env.ts";
+import { currentUser, requestContext } from "./request-context.ts";
+
+export type PageHandler = (c: Context<AppEnv>) => Promise<Response>;
+
+/** Hands page requests to React Router, with the services and the response's CSP nonce as load context. */
+export function createPageHandler(
+  build: ServerBuild | (() => Promise<ServerBuild>),
+  mode: "development" | "production",
+  shop: PublicShopConfig,
+): PageHandler {
+  const handle = createRequestHandler(build, mode);
+  return async (c) =>
+    handle(c.req.raw, {
+      services: c.var.services,
+      shop,
+      cspNonce: c.var.secureHeadersNonce ?? "",
+      clientIp: clientIp(c),
+      log: c.var.log,
+      user: await currentUser(c),
+      request: requestContext(c),
+    });
+}

@@ -1,0 +1,81 @@
+import type { Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { HTTPException } from "hono/http-exception";
+import { createMiddleware } from "hono/factory";
+import { messages } from "#common/shared/messages.ts";
+import { hasControlCharacters } from "#common/shared/fields.ts";
+import type { AppEnv } from "../../app-env.ts";
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Refuses state-changing requests sent by another site's page: browsers always name the page's origin
+ * on such requests, so a mismatch with PUBLIC_URL is a cross-site request forgery.
+ */
+export function sameOriginOnly(publicOrigin: string) {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    if (!SAFE_METHODS.has(c.req.method)) {
+      const origin = c.req.header("origin");
+      const crossSite = c.req.header("sec-fetch-site") === "cross-site";
+      // A request that carries cookies acts for somebody: it must say where it comes from.
+      const unnamed = origin === undefined && c.req.header("cookie") !== undefined;
+      if ((origin !== undefined && origin !== publicOrigin) || crossSite || unnamed) {
+        throw new HTTPException(403, { message: "This request came from another site and was refused." });
+      }
+    }
+    await next();
+  });
+}
+
+/**
+ * Whether a request carries a body, by its headers: a length above 0, a chunked transfer, or a content type.
+ * (A DELETE or a bodiless POST such as a cancel button's has none of them and needs no content type.)
+ */
+function declaresBody(c: Context<AppEnv>): boolean {
+  const length = c.req.header("content-length");
+  if (length !== undefined) return length.trim() !== "0";
+  return c.req.header("transfer-encoding") !== undefined || c.req.header("content-type") !== undefined;
+}
+
+/** JSON endpoints take JSON bodies only (415 otherwise), up to a size (413 beyond it). */
+export function jsonBodies(maxBytes: number) {
+  const limit = bodyLimit({
+    maxSize: maxBytes,
+    onError: () => {
+      throw new HTTPException(413, { message: `The request is too large (at most ${Math.round(maxBytes / 1024)} KB).` });
+    },
+  });
+  const jsonOnly = createMiddleware<AppEnv>(async (c, next) => {
+    if (!SAFE_METHODS.has(c.req.method) && declaresBody(c)) {
+      const type = c.req.header("content-type") ?? "";
+      if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
+        throw new HTTPException(415, { message: "Send the request body as JSON (Content-Type: application/json)." });
+      }
+    }
+    await next();
+  });
+  return [limit, jsonOnly] as const;
+}
+
+/**
+ * Refuses a request whose path or query string carries a control character (NUL among them): no route takes
+ * one, PostgreSQL cannot store or even compare a NUL (a 500 before issue 7), and a person can be told why.
+ */
+export function refuseControlCharactersInUrl() {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const url = new URL(c.req.url);
+    if (hasControlCharacters(decodedLeniently(url.pathname)) || [...url.searchParams].some(([k, v]) => hasControlCharacters(k) || hasControlCharacters(v))) {
+      throw new HTTPException(400, { message: messages.validation.controlCharactersInRequest });
+    }
+    await next();
+  });
+}
+
+/** The path as routes see it; a malformed escape is left as it is (the routes refuse that path themselves). */
+function decodedLeniently(pathname: string): string {
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    return pathname;
+  }
+}

@@ -1,0 +1,43 @@
+import { createMiddleware } from "hono/factory";
+import type { Logger } from "pino";
+import { createEventLog, runInRequestScope, type RequestScope } from "../event-log.ts";
+import { clientIp } from "./client-ip.ts";
+import type { AppEnv } from "../../app-env.ts";
+
+const QUIET_PATHS = /^\/(assets|illustrations|media)\/|^\/(healthz|readyz|favicon\.svg)$/;
+// The auth library's reset link carries its token in the path; the log keeps only the route.
+const TOKEN_IN_PATH = /^(\/api\/auth\/reset-password\/)[^/]+/;
+
+/**
+ * One log line per request, tagged with its request id (also sent back as X-Request-Id), client address and the
+ * signed-in account; everything logged while the request runs carries the same (./services/event-log.ts). A
+ * 401 or 403 answered to a signed-in person is also an `authorization.refused` event.
+ */
+export function requestLogger(logger: Logger) {
+  const events = createEventLog(logger);
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const started = performance.now();
+    const scope: RequestScope = { requestId: c.var.requestId, clientIp: clientIp(c), accountId: null };
+    const log = logger.child({ requestId: scope.requestId });
+    c.set("log", log);
+    await runInRequestScope(scope, next);
+    // Set here, after the handler: a Response made by React Router does not carry headers set before it.
+    if (!c.res.headers.has("X-Request-Id")) c.res.headers.set("X-Request-Id", c.var.requestId);
+    const path = c.req.path.replace(TOKEN_IN_PATH, "$1:token");
+    const entry = {
+      method: c.req.method,
+      path,
+      status: c.res.status,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+      clientIp: scope.clientIp,
+      accountId: c.var.user?.id ?? null,
+    };
+    if (QUIET_PATHS.test(c.req.path)) log.debug(entry, "request");
+    else log.info(entry, "request");
+    if ((c.res.status === 401 || c.res.status === 403) && c.var.user) {
+      runInRequestScope({ ...scope, accountId: c.var.user.id }, () =>
+        events.warn("authorization.refused", { status: c.res.status, method: c.req.method, path }),
+      );
+    }
+  });
+}

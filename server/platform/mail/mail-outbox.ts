@@ -1,0 +1,320 @@
+// Durable mail (docs/decisions/016-mail-outbox.md): a request only writes a row to the mail_outbox table, in its
+// own transaction; one worker per server process sends what is due through the gateway (./mailer.ts), retrying
+// with exponential backoff stored in the row, so a restart loses nothing and several processes on one
+// PostgreSQL database send each mail once.
+import { randomUUID } from "node:crypto";
+import type { Kysely } from "kysely";
+import type { Logger } from "pino";
+import type { Database } from "../db/client.ts";
+import type { DB } from "../db/schema.ts";
+import { toIsoString } from "../db/values.ts";
+import { afterCommit } from "../db/write-transaction.ts";
+import type { Sealer } from "../sealed-values.ts";
+import type { Mailer, MailMessage } from "./mailer.ts";
+
+/** One e-mail to queue: the message, what it is and what it is about (both for log lines, never its content). */
+export interface OutboxMail extends MailMessage {
+  /** e.g. `verification`, `order-placed`. */
+  kind: string;
+  /** The id of the order or account it is about, if any. */
+  reference?: string | undefined;
+}
+
+export interface MailOutbox {
+  /**
+   * Queues a mail in `db`'s transaction (or on its own when `db` is the database): it is sent only if that
+   * transaction commits. Answers the mail's id.
+   */
+  enqueue(db: Kysely<DB>, mail: OutboxMail): Promise<string>;
+  /** Calls `listener` after each committed enqueue (this process's worker starts sending at once). */
+  onQueued(listener: () => void): () => void;
+  /** A queued body in clear: the table holds it sealed, because its links carry tokens (decision 015). */
+  openBody(sealed: string | null): string;
+}
+
+const BODY_PURPOSE = "mail body";
+
+/** `sealer` keeps bodies unreadable in the table; every process sharing the database must use the same secret. */
+export function createMailOutbox(sealer: Sealer): MailOutbox {
+  const listeners = new Set<() => void>();
+  const notify = () => {
+    for (const listener of listeners) listener();
+  };
+  return {
+    async enqueue(db, { kind, reference, to, subject, text, html }) {
+      const id = randomUUID();
+      const now = new Date().toISOString();
+      await db
+        .insertInto("mail_outbox")
+        .values({ id, kind, reference: reference ?? null, recipient: to, subject, text_body: sealer.seal(BODY_PURPOSE, text), html_body: sealer.seal(BODY_PURPOSE, html), status: "pending", next_attempt_at: now, created_at: now })
+        .execute();
+      afterCommit(db, notify);
+      return id;
+    },
+    onQueued(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    openBody(sealed) {
+      return sealed === null ? "" : (sealer.open(BODY_PURPOSE, sealed) ?? "");
+    },
+  };
+}
+
+export interface MailRetryPolicy {
+  /** The wait after the first failure; each further failure doubles it, up to `maxDelayMs`. */
+  firstDelayMs: number;
+  maxDelayMs: number;
+  /** After this many failed attempts the mail is given up (status `failed`). */
+  maxAttempts: number;
+}
+
+/** 30 s, 1, 2, 4 … minutes, at most 2 hours apart: ten attempts over about 6 hours outlast a mail server's outage. */
+export const MAIL_RETRY: MailRetryPolicy = { firstDelayMs: 30_000, maxDelayMs: 2 * 60 * 60_000, maxAttempts: 10 };
+
+/** The wait before the attempt after `attempts` failed ones. */
+export function retryDelayMs(policy: MailRetryPolicy, attempts: number): number {
+  return Math.min(policy.maxDelayMs, policy.firstDelayMs * 2 ** Math.max(0, attempts - 1));
+}
+
+export interface MailWorkerOptions {
+  database: Pick<Database, "db" | "dialect">;
+  mailer: Mailer;
+  outbox: MailOutbox;
+  logger: Logger;
+  retry?: MailRetryPolicy;
+  /** How often the worker looks for due mail when nothing wakes it (mail queued by another process, retries). */
+  pollIntervalMs?: number;
+  /** How many mails one claim takes (and sends at once). */
+  batchSize?: number;
+  /**
+   * How long a claim keeps other workers off a mail. Longer than any send can take (the SMTP timeouts bound it),
+   * so a mail is sent twice only if its process dies between the server's acceptance and the row's update.
+   */
+  leaseMs?: number;
+  /** Sent mails are deleted this long after sending; given-up ones after `keepFailedMs`. */
+  keepSentMs?: number;
+  keepFailedMs?: number;
+  /** The clock (tests move it forward instead of waiting). */
+  now?: () => number;
+}
+
+export interface MailWorker {
+  /** Claims and sends the mail due now until none is left (or the worker stops); answers how many were attempted. */
+  sendDue(): Promise<number>;
+  /** Deletes sent and given-up mails older than their keep times; answers how many. */
+  prune(): Promise<number>;
+  /**
+   * Stops claiming and waits for the mails it holds, for at most `timeoutMs`. What is unsent stays in the
+   * table for the next start (a held mail once its lease has run out).
+   */
+  stop(timeoutMs: number): Promise<void>;
+}
+
+const PRUNE_EVERY_MS = 60 * 60_000;
+
+/** The mail worker of this process: sends due mail now, whenever mail is queued here, and every poll interval. */
+export function startMailWorker(options: MailWorkerOptions): MailWorker {
+  const worker = createMailWorker(options);
+  const { logger, outbox, pollIntervalMs = 5_000 } = options;
+  const now = options.now ?? Date.now;
+  let stopping = false;
+  let wakeUp: (() => void) | undefined;
+  let wokenMeanwhile = false;
+  let lastPrune = 0;
+
+  const wake = () => {
+    wokenMeanwhile = true;
+    wakeUp?.();
+  };
+  const unsubscribe = outbox.onQueued(wake);
+
+  const loop = (async () => {
+    while (!stopping) {
+      wokenMeanwhile = false;
+      try {
+        await worker.sendDue();
+        if (!stopping && now() - lastPrune >= PRUNE_EVERY_MS) {
+          lastPrune = now();
+          await worker.prune();
+        }
+      } catch (error) {
+        // The database is unreachable for a moment: try again at the next poll.
+        logger.error({ err: error }, "the mail worker could not read the outbox");
+      }
+      if (stopping || wokenMeanwhile) continue;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, pollIntervalMs);
+        function done() {
+          clearTimeout(timer);
+          wakeUp = undefined;
+          resolve();
+        }
+        wakeUp = done;
+      });
+    }
+  })();
+
+  return {
+    sendDue: worker.sendDue,
+    prune: worker.prune,
+    async stop(timeoutMs) {
+      stopping = true;
+      unsubscribe();
+      wakeUp?.();
+      const stopped = await worker.stop(timeoutMs);
+      if (stopped) await loop;
+    },
+  };
+}
+
+/** The worker's steps without its loop (tests drive them one by one). */
+export function createMailWorker({
+  database,
+  mailer,
+  logger,
+  retry = MAIL_RETRY,
+  batchSize = 10,
+  leaseMs = 10 * 60_000,
+  keepSentMs = 7 * 24 * 60 * 60_000,
+  keepFailedMs = 30 * 24 * 60 * 60_000,
+  now = Date.now,
+  outbox,
+}: Omit<MailWorkerOptions, "pollIntervalMs">) {
+  const { db, dialect } = database;
+  const running = new Set<Promise<unknown>>();
+  let holding = 0;
+  let stopping = false;
+  const iso = (ms: number) => new Date(ms).toISOString();
+
+  /**
+   * Takes up to `batchSize` due mails: their due time moves forward by the lease and they get this claim. On
+   * PostgreSQL, in a transaction, `FOR UPDATE SKIP LOCKED` lets workers in other processes claim other rows at
+   * the same moment instead of waiting (a row another worker claimed meanwhile no longer matches and is passed
+   * over). SQLite runs the claim as one statement, which nothing can interleave with, and never holds its
+   * write lock across a wait.
+   */
+  async function claim() {
+    const token = randomUUID();
+    const startedAt = now();
+    const take = (trx: Kysely<DB>, ids: string[] | ReturnType<typeof dueIds>) =>
+      trx
+        .updateTable("mail_outbox")
+        .set((eb) => ({ next_attempt_at: iso(startedAt + leaseMs), attempts: eb("attempts", "+", 1), claim: token }))
+        .where("id", "in", ids)
+        .where("status", "=", "pending")
+        .returning(["id", "kind", "reference", "recipient", "subject", "text_body", "html_body", "attempts"])
+        .execute();
+    const dueIds = (trx: Kysely<DB>) =>
+      trx
+        .selectFrom("mail_outbox")
+        .select("id")
+        .where("status", "=", "pending")
+        .where("next_attempt_at", "<=", iso(startedAt))
+        .orderBy("next_attempt_at")
+        .limit(batchSize);
+    const rows =
+      dialect === "postgres"
+        ? await db.transaction().execute(async (trx) => {
+            const due = await dueIds(trx).forUpdate().skipLocked().execute();
+            return due.length ? take(trx, due.map((row) => row.id)) : [];
+          })
+        : await take(db, dueIds(db));
+    return rows.map((row) => ({ ...row, claim: token }));
+  }
+
+  type Claimed = Awaited<ReturnType<typeof claim>>[number];
+
+  async function send(mail: Claimed): Promise<void> {
+    const about = { mailId: mail.id, kind: mail.kind, ...(mail.reference ? { reference: mail.reference } : {}) };
+    const mine = (query: ReturnType<typeof update>) => query.where("id", "=", mail.id).where("claim", "=", mail.claim);
+    const update = () => db.updateTable("mail_outbox");
+    let sent;
+    try {
+      sent = await mailer.send({ to: mail.recipient, subject: mail.subject, text: outbox.openBody(mail.text_body), html: outbox.openBody(mail.html_body) });
+    } catch (error) {
+      const giveUp = mail.attempts >= retry.maxAttempts;
+      const nextAttemptAt = iso(now() + retryDelayMs(retry, mail.attempts));
+      // The error's own words only (an SMTP reply), never the message: it may hold a link with a token.
+      const reason = error instanceof Error ? error.message.slice(0, 500) : "unknown error";
+      const code = (error as { code?: unknown } | null)?.code;
+      await mine(
+        update().set(
+          giveUp
+            ? { status: "failed", last_error: reason, claim: null, finished_at: iso(now()), text_body: null, html_body: null }
+            : { next_attempt_at: nextAttemptAt, last_error: reason, claim: null },
+        ),
+      ).execute();
+      logger.error(
+        { ...about, attempt: mail.attempts, error: reason, ...(typeof code === "string" ? { code } : {}), willRetry: !giveUp, ...(giveUp ? {} : { nextAttemptAt }) },
+        "e-mail could not be sent",
+      );
+      return;
+    }
+    await mine(update().set({ status: "sent", claim: null, finished_at: iso(now()), text_body: null, html_body: null, last_error: null })).execute();
+    if (sent?.file) logger.info({ ...about, file: sent.file }, "e-mail written to the outbox folder");
+    else logger.info(about, "e-mail sent");
+  }
+
+  async function sendBatches(): Promise<number> {
+    let attempted = 0;
+    while (!stopping) {
+      const batch = await claim();
+      if (!batch.length) break;
+      holding += batch.length;
+      await Promise.all(
+        batch.map((mail) =>
+          send(mail)
+            .catch((error: unknown) => logger.error({ err: error, mailId: mail.id }, "the outcome of an e-mail could not be recorded"))
+            .finally(() => holding--),
+        ),
+      );
+      attempted += batch.length;
+    }
+    return attempted;
+  }
+
+  function sendDue(): Promise<number> {
+    const run = sendBatches().finally(() => running.delete(run));
+    running.add(run);
+    return run;
+  }
+
+  return {
+    sendDue,
+
+    async prune(): Promise<number> {
+      const result = await db
+        .deleteFrom("mail_outbox")
+        .where((eb) =>
+          eb.or([
+            eb.and([eb("status", "=", "sent"), eb("finished_at", "<", iso(now() - keepSentMs))]),
+            eb.and([eb("status", "=", "failed"), eb("finished_at", "<", iso(now() - keepFailedMs))]),
+          ]),
+        )
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
+    /** Answers whether everything held was finished in time. */
+    async stop(timeoutMs: number): Promise<boolean> {
+      stopping = true;
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+      const finished = await Promise.race([Promise.allSettled(running).then(() => true as const), timedOut]);
+      clearTimeout(timer);
+      if (!finished) logger.warn({ unsent: holding }, "shutting down with e-mails still being sent; they stay queued");
+      return finished;
+    },
+  };
+}
+
+/** For an operator or a test: a queued mail's state, without its content. */
+export async function mailState(db: Kysely<DB>, id: string) {
+  const row = await db
+    .selectFrom("mail_outbox")
+    .select(["status", "attempts", "next_attempt_at", "last_error", "finished_at"])
+    .where("id", "=", id)
+    .executeTakeFirst();
+  return row && { ...row, next_attempt_at: toIsoString(row.next_attempt_at) };
+}
