@@ -17,12 +17,15 @@ export async function composeShop(config: Config, database: Pick<Database, "db" 
     outboxDir: path.join(config.dataDir, "outbox"),
   });
   const authSecret = await loadAuthSecret(config.authSecret, config.dataDir);
-  const outbox = createMailOutbox(createSealer(authSecret));
+  // One key for everything the shop seals: queued mail bodies and the pages' own cookies.
+  const sealer = createSealer(authSecret);
+  const outbox = createMailOutbox(sealer);
   const services = createServices({
     database,
     dataDir: config.dataDir,
     publicUrl: config.publicUrl,
     authSecret,
+    sealer,
     shopName: config.shop.name,
     contactEmail: config.mail.contactEmail,
     shippingFeePaise: config.shop.shippingFeePaise,

@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { Logger } from "pino";
 import { createAccountsService, createAuth, createProfilesService } from "./modules/accounts/index.ts";
-import { createSealer } from "./platform/sealed-values.ts";
+import type { Sealer } from "./platform/sealed-values.ts";
 import type { Database } from "./platform/db/client.ts";
 import { createCartService } from "./modules/cart/index.ts";
 import { createCatalogService } from "./modules/catalog/index.ts";
@@ -17,6 +17,8 @@ export interface ServiceDependencies {
   dataDir: string;
   publicUrl: URL;
   authSecret: string;
+  /** Seals what the shop keeps outside its own memory: mail bodies in the outbox, the pages' cookies. */
+  sealer: Sealer;
   shopName: string;
   contactEmail: string | undefined;
   shippingFeePaise: number;
@@ -63,7 +65,7 @@ export function createServices(deps: ServiceDependencies) {
       maxPendingOrders: deps.limits.maxPendingOrders,
     }),
     /** Seals what the pages keep in their own cookies (the address awaiting verification). */
-    sealer: createSealer(deps.authSecret),
+    sealer: deps.sealer,
     contact: createContactService(database, rateLimiter, { outbox, shopName: deps.shopName, contactEmail: deps.contactEmail }),
     /** Liveness of the database for /readyz. */
     async pingDatabase(): Promise<void> {
