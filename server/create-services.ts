@@ -11,6 +11,7 @@ import { createMediaService } from "./platform/media/media.ts";
 import { createOrdersService } from "./modules/orders/index.ts";
 import { createEventLog } from "./platform/event-log.ts";
 import { createRateLimiter } from "./platform/rate-limit/rate-limit.ts";
+import { createLocalChangeFeed, type ChangeFeed } from "./platform/change-feed/change-feed.ts";
 
 export interface ServiceDependencies {
   database: Pick<Database, "db" | "dialect">;
@@ -26,12 +27,15 @@ export interface ServiceDependencies {
   outbox: MailOutbox;
   logger: Logger;
   limits: { maxPendingOrders: number; rateLimitScale: number };
+  /** Where services announce what changed; in-process unless given (PostgreSQL: every process's feed). */
+  changes?: ChangeFeed;
 }
 
 /** Every service of the shop over one database; routes and API handlers receive this and nothing lower. */
 export function createServices(deps: ServiceDependencies) {
   const { database, outbox, logger } = deps;
   const events = createEventLog(logger);
+  const changes = deps.changes ?? createLocalChangeFeed();
   const rateLimiter = createRateLimiter(database.db, { scale: deps.limits.rateLimitScale, events });
   const media = createMediaService({ mediaDir: path.join(deps.dataDir, "media") });
   const auth = createAuth({
@@ -64,6 +68,8 @@ export function createServices(deps: ServiceDependencies) {
       events,
       maxPendingOrders: deps.limits.maxPendingOrders,
     }),
+    /** The change feed: live pages and caches subscribe to it (platform/change-feed). */
+    changes,
     /** Seals what the pages keep in their own cookies (the address awaiting verification). */
     sealer: deps.sealer,
     contact: createContactService(database, rateLimiter, { outbox, shopName: deps.shopName, contactEmail: deps.contactEmail }),
