@@ -1,21 +1,7 @@
-import type { HttpBindings } from "@hono/node-server";
-import type { Logger } from "pino";
 import type { Services } from "./create-services.ts";
-import type { SessionUser } from "./platform/session-user.ts";
+import type { PlatformEnv, PlatformVariables } from "./platform/http/http-env.ts";
 
-/** What every request handler can read from its Hono context. */
-export interface AppEnv {
-  Bindings: Partial<HttpBindings>;
-  Variables: {
-    services: Services;
-    log: Logger;
-    requestId: string;
-    secureHeadersNonce?: string;
-    /** Set by resolveClientIp() for every request. */
-    clientIp?: string | null;
-    /** Set by currentUser() on first use; undefined until then. */
-    user?: SessionUser | null;
-    /** Set-Cookie headers of that lookup (a slid session), for passOnSessionCookies(). */
-    sessionCookies?: string[];
-  };
+/** What every request handler can read from its Hono context: the platform's variables and the composed services. */
+export interface AppEnv extends PlatformEnv {
+  Variables: PlatformVariables & { services: Services };
 }

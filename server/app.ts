@@ -11,9 +11,10 @@ import { handleError } from "./platform/http/errors.ts";
 import { useExternalOrigin } from "./platform/http/forwarded-origin.ts";
 import { pageBodyLimits } from "./platform/http/page-body-limit.ts";
 import { anonymousPageCache } from "./platform/http/page-cache.ts";
-import type { PageHandler } from "./platform/http/pages.ts";
+import type { PageHandler } from "./pages.ts";
 import { refuseControlCharactersInUrl, sameOriginOnly } from "./platform/http/request-guards.ts";
-import { passOnSessionCookies } from "./platform/http/request-context.ts";
+import { sessions } from "./platform/http/request-context.ts";
+import { createSessionCookies } from "./platform/http/session-cookie.ts";
 import { requestLogger } from "./platform/http/request-logger.ts";
 import { securityHeaders } from "./platform/http/security-headers.ts";
 import { seoFiles } from "./modules/catalog/index.ts";
@@ -55,7 +56,7 @@ export function createApp({ config, services, logger, health, pages }: AppOption
   });
   app.use(sameOriginOnly(origin));
   app.use(refuseControlCharactersInUrl());
-  app.use(passOnSessionCookies);
+  app.use(sessions(createSessionCookies({ https: config.publicUrl.protocol === "https:" }), (caller) => services.accounts.getSession(caller)));
 
   app.get("/healthz", (c) => (health.ready ? c.text("ok") : c.text("starting or stopping", 503)));
   app.get("/readyz", async (c) => {

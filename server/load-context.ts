@@ -1,7 +1,8 @@
 import type { Logger } from "pino";
 import type { PublicShopConfig } from "./config.ts";
 import type { Services } from "./create-services.ts";
-import type { RequestContext, SessionUser } from "./platform/session-user.ts";
+import type { SessionCookies } from "./platform/http/session-cookie.ts";
+import type { SessionCaller, SessionUser } from "./platform/session-user.ts";
 
 // What React Router loaders and actions receive as `context` (built in ./pages.ts).
 declare module "react-router" {
@@ -14,8 +15,10 @@ declare module "react-router" {
     log: Logger;
     /** The signed-in person, looked up once per request before any loader runs. */
     user: SessionUser | null;
-    /** Headers and address of the request, for services that act on the person's session. */
-    request: RequestContext;
+    /** Who is asking (address, session credential, browser), for services that act on the person's session. */
+    request: SessionCaller;
+    /** Turns what an account action did to the session into the response's Set-Cookie headers. */
+    sessionCookies: SessionCookies;
   }
 }
 

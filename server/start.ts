@@ -12,7 +12,7 @@ import { secureDataDir } from "./platform/data-dir/data-dir-permissions.ts";
 import { openDatabase } from "./platform/db/client.ts";
 import { migrateToLatest } from "./platform/db/migrate.ts";
 import { seedSampleData } from "./modules/catalog/index.ts";
-import { createPageHandler } from "./platform/http/pages.ts";
+import { createPageHandler } from "./pages.ts";
 import { PROJECT_ROOT } from "./project-root.ts";
 
 export interface RunningServer {

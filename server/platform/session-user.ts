@@ -1,5 +1,4 @@
-/** The session cookie's name; over https it carries the `__Host-` prefix. Here because the request context
- * looks for it before asking the accounts module who the person is. */
+/** The session cookie's name; over https it carries the `__Host-` prefix (./http/session-cookie.ts). */
 export const SESSION_COOKIE = "plant-shop.session_token";
 
 /** The signed-in person as every service sees them. */
@@ -13,8 +12,28 @@ export interface SessionUser {
   isAdmin: boolean;
 }
 
-/** Who is asking: the person (if signed in) and the request that carries their cookies. */
-export interface RequestContext {
-  headers: Headers;
+/** Who is asking, as far as limits care: the client address they are counted by (null when unknown). */
+export interface Caller {
   clientIp: string | null;
 }
+
+/**
+ * A caller who may hold a session: the session credential they presented (the signed token, as issued), and the
+ * software they use, which a new session records. The HTTP layer reads both from the request.
+ */
+export interface SessionCaller extends Caller {
+  sessionCredential: string | null;
+  userAgent: string | null;
+}
+
+/**
+ * What an account action did to the caller's session, for the HTTP layer to pass on (as a cookie):
+ * nothing; a credential issued (new, or the same one with its idle lifetime restarted); or the session ended.
+ * `expiresInSeconds` null: the credential lasts as long as the browser keeps it (the caller asked not to be remembered).
+ */
+export type SessionOutcome =
+  | { kind: "unchanged" }
+  | { kind: "issued"; credential: string; expiresInSeconds: number | null }
+  | { kind: "ended" };
+
+export const SESSION_UNCHANGED: SessionOutcome = { kind: "unchanged" };

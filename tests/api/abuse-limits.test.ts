@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { messages } from "../../common/shared/messages.ts";
-import { newPerson, sessionCookie, signIn, signUpVerified } from "../support/accounts.ts";
+import { callerWith, newPerson, sessionCookie, signIn, signUpVerified } from "../support/accounts.ts";
 import { useAppWithMail } from "../support/app-with-mail.ts";
 import { createProduct } from "../support/factories.ts";
 import { checkoutInput } from "../support/shoppers.ts";
@@ -204,7 +204,7 @@ describe("change password", () => {
 
   it("is refused through the page's service path the same way", async () => {
     const { person, cookie } = await signUpVerified(shop.app, shop.capture);
-    const request = { headers: new Headers({ Origin: TEST_ORIGIN, Cookie: cookie }), clientIp: "10.1.1.1" };
+    const request = callerWith("10.1.1.1", cookie);
     for (let i = 0; i < 5; i++) {
       await expect(shop.app.services.accounts.changePassword({ currentPassword: `guess-number-${i}`, newPassword: "fresh-leaves-2031" }, request)).rejects.toMatchObject({ status: 400 });
     }
@@ -226,7 +226,7 @@ describe("password reset links", () => {
     const [older, newer] = tokens as [string, string];
     expect(await shop.app.services.accounts.isResetLinkValid(older)).toBe(true);
 
-    const request = { headers: new Headers({ Origin: TEST_ORIGIN }), clientIp: "10.1.1.1" };
+    const request = callerWith("10.1.1.1");
     await shop.app.services.accounts.resetPassword({ token: newer, password: "new-leaf-after-reset-9" }, request);
 
     expect(await shop.app.services.accounts.isResetLinkValid(older)).toBe(false);

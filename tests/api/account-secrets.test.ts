@@ -5,7 +5,7 @@ import { pino } from "pino";
 import { composeShop } from "../../server/compose.ts";
 import { ConfigError, loadConfig } from "../../server/config.ts";
 import { hashedTokensMigration } from "../../server/platform/db/migrations/0005-hashed-tokens.ts";
-import { newPerson, signIn, signUpVerified, tokenFromMail } from "../support/accounts.ts";
+import { callerWith, newPerson, signIn, signUpVerified, tokenFromMail } from "../support/accounts.ts";
 import { extractLinks, startSmtpCapture, type SmtpCapture } from "../support/smtp-capture.ts";
 import { createTestApp, postJson, TEST_ORIGIN, type TestApp } from "../support/test-app.ts";
 
@@ -32,7 +32,7 @@ afterEach(async () => {
   await app.cleanup();
 });
 
-const pageRequest = (clientIp: string) => ({ headers: new Headers({ Origin: TEST_ORIGIN }), clientIp });
+const pageRequest = (clientIp: string) => callerWith(clientIp);
 
 /** Every value in every table of the shop's database, as one text per row. */
 async function everyStoredValue(): Promise<string[]> {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { messages } from "../../common/shared/messages.ts";
-import type { PageHandler } from "../../server/platform/http/pages.ts";
+import type { PageHandler } from "../../server/pages.ts";
 import { currentUser } from "../../server/platform/http/request-context.ts";
-import { newPerson, sessionCookie, signIn, signUpVerified, tokenFromMail } from "../support/accounts.ts";
+import { callerWith, cookieOf, newPerson, sessionCookie, signIn, signUpVerified, tokenFromMail } from "../support/accounts.ts";
 import { useAppWithMail } from "../support/app-with-mail.ts";
 import { createTestApp, postJson, TEST_ORIGIN } from "../support/test-app.ts";
 
@@ -132,11 +132,11 @@ describe("after a password change or reset", () => {
     expect(await sessionsOf(userId)).toBe(3);
 
     // The profile page's way: the service, with the first session's cookie.
-    const { setCookies } = await shop.app.services.accounts.changePassword(
+    const { session } = await shop.app.services.accounts.changePassword(
       { currentPassword: person.password, newPassword: "a-fresh-calathea-31" },
-      { headers: new Headers({ Cookie: first, Origin: TEST_ORIGIN }), clientIp: "203.0.113.9" },
+      callerWith("203.0.113.9", first),
     );
-    const kept = setCookies.find((c) => c.startsWith("plant-shop.session_token="))?.split(";")[0] ?? first;
+    const kept = session.kind === "issued" ? cookieOf(session) : first;
     expect((await me(kept)).status).toBe(200);
     expect((await me(second)).status).toBe(401);
     expect((await me(third)).status).toBe(401);
@@ -185,7 +185,7 @@ describe("passwords", () => {
     const signUp = newPerson({ password: "password123" });
     await refusedAsCommon(await shop.app.request("/api/auth/sign-up/email", postJson(signUp)));
     expect(await shop.app.database.db.selectFrom("users").select("id").where("email", "=", signUp.email).execute()).toEqual([]);
-    await expect(shop.app.services.accounts.register(newPerson({ password: "iloveyou1" }), { headers: new Headers(), clientIp: "1.1.1.1" })).rejects.toMatchObject({
+    await expect(shop.app.services.accounts.register(newPerson({ password: "iloveyou1" }), callerWith("1.1.1.1"))).rejects.toMatchObject({
       fieldErrors: { password: messages.validation.passwordTooCommon },
     });
 
@@ -257,7 +257,7 @@ describe("rate limits", () => {
 
   it("hold for page sign-ins too, since both go through the same rules", async () => {
     const { person } = await signUpVerified(shop.app, shop.capture);
-    const request = { headers: new Headers({ Origin: TEST_ORIGIN }), clientIp: "10.1.1.1" };
+    const request = callerWith("10.1.1.1");
     for (let i = 0; i < 5; i++) {
       await expect(shop.app.services.accounts.signIn({ email: person.email, password: "wrong-password-1" }, request)).rejects.toMatchObject({ status: 400 });
     }

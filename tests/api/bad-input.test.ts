@@ -2,13 +2,13 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { messages } from "../../common/shared/messages.ts";
 import { uploadRateRules } from "../../server/modules/accounts/index.ts";
-import { signUpVerified } from "../support/accounts.ts";
+import { callerWith, signUpVerified } from "../support/accounts.ts";
 import { useAppWithMail } from "../support/app-with-mail.ts";
 import { postJson } from "../support/test-app.ts";
 
 // Issue 7: bad input gets a 400 with a message, never a 500 (on PostgreSQL a NUL byte used to reach the database).
 const shop = useAppWithMail();
-const nobody = { headers: new Headers(), clientIp: null };
+const nobody = callerWith(null);
 
 describe("control characters", () => {
   it("are refused with a message in every field of Better Auth's JSON endpoints", async () => {

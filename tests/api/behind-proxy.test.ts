@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { PageHandler } from "../../server/platform/http/pages.ts";
+import type { PageHandler } from "../../server/pages.ts";
 import { createTestApp, TEST_ORIGIN, type TestApp } from "../support/test-app.ts";
 
 // X-Forwarded-Proto and X-Forwarded-Host (decision 011): believed only with TRUST_PROXY, and never able to

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { newPerson, sessionCookie, signIn, signUpVerified, tokenFromMail } from "../support/accounts.ts";
+import { callerWith, newPerson, sessionCookie, signIn, signUpVerified, tokenFromMail } from "../support/accounts.ts";
 import { useAppWithMail } from "../support/app-with-mail.ts";
 import { captureLogs } from "../support/log-capture.ts";
 import { extractLinks } from "../support/smtp-capture.ts";
@@ -19,7 +19,7 @@ describe("the 'your password was changed' notice", () => {
     const change = (currentPassword: string) =>
       shop.app.services.accounts.changePassword(
         { currentPassword, newPassword: "fiddle-leaf-fig-42" },
-        { headers: new Headers({ Cookie: cookie }), clientIp: "10.0.0.7" },
+        callerWith("10.0.0.7", cookie),
       );
 
     await expect(change("not-my-password-1")).rejects.toMatchObject({ status: 400 });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { PageHandler } from "../../server/platform/http/pages.ts";
+import type { PageHandler } from "../../server/pages.ts";
 import { createTestApp, type TestApp } from "../support/test-app.ts";
 
 let app: TestApp;

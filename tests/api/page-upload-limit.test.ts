@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { MAX_IMAGE_BYTES } from "../../common/shared/constants.ts";
 import { messages } from "../../common/shared/messages.ts";
 import { PAGE_FORM_LIMIT } from "../../server/platform/http/page-body-limit.ts";
-import type { PageHandler } from "../../server/platform/http/pages.ts";
+import type { PageHandler } from "../../server/pages.ts";
 import { signUpVerified } from "../support/accounts.ts";
 import { startSmtpCapture, type SmtpCapture } from "../support/smtp-capture.ts";
 import { createTestApp, TEST_ORIGIN, type TestApp } from "../support/test-app.ts";

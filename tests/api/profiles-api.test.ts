@@ -3,7 +3,7 @@ import path from "node:path";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { messages } from "../../common/shared/messages.ts";
-import { newPerson, signUpVerified } from "../support/accounts.ts";
+import { callerWith, newPerson, signUpVerified } from "../support/accounts.ts";
 import { useAppWithMail } from "../support/app-with-mail.ts";
 import { TEST_ORIGIN } from "../support/test-app.ts";
 
@@ -66,7 +66,7 @@ describe("a username chosen by several people at the same moment", () => {
   it("goes to one of them on a profile; the others are told it is taken", async () => {
     const people = await Promise.all(Array.from({ length: 6 }, (_, i) => signUpVerified(shop.app, shop.capture, newPerson({ name: `Person ${i}` }))));
     const viewers = await Promise.all(
-      people.map(async ({ cookie }) => (await shop.app.services.accounts.getSession({ headers: new Headers({ Cookie: cookie }), clientIp: null })).user),
+      people.map(async ({ cookie }) => (await shop.app.services.accounts.getSession(callerWith(null, cookie))).user),
     );
     const results = await Promise.allSettled(
       viewers.map((viewer) => shop.app.services.profiles.updateProfile(viewer, viewer?.id, { ...profileFields, username: "fern_lover" })),
@@ -78,7 +78,7 @@ describe("a username chosen by several people at the same moment", () => {
   });
 
   it("goes to one of them at sign-up; the others are told it is taken", async () => {
-    const request = { headers: new Headers({ Origin: TEST_ORIGIN }), clientIp: "10.2.2.2" };
+    const request = callerWith("10.2.2.2");
     const results = await Promise.allSettled(
       Array.from({ length: 5 }, () => shop.app.services.accounts.register(newPerson({ username: "moss_and_fern" }), request)),
     );

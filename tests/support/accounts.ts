@@ -1,3 +1,4 @@
+import type { SessionCaller, SessionOutcome } from "../../server/platform/session-user.ts";
 import { extractLinks, type SmtpCapture } from "./smtp-capture.ts";
 import { postJson, type TestApp } from "./test-app.ts";
 
@@ -13,6 +14,21 @@ export function sessionCookie(response: Response): string {
   const cookie = response.headers.getSetCookie().find((c) => /session_token=/.test(c) && !/Max-Age=0/i.test(c));
   if (!cookie) throw new Error(`no session cookie in: ${response.headers.getSetCookie().join(" | ")}`);
   return cookie.split(";")[0]!;
+}
+
+/**
+ * A caller as the HTTP layer makes one from a request: its address, and the credential of its session cookie
+ * (`name=value`, as sessionCookie() gives it) when it sends one.
+ */
+export function callerWith(clientIp: string | null, cookie?: string): SessionCaller {
+  const value = cookie?.slice(cookie.indexOf("=") + 1);
+  return { clientIp, sessionCredential: value ? decodeURIComponent(value) : null, userAgent: null };
+}
+
+/** The session cookie (name=value) a browser sends after the HTTP layer passed on an issued session. */
+export function cookieOf(outcome: SessionOutcome): string {
+  if (outcome.kind !== "issued") throw new Error(`no session was issued: ${outcome.kind}`);
+  return `plant-shop.session_token=${encodeURIComponent(outcome.credential)}`;
 }
 
 /** The token of the first link to `path` in the newest e-mail to `email`. */

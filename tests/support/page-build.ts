@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { ServerBuild } from "react-router";
 import { loadConfig } from "../../server/config.ts";
-import { createPageHandler, type PageHandler } from "../../server/platform/http/pages.ts";
+import { createPageHandler, type PageHandler } from "../../server/pages.ts";
 
 const PROJECT_ROOT = path.resolve(import.meta.dirname, "../..");
 

@@ -1,6 +1,6 @@
 import { data, redirect, type AppLoadContext } from "react-router";
 import { messages } from "#common/shared/messages.ts";
-import type { SessionUser } from "../../../server/platform/session-user.ts";
+import type { SessionOutcome, SessionUser } from "../../../server/platform/session-user.ts";
 import { setFlash, type FlashKey } from "./flash.ts";
 
 const SITE = "http://plant-shop.invalid";
@@ -39,7 +39,12 @@ export function requireAdmin(context: AppLoadContext, request: Request): Session
   return user;
 }
 
-/** A redirect carrying the cookies the auth library set, and optionally a toast for the next page. */
+/** A redirect that tells the browser what an account action did to its session, and optionally a toast for the next page. */
+export function redirectWithSession(context: AppLoadContext, to: string, session: SessionOutcome, flash?: FlashKey): Promise<Response> {
+  return redirectWithCookies(context, to, context.sessionCookies.write(session), flash);
+}
+
+/** A redirect carrying the given Set-Cookie headers, and optionally a toast for the next page. */
 export async function redirectWithCookies(context: AppLoadContext, to: string, setCookies: string[], flash?: FlashKey): Promise<Response> {
   const headers = new Headers();
   for (const cookie of setCookies) headers.append("Set-Cookie", cookie);

@@ -1,5 +1,6 @@
 import { randomInt } from "node:crypto";
 import { isAPIError, type APIError } from "better-auth/api";
+import { parseSetCookieHeader } from "better-auth/cookies";
 import { sql, type Kysely } from "kysely";
 import { messages } from "#common/shared/messages.ts";
 import {
@@ -23,7 +24,7 @@ import {
   parseInput,
 } from "../../platform/errors.ts";
 import type { EventLog } from "../../platform/event-log.ts";
-import { SESSION_COOKIE, type RequestContext, type SessionUser } from "../../platform/session-user.ts";
+import { SESSION_UNCHANGED, type SessionCaller, type SessionOutcome, type SessionUser } from "../../platform/session-user.ts";
 import { ERROR_CODES } from "#common/shared/user-facing-error.ts";
 
 /** Our page a reset link leads to. */
@@ -31,11 +32,6 @@ const RESET_PAGE = "/reset-password";
 
 /** The name an admin account made from ADMIN_EMAIL starts with (editable on its profile). */
 const ADMIN_NAME = "Shop Admin";
-
-/** Cookies the auth library set, for the page or API response to pass on. */
-export interface CookieResult {
-  setCookies: string[];
-}
 
 export type AccountsService = ReturnType<typeof createAccountsService>;
 
@@ -46,11 +42,27 @@ const a = messages.auth;
  * every path gets the same validation, limits and messages.
  */
 export function createAccountsService(auth: Auth, { db, dialect }: Pick<Database, "db" | "dialect">, events: EventLog) {
-  /** The request's headers with the connection address the auth rules key their limits on. */
-  function authHeaders(request: RequestContext): Headers {
-    const headers = new Headers(request.headers);
-    headers.set(CLIENT_IP_HEADER, request.clientIp ?? "unknown");
+  /**
+   * Better Auth speaks HTTP even when called in-process: who is asking goes in as request headers (the session
+   * credential as its cookie, the address in the header its rules read) and what it did to the session comes back
+   * as Set-Cookie. These two translate, so the functions below take a caller and return outcomes.
+   */
+  async function authHeaders(caller: SessionCaller): Promise<Headers> {
+    const headers = new Headers({ [CLIENT_IP_HEADER]: caller.clientIp ?? "unknown" });
+    if (caller.userAgent) headers.set("user-agent", caller.userAgent);
+    if (caller.sessionCredential) headers.set("cookie", `${await sessionCookieName()}=${encodeURIComponent(caller.sessionCredential)}`);
     return headers;
+  }
+
+  async function sessionOutcome(responseHeaders: Headers): Promise<SessionOutcome> {
+    const cookie = parseSetCookieHeader(responseHeaders.get("set-cookie") ?? "").get(await sessionCookieName());
+    if (!cookie) return SESSION_UNCHANGED;
+    if (!cookie.value || cookie["max-age"] === 0) return { kind: "ended" };
+    return { kind: "issued", credential: cookie.value, expiresInSeconds: cookie["max-age"] ?? null };
+  }
+
+  async function sessionCookieName(): Promise<string> {
+    return (await auth.$context).authCookies.sessionToken.name;
   }
 
   /** A new password through Better Auth's own hasher, and every session of the account signed out. */
@@ -64,21 +76,22 @@ export function createAccountsService(auth: Auth, { db, dialect }: Pick<Database
 
   return {
     /**
-     * The signed-in person, and the cookies to pass on: once a day the session's 7 idle days start again, in
-     * the database and in the cookie's Max-Age (or a cookie of a session that is gone is cleared).
+     * The person holding a session credential, and what became of the session: once a day its 7 idle days start
+     * again (issued anew), and a credential of a session that is gone is ended.
      */
-    async getSession(request: RequestContext): Promise<{ user: SessionUser | null } & CookieResult> {
-      if (!request.headers.get("cookie")) return { user: null, setCookies: [] };
-      const { headers, response } = await auth.api.getSession({ headers: authHeaders(request), returnHeaders: true });
-      return { user: response ? toSessionUser(response.user) : null, setCookies: headers.getSetCookie() };
+    async getSession(caller: SessionCaller): Promise<{ user: SessionUser | null; session: SessionOutcome }> {
+      if (!caller.sessionCredential) return { user: null, session: SESSION_UNCHANGED };
+      const { headers, response } = await auth.api.getSession({ headers: await authHeaders(caller), returnHeaders: true });
+      return { user: response ? toSessionUser(response.user) : null, session: await sessionOutcome(headers) };
     },
 
-    async register(input: unknown, request: RequestContext): Promise<{ email: string }> {
+    async register(input: unknown, caller: SessionCaller): Promise<{ email: string }> {
       const { name, username, email, password } = parseInput(registerSchema, input);
       // An address that has an account gets the answer a new one gets; Better Auth mails its owner instead
       // (onExistingUserSignUp, decision 015). A taken username is said: usernames are public anyway.
+      const headers = await authHeaders(caller);
       await callAuth(() =>
-        auth.api.signUpEmail({ body: { name, username, email, password }, headers: authHeaders(request) }).catch(async (error: unknown) => {
+        auth.api.signUpEmail({ body: { name, username, email, password }, headers }).catch(async (error: unknown) => {
           const race = await takenMeanwhile(error, { email, username }, db);
           if (race === "email") return;
           throw race ?? error;
@@ -87,44 +100,46 @@ export function createAccountsService(auth: Auth, { db, dialect }: Pick<Database
       return { email };
     },
 
-    async signIn(input: unknown, request: RequestContext): Promise<CookieResult> {
+    /** Signs the person in: the new session's credential. */
+    async signIn(input: unknown, caller: SessionCaller): Promise<{ session: SessionOutcome }> {
       const { email, password } = parseInput(loginSchema, input);
-      const { headers } = await callAuth(() =>
-        auth.api.signInEmail({ body: { email, password }, headers: authHeaders(request), returnHeaders: true }),
+      const { headers } = await callAuth(async () =>
+        auth.api.signInEmail({ body: { email, password }, headers: await authHeaders(caller), returnHeaders: true }),
       );
-      return { setCookies: headers.getSetCookie() };
+      return { session: await sessionOutcome(headers) };
     },
 
-    async signOut(request: RequestContext): Promise<CookieResult> {
-      const { headers } = await callAuth(() => auth.api.signOut({ headers: authHeaders(request), returnHeaders: true }));
-      return { setCookies: headers.getSetCookie() };
+    /** Ends the caller's session. */
+    async signOut(caller: SessionCaller): Promise<{ session: SessionOutcome }> {
+      const { headers } = await callAuth(async () => auth.api.signOut({ headers: await authHeaders(caller), returnHeaders: true }));
+      return { session: await sessionOutcome(headers) };
     },
 
     /**
      * Follows the link of a verification e-mail; signs the person in. A link followed again, once the address
      * is verified, is a success without a sign-in (Better Auth signs in only on the first use): `alreadyVerified`.
      */
-    async verifyEmail(token: string, request: RequestContext): Promise<CookieResult & { alreadyVerified: boolean }> {
+    async verifyEmail(token: string, caller: SessionCaller): Promise<{ alreadyVerified: boolean; session: SessionOutcome }> {
       if (!resetPasswordSchema.shape.token.safeParse(token).success) throw new InvalidInputError(a.verifyFailed);
       try {
-        const { headers } = await auth.api.verifyEmail({ query: { token }, headers: authHeaders(request), returnHeaders: true });
-        const setCookies = headers.getSetCookie();
-        return { setCookies, alreadyVerified: !setCookies.some((cookie) => cookie.includes(`${SESSION_COOKIE}=`)) };
+        const { headers } = await auth.api.verifyEmail({ query: { token }, headers: await authHeaders(caller), returnHeaders: true });
+        const session = await sessionOutcome(headers);
+        return { alreadyVerified: session.kind !== "issued", session };
       } catch (error) {
         if (isAPIError(error)) throw new InvalidInputError(a.verifyFailed);
         throw error;
       }
     },
 
-    async resendVerification(input: unknown, request: RequestContext): Promise<void> {
+    async resendVerification(input: unknown, caller: SessionCaller): Promise<void> {
       const { email } = parseInput(emailOnlySchema, input);
-      await callAuth(() => auth.api.sendVerificationEmail({ body: { email, callbackURL: "/" }, headers: authHeaders(request) }));
+      await callAuth(async () => auth.api.sendVerificationEmail({ body: { email, callbackURL: "/" }, headers: await authHeaders(caller) }));
     },
 
     /** Sends a reset link when the account exists; answers the same either way. */
-    async requestPasswordReset(input: unknown, request: RequestContext): Promise<void> {
+    async requestPasswordReset(input: unknown, caller: SessionCaller): Promise<void> {
       const { email } = parseInput(emailOnlySchema, input);
-      await callAuth(() => auth.api.requestPasswordReset({ body: { email, redirectTo: RESET_PAGE }, headers: authHeaders(request) }));
+      await callAuth(async () => auth.api.requestPasswordReset({ body: { email, redirectTo: RESET_PAGE }, headers: await authHeaders(caller) }));
     },
 
     /**
@@ -144,22 +159,22 @@ export function createAccountsService(auth: Auth, { db, dialect }: Pick<Database
       return location !== null && new URL(location, "http://callback.invalid").searchParams.get("token") === parsed.data;
     },
 
-    async resetPassword(input: unknown, request: RequestContext): Promise<void> {
+    async resetPassword(input: unknown, caller: SessionCaller): Promise<void> {
       const { token, password } = parseInput(resetPasswordSchema, input);
-      await callAuth(() => auth.api.resetPassword({ body: { token, newPassword: password }, headers: authHeaders(request) }));
+      await callAuth(async () => auth.api.resetPassword({ body: { token, newPassword: password }, headers: await authHeaders(caller) }));
     },
 
-    /** Changes the signed-in person's password and signs out their other sessions. */
-    async changePassword(input: unknown, request: RequestContext): Promise<CookieResult> {
+    /** Changes the signed-in person's password and signs out their other sessions; theirs is issued anew. */
+    async changePassword(input: unknown, caller: SessionCaller): Promise<{ session: SessionOutcome }> {
       const { currentPassword, newPassword } = parseInput(changePasswordSchema, input);
-      const { headers } = await callAuth(() =>
+      const { headers } = await callAuth(async () =>
         auth.api.changePassword({
           body: { currentPassword, newPassword, revokeOtherSessions: true },
-          headers: authHeaders(request),
+          headers: await authHeaders(caller),
           returnHeaders: true,
         }),
       );
-      return { setCookies: headers.getSetCookie() };
+      return { session: await sessionOutcome(headers) };
     },
 
     /**

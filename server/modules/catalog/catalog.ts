@@ -20,7 +20,7 @@ import type { DB, ProductTable } from "../../platform/db/schema.ts";
 import { toIsoString } from "../../platform/db/values.ts";
 import { NotFoundError, parseInput } from "../../platform/errors.ts";
 import type { RateLimiter, RateRule } from "../../platform/rate-limit/rate-limit.ts";
-import type { RequestContext } from "../../platform/session-user.ts";
+import type { Caller } from "../../platform/session-user.ts";
 
 /**
  * Searches per client address (issue 7, "Abuse limits"): a search scans product names, so one address cannot
@@ -59,7 +59,7 @@ function withSummaryColumns(query: ProductsFrom) {
 }
 
 /** Who searches: only the client address is needed. */
-export type Searcher = Pick<RequestContext, "clientIp">;
+export type Searcher = Caller;
 
 export function createCatalogService(db: Kysely<DB>, { rateLimiter }: { rateLimiter: RateLimiter }) {
   const summaries = () => withSummaryColumns(db.selectFrom("products as p"));

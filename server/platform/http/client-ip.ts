@@ -1,7 +1,7 @@
 import { isIP } from "node:net";
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "../../app-env.ts";
+import { platformContext, type PlatformEnv } from "./http-env.ts";
 
 /**
  * The address a request comes from, for rate limits and the contact log. Without proxies it is the
@@ -18,7 +18,7 @@ export function forwardedClientIp(peer: string | null, forwardedFor: string | un
 
 /** Works out the request's client address once (see forwardedClientIp). */
 export function resolveClientIp(trustedProxies: number) {
-  return createMiddleware<AppEnv>(async (c, next) => {
+  return createMiddleware<PlatformEnv>(async (c, next) => {
     const peer = c.env?.incoming?.socket.remoteAddress ?? null;
     c.set("clientIp", forwardedClientIp(peer, c.req.header("x-forwarded-for"), trustedProxies));
     await next();
@@ -26,6 +26,6 @@ export function resolveClientIp(trustedProxies: number) {
 }
 
 /** The client address resolveClientIp found (in-process test requests have none). */
-export function clientIp(c: Context<AppEnv>): string | null {
-  return c.var.clientIp ?? null;
+export function clientIp<E extends PlatformEnv>(c: Context<E>): string | null {
+  return platformContext(c).var.clientIp ?? null;
 }

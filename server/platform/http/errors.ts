@@ -2,12 +2,13 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { ServiceError, TooManyRequestsError } from "../errors.ts";
-import type { AppEnv } from "../../app-env.ts";
+import { platformContext, type PlatformEnv } from "./http-env.ts";
 
 export const INTERNAL_ERROR_MESSAGE = "Something went wrong on our side. Please try again in a moment.";
 
 /** The one place that maps failures to HTTP answers: `{ message, fieldErrors? }`, never a stack trace. */
-export function handleError(error: Error, c: Context<AppEnv>): Response {
+export function handleError<E extends PlatformEnv>(error: Error, context: Context<E>): Response {
+  const c = platformContext(context);
   if (error instanceof ServiceError) {
     if (error instanceof TooManyRequestsError) c.header("Retry-After", String(error.retryAfterSeconds));
     return c.json(

@@ -1,5 +1,5 @@
 import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "../../app-env.ts";
+import type { PlatformEnv } from "./http-env.ts";
 
 /**
  * The value the outermost trusted proxy wrote in an X-Forwarded-* header: proxies that append leave one
@@ -48,7 +48,7 @@ export function externalOrigin(
  * a TLS-terminating proxy. Only with TRUST_PROXY ≥ 1; otherwise the headers are a client's say-so.
  */
 export function useExternalOrigin(trustedProxies: number) {
-  return createMiddleware<AppEnv>(async (c, next) => {
+  return createMiddleware<PlatformEnv>(async (c, next) => {
     if (trustedProxies > 0) {
       const url = new URL(c.req.url);
       const origin = externalOrigin(url, { proto: c.req.header("x-forwarded-proto"), host: c.req.header("x-forwarded-host") }, trustedProxies);

@@ -1,7 +1,7 @@
 import { bodyLimit } from "hono/body-limit";
 import { createMiddleware } from "hono/factory";
 import { MAX_IMAGE_BYTES } from "#common/shared/constants.ts";
-import type { AppEnv } from "../../app-env.ts";
+import type { PlatformEnv } from "./http-env.ts";
 import { currentUser } from "./request-context.ts";
 import { formTooLarge, uploadTooLarge } from "./upload-too-large.ts";
 
@@ -24,7 +24,7 @@ const UPLOAD_PAGE = /^\/profile\/[^/]+?(?:\.data)?\/?$/;
 export function pageBodyLimits() {
   const small = bodyLimit({ maxSize: PAGE_FORM_LIMIT, onError: formTooLarge });
   const large = bodyLimit({ maxSize: PAGE_UPLOAD_LIMIT, onError: uploadTooLarge });
-  return createMiddleware<AppEnv>(async (c, next) => {
+  return createMiddleware<PlatformEnv>(async (c, next) => {
     if (c.req.method === "GET" || c.req.method === "HEAD") return next();
     if (UPLOAD_PAGE.test(c.req.path) && (await currentUser(c))) return large(c, next);
     return small(c, next);

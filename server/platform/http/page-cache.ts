@@ -1,5 +1,5 @@
 import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "../../app-env.ts";
+import type { PlatformEnv } from "./http-env.ts";
 
 interface Entry {
   expiresAt: number;
@@ -20,7 +20,7 @@ const CACHEABLE_TYPES = /^text\/html|^text\/x-script/;
  */
 export function anonymousPageCache({ ttlMs, maxEntries = 1000, now = Date.now }: { ttlMs: number; maxEntries?: number; now?: () => number }) {
   const entries = new Map<string, Entry>();
-  return createMiddleware<AppEnv>(async (c, next) => {
+  return createMiddleware<PlatformEnv>(async (c, next) => {
     if (ttlMs <= 0 || c.req.method !== "GET" || c.req.header("cookie") || c.req.header("authorization")) return next();
     const key = c.req.url;
     const nonce = c.var.secureHeadersNonce ?? "";

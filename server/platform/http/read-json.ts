@@ -1,8 +1,8 @@
 import type { Context } from "hono";
-import type { AppEnv } from "../../app-env.ts";
+import type { PlatformEnv } from "./http-env.ts";
 import { InvalidInputError } from "../errors.ts";
 
-export async function readJson(c: Context<AppEnv>): Promise<unknown> {
+export async function readJson<E extends PlatformEnv>(c: Context<E>): Promise<unknown> {
   try {
     return await c.req.json();
   } catch {

@@ -4,7 +4,7 @@ import { HTTPException } from "hono/http-exception";
 import { createMiddleware } from "hono/factory";
 import { messages } from "#common/shared/messages.ts";
 import { hasControlCharacters } from "#common/shared/fields.ts";
-import type { AppEnv } from "../../app-env.ts";
+import type { PlatformEnv } from "./http-env.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -13,7 +13,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * on such requests, so a mismatch with PUBLIC_URL is a cross-site request forgery.
  */
 export function sameOriginOnly(publicOrigin: string) {
-  return createMiddleware<AppEnv>(async (c, next) => {
+  return createMiddleware<PlatformEnv>(async (c, next) => {
     if (!SAFE_METHODS.has(c.req.method)) {
       const origin = c.req.header("origin");
       const crossSite = c.req.header("sec-fetch-site") === "cross-site";
@@ -31,7 +31,7 @@ export function sameOriginOnly(publicOrigin: string) {
  * Whether a request carries a body, by its headers: a length above 0, a chunked transfer, or a content type.
  * (A DELETE or a bodiless POST such as a cancel button's has none of them and needs no content type.)
  */
-function declaresBody(c: Context<AppEnv>): boolean {
+function declaresBody(c: Context<PlatformEnv>): boolean {
   const length = c.req.header("content-length");
   if (length !== undefined) return length.trim() !== "0";
   return c.req.header("transfer-encoding") !== undefined || c.req.header("content-type") !== undefined;
@@ -45,7 +45,7 @@ export function jsonBodies(maxBytes: number) {
       throw new HTTPException(413, { message: `The request is too large (at most ${Math.round(maxBytes / 1024)} KB).` });
     },
   });
-  const jsonOnly = createMiddleware<AppEnv>(async (c, next) => {
+  const jsonOnly = createMiddleware<PlatformEnv>(async (c, next) => {
     if (!SAFE_METHODS.has(c.req.method) && declaresBody(c)) {
       const type = c.req.header("content-type") ?? "";
       if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
@@ -62,7 +62,7 @@ export function jsonBodies(maxBytes: number) {
  * one, PostgreSQL cannot store or even compare a NUL (a 500 before issue 7), and a person can be told why.
  */
 export function refuseControlCharactersInUrl() {
-  return createMiddleware<AppEnv>(async (c, next) => {
+  return createMiddleware<PlatformEnv>(async (c, next) => {
     const url = new URL(c.req.url);
     if (hasControlCharacters(decodedLeniently(url.pathname)) || [...url.searchParams].some(([k, v]) => hasControlCharacters(k) || hasControlCharacters(v))) {
       throw new HTTPException(400, { message: messages.validation.controlCharactersInRequest });

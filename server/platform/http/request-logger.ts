@@ -2,7 +2,7 @@ import { createMiddleware } from "hono/factory";
 import type { Logger } from "pino";
 import { createEventLog, runInRequestScope, type RequestScope } from "../event-log.ts";
 import { clientIp } from "./client-ip.ts";
-import type { AppEnv } from "../../app-env.ts";
+import type { PlatformEnv } from "./http-env.ts";
 
 const QUIET_PATHS = /^\/(assets|illustrations|media)\/|^\/(healthz|readyz|favicon\.svg)$/;
 // The auth library's reset link carries its token in the path; the log keeps only the route.
@@ -15,7 +15,7 @@ const TOKEN_IN_PATH = /^(\/api\/auth\/reset-password\/)[^/]+/;
  */
 export function requestLogger(logger: Logger) {
   const events = createEventLog(logger);
-  return createMiddleware<AppEnv>(async (c, next) => {
+  return createMiddleware<PlatformEnv>(async (c, next) => {
     const started = performance.now();
     const scope: RequestScope = { requestId: c.var.requestId, clientIp: clientIp(c), accountId: null };
     const log = logger.child({ requestId: scope.requestId });

@@ -3,7 +3,7 @@ import path from "node:path";
 import { Hono } from "hono";
 import sharp from "sharp";
 import { SHARE_IMAGE_SIZE } from "#common/shared/share-image.ts";
-import type { AppEnv } from "../../app-env.ts";
+import type { PlatformEnv } from "./http-env.ts";
 
 const SHARE_PATH = /^\/share\/(illustrations\/[a-z0-9/-]+)\.png$/;
 
@@ -18,7 +18,7 @@ export function shareImages(publicDir: string) {
     if (!svg) return null;
     return sharp(svg).resize(SHARE_IMAGE_SIZE.width, SHARE_IMAGE_SIZE.height, { fit: "contain", background: "#f1f8f1" }).flatten({ background: "#f1f8f1" }).png().toBuffer();
   };
-  return new Hono<AppEnv>().get("/share/*", async (c) => {
+  return new Hono<PlatformEnv>().get("/share/*", async (c) => {
     const name = SHARE_PATH.exec(c.req.path)?.[1];
     if (!name || name.includes("..")) return c.notFound();
     if (!rendered.has(name)) {

@@ -6,7 +6,7 @@ import { FormField } from "../../../shared/ui/form-field.tsx";
 import { FormMessage } from "../../../shared/ui/form-message.tsx";
 import { withPendingEmail } from "../../../shared/lib/pending-email.ts";
 import { actionResult } from "../../../shared/lib/service-errors.ts";
-import { redirectWithCookies, safeRedirectTo } from "../../../shared/lib/session.ts";
+import { redirectWithSession, safeRedirectTo } from "../../../shared/lib/session.ts";
 import { useFormErrors } from "../../../shared/lib/use-form-errors.ts";
 import { pageMeta } from "../../../shared/lib/seo.ts";
 import type { Route } from "./+types/login";
@@ -25,7 +25,7 @@ export function loader({ context, request }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await readForm(request);
   const result = await actionResult(() => context.services.accounts.signIn(Object.fromEntries(form), context.request));
-  if ("ok" in result) return redirectWithCookies(context, safeRedirectTo(form.get("redirectTo")), result.setCookies, "loggedIn");
+  if ("ok" in result) return redirectWithSession(context, safeRedirectTo(form.get("redirectTo")), result.session, "loggedIn");
   // Not verified yet: /verify, where the message's link leads, is filled in with this address.
   if (result.data.code === ERROR_CODES.emailNotVerified) return withPendingEmail(context, result, String(form.get("email")).trim());
   return result;

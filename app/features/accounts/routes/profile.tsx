@@ -7,7 +7,7 @@ import { FormField } from "../../../shared/ui/form-field.tsx";
 import { FormMessage } from "../../../shared/ui/form-message.tsx";
 import { NotFound } from "../../../shared/components/not-found.tsx";
 import { actionResult, formLevelMessage, loadOr404 } from "../../../shared/lib/service-errors.ts";
-import { redirectWithCookies, requireUser } from "../../../shared/lib/session.ts";
+import { redirectWithSession, requireUser } from "../../../shared/lib/session.ts";
 import { useFormErrors } from "../../../shared/lib/use-form-errors.ts";
 import { useResetOnSuccess } from "../../../shared/lib/use-reset-on-success.ts";
 import type { Route } from "./+types/profile";
@@ -31,9 +31,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       intent: "change-password" as const,
     });
     if (!("ok" in result) || !result.ok) return result;
-    // The session was replaced (the other ones are signed out): pass the new cookie on. The confirmation is a
+    // The session was issued anew (the other ones are signed out): pass it on. The confirmation is a
     // flash toast, shown once, not a query parameter a reload would show again.
-    return redirectWithCookies(context, `/profile/${user.id}`, result.setCookies, "passwordChanged");
+    return redirectWithSession(context, `/profile/${user.id}`, result.session, "passwordChanged");
   }
   const picture = form.get("image");
   const bytes = picture instanceof File && picture.size > 0 ? new Uint8Array(await picture.arrayBuffer()) : null;

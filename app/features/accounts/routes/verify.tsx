@@ -5,7 +5,7 @@ import { FormField } from "../../../shared/ui/form-field.tsx";
 import { FormMessage } from "../../../shared/ui/form-message.tsx";
 import { pendingEmail } from "../../../shared/lib/pending-email.ts";
 import { actionResult, formLevelMessage } from "../../../shared/lib/service-errors.ts";
-import { redirectWithCookies } from "../../../shared/lib/session.ts";
+import { redirectWithSession } from "../../../shared/lib/session.ts";
 import { pageMeta } from "../../../shared/lib/seo.ts";
 import { useFormErrors } from "../../../shared/lib/use-form-errors.ts";
 import type { Route } from "./+types/verify";
@@ -26,7 +26,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     const result = await actionResult(() => context.services.accounts.verifyEmail(token, context.request));
     if (!("ok" in result)) return { state: "failed" as const, email: "" };
     if (result.alreadyVerified) return { state: "alreadyVerified" as const, email: "" };
-    throw await redirectWithCookies(context, "/", result.setCookies, "emailVerified");
+    throw await redirectWithSession(context, "/", result.session, "emailVerified");
   }
   const email = await pendingEmail(context, request);
   return { state: "sent" as const, email: email ?? context.user?.email ?? "" };

@@ -10,6 +10,7 @@ import { existingAccountEmail, passwordChangedEmail, passwordResetEmail, verific
 import type { MailOutbox, OutboxMail } from "../../../platform/mail/mail-outbox.ts";
 import { TooManyRequestsError } from "../../../platform/errors.ts";
 import type { EventLog } from "../../../platform/event-log.ts";
+import { sessionCookieAttributes, authCookieName } from "../../../platform/http/session-cookie.ts";
 import type { RateLimiter, RateRule } from "../../../platform/rate-limit/rate-limit.ts";
 import { authRateRules, CLIENT_IP_HEADER, DISABLED_AUTH_PATHS, RESET_LINK_MINUTES, SESSION_IDLE_SECONDS, SESSION_MAX_AGE_MS } from "./auth-rules.ts";
 import { isCommonPassword } from "./common-passwords.ts";
@@ -36,8 +37,9 @@ export type Auth = ReturnType<typeof createAuth>;
 export function createAuth({ database, publicUrl, secret, shopName, outbox, rateLimiter, logger, events }: AuthDependencies) {
   const https = publicUrl.protocol === "https:";
   // __Host- binds a cookie to this exact origin (Secure, Path=/, no Domain): only possible over https. Every
-  // cookie the library may set gets it there, not only the session's (decision 011).
-  const cookieName = (name: string) => (https ? `__Host-plant-shop.${name}` : `plant-shop.${name}`);
+  // cookie the library may set gets it there, not only the session's (decision 011). Names and attributes are the
+  // platform's, which writes the session cookie of the pages' sign-ins.
+  const cookieName = (name: string) => authCookieName(https, name);
   const sessionCookie = cookieName("session_token");
   const link = (path: string, token: string) => `${publicUrl.origin}${path}?token=${encodeURIComponent(token)}`;
   // Queued on their own (the library calls these after its writes); the outbox worker sends them. A mail that
@@ -129,7 +131,7 @@ export function createAuth({ database, publicUrl, secret, shopName, outbox, rate
     advanced: {
       useSecureCookies: false,
       cookiePrefix: "plant-shop",
-      defaultCookieAttributes: { httpOnly: true, sameSite: "lax", path: "/", secure: https },
+      defaultCookieAttributes: sessionCookieAttributes(https),
       cookies: Object.fromEntries(
         ["session_token", "session_data", "account_data", "dont_remember", "admin_session", "oauth_state"].map((name) => [name, { name: cookieName(name) }]),
       ),

@@ -1,9 +1,9 @@
 import type { Context } from "hono";
 import { createRequestHandler, type ServerBuild } from "react-router";
-import type { PublicShopConfig } from "../../config.ts";
-import { clientIp } from "./client-ip.ts";
-import type { AppEnv } from "../../app-env.ts";
-import { currentUser, requestContext } from "./request-context.ts";
+import type { AppEnv } from "./app-env.ts";
+import type { PublicShopConfig } from "./config.ts";
+import { clientIp } from "./platform/http/client-ip.ts";
+import { currentUser, requestContext } from "./platform/http/request-context.ts";
 
 export type PageHandler = (c: Context<AppEnv>) => Promise<Response>;
 
@@ -14,8 +14,10 @@ export function createPageHandler(
   shop: PublicShopConfig,
 ): PageHandler {
   const handle = createRequestHandler(build, mode);
-  return async (c) =>
-    handle(c.req.raw, {
+  return async (c) => {
+    const sessions = c.var.sessions;
+    if (!sessions) throw new Error("pages need the sessions() middleware in front of them");
+    return handle(c.req.raw, {
       services: c.var.services,
       shop,
       cspNonce: c.var.secureHeadersNonce ?? "",
@@ -23,5 +25,7 @@ export function createPageHandler(
       log: c.var.log,
       user: await currentUser(c),
       request: requestContext(c),
+      sessionCookies: sessions.cookies,
     });
+  };
 }
