@@ -1,6 +1,3 @@
-/** The session cookie's name; over https it carries the `__Host-` prefix (./http/session-cookie.ts). */
-export const SESSION_COOKIE = "plant-shop.session_token";
-
 /** The signed-in person as every service sees them. */
 export interface SessionUser {
   id: string;

@@ -1,9 +1,13 @@
 import { ESLint } from "eslint";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 
 // Lints small snippets as if they lived at a given path, with the project's eslint.config.js (decision 018).
 const eslint = new ESLint();
-const RULES = new Set(["no-restricted-imports", "@typescript-eslint/no-restricted-imports"]);
+// The first lint loads the config, typescript-eslint and its parser: seconds on a busy machine, which is not what
+// any test below is about, so it happens once here, outside the tests' own time limit.
+beforeAll(() => eslint.lintText("", { filePath: "server/platform/warm-up.ts" }), 60_000);
+
+const RULES = new Set(["no-restricted-imports", "@typescript-eslint/no-restricted-imports", "plant-shop/platform-reach"]);
 
 async function ruleHits(filePath: string, code: string) {
   const [result] = await eslint.lintText(code, { filePath });
@@ -54,6 +58,31 @@ describe("server/platform never imports a module", () => {
 
   it("lets the platform import itself", async () => {
     expect(await ruleHits("server/platform/mail/example.ts", valueImport("createSealer", "../sealed-values.ts"))).toHaveLength(0);
+  });
+});
+
+describe("server/platform imports only the platform, common/shared and packages", () => {
+  it("fails the application's env type, even as a type, from any depth and by alias", async () => {
+    expect(await ruleHits("server/platform/http/example.ts", typeImport("AppEnv", "../../app-env.ts"))).toHaveLength(1);
+    expect(await ruleHits("server/platform/example.ts", typeImport("AppEnv", "../app-env.ts"))).toHaveLength(1);
+    expect(await ruleHits("server/platform/db/migrations/example.ts", typeImport("AppEnv", "../../../app-env.ts"))).toHaveLength(1);
+    expect(await ruleHits("server/platform/http/example.ts", typeImport("AppEnv", "#server/app-env.ts"))).toHaveLength(1);
+  });
+
+  it("fails the rest of server/, app/, a feature's common/ folder and the tests' helpers outside a test", async () => {
+    expect(await ruleHits("server/platform/http/example.ts", typeImport("PublicShopConfig", "../../config.ts"))).toHaveLength(1);
+    expect(await ruleHits("server/platform/mail/example.ts", valueImport("pageMeta", "#app/shared/lib/seo.ts"))).toHaveLength(1);
+    expect(await ruleHits("server/platform/mail/example.ts", valueImport("cartSchema", "#common/cart/cart-schemas.ts"))).toHaveLength(1);
+    expect(await ruleHits("server/platform/mail/example.ts", valueImport("startSmtpCapture", "../../../tests/support/smtp-capture.ts"))).toHaveLength(1);
+    expect(await ruleHits("server/platform/http/example.ts", `export { AppEnv } from "../../app-env.ts";\n`)).toHaveLength(1);
+  });
+
+  it("lets the platform import itself, common/shared (relative or by alias) and packages; its tests also the test helpers", async () => {
+    expect(await ruleHits("server/platform/http/example.ts", typeImport("SessionUser", "../session-user.ts"))).toHaveLength(0);
+    expect(await ruleHits("server/platform/http/example.ts", valueImport("messages", "#common/shared/messages.ts"))).toHaveLength(0);
+    expect(await ruleHits("server/platform/media/example.ts", valueImport("MAX_IMAGE_BYTES", "../../../common/shared/constants.ts"))).toHaveLength(0);
+    expect(await ruleHits("server/platform/http/example.ts", valueImport("Hono", "hono"))).toHaveLength(0);
+    expect(await ruleHits("server/platform/mail/example.test.ts", valueImport("startSmtpCapture", "../../../tests/support/smtp-capture.ts"))).toHaveLength(0);
   });
 });
 

@@ -1,7 +1,10 @@
 import { parse, serialize } from "hono/utils/cookie";
-import { SESSION_COOKIE, type SessionOutcome } from "../session-user.ts";
+import type { SessionOutcome } from "../session-user.ts";
 
-/** The name of one of the cookies of a session (the auth library sets a few): `__Host-` binds it to this exact origin, only possible over https. */
+/**
+ * The name of one of a session's cookies (the auth library sets a few). `__Host-` binds a cookie to this exact
+ * origin (Secure, Path=/, no Domain), which is only possible over https.
+ */
 export const authCookieName = (https: boolean, name: string) => (https ? `__Host-plant-shop.${name}` : `plant-shop.${name}`);
 
 /** The attributes of every cookie the session uses, here and in the auth library's own endpoints (decision 011). */
@@ -41,4 +44,3 @@ export function createSessionCookies({ https }: { https: boolean }) {
   };
 }
 
-export { SESSION_COOKIE };
