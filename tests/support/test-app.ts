@@ -7,6 +7,7 @@ import { createApp, type AppOptions } from "../../server/app.ts";
 import { composeShop } from "../../server/compose.ts";
 import { loadConfig } from "../../server/config.ts";
 import type { Services } from "../../server/create-services.ts";
+import { apiContract, type OpenApiDocument } from "./api-contract.ts";
 import { createTestDatabase, type TestDatabase } from "./test-database.ts";
 
 export const TEST_ORIGIN = "http://127.0.0.1:4999";
@@ -15,6 +16,7 @@ export interface TestApp {
   database: TestDatabase;
   services: Services;
   dataDir: string;
+  /** Drives the app in-process; a JSON API answer that is not what the OpenAPI document promises fails the test. */
   request(path: string, init?: RequestInit): Promise<Response>;
   /** Serves the app on a loopback port, as the real server does; returns its address. Closed by cleanup(). */
   listen(): Promise<string>;
@@ -31,11 +33,17 @@ export async function createTestApp(env: NodeJS.ProcessEnv = {}, pages?: AppOpti
   startMailWorker();
   const app = createApp({ config, services, logger, health: { ready: true }, ...(pages ? { pages } : {}) });
   let server: ServerType | undefined;
+  let contract: Promise<ReturnType<typeof apiContract>> | undefined;
   return {
     database,
     services,
     dataDir,
-    request: async (p, init) => app.request(p, init),
+    async request(p, init) {
+      const response = await app.request(p, init);
+      contract ??= app.request("/api/openapi.json").then(async (answer) => apiContract((await answer.json()) as OpenApiDocument));
+      await (await contract).check(init?.method ?? "GET", p, response);
+      return response;
+    },
     listen: () =>
       new Promise((resolve) => {
         server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, (info) => resolve(`http://127.0.0.1:${info.port}`));
