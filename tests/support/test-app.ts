@@ -40,7 +40,7 @@ export async function createTestApp(env: NodeJS.ProcessEnv = {}, pages?: AppOpti
     dataDir,
     async request(p, init) {
       const response = await app.request(p, init);
-      contract ??= app.request("/api/openapi.json").then(async (answer) => apiContract((await answer.json()) as OpenApiDocument));
+      contract ??= Promise.resolve(app.request("/api/openapi.json")).then(async (answer) => apiContract((await answer.json()) as OpenApiDocument));
       await (await contract).check(init?.method ?? "GET", p, response);
       return response;
     },

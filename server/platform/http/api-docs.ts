@@ -13,6 +13,7 @@ export { describeRoute };
 export type RouteDescription = DescribeRouteOptions;
 
 type JsonSchema = Record<string, unknown>;
+type Parameter = NonNullable<DescribeRouteOptions["parameters"]>[number];
 
 /** A JSON answer of this shape (a named shape becomes a component of the document). */
 export function json(schema: z.ZodType, description: string) {
@@ -44,7 +45,7 @@ export function problems(...statuses: Array<keyof typeof PROBLEM_DESCRIPTIONS>) 
  * Query or path parameters, one per property of the schema the service parses them with. Named shapes are
  * inlined (a parameter's schema cannot point into components here without a second resolver pass).
  */
-export function parameters(schema: z.ZodObject, where: "query" | "path") {
+export function parameters(schema: z.ZodObject, where: "query" | "path"): Parameter[] {
   const converted = z.toJSONSchema(schema, { io: "input", target: "draft-2020-12", metadata: z.registry() }) as {
     properties?: Record<string, JsonSchema>;
     required?: string[];
@@ -53,12 +54,12 @@ export function parameters(schema: z.ZodObject, where: "query" | "path") {
     name,
     in: where,
     required: where === "path" || (converted.required ?? []).includes(name),
-    schema: property,
+    schema: property as Extract<Parameter, { in: string }>["schema"],
   }));
 }
 
 /** A path parameter that is an opaque id made by the server. */
-export function idParameter(name: string) {
+export function idParameter(name: string): Parameter {
   return { name, in: "path", required: true, schema: { type: "string", minLength: 1, maxLength: 64, pattern: "^[A-Za-z0-9_-]+$" } };
 }
 
