@@ -1,33 +1,48 @@
 import { Hono } from "hono";
 import type { AppEnv } from "./app-env.ts";
+import { buildApiDocument } from "./platform/http/api-docs.ts";
 import { jsonBodies } from "./platform/http/request-guards.ts";
-import { adminApi, adminOrdersApi, cartApi, ordersApi } from "./modules/orders/index.ts";
-import { authApi, meApi, profilePictureApi, profilesApi } from "./modules/accounts/index.ts";
+import { adminOrdersApi, ordersApi } from "./modules/orders/index.ts";
+import { cartApi } from "./modules/cart/index.ts";
+import { authApi, authApiPaths, meApi, profilePictureApi, profilesApi } from "./modules/accounts/index.ts";
 import { categoriesApi, productsApi } from "./modules/catalog/index.ts";
-import { contactApi } from "./modules/contact/index.ts";
-import { buildOpenApiDocument } from "./openapi.ts";
+import { contactApi, contactInboxApi } from "./modules/contact/index.ts";
 
 const JSON_BODY_LIMIT = 64 * 1024;
 
-/** The JSON API under /api: thin handlers, every rule in the services. */
+/** The JSON API under /api: thin handlers, every rule in the services; each route describes itself for the document. */
 export function apiRoutes(publicOrigin: string) {
-  const openApi = buildOpenApiDocument(publicOrigin);
-  return (
-    new Hono<AppEnv>()
-      // Multipart upload first: it has its own size limit and is not JSON.
-      .route("/profiles", profilePictureApi)
-      .use("*", ...jsonBodies(JSON_BODY_LIMIT))
-      .route("/auth", authApi)
-      .route("/me", meApi)
-      .route("/profiles", profilesApi)
-      .route("/admin/orders", adminOrdersApi)
-      .route("/admin", adminApi)
-      .route("/cart", cartApi)
-      .route("/orders", ordersApi)
-      .route("/products", productsApi)
-      .route("/categories", categoriesApi)
-      .route("/contact", contactApi)
-      .get("/openapi.json", (c) => c.json(openApi))
-      .all("*", (c) => c.json({ message: "There is no such API endpoint." }, 404))
-  );
+  const api = new Hono<AppEnv>()
+    // Multipart upload first: it has its own size limit and is not JSON.
+    .route("/profiles", profilePictureApi)
+    .use("*", ...jsonBodies(JSON_BODY_LIMIT))
+    .route("/auth", authApi)
+    .route("/me", meApi)
+    .route("/profiles", profilesApi)
+    .route("/admin/orders", adminOrdersApi)
+    .route("/admin/contact-messages", contactInboxApi)
+    .route("/cart", cartApi)
+    .route("/orders", ordersApi)
+    .route("/products", productsApi)
+    .route("/categories", categoriesApi)
+    .route("/contact", contactApi);
+
+  // Generated on first request from the route table above (the same objects the server mounts), then kept.
+  let document: Promise<unknown> | undefined;
+  return api
+    .get("/openapi.json", async (c) => {
+      document ??= apiDocument(api, publicOrigin);
+      return c.json(await document);
+    })
+    .all("*", (c) => c.json({ message: "There is no such API endpoint." }, 404));
+}
+
+/** The OpenAPI 3.1 document of the routes mounted in `api`. */
+export function apiDocument(api: Hono<AppEnv>, publicOrigin: string) {
+  return buildApiDocument(api, {
+    serverUrl: `${publicOrigin}/api`,
+    title: "Plant Shop API",
+    description: "Catalogue, cart, orders, contact, accounts and profiles of Plant Shop. Errors are JSON { message, fieldErrors?, code? }.",
+    extraPaths: authApiPaths,
+  });
 }

@@ -64,3 +64,36 @@ const pictureSchema = z
 
 /** The profile page's form: the fields above and a picture (the JSON API takes the picture separately). */
 export const profileFormSchema = profileSchema.extend({ image: pictureSchema });
+
+// ---- What the JSON API answers about people.
+
+/** The signed-in person as every service sees them (GET /api/me). */
+export const sessionUserSchema = z
+  .strictObject({
+    id: z.string(),
+    name: z.string(),
+    email: z.string(),
+    username: z.string(),
+    image: z.string().nullable().meta({ description: "The uploaded picture's address; null for the initials avatar" }),
+    emailVerified: z.boolean(),
+    isAdmin: z.boolean(),
+  })
+  .meta({ id: "SessionUser" });
+
+const profileFields = {
+  id: z.string(),
+  name: z.string(),
+  username: z.string(),
+  location: z.string(),
+  avatarUrl: z.string().meta({ description: "The uploaded picture, else a generated initials avatar" }),
+};
+
+/** What anybody may see of a profile. */
+export const publicProfileSchema = z.strictObject({ ...profileFields, isOwner: z.literal(false) }).meta({ id: "PublicProfile" });
+
+/** What only the owner sees of their profile. */
+export const privateProfileSchema = z
+  .strictObject({ ...profileFields, isOwner: z.literal(true), email: z.string(), phone: z.string(), address: z.string() })
+  .meta({ id: "PrivateProfile" });
+
+export const profileViewSchema = z.discriminatedUnion("isOwner", [publicProfileSchema, privateProfileSchema]).meta({ id: "Profile" });

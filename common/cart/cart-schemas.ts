@@ -2,6 +2,7 @@ import { z } from "zod";
 import { MAX_CART_QUANTITY } from "../shared/constants.ts";
 import { messages } from "../shared/messages.ts";
 import { addressSchema, idSchema, phoneSchema, requiredText } from "../shared/fields.ts";
+import { imageRefSchema } from "../catalog/catalog-schemas.ts";
 
 const c = messages.cart;
 
@@ -26,3 +27,31 @@ export const checkoutSchema = z.object({
   /** Made by the checkout page once per attempt; the same key never makes a second order. */
   idempotencyKey: z.string().min(8).max(100).regex(/^[A-Za-z0-9_-]+$/),
 });
+
+// ---- What the JSON API answers (and the cart and checkout pages show).
+
+export const cartLineSchema = z
+  .strictObject({
+    id: z.string(),
+    productId: z.string().nullable().meta({ description: "Null when the product is gone; the line stays, unavailable, until the shopper removes it" }),
+    name: z.string(),
+    image: imageRefSchema.nullable(),
+    unitPricePaise: z.int().min(0).meta({ description: "Today's price: the cart always shows current prices" }),
+    quantity: z.int().min(1),
+    stock: z.int().min(0),
+    available: z.boolean().meta({ description: "False when the plant sold out, is gone, or fewer are left than the line asks for; such lines are not counted" }),
+    problem: z.string().nullable().meta({ description: "Why the line cannot be ordered as it stands (what checkout would answer); null when it can" }),
+    lineTotalPaise: z.int().min(0),
+  })
+  .meta({ id: "CartLine" });
+
+export const cartSchema = z
+  .strictObject({
+    lines: z.array(cartLineSchema),
+    itemCount: z.int().min(0).meta({ description: "Units of the available lines: 'Items (n)' in the summary and the count on the cart icon" }),
+    subtotalPaise: z.int().min(0).meta({ description: "Of the available lines" }),
+    shippingPaise: z.int().min(0).meta({ description: "The flat fee whenever there is something to order (itemCount > 0); 0 otherwise" }),
+    totalPaise: z.int().min(0),
+    canCheckOut: z.boolean().meta({ description: "Every line can be ordered as it stands: only then does checkout offer Place Order" }),
+  })
+  .meta({ id: "Cart" });

@@ -32,3 +32,55 @@ export const shopPageQuerySchema = z.object({
 
 export const productIdParamSchema = z.object({ productId: idSchema });
 export const categoryIdParamSchema = z.object({ categoryId: idSchema });
+
+// ---- What the JSON API answers (and the pages show). Ids name the shapes in the OpenAPI document.
+
+const isoDateTime = z.iso.datetime();
+const paise = z.int().min(0).meta({ description: "In paise (1 rupee = 100 paise)" });
+
+export const imageRefSchema = z
+  .strictObject({ url: z.string(), width: z.int(), height: z.int(), alt: z.string() })
+  .meta({ id: "Image" });
+
+const productFields = {
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  pricePaise: paise,
+  stock: z.int().min(0),
+  categoryId: z.string(),
+  createdAt: isoDateTime,
+};
+
+export const productSummarySchema = z
+  .strictObject({ ...productFields, image: imageRefSchema.nullable().meta({ description: "The first picture; null when there is none" }) })
+  .meta({ id: "ProductSummary" });
+
+export const productDetailSchema = z
+  .strictObject({
+    ...productFields,
+    images: z.array(imageRefSchema),
+    category: z.strictObject({ id: z.string(), name: z.string() }),
+    updatedAt: isoDateTime,
+  })
+  .meta({ id: "ProductDetail" });
+
+export const productPageSchema = z
+  .strictObject({
+    items: z.array(productSummarySchema),
+    total: z.int().min(0),
+    limit: z.int().min(1),
+    offset: z.int().min(0),
+    hasMore: z.boolean(),
+  })
+  .meta({ id: "ProductPage" });
+
+export const categorySummarySchema = z
+  .strictObject({ id: z.string(), name: z.string(), description: z.string(), image: imageRefSchema })
+  .meta({ id: "Category" });
+
+export const categoryListSchema = z.strictObject({ items: z.array(categorySummarySchema) }).meta({ id: "CategoryList" });
+
+export const categoryWithProductsSchema = categorySummarySchema
+  .extend({ products: z.array(productSummarySchema) })
+  .meta({ id: "CategoryWithProducts" });

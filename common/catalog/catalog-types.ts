@@ -1,43 +1,19 @@
-// Shapes the catalog service returns and the pages and JSON API show.
-export interface ImageRef {
-  url: string;
-  width: number;
-  height: number;
-  alt: string;
-}
+// Shapes the catalog service returns and the pages and JSON API show: inferred from the schemas that document them.
+import type { z } from "zod";
+import type {
+  categoryListSchema,
+  categorySummarySchema,
+  categoryWithProductsSchema,
+  imageRefSchema,
+  productDetailSchema,
+  productPageSchema,
+  productSummarySchema,
+} from "./catalog-schemas.ts";
 
-export interface ProductSummary {
-  id: string;
-  name: string;
-  description: string;
-  pricePaise: number;
-  stock: number;
-  categoryId: string;
-  image: ImageRef | null;
-  createdAt: string;
-}
-
-export interface ProductDetail extends Omit<ProductSummary, "image"> {
-  images: ImageRef[];
-  category: { id: string; name: string };
-  updatedAt: string;
-}
-
-export interface ProductPage {
-  items: ProductSummary[];
-  total: number;
-  limit: number;
-  offset: number;
-  hasMore: boolean;
-}
-
-export interface CategorySummary {
-  id: string;
-  name: string;
-  description: string;
-  image: ImageRef;
-}
-
-export interface CategoryWithProducts extends CategorySummary {
-  products: ProductSummary[];
-}
+export type ImageRef = z.infer<typeof imageRefSchema>;
+export type ProductSummary = z.infer<typeof productSummarySchema>;
+export type ProductDetail = z.infer<typeof productDetailSchema>;
+export type ProductPage = z.infer<typeof productPageSchema>;
+export type CategorySummary = z.infer<typeof categorySummarySchema>;
+export type CategoryList = z.infer<typeof categoryListSchema>;
+export type CategoryWithProducts = z.infer<typeof categoryWithProductsSchema>;

@@ -9,3 +9,18 @@ export const contactMessageSchema = z.object({
   message: requiredText(messages.contact.messageRequired, 5000, { multiLine: true }),
 });
 export type ContactMessageInput = z.output<typeof contactMessageSchema>;
+
+// ---- What the JSON API answers.
+
+/** A message stored for the shop (POST /api/contact answers its id). */
+export const contactReceiptSchema = z.strictObject({ id: z.string() }).meta({ id: "ContactReceipt" });
+
+/** One message of the admins' Contact Us inbox. */
+export const storedContactMessageSchema = z
+  .strictObject({ id: z.string(), name: z.string(), email: z.string(), subject: z.string(), message: z.string(), createdAt: z.iso.datetime() })
+  .meta({ id: "ContactMessage" });
+
+export const contactInboxSchema = z.strictObject({ items: z.array(storedContactMessageSchema) }).meta({ id: "ContactInbox" });
+
+export type ContactReceipt = z.infer<typeof contactReceiptSchema>;
+export type StoredContactMessage = z.infer<typeof storedContactMessageSchema>;

@@ -1,46 +1,22 @@
-export type OrderStatus = "pending" | "processing" | "shipped" | "delivered" | "cancelled";
+import type { z } from "zod";
+import type {
+  adminOrderPageSchema,
+  customerSchema,
+  orderDetailSchema,
+  orderLineSchema,
+  orderStatusSchema,
+  orderSummarySchema,
+  viewedOrderSchema,
+} from "./order-schemas.ts";
 
-export interface OrderLine {
-  productId: string | null;
-  name: string;
-  unitPricePaise: number;
-  quantity: number;
-  lineTotalPaise: number;
-}
-
-/** Who placed an order (shown to admins; to a shopper it is themselves). */
-export interface Customer {
-  name: string;
-  email: string;
-}
-
-export interface OrderSummary {
-  id: string;
-  number: string;
-  status: OrderStatus;
-  totalPaise: number;
-  itemCount: number;
-  createdAt: string;
-  customer: Customer;
-}
-
-export interface OrderDetail extends OrderSummary {
-  userId: string;
-  lines: OrderLine[];
-  subtotalPaise: number;
-  shippingPaise: number;
-  shipName: string;
-  shipPhone: string;
-  shipAddress: string;
-  paymentMethod: string;
-}
-
-/** An order as one person sees it: may they cancel it themselves (its owner, while it is pending)? */
-export interface ViewedOrder extends OrderDetail {
-  /** False when an admin looks at someone else's order. */
-  viewedByOwner: boolean;
-  canCancel: boolean;
-}
+// Orders as the service returns them and the pages and JSON API show them: inferred from the schemas that document them.
+export type OrderStatus = z.infer<typeof orderStatusSchema>;
+export type OrderLine = z.infer<typeof orderLineSchema>;
+export type Customer = z.infer<typeof customerSchema>;
+export type OrderSummary = z.infer<typeof orderSummarySchema>;
+export type OrderDetail = z.infer<typeof orderDetailSchema>;
+export type ViewedOrder = z.infer<typeof viewedOrderSchema>;
+export type AdminOrderPage = z.infer<typeof adminOrderPageSchema>;
 
 /** Where an order may go next (issue 4): pending → processing → shipped → delivered, or cancelled early. */
 export const NEXT_STATUSES: Record<OrderStatus, OrderStatus[]> = {

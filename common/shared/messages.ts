@@ -1,4 +1,8 @@
 // Every user-facing text of product-spec.md lives here once, so screens and tests cannot drift apart.
+import { ACCEPTED_IMAGE_TYPES } from "./images.ts";
+
+/** "PNG, JPG or ICO": the accepted picture types as the spec names them. */
+const imageTypeNames = ACCEPTED_IMAGE_TYPES.map((type) => type.toUpperCase());
 export const messages = {
   loadingContent: "Loading Content...",
   pageNotFound: "Page Not Found",
@@ -148,7 +152,7 @@ export const messages = {
     none: "You have not placed any orders yet.",
   },
   images: {
-    unsupported: "Choose an image file: PNG, JPG, JPEG, SVG, GIF, WEBP, BMP, TIFF or ICO.",
+    unsupported: `Choose an image file: ${imageTypeNames.slice(0, -1).join(", ")} or ${imageTypeNames.at(-1)}.`,
     tooLarge: "The picture is too large (at most 10 MB).",
     uploadTooLarge: "The upload is too large",
     goBack: "Go back and choose a smaller picture",

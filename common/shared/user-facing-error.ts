@@ -1,3 +1,5 @@
+import type { Problem } from "./problem.ts";
+
 // Services and React Router's server bundle can hold two copies of one module (the page build bundles
 // what routes import); a registry symbol marks user-facing errors so both copies recognise them.
 export const USER_FACING_ERROR = Symbol.for("plant-shop.user-facing-error");
@@ -6,11 +8,9 @@ export const USER_FACING_ERROR = Symbol.for("plant-shop.user-facing-error");
 export const ERROR_CODES = { emailNotVerified: "EMAIL_NOT_VERIFIED", resetLinkInvalid: "RESET_LINK_INVALID" } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
-export interface UserFacingError {
+/** A refusal a person can read: the API's error body (`Problem`) and the HTTP status it goes with. */
+export interface UserFacingError extends Problem {
   status: number;
-  message: string;
-  fieldErrors?: Record<string, string>;
-  code?: ErrorCode;
 }
 
 export function isUserFacingError(error: unknown): error is UserFacingError & Error {

@@ -3,18 +3,28 @@ import os from "node:os";
 import path from "node:path";
 import { serve, type ServerType } from "@hono/node-server";
 import { pino, type Logger } from "pino";
+import { apiDocument, apiRoutes } from "../../server/api-routes.ts";
 import { createApp, type AppOptions } from "../../server/app.ts";
 import { composeShop } from "../../server/compose.ts";
 import { loadConfig } from "../../server/config.ts";
 import type { Services } from "../../server/create-services.ts";
+import { apiContract, type OpenApiDocument } from "./api-contract.ts";
 import { createTestDatabase, type TestDatabase } from "./test-database.ts";
 
 export const TEST_ORIGIN = "http://127.0.0.1:4999";
+
+/**
+ * What the API promises: the OpenAPI document, generated as the server generates it (from the route table
+ * api-routes.ts mounts; tests/api/openapi.test.ts checks the served one). Made once per test file, while it is
+ * imported, so its cold start (~2 s on a busy machine) counts against no test's time limit.
+ */
+const contract = apiContract((await apiDocument(apiRoutes(TEST_ORIGIN), TEST_ORIGIN)) as unknown as OpenApiDocument);
 
 export interface TestApp {
   database: TestDatabase;
   services: Services;
   dataDir: string;
+  /** Drives the app in-process; a JSON API answer that is not what the OpenAPI document promises fails the test. */
   request(path: string, init?: RequestInit): Promise<Response>;
   /** Serves the app on a loopback port, as the real server does; returns its address. Closed by cleanup(). */
   listen(): Promise<string>;
@@ -35,7 +45,11 @@ export async function createTestApp(env: NodeJS.ProcessEnv = {}, pages?: AppOpti
     database,
     services,
     dataDir,
-    request: async (p, init) => app.request(p, init),
+    async request(p, init) {
+      const response = await app.request(p, init);
+      await contract.check(init?.method ?? "GET", p, response);
+      return response;
+    },
     listen: () =>
       new Promise((resolve) => {
         server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, (info) => resolve(`http://127.0.0.1:${info.port}`));

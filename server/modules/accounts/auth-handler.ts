@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { CLIENT_IP_HEADER } from "./auth/auth-rules.ts";
+import { CLIENT_IP_HEADER, OPEN_AUTH_PATHS } from "./auth/auth-rules.ts";
 import { clientIp } from "../../platform/http/client-ip.ts";
 import type { AppEnv } from "../../app-env.ts";
 
@@ -10,3 +10,33 @@ export const authApi = new Hono<AppEnv>().all("/*", async (c) => {
   const request = new Request(c.req.raw, { headers });
   return c.var.services.authHandler(request);
 });
+
+/**
+ * How /api/auth appears in the OpenAPI document. It is one wildcard route handing requests to Better Auth, so
+ * the route table cannot describe it: one entry names the endpoints the shop leaves open (the same list the
+ * server enforces); their bodies are Better Auth's own contract, versioned with the library.
+ */
+export const authApiPaths = {
+  "/auth/{endpoint}": Object.fromEntries(
+    ["get", "post"].map((method) => [
+      method,
+      {
+        operationId: `${method}Auth`,
+        summary: "Better Auth's endpoints (sign-up, sign-in, sessions, verification, password reset); every other path answers 404",
+        parameters: [
+          {
+            name: "endpoint",
+            in: "path",
+            required: true,
+            description: `One of: ${OPEN_AUTH_PATHS.map((path) => path.slice(1)).join(", ")}`,
+            schema: { type: "string" },
+          },
+        ],
+        responses: {
+          "200": { description: "Done, as Better Auth answers it" },
+          "4XX": { description: "Refused: JSON with a message a person can read (429 with Retry-After)" },
+        },
+      },
+    ]),
+  ),
+};

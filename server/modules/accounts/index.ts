@@ -1,6 +1,6 @@
 // The accounts module's public face: the composition root, the other modules and the tests import only this.
 export { createAccountsService } from "./accounts.ts";
-export { authApi } from "./auth-handler.ts";
+export { authApi, authApiPaths } from "./auth-handler.ts";
 export { createAuth } from "./auth/auth.ts";
 export { DISABLED_AUTH_PATHS, OPEN_AUTH_PATHS, RESET_LINK_MINUTES } from "./auth/auth-rules.ts";
 export { isCommonPassword } from "./auth/common-passwords.ts";

@@ -1,32 +1,68 @@
 import { Hono } from "hono";
+import type { z } from "zod";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { MAX_IMAGE_BYTES } from "#common/shared/constants.ts";
 import { messages } from "#common/shared/messages.ts";
+import { ACCEPTED_IMAGE_TYPES } from "#common/shared/images.ts";
+import { privateProfileSchema, profileSchema, profileViewSchema, sessionUserSchema } from "#common/accounts/account-schemas.ts";
 import type { AppEnv } from "../../app-env.ts";
+import { describeRoute, idParameter, json, jsonBody, problems } from "../../platform/http/api-docs.ts";
 import { currentUser, requestContext } from "../../platform/http/request-context.ts";
 import { NotFoundError, UnauthorizedError } from "../../platform/errors.ts";
+import type { SessionUser } from "../../platform/session-user.ts";
 import { readJson } from "../../platform/http/read-json.ts";
 
 // The picture and the multipart framing around it.
 const PICTURE_LIMIT = MAX_IMAGE_BYTES + 64 * 1024;
+const userId = idParameter("userId");
 
-export const meApi = new Hono<AppEnv>().get("/", async (c) => {
-  const user = await currentUser(c);
-  if (!user) throw new UnauthorizedError();
-  return c.json(user);
-});
+export const meApi = new Hono<AppEnv>().get(
+  "/",
+  describeRoute({ summary: "The signed-in person", responses: { 200: json(sessionUserSchema, "Signed in"), ...problems(401) } }),
+  async (c) => {
+    const user = await currentUser(c);
+    if (!user) throw new UnauthorizedError();
+    return c.json(user);
+  },
+);
 
 export const profilesApi = new Hono<AppEnv>()
-  .get("/:userId", async (c) => c.json(await c.var.services.profiles.getProfile(await currentUser(c), c.req.param("userId"))))
-  .patch("/:userId", async (c) => {
-    const profile = await c.var.services.profiles.updateProfile(await currentUser(c), c.req.param("userId"), await readJson(c));
-    return c.json(profile);
-  });
+  .get(
+    "/:userId",
+    describeRoute({
+      summary: "A profile: the public part, or everything for its owner",
+      parameters: [userId],
+      responses: { 200: json(profileViewSchema, "The profile"), ...problems(404) },
+    }),
+    async (c) => c.json(await c.var.services.profiles.getProfile(await currentUser(c), c.req.param("userId"))),
+  )
+  .patch(
+    "/:userId",
+    describeRoute({
+      summary: "Update one's own profile (anyone else gets 404)",
+      parameters: [userId],
+      requestBody: jsonBody(profileSchema),
+      responses: { 200: json(privateProfileSchema, "Saved"), ...problems(400, 404, 409) },
+    }),
+    async (c) => {
+      const profile = await c.var.services.profiles.updateProfile(await currentUser(c), c.req.param("userId"), await readJson(c));
+      return c.json(profile);
+    },
+  );
 
 /** The picture upload is multipart, so it lives outside the JSON-only part of the API. */
 export const profilePictureApi = new Hono<AppEnv>().post(
   "/:userId/picture",
+  describeRoute({
+    summary: `Replace one's own profile picture (${ACCEPTED_IMAGE_TYPES.join(", ")}; at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB); anyone else gets 404`,
+    parameters: [userId],
+    requestBody: {
+      required: true,
+      content: { "multipart/form-data": { schema: { type: "object", required: ["image"], properties: { image: { type: "string", format: "binary" } } } } },
+    },
+    responses: { 200: json(privateProfileSchema, "Saved"), ...problems(400, 404, 413, 429) },
+  }),
   bodyLimit({
     maxSize: PICTURE_LIMIT,
     onError: () => {
@@ -43,3 +79,9 @@ export const profilePictureApi = new Hono<AppEnv>().post(
     return c.json(await c.var.services.profiles.setPicture(user, c.req.param("userId"), picture, requestContext(c)));
   },
 );
+
+// The platform's SessionUser (which cannot import a feature's schema) and the documented answer of GET /api/me
+// must stay one shape: this fails to compile when either changes alone.
+type SameShape<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+const sessionUserMatchesItsSchema: SameShape<SessionUser, z.infer<typeof sessionUserSchema>> = true;
+void sessionUserMatchesItsSchema;

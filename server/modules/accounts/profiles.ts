@@ -1,7 +1,8 @@
 import type { Kysely, Selectable, Updateable } from "kysely";
 import { avatarUrl } from "#common/accounts/avatar-url.ts";
 import { messages } from "#common/shared/messages.ts";
-import { profileSchema } from "#common/accounts/account-schemas.ts";
+import type { z } from "zod";
+import { profileSchema, type privateProfileSchema, type publicProfileSchema } from "#common/accounts/account-schemas.ts";
 import { idSchema } from "#common/shared/fields.ts";
 import type { DB, UserTable } from "../../platform/db/schema.ts";
 import { isUniqueViolation } from "../../platform/db/write-transaction.ts";
@@ -26,22 +27,9 @@ export interface UploadOrigin {
 
 export const AVATAR_PIXELS = 256;
 
-export interface PublicProfile {
-  id: string;
-  name: string;
-  username: string;
-  location: string;
-  /** The uploaded picture, else a generated initials avatar. */
-  avatarUrl: string;
-  isOwner: boolean;
-}
-
-/** What only the owner sees of their profile. */
-export interface PrivateProfile extends PublicProfile {
-  email: string;
-  phone: string;
-  address: string;
-}
+/** What anybody may see of a profile, and what only its owner sees: the shapes the API documents. */
+export type PublicProfile = z.infer<typeof publicProfileSchema>;
+export type PrivateProfile = z.infer<typeof privateProfileSchema>;
 
 export type ProfilesService = ReturnType<typeof createProfilesService>;
 
@@ -90,16 +78,15 @@ export function createProfilesService(db: Kysely<DB>, media: MediaService, rateL
     /** Anybody may see the public part; the owner also sees e-mail, phone and address. */
     async getProfile(viewer: SessionUser | null, userId: unknown): Promise<PublicProfile | PrivateProfile> {
       const user = await findUser(userId);
-      const profile: PublicProfile = {
+      const profile = {
         id: user.id,
         name: user.name,
         username: user.displayUsername ?? user.username ?? "",
         location: user.location ?? "",
         avatarUrl: avatarUrl(user),
-        isOwner: viewer?.id === user.id,
       };
-      if (!profile.isOwner) return profile;
-      return { ...profile, email: user.email, phone: user.phone ?? "", address: user.address ?? "" };
+      if (viewer?.id !== user.id) return { ...profile, isOwner: false };
+      return { ...profile, isOwner: true, email: user.email, phone: user.phone ?? "", address: user.address ?? "" };
     },
 
     /**

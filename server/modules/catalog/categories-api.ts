@@ -1,6 +1,20 @@
 import { Hono } from "hono";
+import { categoryIdParamSchema, categoryListSchema, categoryWithProductsSchema } from "#common/catalog/catalog-schemas.ts";
+import { describeRoute, json, parameters, problems } from "../../platform/http/api-docs.ts";
 import type { AppEnv } from "../../app-env.ts";
 
 export const categoriesApi = new Hono<AppEnv>()
-  .get("/", async (c) => c.json({ items: await c.var.services.catalog.listCategories() }))
-  .get("/:categoryId", async (c) => c.json(await c.var.services.catalog.getCategory(c.req.param())));
+  .get(
+    "/",
+    describeRoute({ summary: "All categories", responses: { 200: json(categoryListSchema, "The categories") } }),
+    async (c) => c.json({ items: await c.var.services.catalog.listCategories() }),
+  )
+  .get(
+    "/:categoryId",
+    describeRoute({
+      summary: "One category with its products",
+      parameters: parameters(categoryIdParamSchema, "path"),
+      responses: { 200: json(categoryWithProductsSchema, "The category"), ...problems(400, 404) },
+    }),
+    async (c) => c.json(await c.var.services.catalog.getCategory(c.req.param())),
+  );

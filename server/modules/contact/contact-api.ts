@@ -1,9 +1,19 @@
 import { Hono } from "hono";
+import { contactMessageSchema, contactReceiptSchema } from "#common/contact/contact-schemas.ts";
 import { clientIp } from "../../platform/http/client-ip.ts";
+import { describeRoute, json, jsonBody, problems } from "../../platform/http/api-docs.ts";
 import type { AppEnv } from "../../app-env.ts";
 import { readJson } from "../../platform/http/read-json.ts";
 
-export const contactApi = new Hono<AppEnv>().post("/", async (c) => {
-  const result = await c.var.services.contact.sendMessage(await readJson(c), { clientIp: clientIp(c) });
-  return c.json(result, 201);
-});
+export const contactApi = new Hono<AppEnv>().post(
+  "/",
+  describeRoute({
+    summary: "Send a Contact Us message to the shop",
+    requestBody: jsonBody(contactMessageSchema),
+    responses: { 201: json(contactReceiptSchema, "Stored"), ...problems(400, 429) },
+  }),
+  async (c) => {
+    const result = await c.var.services.contact.sendMessage(await readJson(c), { clientIp: clientIp(c) });
+    return c.json(result, 201);
+  },
+);

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { contactMessageSchema } from "#common/contact/contact-schemas.ts";
+import { contactMessageSchema, type ContactReceipt, type StoredContactMessage } from "#common/contact/contact-schemas.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { toIsoString } from "../../platform/db/values.ts";
 import { inWriteTransaction } from "../../platform/db/write-transaction.ts";
@@ -20,14 +20,6 @@ export interface RequestOrigin {
   clientIp: string | null;
 }
 
-export interface ContactMessage {
-  id: string;
-  name: string;
-  email: string;
-  subject: string;
-  message: string;
-  createdAt: string;
-}
 
 export type ContactService = ReturnType<typeof createContactService>;
 
@@ -42,7 +34,7 @@ export function createContactService(database: Pick<Database, "db" | "dialect">,
   const { db } = database;
   return {
     /** Stores a Contact Us message (decisions.md: sent for real, readable by admins). */
-    async sendMessage(input: unknown, origin: RequestOrigin): Promise<{ id: string }> {
+    async sendMessage(input: unknown, origin: RequestOrigin): Promise<ContactReceipt> {
       const message = parseInput(contactMessageSchema, input);
       await rateLimiter.hit(contactRateRule, origin.clientIp ?? "unknown");
       const id = randomUUID();
@@ -62,7 +54,7 @@ export function createContactService(database: Pick<Database, "db" | "dialect">,
     },
 
     /** The admins' inbox, newest first. */
-    async listMessages(viewer: SessionUser | null, limit = 100): Promise<ContactMessage[]> {
+    async listMessages(viewer: SessionUser | null, limit = 100): Promise<StoredContactMessage[]> {
       if (!viewer) throw new UnauthorizedError();
       if (!viewer.isAdmin) throw new ForbiddenError();
       const rows = await db.selectFrom("contact_messages").selectAll().orderBy("created_at", "desc").limit(limit).execute();

@@ -3,10 +3,11 @@ import { sql, type Kysely, type Selectable } from "kysely";
 import type { Logger } from "pino";
 import { messages } from "#common/shared/messages.ts";
 import { formatPriceExact } from "#common/shared/money.ts";
-import { NEXT_STATUSES, orderNumber, type OrderDetail, type OrderStatus, type OrderSummary, type ViewedOrder } from "#common/orders/order-types.ts";
+import { NEXT_STATUSES, orderNumber, type AdminOrderPage, type OrderDetail, type OrderStatus, type OrderSummary, type ViewedOrder } from "#common/orders/order-types.ts";
 import { checkoutSchema } from "#common/cart/cart-schemas.ts";
+import { adminOrdersQuerySchema, setOrderStatusSchema } from "#common/orders/order-schemas.ts";
 import { idSchema } from "#common/shared/fields.ts";
-import { z } from "zod";
+import type { z } from "zod";
 import type { Database } from "../../platform/db/client.ts";
 import type { DB, OrderTable } from "../../platform/db/schema.ts";
 import { toIsoString } from "../../platform/db/values.ts";
@@ -45,11 +46,6 @@ const checkoutKeyRule: RateRule = { name: "checkout-key", limit: 1, windowMs: 60
 const ADMIN_PAGE_SIZE = 20;
 /** The owner may cancel their own order only while nobody has started on it. */
 const OWNER_CANCELS_FROM: OrderStatus[] = ["pending"];
-const adminQuerySchema = z.object({
-  status: z.enum(["pending", "processing", "shipped", "delivered", "cancelled"]).optional().catch(undefined),
-  page: z.coerce.number().int().min(1).max(10_000).catch(1).default(1),
-});
-const statusSchema = z.object({ status: z.enum(["pending", "processing", "shipped", "delivered", "cancelled"], { error: "Choose a status." }) });
 
 type Product = { id: string; name: string; price_paise: number; stock: number };
 type PricedLine = { id: string; quantity: number; product: Product };
@@ -375,9 +371,9 @@ export function createOrdersService(deps: OrdersDependencies) {
     },
 
     /** Every order, newest first, optionally by status, twenty to a page (admins only). */
-    async listAllOrders(viewer: SessionUser | null, query: unknown) {
+    async listAllOrders(viewer: SessionUser | null, query: unknown): Promise<AdminOrderPage> {
       requireAdmin(viewer);
-      const { status, page } = parseInput(adminQuerySchema, query);
+      const { status, page } = parseInput(adminOrdersQuerySchema, query);
       const [items, count] = await Promise.all([
         listSummaries(
           ordersWithCustomer(db)
@@ -398,7 +394,7 @@ export function createOrdersService(deps: OrdersDependencies) {
     /** Moves an order along (admins only); cancelling returns the stock; shipping and cancelling e-mail the customer. */
     async setStatus(viewer: SessionUser | null, orderId: unknown, input: unknown): Promise<OrderDetail> {
       const admin = requireAdmin(viewer);
-      const { status } = parseInput(statusSchema, input);
+      const { status } = parseInput(setOrderStatusSchema, input);
       const order = await loadOrder(orderId);
       if (!order) throw new NotFoundError(messages.orders.notFound);
       const from = (Object.keys(NEXT_STATUSES) as OrderStatus[]).filter((s) => NEXT_STATUSES[s].includes(status));

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from "kysely";
+import type { OrderStatus } from "#common/orders/order-types.ts";
 import type { Timestamp } from "./values.ts";
 
 // Kysely's view of the tables created in ./migrations (docs/decisions/002-database-portability.md).
@@ -103,11 +104,11 @@ export interface CartItemTable {
   created_at: Timestamp;
 }
 
-export type OrderStatus = "pending" | "processing" | "shipped" | "delivered" | "cancelled";
 
 export interface OrderTable {
   id: string;
   user_id: string;
+  /** One of ORDER_STATUSES (common/orders/order-schemas.ts). */
   status: OrderStatus;
   subtotal_paise: number;
   shipping_paise: number;

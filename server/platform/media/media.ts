@@ -15,8 +15,6 @@ export interface StoredImage {
   height: number;
 }
 
-export const ACCEPTED_IMAGE_TYPES = ["png", "jpg", "jpeg", "svg", "gif", "webp", "bmp", "tiff", "ico"] as const;
-
 /** Pixels sharp may decode from one upload (up to 160 MB as RGBA); more is refused as a decompression bomb. */
 const MAX_INPUT_PIXELS = 40_000_000;
 /**
@@ -50,7 +48,7 @@ const SVG_FILTER_PRIMITIVE_COST = 100;
 
 type ImageType = "png" | "jpeg" | "gif" | "webp" | "tiff" | "bmp" | "ico" | "svg";
 
-/** file-type's extension → the type we handle; anything missing here is refused. */
+/** file-type's extension → the type we handle; anything missing here is refused (common/shared/images.ts names them to people). */
 const BINARY_TYPES = new Map<string, ImageType>([
   ["png", "png"],
   ["apng", "png"], // an animated PNG is still a PNG; sharp takes its first frame

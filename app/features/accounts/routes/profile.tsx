@@ -2,6 +2,7 @@ import { useEffect } from "react";
 import toast from "react-hot-toast";
 import { Form, isRouteErrorResponse, Link, useNavigation, useSearchParams } from "react-router";
 import { messages } from "#common/shared/messages.ts";
+import { IMAGE_FILE_ACCEPT } from "#common/shared/images.ts";
 import { changePasswordSchema, profileFormSchema } from "#common/accounts/account-schemas.ts";
 import { FormField } from "../../../shared/ui/form-field.tsx";
 import { FormMessage } from "../../../shared/ui/form-message.tsx";
@@ -21,7 +22,6 @@ export function loader({ params, context }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ matches, data }) => (data ? [{ title: titleWithShop(matches, `${data.name} (@${data.username})`) }] : []);
 
-const PICTURE_TYPES = ".png,.jpg,.jpeg,.svg,.gif,.webp,.bmp,.tif,.tiff,.ico,image/*";
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const user = requireUser(context, request);
@@ -101,7 +101,7 @@ function PersonalInformation({ profile, actionData }: { profile: OwnProfile; act
       <FormField label="Phone Number" name="phone" type="tel" defaultValue={profile.phone} autoComplete="tel" error={errors.phone} />
       <FormField label="Address" name="address" multiline rows={3} defaultValue={profile.address} autoComplete="street-address" error={errors.address} />
       <FormField label="Location" name="location" defaultValue={profile.location} placeholder="City, country" error={errors.location} />
-      <FormField label="Profile Picture" name="image" type="file" accept={PICTURE_TYPES} error={errors.image} />
+      <FormField label="Profile Picture" name="image" type="file" accept={IMAGE_FILE_ACCEPT} error={errors.image} />
       <SubmitButton busy={busy} busyLabel="Saving" className="btn-primary justify-self-start">
         Save
       </SubmitButton>

@@ -1,6 +1,6 @@
 import { Form, Link, useSearchParams } from "react-router";
 import { formatPriceExact } from "#common/shared/money.ts";
-import { NEXT_STATUSES, type OrderStatus } from "#common/orders/order-types.ts";
+import { ORDER_STATUSES } from "#common/orders/order-schemas.ts";
 import { CustomerContact, formatOrderDate, StatusBadge } from "../components/order-view.tsx";
 import { requireAdmin } from "../../../shared/lib/session.ts";
 import type { Route } from "./+types/admin-orders";
@@ -13,7 +13,6 @@ export function loader({ context, request }: Route.LoaderArgs) {
   return context.services.orders.listAllOrders(admin, Object.fromEntries(new URL(request.url).searchParams));
 }
 
-const STATUSES = Object.keys(NEXT_STATUSES) as OrderStatus[];
 
 export default function AdminOrders({ loaderData }: Route.ComponentProps) {
   const { items, page, pageCount, status, total } = loaderData;
@@ -33,7 +32,7 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
           </label>
           <select id="status-filter" name="status" defaultValue={status ?? ""} className="field-input">
             <option value="">All</option>
-            {STATUSES.map((s) => (
+            {ORDER_STATUSES.map((s) => (
               <option key={s} value={s}>
                 {s}
               </option>

@@ -1,0 +1,78 @@
+import { z } from "zod";
+
+/** Every status an order can have: the one list (the database's check constraint froze it in migration 0003). */
+export const ORDER_STATUSES = ["pending", "processing", "shipped", "delivered", "cancelled"] as const;
+export const orderStatusSchema = z.enum(ORDER_STATUSES).meta({ id: "OrderStatus" });
+
+// ---- What the JSON API takes.
+
+/** GET /api/admin/orders and the admin orders page: a status that is not one shows every order, a bad page the first. */
+export const adminOrdersQuerySchema = z.object({
+  status: orderStatusSchema.optional().catch(undefined),
+  page: z.coerce.number().int().min(1).max(10_000).catch(1).default(1),
+});
+
+/** An admin moves an order (the service checks that the move is allowed from where it is). */
+export const setOrderStatusSchema = z.object({ status: z.enum(ORDER_STATUSES, { error: "Choose a status." }) });
+
+// ---- What the JSON API answers (and the order pages show).
+
+const paise = z.int().min(0).meta({ description: "In paise (1 rupee = 100 paise)" });
+
+export const orderLineSchema = z
+  .strictObject({
+    productId: z.string().nullable().meta({ description: "Null once the product is no longer sold; name and price stay as ordered" }),
+    name: z.string(),
+    unitPricePaise: paise,
+    quantity: z.int().min(1),
+    lineTotalPaise: paise,
+  })
+  .meta({ id: "OrderLine" });
+
+/** Who placed an order (shown to admins; to a shopper it is themselves). */
+export const customerSchema = z.strictObject({ name: z.string(), email: z.string() }).meta({ id: "Customer" });
+
+export const orderSummarySchema = z
+  .strictObject({
+    id: z.string(),
+    number: z.string().meta({ description: "What people quote: PS- and the first eight characters of the id" }),
+    status: orderStatusSchema,
+    totalPaise: paise,
+    itemCount: z.int().min(0),
+    createdAt: z.iso.datetime(),
+    customer: customerSchema,
+  })
+  .meta({ id: "OrderSummary" });
+
+export const orderDetailSchema = orderSummarySchema
+  .extend({
+    userId: z.string(),
+    lines: z.array(orderLineSchema),
+    subtotalPaise: paise,
+    shippingPaise: paise,
+    shipName: z.string(),
+    shipPhone: z.string(),
+    shipAddress: z.string(),
+    paymentMethod: z.string(),
+  })
+  .meta({ id: "OrderDetail" });
+
+/** An order as one person sees it: may they cancel it themselves (its owner, while it is pending)? */
+export const viewedOrderSchema = orderDetailSchema
+  .extend({
+    viewedByOwner: z.boolean().meta({ description: "False when an admin looks at someone else's order" }),
+    canCancel: z.boolean(),
+  })
+  .meta({ id: "ViewedOrder" });
+
+export const orderListSchema = z.strictObject({ items: z.array(orderSummarySchema) }).meta({ id: "OrderList" });
+
+export const adminOrderPageSchema = z
+  .strictObject({
+    items: z.array(orderSummarySchema),
+    page: z.int().min(1),
+    status: orderStatusSchema.nullable().meta({ description: "The status listed; null for every order" }),
+    total: z.int().min(0),
+    pageCount: z.int().min(1),
+  })
+  .meta({ id: "AdminOrderPage" });

@@ -1,0 +1,15 @@
+import { Hono } from "hono";
+import { contactInboxSchema } from "#common/contact/contact-schemas.ts";
+import { describeRoute, json, problems } from "../../platform/http/api-docs.ts";
+import type { AppEnv } from "../../app-env.ts";
+import { currentUser } from "../../platform/http/request-context.ts";
+
+/** The admins' Contact Us inbox (the service refuses everybody else). */
+export const contactInboxApi = new Hono<AppEnv>().get(
+  "/",
+  describeRoute({
+    summary: "The Contact Us inbox, newest first, the latest 100 (admins only)",
+    responses: { 200: json(contactInboxSchema, "The messages"), ...problems(401, 403) },
+  }),
+  async (c) => c.json({ items: await c.var.services.contact.listMessages(await currentUser(c)) }),
+);

@@ -1,8 +1,0 @@
-import { Hono } from "hono";
-import type { AppEnv } from "../../app-env.ts";
-import { currentUser } from "../../platform/http/request-context.ts";
-
-/** The admins' Contact Us inbox (the service refuses everybody else). */
-export const adminApi = new Hono<AppEnv>().get("/contact-messages", async (c) =>
-  c.json({ items: await c.var.services.contact.listMessages(await currentUser(c)) }),
-);

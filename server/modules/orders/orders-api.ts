@@ -1,0 +1,85 @@
+import { Hono } from "hono";
+import { checkoutSchema } from "#common/cart/cart-schemas.ts";
+import {
+  adminOrderPageSchema,
+  adminOrdersQuerySchema,
+  orderDetailSchema,
+  orderListSchema,
+  setOrderStatusSchema,
+  viewedOrderSchema,
+} from "#common/orders/order-schemas.ts";
+import type { AppEnv } from "../../app-env.ts";
+import { describeRoute, idParameter, json, jsonBody, parameters, problems } from "../../platform/http/api-docs.ts";
+import { currentUser } from "../../platform/http/request-context.ts";
+import { readJson } from "../../platform/http/read-json.ts";
+
+const orderId = idParameter("orderId");
+
+/** A shopper's own orders. */
+export const ordersApi = new Hono<AppEnv>()
+  .get(
+    "/",
+    describeRoute({
+      summary: "The signed-in shopper's orders, newest first",
+      responses: { 200: json(orderListSchema, "The orders"), ...problems(401) },
+    }),
+    async (c) => c.json({ items: await c.var.services.orders.listMyOrders(await currentUser(c)) }),
+  )
+  .post(
+    "/",
+    describeRoute({
+      summary: "Place an order from the cart (Cash on Delivery); the same idempotencyKey never makes a second order",
+      requestBody: jsonBody(checkoutSchema),
+      responses: { 201: json(orderDetailSchema, "The order"), ...problems(400, 401, 403, 409, 429) },
+    }),
+    async (c) => c.json(await c.var.services.orders.placeOrder(await currentUser(c), await readJson(c)), 201),
+  )
+  .get(
+    "/:orderId",
+    describeRoute({
+      summary: "One of one's orders (404 for anybody else's)",
+      parameters: [orderId],
+      responses: { 200: json(viewedOrderSchema, "The order"), ...problems(401, 404) },
+    }),
+    async (c) => c.json(await c.var.services.orders.getOrder(await currentUser(c), c.req.param("orderId"))),
+  )
+  .post(
+    "/:orderId/cancel",
+    describeRoute({
+      summary: "Cancel one's own pending order; its stock returns (404 for anybody else's, admins too: they use PATCH /admin/orders/{orderId})",
+      parameters: [orderId],
+      responses: { 200: json(orderDetailSchema, "The cancelled order"), ...problems(401, 404, 409) },
+    }),
+    async (c) => c.json(await c.var.services.orders.cancelOrder(await currentUser(c), c.req.param("orderId"))),
+  );
+
+/** Every order, for admins (the service refuses everybody else). */
+export const adminOrdersApi = new Hono<AppEnv>()
+  .get(
+    "/",
+    describeRoute({
+      summary: "All orders, newest first, 20 a page (admins only)",
+      parameters: parameters(adminOrdersQuerySchema, "query"),
+      responses: { 200: json(adminOrderPageSchema, "A page of orders"), ...problems(401, 403) },
+    }),
+    async (c) => c.json(await c.var.services.orders.listAllOrders(await currentUser(c), c.req.query())),
+  )
+  .get(
+    "/:orderId",
+    describeRoute({
+      summary: "Any order (admins only)",
+      parameters: [orderId],
+      responses: { 200: json(orderDetailSchema, "The order"), ...problems(401, 403, 404) },
+    }),
+    async (c) => c.json(await c.var.services.orders.getOrderForAdmin(await currentUser(c), c.req.param("orderId"))),
+  )
+  .patch(
+    "/:orderId",
+    describeRoute({
+      summary: "Move an order: pending → processing → shipped → delivered, or cancelled from pending or processing (admins only)",
+      parameters: [orderId],
+      requestBody: jsonBody(setOrderStatusSchema),
+      responses: { 200: json(orderDetailSchema, "The order"), ...problems(400, 401, 403, 404, 409) },
+    }),
+    async (c) => c.json(await c.var.services.orders.setStatus(await currentUser(c), c.req.param("orderId"), await readJson(c))),
+  );
