@@ -5,7 +5,7 @@ import { messages } from "#common/shared/messages.ts";
 import { formatPriceExact } from "#common/shared/money.ts";
 import { NEXT_STATUSES, orderNumber, type AdminOrderPage, type OrderDetail, type OrderStatus, type OrderSummary, type ViewedOrder } from "#common/orders/order-types.ts";
 import { checkoutSchema } from "#common/cart/cart-schemas.ts";
-import { adminOrdersQuerySchema, setOrderStatusSchema } from "#common/orders/order-schemas.ts";
+import { adminOrdersQuerySchema, orderStatusSchema, setOrderStatusSchema } from "#common/orders/order-schemas.ts";
 import { idSchema } from "#common/shared/fields.ts";
 import type { z } from "zod";
 import type { Database } from "../../platform/db/client.ts";
@@ -410,7 +410,8 @@ function toSummary(order: OrderRow, itemCount: number): OrderSummary {
   return {
     id: order.id,
     number: orderNumber(order.id),
-    status: order.status,
+    // The column is a plain string to the platform's schema; the one list of statuses says what it may be.
+    status: orderStatusSchema.parse(order.status),
     totalPaise: order.total_paise,
     itemCount,
     createdAt: toIsoString(order.created_at),

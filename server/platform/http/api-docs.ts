@@ -2,7 +2,7 @@ import type { Hono } from "hono";
 import { describeRoute, generateSpecs, resolver, type DescribeRouteOptions } from "hono-openapi";
 import { z } from "zod";
 import { problemSchema } from "#common/shared/problem.ts";
-import type { AppEnv } from "../../app-env.ts";
+import type { Env } from "hono";
 
 // How a JSON API route documents itself (docs/decisions/021-contracts.md): `describeRoute(...)` beside the
 // handler, with the zod schemas of common/<feature>/ for what it takes and answers. The document at
@@ -85,7 +85,7 @@ export interface ApiDocumentOptions {
 }
 
 /** The OpenAPI 3.1 document of a JSON API app, generated from its route table. */
-export async function buildApiDocument(api: Hono<AppEnv>, options: ApiDocumentOptions) {
+export async function buildApiDocument<E extends Env>(api: Hono<E>, options: ApiDocumentOptions) {
   return generateSpecs(api, {
     documentation: {
       openapi: "3.1.0",
