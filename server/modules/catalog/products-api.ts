@@ -1,7 +1,38 @@
 import { Hono } from "hono";
+import { streamSSE } from "hono/streaming";
 import { clientIp } from "../../platform/http/client-ip.ts";
 import type { AppEnv } from "../../app-env.ts";
 
 export const productsApi = new Hono<AppEnv>()
   .get("/", async (c) => c.json(await c.var.services.catalog.listProducts(c.req.query(), { clientIp: clientIp(c) })))
-  .get("/:productId", async (c) => c.json(await c.var.services.catalog.getProduct(c.req.param())));
+  .get("/:productId", async (c) => c.json(await c.var.services.catalog.getProduct(c.req.param())))
+  /**
+   * A product's changes as Server-Sent Events (decision 019): `event: change` with the aspects that changed, a
+   * comment every ~25 s while idle. Open to everyone, as the product page is; a missing product is a 404.
+   */
+  .get("/:productId/events", async (c) => {
+    const { id } = await c.var.services.catalog.getProduct(c.req.param());
+    const events = c.var.services.productEvents;
+    const response = streamSSE(c, async (stream) => {
+      // Resolves when the connection ends: the client went, or the server is shutting down (hub.close()).
+      await new Promise<void>((resolve) => {
+        const send = (text: string) => void stream.write(text);
+        const stop = events.watch(id, {
+          changed: (aspects) => send(`event: change\ndata: ${JSON.stringify({ aspects })}\n\n`),
+          heartbeat: () => send(": keep-alive\n\n"),
+          end: resolve,
+        });
+        if (!stop) return;
+        stream.onAbort(() => {
+          stop();
+          resolve();
+        });
+        // Sent at once, so the browser sees the connection open (and proxies pass the headers on).
+        send(": connected\n\n");
+      });
+    });
+    // Never stored by the browser or a proxy, never buffered by nginx.
+    response.headers.set("Cache-Control", "no-store");
+    response.headers.set("X-Accel-Buffering", "no");
+    return response;
+  });
