@@ -67,6 +67,7 @@ export function createServices(deps: ServiceDependencies) {
       rateLimiter,
       events,
       maxPendingOrders: deps.limits.maxPendingOrders,
+      changes,
     }),
     /** The change feed: live pages and caches subscribe to it (platform/change-feed). */
     changes,
