@@ -58,7 +58,7 @@ async function eventually(check: () => void, timeoutMs = 5_000): Promise<void> {
 }
 
 describe("GET /api/products/:productId/events", () => {
-  it("streams uncached Server-Sent Events and sends a change event when an order takes the product's stock", async () => {
+  it("streams uncached Server-Sent Events and sends when it last changed, then a change event when an order takes the product's stock", async () => {
     const plant = await createProduct(app.database.db, { stock: 5 });
     const other = await createProduct(app.database.db, { stock: 5 });
     const events = await openEvents(plant.id);
@@ -67,7 +67,8 @@ describe("GET /api/products/:productId/events", () => {
     expect(events.response.headers.get("cache-control")).toBe("no-store");
     expect(events.response.headers.get("x-accel-buffering")).toBe("no");
     expect(events.response.headers.get("content-encoding")).toBeNull();
-    expect(await events.next()).toBe(": connected");
+    const { updatedAt } = await app.services.catalog.getProduct({ productId: plant.id });
+    expect(await events.next()).toBe(`event: ready\ndata: {"updatedAt":"${updatedAt}"}`);
 
     // An order of another plant first: this stream hears nothing of it.
     const shopper = await createShopper(app.database.db, app.database.dialect);

@@ -7,11 +7,11 @@ export const productsApi = new Hono<AppEnv>()
   .get("/", async (c) => c.json(await c.var.services.catalog.listProducts(c.req.query(), { clientIp: clientIp(c) })))
   .get("/:productId", async (c) => c.json(await c.var.services.catalog.getProduct(c.req.param())))
   /**
-   * A product's changes as Server-Sent Events (decision 019): `event: change` with the aspects that changed, a
-   * comment every ~25 s while idle. Open to everyone, as the product page is; a missing product is a 404.
+   * A product's changes as Server-Sent Events (decision 019): first `event: ready` with the product's updatedAt,
+   * then `event: change` with the aspects that changed, and a comment every ~25 s while idle. Open to everyone, as the product page is; a missing product is a 404.
    */
   .get("/:productId/events", async (c) => {
-    const { id } = await c.var.services.catalog.getProduct(c.req.param());
+    const { id, updatedAt } = await c.var.services.catalog.getProduct(c.req.param());
     const events = c.var.services.productEvents;
     const response = streamSSE(c, async (stream) => {
       // Resolves when the connection ends: the client went, or the server is shutting down (hub.close()).
@@ -27,8 +27,9 @@ export const productsApi = new Hono<AppEnv>()
           stop();
           resolve();
         });
-        // Sent at once, so the browser sees the connection open (and proxies pass the headers on).
-        send(": connected\n\n");
+        // Sent at once: the page learns whether what it shows is older than the product now (a change between
+        // its render and this subscription), and proxies pass the headers on.
+        send(`event: ready\ndata: ${JSON.stringify({ updatedAt })}\n\n`);
       });
     });
     // Never stored by the browser or a proxy, never buffered by nginx.
