@@ -3,7 +3,7 @@ import { openDatabase, type Database } from "../../server/platform/db/client.ts"
 import { createProduct } from "../support/factories.ts";
 import { createPostgresDatabase, extraPort, startShopProcess, stopShopProcess, waitUntilHealthy, type ShopProcess } from "../support/shop-process.ts";
 import { expect, test } from "./support/fixtures.ts";
-import { buyOne, openLiveProductPage, signedInShopper, stillSameDocument } from "./support/live.ts";
+import { buyOne, LIVE_UPDATE_TIMEOUT, openLiveProductPage, signedInShopper, stillSameDocument } from "./support/live.ts";
 
 // Two production servers on one PostgreSQL database: a change made through one reaches product pages open on
 // the other (LISTEN/NOTIFY). Runs only when TEST_DATABASE_URL is set (playwright.config.ts ignores it otherwise).
@@ -37,7 +37,7 @@ test("a shopper buys on one server; the product page open on another server show
     await signedInShopper(buying, database, one.url);
     await buyOne(await buying.newPage(), one.url, plant.id);
     for (const watcher of watchers) {
-      await expect(watcher.getByText(messages.product.availableStock(3))).toBeVisible();
+      await expect(watcher.getByText(messages.product.availableStock(3))).toBeVisible(LIVE_UPDATE_TIMEOUT);
       expect(await stillSameDocument(watcher)).toBe(true);
     }
   } finally {

@@ -6,7 +6,7 @@ import { openDatabase } from "../../server/platform/db/client.ts";
 import { createProduct } from "../support/factories.ts";
 import { extraPort, startShopProcess, waitUntilHealthy, type ShopProcess } from "../support/shop-process.ts";
 import { expect, test } from "./support/fixtures.ts";
-import { allowRefusedConnections, openLiveProductPage, stillSameDocument } from "./support/live.ts";
+import { allowRefusedConnections, LIVE_UPDATE_TIMEOUT, openLiveProductPage, stillSameDocument } from "./support/live.ts";
 
 // A server of its own on a SQLite data folder of its own, so it can be stopped and started again under an
 // open product page (playwright.config.ts leaves this file out of the PostgreSQL pass, as server-process.spec.ts).
@@ -35,7 +35,7 @@ test("after the server restarts, an open product page reconnects and shows what 
   try {
     const plant = await createProduct(database.db, { stock: 9 });
     await openLiveProductPage(page, origin, plant.id);
-    await expect(page.getByText(messages.product.availableStock(9))).toBeVisible();
+    await expect(page.getByText(messages.product.availableStock(9))).toBeVisible(LIVE_UPDATE_TIMEOUT);
 
     // The open event stream does not hold the shutdown up to its budget: the server ends it at once.
     const first = shop;
@@ -48,7 +48,7 @@ test("after the server restarts, an open product page reconnects and shows what 
     shop = startShopProcess({ port, dataDir });
     await waitUntilHealthy(shop);
     await resubscribed;
-    await expect(page.getByText(messages.product.availableStock(3))).toBeVisible();
+    await expect(page.getByText(messages.product.availableStock(3))).toBeVisible(LIVE_UPDATE_TIMEOUT);
     expect(await stillSameDocument(page)).toBe(true);
   } finally {
     await database.destroy();

@@ -3,7 +3,7 @@ import path from "node:path";
 import { messages } from "../../common/shared/messages.ts";
 import { createProduct } from "../support/factories.ts";
 import { expect, test } from "./support/fixtures.ts";
-import { buyOne, openLiveProductPage, signedInShopper, stillSameDocument } from "./support/live.ts";
+import { buyOne, LIVE_UPDATE_TIMEOUT, openLiveProductPage, signedInShopper, stillSameDocument } from "./support/live.ts";
 
 // A product page stays current without a reload (issue 9, "Live updates"): on the suite's own server.
 
@@ -18,16 +18,16 @@ test.describe("live product page", () => {
     try {
       const watcher = await watching.newPage();
       await openLiveProductPage(watcher, origin, plant.id);
-      await expect(watcher.getByText(messages.product.availableStock(2))).toBeVisible();
+      await expect(watcher.getByText(messages.product.availableStock(2))).toBeVisible(LIVE_UPDATE_TIMEOUT);
 
       const secret = readFileSync(path.join(process.env.E2E_DATA_DIR!, "auth-secret"), "utf8").trim();
       await signedInShopper(buying, shopDb, origin, secret);
       const buyer = await buying.newPage();
       await buyOne(buyer, origin, plant.id);
-      await expect(watcher.getByText(messages.product.availableStock(1))).toBeVisible();
+      await expect(watcher.getByText(messages.product.availableStock(1))).toBeVisible(LIVE_UPDATE_TIMEOUT);
 
       await buyOne(buyer, origin, plant.id);
-      await expect(watcher.getByText(messages.product.notInStock)).toBeVisible();
+      await expect(watcher.getByText(messages.product.notInStock)).toBeVisible(LIVE_UPDATE_TIMEOUT);
       await expect(watcher.getByRole("button", { name: messages.product.addToCart })).toBeDisabled();
       expect(await stillSameDocument(watcher)).toBe(true);
     } finally {
@@ -46,9 +46,9 @@ test.describe("live product page", () => {
       await route.continue();
     });
     await page.goto(`/product/${plant.id}`);
-    await expect(page.getByText(messages.product.availableStock(7))).toBeVisible();
+    await expect(page.getByText(messages.product.availableStock(7))).toBeVisible(LIVE_UPDATE_TIMEOUT);
     await shopDb.db.updateTable("products").set({ stock: 6, updated_at: new Date(Date.now() + 1000).toISOString() }).where("id", "=", plant.id).execute();
     release();
-    await expect(page.getByText(messages.product.availableStock(6))).toBeVisible();
+    await expect(page.getByText(messages.product.availableStock(6))).toBeVisible(LIVE_UPDATE_TIMEOUT);
   });
 });

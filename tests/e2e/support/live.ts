@@ -3,10 +3,12 @@ import { messages } from "../../../common/shared/messages.ts";
 import type { Database } from "../../../server/platform/db/client.ts";
 import { insertSessions } from "../../support/shop-process.ts";
 import { createShopper } from "../../support/shoppers.ts";
-import { hydrated } from "./pages.ts";
 import { cartCountName, cartLink, fillShipping } from "./shopper.ts";
 
 // The live product page's browser steps, shared by the live-product spec files.
+
+/** How long a test waits for a page to show a change (the machine running the suite may be busy). */
+export const LIVE_UPDATE_TIMEOUT = { timeout: 30_000 };
 
 /** Opens the product page and waits until it has subscribed to the product's events. */
 export async function openLiveProductPage(page: Page, origin: string, productId: string) {
@@ -35,13 +37,17 @@ export async function signedInShopper(context: BrowserContext, database: Databas
 export async function buyOne(page: Page, origin: string, productId: string) {
   await page.goto(`${origin}/product/${productId}`);
   const button = page.getByRole("button", { name: messages.product.addToCart });
-  await hydrated(button);
+  // Generous waits: these tests run several servers and browser pages on a machine shared with other work.
+  await expect
+    .poll(() => button.evaluate((el) => Object.keys(el).some((key) => key.startsWith("__reactProps"))), { message: "the page hydrates", timeout: 30_000 })
+    .toBe(true);
   await button.click();
-  await expect(cartLink(page)).toHaveAccessibleName(cartCountName(1));
+  await expect(cartLink(page)).toHaveAccessibleName(cartCountName(1), { timeout: 30_000 });
   await page.goto(`${origin}/checkout`);
+  await expect(page.getByRole("heading", { name: messages.checkout.heading, level: 1 })).toBeVisible(LIVE_UPDATE_TIMEOUT);
   await fillShipping(page);
   await page.getByRole("button", { name: messages.checkout.placeOrder }).click();
-  await expect(page).toHaveURL(/\/orders\/[\w-]+$/);
+  await expect(page).toHaveURL(/\/orders\/[\w-]+$/, { timeout: 30_000 });
 }
 
 /**
