@@ -81,6 +81,20 @@ export function buildOpenApiDocument(serverUrl: string) {
           responses: { 200: json("ProductDetail", "The product"), ...errors(400, 404) },
         },
       },
+      "/products/{productId}/events": {
+        get: {
+          summary: "The product's changes as Server-Sent Events, for live product pages",
+          description:
+            "A stream that stays open: first `event: ready` with `{ updatedAt }`, then `event: change` with `{ aspects }` " +
+            "(stock, details, images, reviews, deleted, or resync: re-read everything) each time the product changes, and a " +
+            "comment line about every 25 seconds while idle. Events carry no values: the page re-reads the product.",
+          parameters: parameters(productIdParamSchema, "path"),
+          responses: {
+            200: { description: "The event stream", content: { "text/event-stream": { schema: { type: "string" } } } },
+            ...errors(400, 404),
+          },
+        },
+      },
       "/categories": {
         get: {
           summary: "All categories",
