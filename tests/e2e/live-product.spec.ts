@@ -11,7 +11,7 @@ const origin = `http://127.0.0.1:${process.env.E2E_PORT}`;
 
 test.describe("live product page", () => {
   test("two shoppers on one product page: one buys, the other sees the new stock without reloading, down to 'Not in Stock'", async ({ browser, shopDb }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(180_000);
     const plant = await createProduct(shopDb.db, { stock: 2 });
     const watching = await browser.newContext();
     const buying = await browser.newContext();
@@ -37,6 +37,7 @@ test.describe("live product page", () => {
   });
 
   test("a change made between the page's render and its subscription is not missed", async ({ page, shopDb }) => {
+    test.setTimeout(90_000);
     const plant = await createProduct(shopDb.db, { stock: 7 });
     // The page is rendered with 7; the stock changes before the browser subscribes (its request is held).
     let release!: () => void;
