@@ -20,9 +20,10 @@ async function main(): Promise<number> {
   try {
     await migrateToLatest(database);
     // Events (the `admin.role-changed` grant) go to stderr as JSON lines, as the server's log would have them.
-    const { services, mailer } = await composeShop({ ...config, admin: undefined }, database, pino({ level: "info" }, pino.destination(2)));
+    const { services, mailer, closeChanges } = await composeShop({ ...config, admin: undefined }, database, pino({ level: "info" }, pino.destination(2)));
     await services.accounts.setAdmin(email, command === "grant");
     await mailer.close();
+    await closeChanges();
     console.log(command === "grant" ? `${email} is now an admin.` : `${email} is no longer an admin.`);
     return 0;
   } finally {

@@ -89,7 +89,7 @@ export function createApp({ config, services, logger, health, pages }: AppOption
       app.use("*", serveStatic({ root: clientDir, onFound: (_p, c) => c.header("Cache-Control", "public, max-age=3600") }));
     }
     app.use("*", pageBodyLimits());
-    app.use("*", anonymousPageCache({ ttlMs: config.pageCacheSeconds * 1000 }));
+    app.use("*", anonymousPageCache({ ttlMs: config.pageCacheSeconds * 1000, changes: services.changes }));
     app.all("*", pages.handler);
   }
   return app;

@@ -8,6 +8,8 @@ import { createServices } from "./create-services.ts";
 import { ServiceError } from "./platform/errors.ts";
 import { createMailOutbox, startMailWorker, type MailWorker, type MailWorkerOptions } from "./platform/mail/mail-outbox.ts";
 import { createMailer } from "./platform/mail/mailer.ts";
+import { createLocalChangeFeed } from "./platform/change-feed/change-feed.ts";
+import { createPostgresChangeFeed } from "./platform/change-feed/postgres-change-feed.ts";
 
 /** The shop's services and outside connections, built from the configuration (server start-up and tests). */
 export async function composeShop(config: Config, database: Pick<Database, "db" | "dialect">, logger: Logger) {
@@ -20,6 +22,11 @@ export async function composeShop(config: Config, database: Pick<Database, "db" 
   // One key for everything the shop seals: queued mail bodies and the pages' own cookies.
   const sealer = createSealer(authSecret);
   const outbox = createMailOutbox(sealer);
+  // Every process of a shop on PostgreSQL hears every change; on SQLite one process owns the database (decision 019).
+  const changes =
+    database.dialect === "postgres" && config.databaseUrl
+      ? await createPostgresChangeFeed({ databaseUrl: config.databaseUrl, db: database.db, logger })
+      : createLocalChangeFeed();
   const services = createServices({
     database,
     dataDir: config.dataDir,
@@ -32,6 +39,7 @@ export async function composeShop(config: Config, database: Pick<Database, "db" 
     outbox,
     logger,
     limits: config.limits,
+    changes,
   });
   if (config.admin) {
     const outcome = await services.accounts.ensureAdmin(config.admin).catch((error: unknown) => {
@@ -52,6 +60,16 @@ export async function composeShop(config: Config, database: Pick<Database, "db" 
     startMailWorker(options: Partial<Omit<MailWorkerOptions, "database" | "mailer" | "outbox" | "logger">> = {}) {
       worker ??= startMailWorker({ database, mailer, outbox, logger, ...options });
       return worker;
+    },
+    /**
+     * Ends the live pages' streams (they would otherwise hold shutdown up to its budget) and stops listening for
+     * changes. The streams end first, while the HTTP server drains; the feed closes after it has.
+     */
+    endLiveStreams() {
+      services.productEvents.close();
+    },
+    async closeChanges() {
+      await changes.close();
     },
     /** Stops the worker, letting the e-mails it is sending finish (for at most `timeoutMs`), then closes the mail connections. */
     async closeMail(timeoutMs: number) {

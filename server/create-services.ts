@@ -4,7 +4,7 @@ import { createAccountsService, createAuth, createProfilesService } from "./modu
 import type { Sealer } from "./platform/sealed-values.ts";
 import type { Database } from "./platform/db/client.ts";
 import { createCartService } from "./modules/cart/index.ts";
-import { createCatalogService } from "./modules/catalog/index.ts";
+import { createCatalogService, createProductEvents } from "./modules/catalog/index.ts";
 import { createContactService } from "./modules/contact/index.ts";
 import type { MailOutbox } from "./platform/mail/mail-outbox.ts";
 import { createMediaService } from "./platform/media/media.ts";
@@ -67,9 +67,12 @@ export function createServices(deps: ServiceDependencies) {
       rateLimiter,
       events,
       maxPendingOrders: deps.limits.maxPendingOrders,
+      changes,
     }),
     /** The change feed: live pages and caches subscribe to it (platform/change-feed). */
     changes,
+    /** The live product pages' connections on this process, fed by `changes`. */
+    productEvents: createProductEvents(changes),
     /** Seals what the pages keep in their own cookies (the address awaiting verification). */
     sealer: deps.sealer,
     contact: createContactService(database, rateLimiter, { outbox, shopName: deps.shopName, contactEmail: deps.contactEmail }),

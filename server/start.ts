@@ -41,7 +41,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     }
   }
 
-  const { services, mailer, startMailWorker, closeMail } = await composeShop(config, database, logger);
+  const { services, mailer, startMailWorker, closeMail, endLiveStreams, closeChanges } = await composeShop(config, database, logger);
   startMailWorker();
   const health: HealthState = { ready: false };
   const dev = config.mode === "development";
@@ -98,6 +98,9 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       stopping = true;
       const deadline = Date.now() + config.shutdownTimeoutMs;
       for (const res of inFlight) if (!res.headersSent) res.setHeader("Connection", "close");
+      // Live pages' event streams never finish by themselves: ended now, their pages reconnect to another server
+      // (or to this one once it is back) and catch up.
+      endLiveStreams();
       const closed = new Promise<void>((resolve) => {
         // A turn of the event loop first, so that requests already in the socket buffers when the signal came
         // are read (and so count as in flight) before idle connections are closed.
@@ -111,6 +114,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       clearTimeout(timer);
       await vite?.close();
       await closeMail(Math.max(0, deadline - Date.now()));
+      await closeChanges();
       await database.destroy();
       releaseLock?.();
       logger.info("Plant Shop stopped");

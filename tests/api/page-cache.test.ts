@@ -59,4 +59,41 @@ describe("the anonymous page cache", () => {
     await page("/");
     expect((await page("/")).body).toContain("render 2");
   });
+
+  it("drops a product's cached page and page data as soon as the change feed says it changed, and only that product's", async () => {
+    app = await createTestApp({ PAGE_CACHE_SECONDS: "60" }, { handler: pages });
+    const [changed, unchanged] = ["/product/p-1", "/product/p-2"];
+    await page(changed);
+    await page(`${changed}.data`);
+    await page(unchanged);
+    expect((await page(changed)).response.headers.get("x-page-cache")).toBe("hit");
+
+    app.services.changes.publish(app.database.db, { type: "product", productId: "p-1", aspects: ["stock"] });
+    expect((await page(changed)).body).toContain("render 4");
+    expect((await page(`${changed}.data`)).body).toContain("render 5");
+    expect((await page(unchanged)).response.headers.get("x-page-cache")).toBe("hit");
+  });
+
+  it("drops every cached page when the feed may have missed changes (resync)", async () => {
+    app = await createTestApp({ PAGE_CACHE_SECONDS: "60" }, { handler: pages });
+    await page("/shop");
+    await page("/product/p-1");
+    app.services.changes.publish(app.database.db, { type: "resync" });
+    expect((await page("/shop")).body).toContain("render 3");
+    expect((await page("/product/p-1")).body).toContain("render 4");
+  });
+
+  it("does not keep a product page whose render began before the product changed", async () => {
+    let publishDuringRender = true;
+    const slowPages: PageHandler = async (c) => {
+      // The change commits while this render is under way: what it read may be from before it.
+      if (publishDuringRender) app.services.changes.publish(app.database.db, { type: "product", productId: "p-1", aspects: ["stock"] });
+      publishDuringRender = false;
+      return pages(c);
+    };
+    app = await createTestApp({ PAGE_CACHE_SECONDS: "60" }, { handler: slowPages });
+    await page("/product/p-1");
+    expect((await page("/product/p-1")).response.headers.get("x-page-cache")).toBeNull();
+    expect((await page("/product/p-1")).response.headers.get("x-page-cache")).toBe("hit");
+  });
 });

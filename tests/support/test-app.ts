@@ -37,7 +37,7 @@ export async function createTestApp(env: NodeJS.ProcessEnv = {}, pages?: AppOpti
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "plant-shop-app-"));
   mkdirSync(path.join(dataDir, "media"));
   const config = loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, PUBLIC_URL: TEST_ORIGIN, ...env });
-  const { services, startMailWorker, closeMail } = await composeShop(config, database, logger);
+  const { services, startMailWorker, closeMail, endLiveStreams, closeChanges } = await composeShop(config, database, logger);
   startMailWorker();
   const app = createApp({ config, services, logger, health: { ready: true }, ...(pages ? { pages } : {}) });
   let server: ServerType | undefined;
@@ -55,8 +55,10 @@ export async function createTestApp(env: NodeJS.ProcessEnv = {}, pages?: AppOpti
         server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, (info) => resolve(`http://127.0.0.1:${info.port}`));
       }),
     async cleanup() {
+      endLiveStreams();
       await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
       await closeMail(5_000);
+      await closeChanges();
       await database.cleanup();
       rmSync(dataDir, { recursive: true, force: true });
     },

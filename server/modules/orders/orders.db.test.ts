@@ -12,6 +12,7 @@ import { createOrdersService, type OrdersDependencies } from "./orders.ts";
 import type { PaymentHold, PaymentMethod } from "./payments.ts";
 import { createRateLimiter } from "../../platform/rate-limit/rate-limit.ts";
 import { createSealer } from "../../platform/sealed-values.ts";
+import { createLocalChangeFeed, type Change } from "../../platform/change-feed/change-feed.ts";
 
 const testSealer = createSealer("mail-outbox-test-secret-0123456789abcdef");
 
@@ -29,7 +30,7 @@ const shopper = () => createShopper(app.database.db, app.database.dialect);
 const admin = () => createShopper(app.database.db, app.database.dialect, { isAdmin: true });
 
 /** The orders service over the test database with its own payment method. */
-function ordersWith(overrides: Partial<Pick<OrdersDependencies, "payment">> = {}) {
+function ordersWith(overrides: Partial<Pick<OrdersDependencies, "payment" | "outbox" | "changes">> = {}) {
   const logger = pino({ level: "silent" });
   const orders = createOrdersService({
     database: app.database,
@@ -41,6 +42,7 @@ function ordersWith(overrides: Partial<Pick<OrdersDependencies, "payment">> = {}
     rateLimiter: createRateLimiter(app.database.db),
     events: createEventLog(logger),
     maxPendingOrders: 5,
+    changes: createLocalChangeFeed(),
     ...overrides,
   });
   return { orders };
@@ -313,5 +315,63 @@ describe("cancelling and fulfilling", () => {
     const kindsFor = async (id: string) => (await queuedMails()).filter(([, reference]) => reference === id).map(([kind]) => kind).sort();
     expect(await kindsFor(order.id)).toEqual(["order-placed", "order-shipped"]);
     expect(await kindsFor(second.order.id)).toEqual(["order-cancelled", "order-placed"]);
+  });
+});
+
+describe("announcing stock changes on the change feed", () => {
+  /** Each change heard, with the product's stock read the moment it was heard (from the committed database). */
+  function listen() {
+    const heard: { change: Change; stock: Promise<number | undefined> }[] = [];
+    const stop = app.services.changes.subscribe((change) => {
+      const stock = change.type === "product" ? stockOf(change.productId) : Promise.resolve(undefined);
+      heard.push({ change, stock });
+    });
+    return { heard, stop };
+  }
+
+  it("announces each ordered product's stock after the order commits, and again when a cancellation returns it", async () => {
+    const fern = await createProduct(app.database.db, { stock: 4 });
+    const palm = await createProduct(app.database.db, { stock: 2 });
+    const user = await shopper();
+    await app.services.cart.addToCart(user, { productId: fern.id, quantity: 3 });
+    await app.services.cart.addToCart(user, { productId: palm.id });
+    const { heard, stop } = listen();
+
+    const order = await app.services.orders.placeOrder(user, checkoutInput());
+    expect(heard.map((h) => h.change)).toEqual(
+      expect.arrayContaining([
+        { type: "product", productId: fern.id, aspects: ["stock"] },
+        { type: "product", productId: palm.id, aspects: ["stock"] },
+      ]),
+    );
+    expect(heard).toHaveLength(2);
+    // Read when heard, by another connection on PostgreSQL: the new stock is already committed.
+    expect(await Promise.all(heard.map((h) => h.stock))).toEqual(expect.arrayContaining([1, 1]));
+
+    heard.length = 0;
+    await app.services.orders.cancelOrder(user, order.id);
+    expect(heard.map((h) => h.change)).toEqual(
+      expect.arrayContaining([
+        { type: "product", productId: fern.id, aspects: ["stock"] },
+        { type: "product", productId: palm.id, aspects: ["stock"] },
+      ]),
+    );
+    expect(heard).toHaveLength(2);
+    expect((await Promise.all(heard.map((h) => h.stock))).sort()).toEqual([2, 4]);
+    stop();
+  });
+
+  it("announces nothing when the order's transaction rolls back after taking the stock", async () => {
+    const { plant, user } = await shopperWithCart({ stock: 3 }, 2);
+    const changes = createLocalChangeFeed();
+    const heard: Change[] = [];
+    changes.subscribe((change) => heard.push(change));
+    // The confirmation is queued last in the order's transaction, after the stock was decremented and announced.
+    const failingOutbox = { ...createMailOutbox(testSealer), enqueue: () => Promise.reject(new Error("outbox unavailable")) };
+    const { orders } = ordersWith({ changes, outbox: failingOutbox });
+
+    await expect(orders.placeOrder(user, checkoutInput())).rejects.toThrow("outbox unavailable");
+    expect(await stockOf(plant.id)).toBe(3);
+    expect(heard).toEqual([]);
   });
 });

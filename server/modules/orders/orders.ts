@@ -18,6 +18,7 @@ import type { MailOutbox } from "../../platform/mail/mail-outbox.ts";
 import { orderEmail } from "./order-mails.ts";
 import { cashOnDelivery, type PaymentHold, type PaymentMethod } from "./payments.ts";
 import type { EventLog } from "../../platform/event-log.ts";
+import type { ChangeFeed } from "../../platform/change-feed/change-feed.ts";
 import type { RateLimiter, RateRule } from "../../platform/rate-limit/rate-limit.ts";
 import type { SessionUser } from "../../platform/session-user.ts";
 
@@ -34,6 +35,8 @@ export interface OrdersDependencies {
   events: EventLog;
   /** How many Cash-on-Delivery orders one account may have pending at once (MAX_PENDING_ORDERS). */
   maxPendingOrders: number;
+  /** Told, after commit, of every product whose stock an order took or gave back (live pages, caches). */
+  changes: ChangeFeed;
 }
 
 /**
@@ -162,6 +165,7 @@ export function createOrdersService(deps: OrdersDependencies) {
         .executeTakeFirst();
       // Cannot happen while the rows are locked; kept so that a mistake can never oversell.
       if (Number(result.numUpdatedRows) !== 1) throw new ConflictError(messages.checkout.shortage(line.product.name, 0));
+      deps.changes.publish(trx, { type: "product", productId: line.product.id, aspects: ["stock"] });
     }
     await trx
       .insertInto("orders")
@@ -260,6 +264,7 @@ export function createOrdersService(deps: OrdersDependencies) {
         .set({ stock: sql`stock + ${line.quantity}`, updated_at: new Date().toISOString() })
         .where("id", "=", line.product_id)
         .execute();
+      deps.changes.publish(trx, { type: "product", productId: line.product_id, aspects: ["stock"] });
     }
   }
 

@@ -9,7 +9,12 @@ import { afterCommit } from "../db/write-transaction.ts";
  */
 export type Change =
   | { type: "product"; productId: string; aspects: readonly ProductAspect[] }
-  | { type: "category"; categoryId: string };
+  | { type: "category"; categoryId: string }
+  /**
+   * The feed may have missed changes (on PostgreSQL: its LISTEN connection dropped and came back): a listener
+   * re-reads, or forgets, everything it holds.
+   */
+  | { type: "resync" };
 
 /** stock: an order placed or cancelled, an admin edit; deleted: gone from the shop. */
 export type ProductAspect = "stock" | "details" | "images" | "reviews" | "deleted";

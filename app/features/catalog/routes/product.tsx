@@ -9,6 +9,7 @@ import { readFormFields } from "../../../shared/lib/forms.ts";
 import { actionResult, loadOr404 } from "../../../shared/lib/service-errors.ts";
 import { requireUser } from "../../../shared/lib/session.ts";
 import { pageMeta, shopFrom } from "../../../shared/lib/seo.ts";
+import { useLiveProduct } from "../lib/use-live-product.ts";
 import type { Route } from "./+types/product";
 
 export function loader({ params, context }: Route.LoaderArgs) {
@@ -54,6 +55,8 @@ export const meta: Route.MetaFunction = ({ matches, data }) => {
 };
 
 export default function Product({ loaderData: product }: Route.ComponentProps) {
+  // Stock (and whatever else the loader reads) re-read when the product changes, without a reload.
+  useLiveProduct(product.id, product.updatedAt);
   const inStock = product.stock > 0;
   return (
     <article className="container-page grid gap-10 py-10 md:grid-cols-2">

@@ -1,0 +1,52 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { messages } from "../../common/shared/messages.ts";
+import { createProduct } from "../support/factories.ts";
+import { expect, test } from "./support/fixtures.ts";
+import { buyOne, LIVE_UPDATE_TIMEOUT, openLiveProductPage, signedInShopper, stillSameDocument } from "./support/live.ts";
+
+// A product page stays current without a reload (issue 9, "Live updates"): on the suite's own server.
+
+const origin = `http://127.0.0.1:${process.env.E2E_PORT}`;
+
+test.describe("live product page", () => {
+  test("two shoppers on one product page: one buys the last plant, the other sees 'Not in Stock' without reloading", async ({ browser, shopDb }) => {
+    test.setTimeout(180_000);
+    const plant = await createProduct(shopDb.db, { stock: 1 });
+    const watching = await browser.newContext();
+    const buying = await browser.newContext();
+    try {
+      const watcher = await watching.newPage();
+      await openLiveProductPage(watcher, origin, plant.id);
+      await expect(watcher.getByText(messages.product.availableStock(1))).toBeVisible(LIVE_UPDATE_TIMEOUT);
+
+      const secret = readFileSync(path.join(process.env.E2E_DATA_DIR!, "auth-secret"), "utf8").trim();
+      await signedInShopper(buying, shopDb, origin, secret);
+      await buyOne(await buying.newPage(), origin, plant.id);
+
+      await expect(watcher.getByText(messages.product.notInStock)).toBeVisible(LIVE_UPDATE_TIMEOUT);
+      await expect(watcher.getByRole("button", { name: messages.product.addToCart })).toBeDisabled();
+      expect(await stillSameDocument(watcher)).toBe(true);
+    } finally {
+      await watching.close();
+      await buying.close();
+    }
+  });
+
+  test("a change made between the page's render and its subscription is not missed", async ({ page, shopDb }) => {
+    test.setTimeout(90_000);
+    const plant = await createProduct(shopDb.db, { stock: 7 });
+    // The page is rendered with 7; the stock changes before the browser subscribes (its request is held).
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(`**/api/products/${plant.id}/events`, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`/product/${plant.id}`);
+    await expect(page.getByText(messages.product.availableStock(7))).toBeVisible(LIVE_UPDATE_TIMEOUT);
+    await shopDb.db.updateTable("products").set({ stock: 6, updated_at: new Date(Date.now() + 1000).toISOString() }).where("id", "=", plant.id).execute();
+    release();
+    await expect(page.getByText(messages.product.availableStock(6))).toBeVisible(LIVE_UPDATE_TIMEOUT);
+  });
+});
