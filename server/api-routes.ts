@@ -5,6 +5,7 @@ import { adminApi, adminOrdersApi, cartApi, ordersApi } from "./modules/orders/i
 import { authApi, meApi, profilePictureApi, profilesApi } from "./modules/accounts/index.ts";
 import { categoriesApi, productsApi } from "./modules/catalog/index.ts";
 import { contactApi } from "./modules/contact/index.ts";
+import { reviewsApi } from "./modules/reviews/index.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
 
 const JSON_BODY_LIMIT = 64 * 1024;
@@ -24,6 +25,7 @@ export function apiRoutes(publicOrigin: string) {
       .route("/admin", adminApi)
       .route("/cart", cartApi)
       .route("/orders", ordersApi)
+      .route("/products/:productId/reviews", reviewsApi)
       .route("/products", productsApi)
       .route("/categories", categoriesApi)
       .route("/contact", contactApi)

@@ -15,6 +15,10 @@ export interface ProductSummary {
   categoryId: string;
   image: ImageRef | null;
   createdAt: string;
+  /** From the product's maintained figures (decision 020). */
+  reviewCount: number;
+  /** To one decimal; null while there are no reviews. */
+  averageRating: number | null;
 }
 
 export interface ProductDetail extends Omit<ProductSummary, "image"> {
