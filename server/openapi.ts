@@ -3,6 +3,7 @@ import { categoryIdParamSchema, productIdParamSchema, productListQuerySchema } f
 import { profileSchema } from "#common/accounts/account-schemas.ts";
 import { addToCartSchema, checkoutSchema, setQuantitySchema } from "#common/cart/cart-schemas.ts";
 import { contactMessageSchema } from "#common/contact/contact-schemas.ts";
+import { reviewInputSchema, reviewListQuerySchema } from "#common/reviews/review-schemas.ts";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -55,6 +56,8 @@ const productFields = {
   stock: { type: "integer", minimum: 0 },
   categoryId: { type: "string" },
   createdAt: { type: "string", format: "date-time" },
+  reviewCount: { type: "integer", minimum: 0 },
+  averageRating: { type: ["number", "null"], description: "To one decimal; null without reviews" },
 };
 
 const pathParameter = (name: string) => ({ name, in: "path", required: true, schema: { type: "string" } });
@@ -79,6 +82,40 @@ export function buildOpenApiDocument(serverUrl: string) {
           summary: "One product with its images and category",
           parameters: parameters(productIdParamSchema, "path"),
           responses: { 200: json("ProductDetail", "The product"), ...errors(400, 404) },
+        },
+      },
+      "/products/{productId}/reviews": {
+        get: {
+          summary: "A product's reviews, newest first; pass nextCursor as `after` for the next page",
+          parameters: [...parameters(productIdParamSchema, "path"), ...parameters(reviewListQuerySchema, "query")],
+          responses: { 200: json("ReviewPage", "A page of reviews"), ...errors(400, 404) },
+        },
+      },
+      "/products/{productId}/reviews/mine": {
+        get: {
+          summary: "The signed-in shopper's review of the product (null for none or a visitor)",
+          parameters: parameters(productIdParamSchema, "path"),
+          responses: {
+            200: { description: "Their review", content: { "application/json": { schema: { type: "object", required: ["review"], properties: { review: { oneOf: [{ $ref: "#/components/schemas/Review" }, { type: "null" }] } } } } } },
+          },
+        },
+        put: {
+          summary: "Add the signed-in shopper's review, or replace theirs (one per shopper per product)",
+          parameters: parameters(productIdParamSchema, "path"),
+          requestBody: { required: true, content: { "application/json": { schema: inputSchema(reviewInputSchema) } } },
+          responses: { 200: json("Review", "Replaced"), 201: json("Review", "Added"), ...errors(400, 401, 403, 404, 413, 415) },
+        },
+        delete: {
+          summary: "Delete the signed-in shopper's review",
+          parameters: parameters(productIdParamSchema, "path"),
+          responses: { 204: { description: "Deleted" }, ...errors(401, 403, 404) },
+        },
+      },
+      "/products/{productId}/reviews/{reviewId}": {
+        delete: {
+          summary: "Delete one review: an admin any, anyone else only their own",
+          parameters: [...parameters(productIdParamSchema, "path"), pathParameter("reviewId")],
+          responses: { 204: { description: "Deleted" }, ...errors(401, 403, 404) },
         },
       },
       "/categories": {
@@ -273,6 +310,28 @@ export function buildOpenApiDocument(serverUrl: string) {
             limit: { type: "integer" },
             offset: { type: "integer" },
             hasMore: { type: "boolean" },
+          },
+        },
+        Review: {
+          type: "object",
+          required: ["id", "productId", "rating", "text", "authorName", "authorId", "createdAt", "updatedAt"],
+          properties: {
+            id: { type: "string" },
+            productId: { type: "string" },
+            rating: { type: "integer", minimum: 1, maximum: 5 },
+            text: { type: "string", description: "Plain text; show it escaped" },
+            authorName: { type: "string", description: "The author's full name, or 'Anonymous' once their account is gone" },
+            authorId: { type: ["string", "null"] },
+            createdAt: { type: "string", format: "date-time" },
+            updatedAt: { type: "string", format: "date-time" },
+          },
+        },
+        ReviewPage: {
+          type: "object",
+          required: ["items", "nextCursor"],
+          properties: {
+            items: { type: "array", items: { $ref: "#/components/schemas/Review" } },
+            nextCursor: { type: ["string", "null"], description: "Pass as `after` for the next, older page; null on the last" },
           },
         },
         Category: {
