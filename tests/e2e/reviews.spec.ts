@@ -42,6 +42,8 @@ async function writeReview(page: Page, text: string, stars: number) {
 }
 
 test.describe("reviews", () => {
+  // Each test walks through several page loads and form posts; 30 s is too little on a busy two-core machine.
+  test.describe.configure({ timeout: 90_000 });
   test("shows the empty state and asks a visitor to log in instead of the form", async ({ page, shopDb }) => {
     const plant = await createProduct(shopDb.db);
     await page.goto(`/product/${plant.id}`);
