@@ -58,8 +58,9 @@ function decodeCursor(value: string): ReviewCursor | null {
   if (separator < 0) return null;
   const createdAt = value.slice(0, separator);
   const id = value.slice(separator + 1);
+  // Only what the server writes (toISOString): '2030-02-30…' would parse in JavaScript and fail in PostgreSQL.
   const time = Date.parse(createdAt);
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/.test(createdAt) || Number.isNaN(time)) return null;
+  if (Number.isNaN(time) || new Date(time).toISOString() !== createdAt) return null;
   if (!idSchema.safeParse(id).success) return null;
   return { createdAt, id };
 }

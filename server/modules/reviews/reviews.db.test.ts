@@ -145,6 +145,9 @@ describe("reading reviews", () => {
 
   it("answers a malformed page key or an unknown product with the fetch prefix", async () => {
     const plant = await createProduct(app.database.db);
+    for (const after of ["2030-02-30T00:00:00.000Z_abc", "2030-01-01T00:00:00Z_abc"]) {
+      await expect(reviews().listReviews(plant.id, { after })).rejects.toMatchObject({ status: 400 });
+    }
     await expect(reviews().listReviews(plant.id, { after: "garbage" })).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/^Failed to fetch reviews: /) });
     await expect(reviews().listReviews("missing", {})).rejects.toMatchObject({
       status: 404,
