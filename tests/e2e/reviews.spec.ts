@@ -6,10 +6,12 @@ import type { Database } from "../../server/platform/db/client.ts";
 import { createProduct } from "../support/factories.ts";
 import { insertSessions } from "../support/shop-process.ts";
 import { createShopper } from "../support/shoppers.ts";
-import { allowStatusLogs, expect, seriousAccessibilityViolations, test } from "./support/fixtures.ts";
+import { allowStatusLogs, expect as baseExpect, seriousAccessibilityViolations, test } from "./support/fixtures.ts";
 import { hydrated, toast } from "./support/pages.ts";
 
 const r = messages.reviews;
+// A saved review's toast shows once the page's data is read again; on a busy machine that takes more than 5 s.
+const expect = baseExpect.configure({ timeout: 15_000 });
 
 /**
  * A verified person written into the server's database and signed in in this browser, with a session cookie

@@ -23,9 +23,10 @@ type ReviewRow = Awaited<ReturnType<ReturnType<typeof reviewsWithAuthor>["execut
 export function listReviewRows(db: Kysely<DB>, productId: string, after: ReviewCursor | undefined, limit: number) {
   let query = reviewsWithAuthor(db).where("r.product_id", "=", productId);
   if (after) {
-    query = query.where((eb) =>
-      eb.or([eb("r.created_at", "<", after.createdAt), eb.and([eb("r.created_at", "=", after.createdAt), eb("r.id", "<", after.id)])]),
-    );
+    // The plain `created_at <=` bounds the index range; without it SQLite reads the OR row by row from the newest.
+    query = query
+      .where("r.created_at", "<=", after.createdAt)
+      .where((eb) => eb.or([eb("r.created_at", "<", after.createdAt), eb.and([eb("r.created_at", "=", after.createdAt), eb("r.id", "<", after.id)])]));
   }
   return query.orderBy("r.created_at", "desc").orderBy("r.id", "desc").limit(limit).execute();
 }
