@@ -7,7 +7,7 @@ import { createProduct } from "../support/factories.ts";
 import { insertSessions } from "../support/shop-process.ts";
 import { createShopper } from "../support/shoppers.ts";
 import { allowStatusLogs, expect as baseExpect, seriousAccessibilityViolations, test } from "./support/fixtures.ts";
-import { hydrated, toast } from "./support/pages.ts";
+import { toast } from "./support/pages.ts";
 
 const r = messages.reviews;
 // A saved review's toast shows once the page's data is read again; on a busy machine that takes more than 5 s.
@@ -25,6 +25,13 @@ async function signedIn(page: Page, database: Database, { name, isAdmin = false 
   await page.context().clearCookies();
   await page.context().addCookies([{ name: cookieName!, value: value!, url: `http://127.0.0.1:${process.env.E2E_PORT}` }]);
   return user;
+}
+
+/** As support/pages.ts's hydrated(), with this file's longer wait: the first page after the server starts hydrates slowly here. */
+async function hydrated(element: Locator) {
+  await expect
+    .poll(() => element.evaluate((el) => Object.keys(el).some((key) => key.startsWith("__reactProps"))), { message: "the page hydrates" })
+    .toBe(true);
 }
 
 const panel = (page: Page) => page.getByTestId("reviews-panel");
