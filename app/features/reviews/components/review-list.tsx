@@ -113,14 +113,10 @@ function ReviewItem({
 function DeleteReview({ review }: { review: Review }) {
   const fetcher = useFetcher<ReviewActionResult>();
   const result = fetcher.data;
+  // On the answer itself, not once idle: the review, and this form with it, leaves the page when the data is read again.
   useEffect(() => {
-    if (
-      fetcher.state === "idle" &&
-      result?.ok &&
-      result.intent === "review-delete"
-    )
-      toast.success(r.deleted);
-  }, [fetcher.state, result]);
+    if (result?.ok && result.intent === "review-delete") toast.success(r.deleted);
+  }, [result]);
   return (
     <fetcher.Form
       method="post"
