@@ -7,6 +7,7 @@ import { cartApi } from "./modules/cart/index.ts";
 import { authApi, authApiPaths, meApi, profilePictureApi, profilesApi } from "./modules/accounts/index.ts";
 import { categoriesApi, productsApi } from "./modules/catalog/index.ts";
 import { contactApi, contactInboxApi } from "./modules/contact/index.ts";
+import { reviewsApi } from "./modules/reviews/index.ts";
 
 const JSON_BODY_LIMIT = 64 * 1024;
 
@@ -23,6 +24,7 @@ export function apiRoutes(publicOrigin: string) {
     .route("/admin/contact-messages", contactInboxApi)
     .route("/cart", cartApi)
     .route("/orders", ordersApi)
+    .route("/products/:productId/reviews", reviewsApi)
     .route("/products", productsApi)
     .route("/categories", categoriesApi)
     .route("/contact", contactApi);

@@ -9,6 +9,7 @@ import { createContactService } from "./modules/contact/index.ts";
 import type { MailOutbox } from "./platform/mail/mail-outbox.ts";
 import { createMediaService } from "./platform/media/media.ts";
 import { createOrdersService } from "./modules/orders/index.ts";
+import { createReviewsService } from "./modules/reviews/index.ts";
 import { createEventLog } from "./platform/event-log.ts";
 import { createRateLimiter } from "./platform/rate-limit/rate-limit.ts";
 import { createLocalChangeFeed, type ChangeFeed } from "./platform/change-feed/change-feed.ts";
@@ -69,6 +70,7 @@ export function createServices(deps: ServiceDependencies) {
       maxPendingOrders: deps.limits.maxPendingOrders,
       changes,
     }),
+    reviews: createReviewsService(database, { changes }),
     /** The change feed: live pages and caches subscribe to it (platform/change-feed). */
     changes,
     /** The live product pages' connections on this process, fed by `changes`. */

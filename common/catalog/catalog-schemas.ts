@@ -50,6 +50,9 @@ const productFields = {
   stock: z.int().min(0),
   categoryId: z.string(),
   createdAt: isoDateTime,
+  // The product's maintained review figures (decision 020).
+  reviewCount: z.int().min(0),
+  averageRating: z.number().min(1).max(5).nullable().meta({ description: "To one decimal; null while there are no reviews" }),
 };
 
 export const productSummarySchema = z

@@ -11,3 +11,8 @@ export const MAX_CART_QUANTITY = 999;
 
 /** The largest picture a person may upload (issue 3: at most 10 MB). */
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+
+/** Reviews (issue 9): the longest text, and how many the product page and the API show at a time. */
+export const REVIEW_MAX_LENGTH = 2000;
+export const REVIEWS_PAGE_SIZE = 10;
+export const REVIEWS_MAX_PAGE_SIZE = 50;

@@ -139,7 +139,7 @@ const ENDS_SESSION = /sign-out|revoke|change-password|logout/;
 const PAGES: Array<[string, string[] | null]> = [
   ["/", ["name", "email", "subject", "message", "intent"]],
   ["/shop", null],
-  ["/product/{productId}", ["productId", "quantity", "intent"]],
+  ["/product/{productId}", ["productId", "quantity", "intent", "text", "rating", "reviewId"]],
   ["/category/{categoryId}", null],
   ["/login", ["email", "password", "redirectTo"]],
   ["/register", ["name", "username", "email", "password"]],
@@ -157,7 +157,7 @@ const PAGES: Array<[string, string[] | null]> = [
   ["/admin/orders/{orderId}", ["status"]],
   ["/no-such-page", null],
 ];
-const PAGE_QUERY = ["q", "page", "token", "redirectTo", "status", "edit", "index", "_data"];
+const PAGE_QUERY = ["q", "page", "token", "redirectTo", "status", "edit", "index", "_data", "reviewsAfter"];
 
 function pathWith(pattern: string, ids: Ids) {
   const real: Record<string, string> = { productId: ids.productId, categoryId: ids.categoryId, orderId: ids.orderId, itemId: ids.itemId, userId: ids.shopperId };

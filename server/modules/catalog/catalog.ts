@@ -7,6 +7,7 @@ import type {
   ProductPage,
   ProductSummary,
 } from "#common/catalog/catalog-types.ts";
+import { averageRating } from "#common/reviews/review-types.ts";
 import { NEW_PRODUCTS_COUNT, SHOP_MAX_PAGES, SHOP_PAGE_SIZE } from "#common/shared/constants.ts";
 import { messages } from "#common/shared/messages.ts";
 import {
@@ -42,6 +43,9 @@ const PRODUCT_COLUMNS = [
   "p.stock",
   "p.category_id",
   "p.created_at",
+  // Maintained by the reviews module with every review write: the average costs no aggregate (decision 020).
+  "p.review_count",
+  "p.rating_total",
 ] as const;
 
 type ProductsFrom = SelectQueryBuilder<DB & { p: DB["products"] }, "p", object>;
@@ -143,6 +147,8 @@ export function createCatalogService(db: Kysely<DB>, { rateLimiter }: { rateLimi
         })),
         createdAt: toIsoString(product.created_at),
         updatedAt: toIsoString(product.updated_at),
+        reviewCount: product.review_count,
+        averageRating: averageRating(product.review_count, product.rating_total),
       };
     },
 
@@ -197,6 +203,8 @@ function toSummary(row: SummaryRow): ProductSummary {
     categoryId: row.category_id,
     image,
     createdAt: toIsoString(row.created_at),
+    reviewCount: row.review_count,
+    averageRating: averageRating(row.review_count, row.rating_total),
   };
 }
 

@@ -21,6 +21,9 @@ export interface ProductTable {
   category_id: string;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** Maintained with every review write (migration 0008-reviews): the average needs no aggregate. */
+  review_count: Generated<number>;
+  rating_total: Generated<number>;
 }
 
 export interface ProductImageTable {
@@ -161,6 +164,17 @@ export interface SeedRunTable {
   products_created: number;
 }
 
+/** Migration 0008-reviews. user_id is NULL once the author's account is gone ('Anonymous'). */
+export interface ReviewTable {
+  id: string;
+  product_id: string;
+  user_id: string | null;
+  rating: number;
+  text: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface DB {
   cart_items: CartItemTable;
   orders: OrderTable;
@@ -175,4 +189,5 @@ export interface DB {
   rate_limits: RateLimitTable;
   mail_outbox: MailOutboxTable;
   seed_runs: SeedRunTable;
+  reviews: ReviewTable;
 }

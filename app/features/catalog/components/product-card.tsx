@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import type { ProductSummary } from "#common/catalog/catalog-types.ts";
 import { formatPrice } from "#common/shared/money.ts";
 import { Picture } from "../../../shared/ui/picture.tsx";
+import { RatingSummary } from "../../reviews/components/stars.tsx";
 
 /** A product in a grid: first image, name and price, the whole card a link to the product. */
 export function ProductCard({ product, eager = false }: { product: ProductSummary; eager?: boolean }) {
@@ -17,6 +18,9 @@ export function ProductCard({ product, eager = false }: { product: ProductSummar
         <div className="p-4">
           <h3 className="font-semibold text-stone-900">{product.name}</h3>
           <p className="mt-1 text-leaf-800">{formatPrice(product.pricePaise)}</p>
+          <div className="mt-1">
+            <RatingSummary averageRating={product.averageRating} reviewCount={product.reviewCount} compact />
+          </div>
         </div>
       </Link>
     </article>

@@ -3,6 +3,7 @@ import { formatPriceExact } from "#common/shared/money.ts";
 import { messages } from "#common/shared/messages.ts";
 import { NotFound } from "../../../shared/components/not-found.tsx";
 import { Picture } from "../../../shared/ui/picture.tsx";
+import { RatingSummary } from "../../reviews/components/stars.tsx";
 import { loadOr404 } from "../../../shared/lib/service-errors.ts";
 import { pageMeta } from "../../../shared/lib/seo.ts";
 import type { Route } from "./+types/category";
@@ -37,6 +38,7 @@ export default function Category({ loaderData: category }: Route.ComponentProps)
                 <h2 className="text-lg font-semibold text-stone-900">{product.name}</h2>
                 <p className="mt-2 line-clamp-3 flex-1 text-sm text-stone-700">{product.description}</p>
                 <p className="mt-3 font-semibold text-leaf-800">{formatPriceExact(product.pricePaise)}</p>
+                <RatingSummary averageRating={product.averageRating} reviewCount={product.reviewCount} compact />
                 <Link
                   to={`/product/${product.id}`}
                   className="btn-outline mt-4"

@@ -1,25 +1,57 @@
-import { isRouteErrorResponse, Link } from "react-router";
+import { data, isRouteErrorResponse, Link } from "react-router";
 import { formatPrice } from "#common/shared/money.ts";
 import { messages } from "#common/shared/messages.ts";
 import { NotFound } from "../../../shared/components/not-found.tsx";
 import { Carousel } from "../../../shared/ui/carousel.tsx";
 import { Picture } from "../../../shared/ui/picture.tsx";
 import { AddToCart } from "../../cart/components/add-to-cart.tsx";
+import { ReviewForm, type ReviewActionResult } from "../../reviews/components/review-form.tsx";
+import { ReviewList } from "../../reviews/components/review-list.tsx";
+import { RatingSummary } from "../../reviews/components/stars.tsx";
 import { readFormFields } from "../../../shared/lib/forms.ts";
-import { actionResult, loadOr404 } from "../../../shared/lib/service-errors.ts";
+import { actionResult, loadOr404, loadOrRefuse } from "../../../shared/lib/service-errors.ts";
 import { requireUser } from "../../../shared/lib/session.ts";
 import { pageMeta, shopFrom } from "../../../shared/lib/seo.ts";
 import { useLiveProduct } from "../lib/use-live-product.ts";
 import type { Route } from "./+types/product";
 
-export function loader({ params, context }: Route.LoaderArgs) {
-  return loadOr404(() => context.services.catalog.getProduct(params));
+/**
+ * The product with its reviews: one page of them (newest first, or the page after `reviewsAfter`), the
+ * viewer's own review for the form, and who may delete what. The reviews and the average come from here,
+ * so re-running this loader when the product changes keeps them live.
+ */
+export async function loader({ params, context, request }: Route.LoaderArgs) {
+  const product = await loadOr404(() => context.services.catalog.getProduct(params));
+  const after = new URL(request.url).searchParams.get("reviewsAfter");
+  const [reviews, myReview] = await Promise.all([
+    loadOrRefuse(() => context.services.reviews.listReviews(product.id, after ? { after } : {})),
+    context.services.reviews.getMyReview(context.user, product.id),
+  ]);
+  const viewer = context.user ? { id: context.user.id, isAdmin: context.user.isAdmin } : null;
+  return { ...product, reviews, reviewsAfter: after, myReview, viewer };
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
+/** The page's forms: a review written or deleted (`intent`), else Add to Cart. */
+export async function action({ request, context, params }: Route.ActionArgs) {
   const user = requireUser(context, request);
   const form = await readFormFields(request);
+  if (form.intent === "review-save") {
+    return reviewAction("review-save", () => context.services.reviews.saveMyReview(user, params.productId, form));
+  }
+  if (form.intent === "review-delete") {
+    return reviewAction("review-delete", () => context.services.reviews.deleteReview(user, params.productId, form.reviewId));
+  }
   return actionResult(() => context.services.cart.addToCart(user, form).then(() => ({})));
+}
+
+/** A review form's answer; a failure of the server itself gets the spec's 'Failed to add review. Please try again.' */
+async function reviewAction(intent: ReviewActionResult["intent"], run: () => Promise<unknown>) {
+  try {
+    return await actionResult(() => run().then(() => ({})), { intent });
+  } catch (error) {
+    console.error(error);
+    return data({ ok: false as const, intent, message: messages.reviews.addFailed, fieldErrors: {} }, { status: 500 });
+  }
 }
 
 export const meta: Route.MetaFunction = ({ matches, data }) => {
@@ -49,6 +81,10 @@ export const meta: Route.MetaFunction = ({ matches, data }) => {
           price: (data.pricePaise / 100).toFixed(2),
           availability: data.stock > 0 ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
         },
+        // Only with reviews: an aggregate of none is not valid structured data.
+        ...(data.reviewCount > 0 && data.averageRating !== null
+          ? { aggregateRating: { "@type": "AggregateRating", ratingValue: data.averageRating, reviewCount: data.reviewCount, bestRating: 5, worstRating: 1 } }
+          : {}),
       },
     },
   ];
@@ -77,6 +113,9 @@ export default function Product({ loaderData: product }: Route.ComponentProps) {
         </Link>
         <h1 className="mt-2 text-3xl font-bold text-stone-900">{product.name}</h1>
         <p className="mt-3 text-2xl font-semibold text-leaf-800">{formatPrice(product.pricePaise)}</p>
+        <div className="mt-2">
+          <RatingSummary averageRating={product.averageRating} reviewCount={product.reviewCount} />
+        </div>
         <p className={`mt-2 font-medium ${inStock ? "text-stone-700" : "text-red-700"}`}>
           {inStock ? messages.product.availableStock(product.stock) : messages.product.notInStock}
         </p>
@@ -84,6 +123,10 @@ export default function Product({ loaderData: product }: Route.ComponentProps) {
         <div className="mt-8">
           <AddToCart productId={product.id} inStock={inStock} />
         </div>
+      </div>
+      <div className="md:col-span-2">
+        <ReviewList page={product.reviews} after={product.reviewsAfter} viewer={product.viewer} />
+        <ReviewForm productId={product.id} mine={product.myReview} signedIn={!!product.viewer} />
       </div>
     </article>
   );

@@ -1,0 +1,142 @@
+import { useEffect } from "react";
+import toast from "react-hot-toast";
+import { Link, useFetcher } from "react-router";
+import type { Review, ReviewPage } from "#common/reviews/review-types.ts";
+import { messages } from "#common/shared/messages.ts";
+import { SubmitButton } from "../../../shared/ui/submit-button.tsx";
+import { Stars } from "./stars.tsx";
+import type { ReviewActionResult } from "./review-form.tsx";
+
+const r = messages.reviews;
+// Fixed locale and zone: the server's rendering and the browser's hydration must print the same date.
+const dateFormat = new Intl.DateTimeFormat("en-IN", {
+  dateStyle: "medium",
+  timeZone: "UTC",
+});
+
+export interface ReviewViewer {
+  id: string;
+  isAdmin: boolean;
+}
+
+/**
+ * The reviews panel (spec section 2): 500px high and scrolling, newest first, a page at a time. 'More reviews'
+ * is a plain link to the next page by key, so it works before JavaScript loads. Texts are React text nodes,
+ * always escaped, never HTML.
+ */
+export function ReviewList({
+  page,
+  after,
+  viewer,
+}: {
+  page: ReviewPage;
+  after: string | null;
+  viewer: ReviewViewer | null;
+}) {
+  return (
+    <section aria-labelledby="reviews-heading" className="mt-12">
+      <h2 id="reviews-heading" className="text-2xl font-bold text-stone-900">
+        {r.heading}
+      </h2>
+      <div
+        className="mt-4 h-[500px] overflow-y-auto rounded-2xl border border-stone-200 bg-white p-4"
+        data-testid="reviews-panel"
+        tabIndex={0}
+        aria-label={r.heading}
+      >
+        {page.items.length === 0 && !after ? (
+          <p className="text-stone-600">{r.empty}</p>
+        ) : (
+          <ul className="divide-y divide-stone-100">
+            {page.items.map((review) => (
+              <ReviewItem
+                key={review.id}
+                review={review}
+                canDelete={
+                  !!viewer && (viewer.isAdmin || viewer.id === review.authorId)
+                }
+              />
+            ))}
+          </ul>
+        )}
+        <div className="mt-4 flex flex-wrap gap-4 text-sm">
+          {after ? (
+            <Link
+              to="?"
+              preventScrollReset
+              className="font-semibold text-leaf-800 underline"
+            >
+              {r.newestReviews}
+            </Link>
+          ) : null}
+          {page.nextCursor ? (
+            <Link
+              to={`?reviewsAfter=${encodeURIComponent(page.nextCursor)}`}
+              preventScrollReset
+              className="font-semibold text-leaf-800 underline"
+            >
+              {r.moreReviews}
+            </Link>
+          ) : null}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function ReviewItem({
+  review,
+  canDelete,
+}: {
+  review: Review;
+  canDelete: boolean;
+}) {
+  return (
+    <li className="py-4" data-testid="review">
+      <div className="flex flex-wrap items-center gap-3">
+        <Stars rating={review.rating} />
+        <time dateTime={review.createdAt} className="text-sm text-stone-500">
+          {dateFormat.format(new Date(review.createdAt))}
+        </time>
+      </div>
+      <p className="mt-2 whitespace-pre-line break-words text-stone-800">
+        {review.text}
+      </p>
+      <p className="mt-1 text-sm text-stone-600">
+        {r.by} {review.authorName}
+      </p>
+      {canDelete ? <DeleteReview review={review} /> : null}
+    </li>
+  );
+}
+
+function DeleteReview({ review }: { review: Review }) {
+  const fetcher = useFetcher<ReviewActionResult>();
+  const result = fetcher.data;
+  // On the answer itself, not once idle: the review, and this form with it, leaves the page when the data is read again.
+  useEffect(() => {
+    if (result?.ok && result.intent === "review-delete") toast.success(r.deleted);
+  }, [result]);
+  return (
+    <fetcher.Form
+      method="post"
+      action={`/product/${review.productId}`}
+      className="mt-2"
+    >
+      <input type="hidden" name="intent" value="review-delete" />
+      <input type="hidden" name="reviewId" value={review.id} />
+      <SubmitButton
+        busy={fetcher.state !== "idle"}
+        busyLabel="Deleting the review"
+        className="text-sm font-semibold text-red-700 underline"
+      >
+        {r.deleteReview}
+      </SubmitButton>
+      {result && !result.ok ? (
+        <p role="alert" className="field-error">
+          {result.message}
+        </p>
+      ) : null}
+    </fetcher.Form>
+  );
+}

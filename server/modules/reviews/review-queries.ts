@@ -1,0 +1,58 @@
+import type { Kysely } from "kysely";
+import type { ReviewCursor } from "#common/reviews/review-schemas.ts";
+import type { Review } from "#common/reviews/review-types.ts";
+import { messages } from "#common/shared/messages.ts";
+import type { Dialect } from "../../platform/db/client.ts";
+import type { DB } from "../../platform/db/schema.ts";
+import { toIsoString } from "../../platform/db/values.ts";
+
+/** A review as read with its author's name (null once the account is gone). */
+function reviewsWithAuthor(db: Kysely<DB>) {
+  return db
+    .selectFrom("reviews as r")
+    .leftJoin("users as u", "u.id", "r.user_id")
+    .select(["r.id", "r.product_id", "r.user_id", "r.rating", "r.text", "r.created_at", "r.updated_at", "u.name as author_name"]);
+}
+
+type ReviewRow = Awaited<ReturnType<ReturnType<typeof reviewsWithAuthor>["executeTakeFirstOrThrow"]>>;
+
+/**
+ * One page of a product's reviews, newest first, starting after `after`: a range of the index
+ * (product_id, created_at, id), so its cost does not grow with the reviews before it.
+ */
+export function listReviewRows(db: Kysely<DB>, productId: string, after: ReviewCursor | undefined, limit: number) {
+  let query = reviewsWithAuthor(db).where("r.product_id", "=", productId);
+  if (after) {
+    // The plain `created_at <=` bounds the index range; without it SQLite reads the OR row by row from the newest.
+    query = query
+      .where("r.created_at", "<=", after.createdAt)
+      .where((eb) => eb.or([eb("r.created_at", "<", after.createdAt), eb.and([eb("r.created_at", "=", after.createdAt), eb("r.id", "<", after.id)])]));
+  }
+  return query.orderBy("r.created_at", "desc").orderBy("r.id", "desc").limit(limit).execute();
+}
+
+export function findReview(db: Kysely<DB>, { productId, userId }: { productId: string; userId: string }) {
+  return reviewsWithAuthor(db).where("r.product_id", "=", productId).where("r.user_id", "=", userId).executeTakeFirst();
+}
+
+/** Locks the product's row for the rest of the transaction (PostgreSQL); false when there is no such product. */
+export async function lockProduct(trx: Kysely<DB>, dialect: Dialect, productId: string): Promise<boolean> {
+  const query = trx.selectFrom("products").select("id").where("id", "=", productId);
+  const row = await (dialect === "postgres" ? query.forUpdate() : query).executeTakeFirst();
+  return row !== undefined;
+}
+
+export function toReview(row: ReviewRow): Review {
+  return {
+    id: row.id,
+    productId: row.product_id,
+    rating: row.rating,
+    text: row.text,
+    // Spec section 6: a review whose author has no profile shows 'Anonymous'.
+    authorName: row.author_name ?? messages.reviews.anonymous,
+    authorId: row.user_id,
+    createdAt: toIsoString(row.created_at),
+    updatedAt: toIsoString(row.updated_at),
+  };
+}
+

@@ -1,0 +1,162 @@
+import { randomUUID } from "node:crypto";
+import type { Kysely } from "kysely";
+import { productIdParamSchema } from "#common/catalog/catalog-schemas.ts";
+import { encodeCursor, reviewIdSchema, reviewInputSchema, reviewListQuerySchema } from "#common/reviews/review-schemas.ts";
+import type { Review, ReviewPage } from "#common/reviews/review-types.ts";
+import { messages } from "#common/shared/messages.ts";
+import type { ChangeFeed } from "../../platform/change-feed/change-feed.ts";
+import type { Database } from "../../platform/db/client.ts";
+import type { DB } from "../../platform/db/schema.ts";
+import { inWriteTransaction } from "../../platform/db/write-transaction.ts";
+import { ForbiddenError, NotFoundError, parseInput, ServiceError, UnauthorizedError } from "../../platform/errors.ts";
+import type { SessionUser } from "../../platform/session-user.ts";
+import { findReview, listReviewRows, lockProduct, toReview } from "./review-queries.ts";
+
+const r = messages.reviews;
+
+export type ReviewsService = ReturnType<typeof createReviewsService>;
+
+/**
+ * Reviews of products (issue 9; spec sections 2, 5, 6; decision 020). One review per shopper per product:
+ * writing again replaces theirs. Authors delete their own, admins any. Every write keeps the product's
+ * review_count and rating_total in step in the same transaction, and announces the change after commit.
+ */
+export function createReviewsService(database: Pick<Database, "db" | "dialect">, { changes }: { changes: ChangeFeed }) {
+  const { db } = database;
+
+  function signedIn(viewer: SessionUser | null, prefix: string): SessionUser {
+    if (!viewer) throw new UnauthorizedError(`${prefix} ${r.logInFirst}`);
+    return viewer;
+  }
+
+  /**
+   * A write on one product's reviews, with the product's row locked (PostgreSQL; SQLite's write transaction
+   * is serial already): two writes of one shopper cannot both find "no review yet", and the maintained
+   * figures are read and changed by one writer at a time.
+   */
+  function writeReviews<T>(productId: string, prefix: string, work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+    return inWriteTransaction(database, async (trx) => {
+      if (!(await lockProduct(trx, database.dialect, productId))) throw new NotFoundError(`${prefix} ${messages.product.notFound}`);
+      const result = await work(trx);
+      changes.publish(trx, { type: "product", productId, aspects: ["reviews"] });
+      return result;
+    });
+  }
+
+  /** Removes one review and takes it out of the product's figures. */
+  async function removeReview(trx: Kysely<DB>, review: { id: string; product_id: string; rating: number }) {
+    await trx.deleteFrom("reviews").where("id", "=", review.id).execute();
+    await trx
+      .updateTable("products")
+      .set((eb) => ({ review_count: eb("review_count", "-", 1), rating_total: eb("rating_total", "-", review.rating) }))
+      .where("id", "=", review.product_id)
+      .execute();
+  }
+
+  return {
+    /** GET /api/products/{id}/reviews: newest first, a page at a time after the key of the last one shown. */
+    async listReviews(productIdInput: unknown, query: unknown): Promise<ReviewPage> {
+      const { productId } = withPrefix(r.fetchPrefix, () => parseInput(productIdParamSchema, { productId: productIdInput }));
+      const { after, limit } = withPrefix(r.fetchPrefix, () => parseInput(reviewListQuerySchema, query ?? {}));
+      const exists = await db.selectFrom("products").select("id").where("id", "=", productId).executeTakeFirst();
+      if (!exists) throw new NotFoundError(`${r.fetchPrefix} ${messages.product.notFound}`);
+      // One more than asked tells whether another page follows, without counting.
+      const rows = await listReviewRows(db, productId, after, limit + 1);
+      const items = rows.slice(0, limit).map(toReview);
+      const last = items.at(-1);
+      return { items, nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null };
+    },
+
+    /** The viewer's own review of a product (the form shows it prefilled), or null. */
+    async getMyReview(viewer: SessionUser | null, productIdInput: unknown): Promise<Review | null> {
+      if (!viewer) return null;
+      const parsed = productIdParamSchema.safeParse({ productId: productIdInput });
+      if (!parsed.success) return null;
+      const row = await findReview(db, { productId: parsed.data.productId, userId: viewer.id });
+      return row ? toReview(row) : null;
+    },
+
+    /** PUT …/reviews/mine: adds the shopper's review, or replaces theirs (the date it was first written stays). */
+    async saveMyReview(viewer: SessionUser | null, productIdInput: unknown, input: unknown): Promise<{ review: Review; created: boolean }> {
+      const user = signedIn(viewer, r.addPrefix);
+      const { productId } = withPrefix(r.addPrefix, () => parseInput(productIdParamSchema, { productId: productIdInput }));
+      const { text, rating } = withPrefix(r.addPrefix, () => parseInput(reviewInputSchema, input));
+      const created = await writeReviews(productId, r.addPrefix, async (trx) => {
+        const now = new Date().toISOString();
+        const existing = await trx
+          .selectFrom("reviews")
+          .select(["id", "rating"])
+          .where("product_id", "=", productId)
+          .where("user_id", "=", user.id)
+          .executeTakeFirst();
+        if (existing) {
+          await trx.updateTable("reviews").set({ text, rating, updated_at: now }).where("id", "=", existing.id).execute();
+          await trx
+            .updateTable("products")
+            .set((eb) => ({ rating_total: eb("rating_total", "+", rating - existing.rating) }))
+            .where("id", "=", productId)
+            .execute();
+          return false;
+        }
+        await trx
+          .insertInto("reviews")
+          .values({ id: randomUUID(), product_id: productId, user_id: user.id, rating, text, created_at: now, updated_at: now })
+          .execute();
+        await trx
+          .updateTable("products")
+          .set((eb) => ({ review_count: eb("review_count", "+", 1), rating_total: eb("rating_total", "+", rating) }))
+          .where("id", "=", productId)
+          .execute();
+        return true;
+      });
+      const row = await findReview(db, { productId, userId: user.id });
+      if (!row) throw new NotFoundError(`${r.addPrefix} ${r.notFound}`); // deleted again in between
+      return { review: toReview(row), created };
+    },
+
+    /** DELETE …/reviews/mine. */
+    async deleteMyReview(viewer: SessionUser | null, productIdInput: unknown): Promise<void> {
+      const user = signedIn(viewer, r.deletePrefix);
+      const { productId } = withPrefix(r.deletePrefix, () => parseInput(productIdParamSchema, { productId: productIdInput }));
+      await writeReviews(productId, r.deletePrefix, async (trx) => {
+        const review = await trx
+          .selectFrom("reviews")
+          .select(["id", "product_id", "rating"])
+          .where("product_id", "=", productId)
+          .where("user_id", "=", user.id)
+          .executeTakeFirst();
+        if (!review) throw new NotFoundError(`${r.deletePrefix} ${r.notFound}`);
+        await removeReview(trx, review);
+      });
+    },
+
+    /** DELETE …/reviews/{reviewId}: an admin deletes any review; anyone else only their own. */
+    async deleteReview(viewer: SessionUser | null, productIdInput: unknown, reviewIdInput: unknown): Promise<void> {
+      const user = signedIn(viewer, r.deletePrefix);
+      const { productId } = withPrefix(r.deletePrefix, () => parseInput(productIdParamSchema, { productId: productIdInput }));
+      const reviewId = reviewIdSchema.safeParse(reviewIdInput);
+      if (!reviewId.success) throw new NotFoundError(`${r.deletePrefix} ${r.notFound}`);
+      await writeReviews(productId, r.deletePrefix, async (trx) => {
+        const review = await trx
+          .selectFrom("reviews")
+          .select(["id", "product_id", "rating", "user_id"])
+          .where("id", "=", reviewId.data)
+          .where("product_id", "=", productId)
+          .executeTakeFirst();
+        if (!review) throw new NotFoundError(`${r.deletePrefix} ${r.notFound}`);
+        if (!user.isAdmin && review.user_id !== user.id) throw new ForbiddenError(`${r.deletePrefix} ${r.notYours}`);
+        await removeReview(trx, review);
+      });
+    },
+  };
+}
+
+/** Validation failures carry the spec's prefix too ('Failed to add review: …'); field errors keep the bare text for the form. */
+function withPrefix<T>(prefix: string, parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    if (error instanceof ServiceError) throw new ServiceError(error.status, `${prefix} ${error.message}`, error.fieldErrors, error.code);
+    throw error;
+  }
+}

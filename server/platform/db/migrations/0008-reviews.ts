@@ -1,0 +1,46 @@
+import { sql, type Kysely } from "kysely";
+import type { MigrationContext } from "../migrate.ts";
+
+/**
+ * Reviews (issue 9, decision 020): one per shopper per product, newest first in pages by key. Each product
+ * keeps its review count and the sum of its ratings, written in the same transaction as every review write,
+ * so a product card shows the average without aggregating per request.
+ */
+export function reviewsMigration({ timestamp }: MigrationContext) {
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable("reviews")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("product_id", "text", (c) => c.notNull().references("products.id").onDelete("cascade"))
+        // The review outlives its author's account; it is then shown 'by Anonymous' (spec section 6).
+        .addColumn("user_id", "text", (c) => c.references("users.id").onDelete("set null"))
+        // `in` rather than `between`: SQLite would store 4.5 in an integer column and let `between` pass it.
+        .addColumn("rating", "integer", (c) => c.notNull().check(sql`rating in (1, 2, 3, 4, 5)`))
+        .addColumn("text", "text", (c) => c.notNull().check(sql`length(text) between 1 and 2000`))
+        .addColumn("created_at", timestamp, (c) => c.notNull())
+        .addColumn("updated_at", timestamp, (c) => c.notNull())
+        // Several reviews without an author (NULL) may remain; a living account has at most one per product.
+        .addUniqueConstraint("reviews_product_user_unique", ["product_id", "user_id"])
+        .execute();
+      // Newest first per product, continued by key (created_at, id): one index range per page.
+      await db.schema.createIndex("reviews_product_created").on("reviews").columns(["product_id", "created_at", "id"]).execute();
+      // Deleting an account sets its reviews' author to NULL: that lookup needs an index by author.
+      await db.schema.createIndex("reviews_user").on("reviews").column("user_id").execute();
+
+      await db.schema
+        .alterTable("products")
+        .addColumn("review_count", "integer", (c) => c.notNull().defaultTo(0).check(sql`review_count >= 0`))
+        .execute();
+      await db.schema
+        .alterTable("products")
+        .addColumn("rating_total", "integer", (c) => c.notNull().defaultTo(0).check(sql`rating_total >= 0`))
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable("reviews").execute();
+      await db.schema.alterTable("products").dropColumn("rating_total").execute();
+      await db.schema.alterTable("products").dropColumn("review_count").execute();
+    },
+  };
+}

@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { messages } from "../../common/shared/messages.ts";
+import { createProduct } from "../support/factories.ts";
+import { loadPages } from "../support/page-build.ts";
+import { insertSessions, SHOP_AUTH_SECRET } from "../support/shop-process.ts";
+import { createShopper } from "../support/shoppers.ts";
+import { createTestApp, TEST_ORIGIN, type TestApp } from "../support/test-app.ts";
+
+const r = messages.reviews;
+let app: TestApp;
+let pages: Awaited<ReturnType<typeof loadPages>>;
+
+beforeAll(async () => {
+  pages = await loadPages(TEST_ORIGIN);
+  // A known secret, so that a test can sign in people it wrote into the database (insertSessions).
+  app = await createTestApp({ AUTH_SECRET: SHOP_AUTH_SECRET }, { handler: pages.handler });
+}, 120_000);
+afterAll(async () => {
+  await app?.cleanup();
+  await pages?.close();
+});
+
+async function person(name: string, isAdmin = false) {
+  const user = await createShopper(app.database.db, app.database.dialect, { name, isAdmin });
+  const [cookie] = await insertSessions(app.database.db, [user.id]);
+  return { user, cookie: cookie! };
+}
+
+const send = (method: string, path: string, cookie: string | null, body?: unknown) =>
+  app.request(path, {
+    method,
+    headers: { Origin: TEST_ORIGIN, ...(cookie ? { Cookie: cookie } : {}), ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+    ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
+  });
+
+describe("the reviews API", () => {
+  it("answers a visitor's write with 401 and the spec's prefix, and lets anyone read", async () => {
+    const plant = await createProduct(app.database.db);
+    const put = await send("PUT", `/api/products/${plant.id}/reviews/mine`, null, { text: "Nice", rating: 5 });
+    expect(put.status).toBe(401);
+    expect((await put.json()).message).toBe(`${r.addPrefix} ${r.logInFirst}`);
+    expect((await send("DELETE", `/api/products/${plant.id}/reviews/mine`, null)).status).toBe(401);
+    const list = await send("GET", `/api/products/${plant.id}/reviews`, null);
+    expect(list.status).toBe(200);
+    expect(await list.json()).toEqual({ items: [], nextCursor: null });
+  });
+
+  it("adds with 201, replaces with 200, and refuses an incomplete review with 400 and the spec's message", async () => {
+    const plant = await createProduct(app.database.db);
+    const asha = await person("Asha Kulkarni");
+    const added = await send("PUT", `/api/products/${plant.id}/reviews/mine`, asha.cookie, { text: "Lovely", rating: 4 });
+    expect(added.status).toBe(201);
+    expect(await added.json()).toMatchObject({ text: "Lovely", rating: 4, authorName: "Asha Kulkarni" });
+    const replaced = await send("PUT", `/api/products/${plant.id}/reviews/mine`, asha.cookie, { text: "Lovelier", rating: 5 });
+    expect(replaced.status).toBe(200);
+    const incomplete = await send("PUT", `/api/products/${plant.id}/reviews/mine`, asha.cookie, { text: "", rating: 0 });
+    expect(incomplete.status).toBe(400);
+    expect(await incomplete.json()).toMatchObject({ message: `${r.addPrefix} ${r.incomplete}`, fieldErrors: { text: r.incomplete, rating: r.incomplete } });
+    const notJson = await send("PUT", `/api/products/${plant.id}/reviews/mine`, asha.cookie, "{not json");
+    expect(notJson.status).toBe(400);
+    expect((await notJson.json()).message).toMatch(/^Failed to add review: /);
+    const mine = await (await send("GET", `/api/products/${plant.id}/reviews/mine`, asha.cookie)).json();
+    expect(mine.review).toMatchObject({ text: "Lovelier", rating: 5 });
+    const product = await (await send("GET", `/api/products/${plant.id}`, null)).json();
+    expect(product).toMatchObject({ reviewCount: 1, averageRating: 5 });
+  });
+
+  it("does not let another shopper delete my review (403), lets me, and lets an admin delete anyone's", async () => {
+    const plant = await createProduct(app.database.db);
+    const asha = await person("Asha");
+    const ravi = await person("Ravi");
+    const admin = await person("Owner", true);
+    const ashas = await (await send("PUT", `/api/products/${plant.id}/reviews/mine`, asha.cookie, { text: "Mine", rating: 5 })).json();
+    const ravis = await (await send("PUT", `/api/products/${plant.id}/reviews/mine`, ravi.cookie, { text: "His", rating: 1 })).json();
+
+    const refused = await send("DELETE", `/api/products/${plant.id}/reviews/${ashas.id}`, ravi.cookie);
+    expect(refused.status).toBe(403);
+    expect((await refused.json()).message).toBe(`${r.deletePrefix} ${r.notYours}`);
+    expect((await send("DELETE", `/api/products/${plant.id}/reviews/${ashas.id}`, null)).status).toBe(401);
+
+    expect((await send("DELETE", `/api/products/${plant.id}/reviews/${ravis.id}`, admin.cookie)).status).toBe(204);
+    expect((await send("DELETE", `/api/products/${plant.id}/reviews/mine`, asha.cookie)).status).toBe(204);
+    expect((await send("DELETE", `/api/products/${plant.id}/reviews/mine`, asha.cookie)).status).toBe(404);
+    expect((await (await send("GET", `/api/products/${plant.id}/reviews`, null)).json()).items).toEqual([]);
+  });
+
+  it("answers an unknown product or a malformed page key with 4xx and the fetch prefix", async () => {
+    const missing = await send("GET", "/api/products/no-such-plant/reviews", null);
+    expect(missing.status).toBe(404);
+    expect((await missing.json()).message).toBe(`${r.fetchPrefix} ${messages.product.notFound}`);
+    const plant = await createProduct(app.database.db);
+    const badKey = await send("GET", `/api/products/${plant.id}/reviews?after=%3Cscript%3E`, null);
+    expect(badKey.status).toBe(400);
+    expect((await badKey.json()).message).toMatch(/^Failed to fetch reviews: /);
+  });
+});
+
+describe("the product page", () => {
+  it("shows HTML in a review's text as text, escaped, never as markup", async () => {
+    const plant = await createProduct(app.database.db);
+    const mallory = await person("<b>Mallory</b>");
+    const text = `<img src=x onerror="alert(1)"><script>alert("xss")</script>`;
+    expect((await send("PUT", `/api/products/${plant.id}/reviews/mine`, mallory.cookie, { text, rating: 3 })).status).toBe(201);
+
+    const api = await (await send("GET", `/api/products/${plant.id}/reviews`, null)).json();
+    expect(api.items[0].text).toBe(text);
+    const page = await app.request(`/product/${plant.id}`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain("&lt;img src=x onerror=&quot;alert(1)&quot;&gt;&lt;script&gt;alert(&quot;xss&quot;)&lt;/script&gt;");
+    expect(html).toContain("&lt;b&gt;Mallory&lt;/b&gt;");
+    expect(html).not.toContain("<img src=x");
+    expect(html).not.toContain('<script>alert("xss")');
+    expect(html).not.toContain("<b>Mallory</b>");
+  });
+
+  it("saves a review posted by the page's form without JavaScript, and sends a visitor's post to log in", async () => {
+    const plant = await createProduct(app.database.db);
+    const asha = await person("Asha");
+    const form = (fields: Record<string, string>, cookie?: string) =>
+      app.request(`${TEST_ORIGIN}/product/${plant.id}`, {
+        method: "POST",
+        headers: { Origin: TEST_ORIGIN, "Content-Type": "application/x-www-form-urlencoded", ...(cookie ? { Cookie: cookie } : {}) },
+        body: new URLSearchParams(fields).toString(),
+      });
+    const visitor = await form({ intent: "review-save", text: "Hi", rating: "5" });
+    expect(visitor.status).toBe(302);
+    expect(visitor.headers.get("location")).toMatch(/^\/login\?redirectTo=/);
+
+    const incomplete = await form({ intent: "review-save", text: "Hi" }, asha.cookie);
+    expect(incomplete.status).toBe(400);
+    expect(await incomplete.text()).toContain(r.incomplete);
+
+    const saved = await form({ intent: "review-save", text: "Grows fast", rating: "4" }, asha.cookie);
+    expect(saved.status).toBe(200);
+    expect(await saved.text()).toContain("Grows fast");
+    expect((await app.services.reviews.listReviews(plant.id, {})).items).toMatchObject([{ text: "Grows fast", rating: 4 }]);
+  });
+});
