@@ -8,6 +8,8 @@ import { createCatalogService } from "./modules/catalog/index.ts";
 import { createContactService } from "./modules/contact/index.ts";
 import type { MailOutbox } from "./platform/mail/mail-outbox.ts";
 import { createMediaService } from "./platform/media/media.ts";
+import { createResumableUploads } from "./platform/uploads/resumable-uploads.ts";
+import { UPLOADS_PATH } from "#common/shared/uploads.ts";
 import { createOrdersService } from "./modules/orders/index.ts";
 import { createEventLog } from "./platform/event-log.ts";
 import { createRateLimiter } from "./platform/rate-limit/rate-limit.ts";
@@ -37,7 +39,9 @@ export function createServices(deps: ServiceDependencies) {
   const events = createEventLog(logger);
   const changes = deps.changes ?? createLocalChangeFeed();
   const rateLimiter = createRateLimiter(database.db, { scale: deps.limits.rateLimitScale, events });
-  const media = createMediaService({ mediaDir: path.join(deps.dataDir, "media") });
+  // Raw resumable uploads wait in DATA_DIR/uploads until a form turns them into images in DATA_DIR/media.
+  const uploads = createResumableUploads({ directory: path.join(deps.dataDir, "uploads"), basePath: UPLOADS_PATH });
+  const media = createMediaService({ mediaDir: path.join(deps.dataDir, "media"), uploads });
   const auth = createAuth({
     database,
     publicUrl: deps.publicUrl,
@@ -68,6 +72,10 @@ export function createServices(deps: ServiceDependencies) {
       events,
       maxPendingOrders: deps.limits.maxPendingOrders,
     }),
+    /** Resumable (tus) uploads: the /api/uploads endpoint and the sweep of expired ones. */
+    uploads,
+    /** Stored images: `media.imageFromUpload(uploadId, userId)` turns a finished upload into product or category images. */
+    media,
     /** The change feed: live pages and caches subscribe to it (platform/change-feed). */
     changes,
     /** Seals what the pages keep in their own cookies (the address awaiting verification). */
