@@ -43,8 +43,11 @@ const DEFAULT_SIZE = 256;
 const WEBP_QUALITY = 82;
 /** AVIF at this quality is about as sharp as the WebP above at roughly two thirds of its bytes. */
 const AVIF_QUALITY = 55;
-/** libaom's speed (0 slowest … 9 fastest): 4 halves the encode of the default with little difference in size. */
-const AVIF_EFFORT = 4;
+/**
+ * sharp's AVIF effort (0 fastest … 9 slowest, default 4). Measured on a 1280-wide picture here: effort 4 took
+ * 14 s, effort 2 1.6 s for files within 1% of each other; effort 0 was a quarter faster but 15% larger.
+ */
+const AVIF_EFFORT = 2;
 /** A very tall picture is cut to this many times its width (shop pictures are shown in cards and galleries). */
 const MAX_ASPECT_HEIGHT = 3;
 const STORED_NAME = /^(?:([0-9a-f]{16})-)?[0-9a-f]{32}\.webp$/;
@@ -205,10 +208,13 @@ async function encodeVariants(read: () => Promise<Buffer>): Promise<EncodedVaria
     if (data.byteLength > MAX_UPLOAD_BYTES) throw productTooLarge();
     try {
       const sourceType = await detectType(data);
+      // The size the header declares, read before a single pixel is decoded: a decompression bomb stops here,
+      // told apart from a broken file. (A drawing is rendered at a bounded size whatever it declares.)
+      if (sourceType !== "svg") {
+        const header = await sharp(data, { limitInputPixels: false }).metadata().catch(() => null);
+        if (header?.width && header.height && header.width * header.height > MAX_INPUT_PIXELS) throw tooManyPixels();
+      }
       const image = await openImage(data);
-      // The header's size, before a single pixel is decoded: a decompression bomb stops here.
-      const { width = 0, height = 0 } = await image.metadata();
-      if (width * height > MAX_INPUT_PIXELS) throw tooManyPixels();
       const { data: pixels, info } = await image
         .rotate()
         .resize({ width: MAX_IMAGE_WIDTH, height: MAX_IMAGE_WIDTH * MAX_ASPECT_HEIGHT, fit: "inside", withoutEnlargement: true })
