@@ -168,6 +168,7 @@ export const messages = {
     notFound: "That upload does not exist or has expired. Please choose the file again.",
     notFinished: "That upload has not finished yet. Please wait for it, or choose the file again.",
     failed: "The upload failed. Please try again.",
+    concatNotSupported: "Send the file as one upload: joining partial uploads is not supported.",
   },
   forms: {
     tooLarge: "The form is too large",

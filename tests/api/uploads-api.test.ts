@@ -91,6 +91,28 @@ describe("who may upload", () => {
     const response = await shop.app.request(location, { headers: { Cookie: admin.cookie } });
     expect(response.status).toBe(405);
   });
+
+  it("runs only the method it checked: a method override cannot turn a PATCH into a download", async () => {
+    const admin = await signUpAdmin();
+    const location = (await createUpload(admin.cookie, 4)).headers.get("Location")!;
+    const response = await shop.app.request(location, {
+      method: "PATCH",
+      headers: { ...TUS, Cookie: admin.cookie, "X-HTTP-Method-Override": "GET", "Upload-Offset": "0", "Content-Type": "application/offset+octet-stream" },
+      body: new TextEncoder().encode("<b>!"),
+    });
+    expect(response.status).toBe(204);
+    expect(await response.text()).toBe("");
+  });
+
+  it("refuses to join partial uploads (Upload-Concat) with a 400, not tus's 501", async () => {
+    const admin = await signUpAdmin();
+    const response = await shop.app.request("/api/uploads", {
+      method: "POST",
+      headers: { ...TUS, Cookie: admin.cookie, "Upload-Concat": "partial", "Upload-Length": "10", "Upload-Metadata": metadata("product") },
+    });
+    expect(response.status).toBe(400);
+    expect((await response.json()).message).toBe(messages.uploads.concatNotSupported);
+  });
 });
 
 describe("a resumable upload", () => {

@@ -86,6 +86,10 @@ export function createResumableUploads(options: ResumableUploadsOptions) {
       if (!user) throw new UnauthorizedError(messages.uploads.loginFirst);
       const headers = new Headers(request.headers);
       headers.delete(UPLOADER_HEADER);
+      // tus would take the method from this header: the method checked below must be the one it runs.
+      headers.delete("x-http-method-override");
+      // Concatenation (joining partial uploads) is an extension the file store lacks: tus would answer 501.
+      if (request.headers.has("upload-concat")) throw new InvalidInputError(messages.uploads.concatNotSupported);
       if (request.method === "POST") {
         const purpose = parseMetadata(request.headers.get("upload-metadata")).purpose;
         if (!isPurpose(purpose)) throw new InvalidInputError(messages.uploads.unknownPurpose);
