@@ -8,6 +8,7 @@ import { authApi, authApiPaths, meApi, profilePictureApi, profilesApi } from "./
 import { categoriesApi, productsApi } from "./modules/catalog/index.ts";
 import { contactApi, contactInboxApi } from "./modules/contact/index.ts";
 import { reviewsApi } from "./modules/reviews/index.ts";
+import { uploadsApi } from "./platform/uploads/uploads-api.ts";
 
 const JSON_BODY_LIMIT = 64 * 1024;
 
@@ -16,6 +17,8 @@ export function apiRoutes(publicOrigin: string) {
   const api = new Hono<AppEnv>()
     // Multipart upload first: it has its own size limit and is not JSON.
     .route("/profiles", profilePictureApi)
+    // Resumable uploads (tus): 5 MiB chunks, streamed to disk, their size checked by tus itself.
+    .route("/uploads", uploadsApi)
     .use("*", ...jsonBodies(JSON_BODY_LIMIT))
     .route("/auth", authApi)
     .route("/me", meApi)

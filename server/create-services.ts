@@ -8,6 +8,8 @@ import { createCatalogService, createProductEvents } from "./modules/catalog/ind
 import { createContactService } from "./modules/contact/index.ts";
 import type { MailOutbox } from "./platform/mail/mail-outbox.ts";
 import { createMediaService } from "./platform/media/media.ts";
+import { createResumableUploads } from "./platform/uploads/resumable-uploads.ts";
+import { UPLOADS_PATH } from "#common/shared/uploads.ts";
 import { createOrdersService } from "./modules/orders/index.ts";
 import { createReviewsService } from "./modules/reviews/index.ts";
 import { createEventLog } from "./platform/event-log.ts";
@@ -38,7 +40,9 @@ export function createServices(deps: ServiceDependencies) {
   const events = createEventLog(logger);
   const changes = deps.changes ?? createLocalChangeFeed();
   const rateLimiter = createRateLimiter(database.db, { scale: deps.limits.rateLimitScale, events });
-  const media = createMediaService({ mediaDir: path.join(deps.dataDir, "media") });
+  // Raw resumable uploads wait in DATA_DIR/uploads until a form turns them into images in DATA_DIR/media.
+  const uploads = createResumableUploads({ directory: path.join(deps.dataDir, "uploads"), basePath: UPLOADS_PATH });
+  const media = createMediaService({ mediaDir: path.join(deps.dataDir, "media"), uploads });
   const auth = createAuth({
     database,
     publicUrl: deps.publicUrl,
@@ -71,6 +75,10 @@ export function createServices(deps: ServiceDependencies) {
       changes,
     }),
     reviews: createReviewsService(database, { changes }),
+    /** Resumable (tus) uploads: the /api/uploads endpoint and the sweep of expired ones. */
+    uploads,
+    /** Stored images: `media.imageFromUpload(uploadId, userId)` turns a finished upload into product or category images. */
+    media,
     /** The change feed: live pages and caches subscribe to it (platform/change-feed). */
     changes,
     /** The live product pages' connections on this process, fed by `changes`. */

@@ -39,7 +39,17 @@ const isoDateTime = z.iso.datetime();
 const paise = z.int().min(0).meta({ description: "In paise (1 rupee = 100 paise)" });
 
 export const imageRefSchema = z
-  .strictObject({ url: z.string(), width: z.int(), height: z.int(), alt: z.string() })
+  .strictObject({
+    url: z.string(),
+    width: z.int(),
+    height: z.int(),
+    alt: z.string(),
+    mediaKey: z
+      .string()
+      .nullable()
+      .optional()
+      .meta({ description: "An uploaded image's variants (WebP and AVIF at several widths) derive from this key and `width`; null for a single file" }),
+  })
   .meta({ id: "Image" });
 
 const productFields = {

@@ -193,7 +193,7 @@ function probes(ids: Ids, document: { paths: Record<string, Record<string, OpenA
             method,
             path: `/api${path}${query}`,
             headers: { "Content-Type": body.contentType },
-            ...(method === "GET" ? {} : { body: body.body }),
+            ...(method === "GET" || method === "HEAD" ? {} : { body: body.body }),
             who: ENDS_SESSION.test(path) ? "nobody" : as,
           })),
         );

@@ -16,8 +16,11 @@ export interface OpenApiDocument {
   components: { schemas: Record<string, JsonSchema> };
 }
 
-/** Better Auth's bodies are the library's own contract; the document names those endpoints without shapes. */
-const LIBRARY_PATHS = /^\/auth\//;
+/**
+ * Better Auth's bodies and the tus protocol's answers (text bodies, statuses such as 405 and 460) are the
+ * libraries' own contracts; the document names those endpoints without shapes.
+ */
+const LIBRARY_PATHS = /^\/(?:auth|uploads)(?:\/|$)/;
 const METHODS = new Set(["get", "put", "post", "delete", "patch"]);
 
 export class ApiContractViolation extends Error {}

@@ -7,6 +7,7 @@ import { hashedTokensMigration } from "./migrations/0005-hashed-tokens.ts";
 import { mailOutboxMigration } from "./migrations/0006-mail-outbox.ts";
 import { seedingRecordMigration } from "./migrations/0007-seeding-record.ts";
 import { reviewsMigration } from "./migrations/0008-reviews.ts";
+import { imageVariantsMigration } from "./migrations/0009-image-variants.ts";
 
 /** What a migration needs to know to write the same schema on both databases. */
 export interface MigrationContext {
@@ -23,6 +24,7 @@ const history: Record<string, (context: MigrationContext) => Migration> = {
   "0006-mail-outbox": mailOutboxMigration,
   "0007-seeding-record": seedingRecordMigration,
   "0008-reviews": reviewsMigration,
+  "0009-image-variants": imageVariantsMigration,
 };
 
 function providerFor(dialect: Dialect): MigrationProvider {
