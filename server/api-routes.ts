@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import type { AppEnv } from "./app-env.ts";
 import { jsonBodies } from "./platform/http/request-guards.ts";
+import { adminCategoriesApi, adminProductsApi } from "./modules/admin/index.ts";
 import { adminApi, adminOrdersApi, cartApi, ordersApi } from "./modules/orders/index.ts";
 import { authApi, meApi, profilePictureApi, profilesApi } from "./modules/accounts/index.ts";
 import { categoriesApi, productsApi } from "./modules/catalog/index.ts";
@@ -21,6 +22,8 @@ export function apiRoutes(publicOrigin: string) {
       .route("/me", meApi)
       .route("/profiles", profilesApi)
       .route("/admin/orders", adminOrdersApi)
+      .route("/admin/products", adminProductsApi)
+      .route("/admin/categories", adminCategoriesApi)
       .route("/admin", adminApi)
       .route("/cart", cartApi)
       .route("/orders", ordersApi)

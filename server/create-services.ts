@@ -3,6 +3,8 @@ import type { Logger } from "pino";
 import { createAccountsService, createAuth, createProfilesService } from "./modules/accounts/index.ts";
 import type { Sealer } from "./platform/sealed-values.ts";
 import type { Database } from "./platform/db/client.ts";
+import { createAdminCatalogService, type CatalogImages } from "./modules/admin/index.ts";
+import { InvalidInputError } from "./platform/errors.ts";
 import { createCartService } from "./modules/cart/index.ts";
 import { createCatalogService } from "./modules/catalog/index.ts";
 import { createContactService } from "./modules/contact/index.ts";
@@ -38,6 +40,13 @@ export function createServices(deps: ServiceDependencies) {
   const changes = deps.changes ?? createLocalChangeFeed();
   const rateLimiter = createRateLimiter(database.db, { scale: deps.limits.rateLimitScale, events });
   const media = createMediaService({ mediaDir: path.join(deps.dataDir, "media") });
+  // Until the upload pipeline (h/uploads) is merged, the product form cannot turn an upload into a picture.
+  const catalogImages: CatalogImages = {
+    fromUpload: async () => {
+      throw new InvalidInputError("Picture uploads are not available yet.");
+    },
+    remove: (url) => media.remove(url),
+  };
   const auth = createAuth({
     database,
     publicUrl: deps.publicUrl,
@@ -56,6 +65,8 @@ export function createServices(deps: ServiceDependencies) {
     accounts: createAccountsService(auth, database, events),
     profiles: createProfilesService(database.db, media, rateLimiter),
     catalog: createCatalogService(database.db, { rateLimiter }),
+    /** The owner's catalogue: products, categories, their pictures (issue 10). */
+    adminCatalog: createAdminCatalogService({ database, changes, images: catalogImages }),
     cart: createCartService(database, { shippingFeePaise: deps.shippingFeePaise }),
     orders: createOrdersService({
       database,
