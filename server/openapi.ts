@@ -2,6 +2,15 @@ import { z } from "zod";
 import { categoryIdParamSchema, productIdParamSchema, productListQuerySchema } from "#common/catalog/catalog-schemas.ts";
 import { profileSchema } from "#common/accounts/account-schemas.ts";
 import { addToCartSchema, checkoutSchema, setQuantitySchema } from "#common/cart/cart-schemas.ts";
+import {
+  adminCategoryListSchema,
+  adminProductListSchema,
+  categoryImageSchema,
+  categoryRenameSchema,
+  newProductFormSchema,
+  productFormSchema,
+  stockUpdateSchema,
+} from "#common/admin/admin-schemas.ts";
 import { contactMessageSchema } from "#common/contact/contact-schemas.ts";
 
 type JsonSchema = Record<string, unknown>;
@@ -180,6 +189,56 @@ export function buildOpenApiDocument(serverUrl: string) {
           parameters: [pathParameter("orderId")],
           requestBody: { required: true, content: { "application/json": { schema: { type: "object", required: ["status"], properties: { status: { enum: ["processing", "shipped", "delivered", "cancelled"] } } } } } },
           responses: { 200: { description: "The order" }, ...errors(400, 401, 403, 404, 409) },
+        },
+      },
+      "/admin/products": {
+        get: {
+          summary: "The owner's product list: lowest stock first, 25 a page by key (afterStock, afterId from `next`), optionally names containing q (admins only)",
+          parameters: parameters(adminProductListSchema, "query"),
+          responses: { 200: { description: "A page of products and the key of the next page, or null" }, ...errors(400, 401, 403) },
+        },
+        post: {
+          summary: "Create a product (and a new category when `category` names none): images are `upload:<id>` of finished uploads, in order, the first the cover",
+          requestBody: { required: true, content: { "application/json": { schema: inputSchema(newProductFormSchema) } } },
+          responses: { 201: { description: "The new product's id and its category's" }, ...errors(400, 401, 403, 409) },
+        },
+      },
+      "/admin/products/{productId}": {
+        get: { summary: "A product as the edit form shows it (admins only)", parameters: [pathParameter("productId")], responses: { 200: { description: "The product" }, ...errors(400, 401, 403, 404) } },
+        put: {
+          summary: "Update a product: images list `image:<id>` to keep and `upload:<id>` to add, in their new order; pictures left out are removed",
+          parameters: [pathParameter("productId")],
+          requestBody: { required: true, content: { "application/json": { schema: inputSchema(productFormSchema) } } },
+          responses: { 200: { description: "The product's id and its category's" }, ...errors(400, 401, 403, 404, 409) },
+        },
+        delete: { summary: "Delete a product: gone from the shop, search and carts; orders keep their copies", parameters: [pathParameter("productId")], responses: { 200: { description: "Deleted" }, ...errors(400, 401, 403, 404) } },
+      },
+      "/admin/products/{productId}/stock": {
+        patch: {
+          summary: "Set a product's stock (a whole number, 0 or more)",
+          parameters: [pathParameter("productId")],
+          requestBody: { required: true, content: { "application/json": { schema: inputSchema(stockUpdateSchema) } } },
+          responses: { 200: { description: "The new stock" }, ...errors(400, 401, 403, 404) },
+        },
+      },
+      "/admin/categories": {
+        get: { summary: "Categories by name, 25 a page (after: the last name of the previous page; admins only)", parameters: parameters(adminCategoryListSchema, "query"), responses: { 200: { description: "A page of categories" }, ...errors(400, 401, 403) } },
+      },
+      "/admin/categories/{categoryId}": {
+        patch: {
+          summary: "Rename a category (names are unique ignoring case)",
+          parameters: [pathParameter("categoryId")],
+          requestBody: { required: true, content: { "application/json": { schema: inputSchema(categoryRenameSchema) } } },
+          responses: { 200: { description: "Renamed" }, ...errors(400, 401, 403, 404, 409) },
+        },
+        delete: { summary: "Delete a category; refused (409) while any product is in it", parameters: [pathParameter("categoryId")], responses: { 200: { description: "Deleted" }, ...errors(400, 401, 403, 404, 409) } },
+      },
+      "/admin/categories/{categoryId}/image": {
+        put: {
+          summary: "Change a category's image to a finished upload (`upload:<id>`)",
+          parameters: [pathParameter("categoryId")],
+          requestBody: { required: true, content: { "application/json": { schema: inputSchema(categoryImageSchema) } } },
+          responses: { 200: { description: "Changed" }, ...errors(400, 401, 403, 404) },
         },
       },
       "/auth/{endpoint}": {
