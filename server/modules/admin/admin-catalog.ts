@@ -17,8 +17,7 @@ import { categoryIdParamSchema, productIdParamSchema } from "#common/catalog/cat
 import type { Database } from "../../platform/db/client.ts";
 import type { DB } from "../../platform/db/schema.ts";
 import { inWriteTransaction, isUniqueViolation } from "../../platform/db/write-transaction.ts";
-import type { ServiceError} from "../../platform/errors.ts";
-import { ConflictError, ForbiddenError, fieldConflict, InvalidInputError, NotFoundError, parseInput, UnauthorizedError } from "../../platform/errors.ts";
+import { ConflictError, ForbiddenError, fieldConflict, InvalidInputError, NotFoundError, parseInput, type ServiceError, UnauthorizedError } from "../../platform/errors.ts";
 import type { ChangeFeed, ProductAspect } from "../../platform/change-feed/change-feed.ts";
 import type { StoredImage } from "../../platform/media/media.ts";
 import type { SessionUser } from "../../platform/session-user.ts";
