@@ -1,0 +1,143 @@
+import { randomUUID } from "node:crypto";
+import { adminMessages } from "../../common/admin/admin-messages.ts";
+import { messages } from "../../common/shared/messages.ts";
+import { createCategory, createProduct } from "../support/factories.ts";
+import { allowStatusLogs, expect, test } from "./support/fixtures.ts";
+import { ADMIN, hydrated, logIn, urlIs } from "./support/pages.ts";
+import { signedInUnverified } from "./support/shopper.ts";
+
+// The owner's catalogue (issue 10): the product form, the products and categories lists, and who may see them.
+
+const f = adminMessages.productForm;
+const unique = (kind: string) => `${kind} ${randomUUID().slice(0, 8)}`;
+
+test.describe("the owner's catalogue", () => {
+  // Several pages and form posts each, on a machine shared with other builds: a generous bound, not a timing claim.
+  test.describe.configure({ timeout: 120_000 });
+
+  test("the product form shows the spec's message for every empty field, and the failure line with its reason", async ({ page, consoleErrors }) => {
+    await logIn(page, ADMIN);
+    await page.goto("/add-product");
+    await expect(page.getByRole("heading", { name: f.addHeading, level: 1 })).toBeVisible();
+    await expect(page.getByRole("navigation", { name: "Admin" })).toBeVisible();
+    const save = page.getByRole("button", { name: f.addHeading });
+    await hydrated(save);
+    await save.click();
+    for (const message of [f.nameRequired, f.descriptionRequired, f.priceRequired, f.categoryRequired, f.stockRequired]) {
+      await expect(page.getByText(message, { exact: true })).toBeVisible();
+    }
+    await expect(page.getByLabel("Product Name")).toBeFocused();
+
+    await page.getByLabel("Product Name").fill("tiny fern");
+    await page.getByLabel("Product Description").fill("Small and green.");
+    await page.getByLabel("Product Price").fill("twelve");
+    await page.getByLabel("Product Category").fill("Indoor Plants");
+    await page.getByLabel("Stock Quantity").fill("-3");
+    await save.click();
+    await expect(page.getByText(f.priceInvalid, { exact: true })).toBeVisible();
+    await expect(page.getByText(f.stockInvalid, { exact: true })).toBeVisible();
+
+    // Everything typed right but no picture: the server refuses, the form says so above and why below it.
+    await page.getByLabel("Product Price").fill("250");
+    await page.getByLabel("Stock Quantity").fill("3");
+    await save.click();
+    const alert = page.getByRole("alert");
+    await expect(alert.getByText(f.failed, { exact: true })).toBeVisible();
+    await expect(alert.getByTestId("failure-reason")).toHaveText(f.imagesRequired);
+    await expect(page).toHaveURL(urlIs("/add-product"));
+    allowStatusLogs(consoleErrors, 400);
+  });
+
+  test("an admin edits a product as 'Update Product': the name's first letter is upper-cased, a picture removed, the page shows the new stock", async ({ page, shopDb }) => {
+    const category = await createCategory(shopDb.db, { name: unique("Edit Shelf") });
+    const plant = await createProduct(shopDb.db, {
+      name: unique("Edit Fern"),
+      category_id: category.id,
+      stock: 4,
+      images: ["/illustrations/products/snake-plant-1.svg", "/illustrations/products/snake-plant-2.svg"],
+    });
+    await logIn(page, ADMIN);
+    await page.goto(`/product/${plant.id}/edit`);
+    await expect(page.getByRole("heading", { name: f.updateHeading, level: 1 })).toBeVisible();
+    await expect(page.getByLabel("Product Name")).toHaveValue(plant.name);
+    await expect(page.getByLabel("Product Price")).toHaveValue("999");
+    await expect(page.getByLabel("Product Category")).toHaveValue(category.name);
+    await expect(page.getByLabel("Stock Quantity")).toHaveValue("4");
+
+    const newName = unique("renamed fern");
+    await page.getByLabel("Product Name").fill(newName);
+    await page.getByLabel("Stock Quantity").fill("17");
+    await page.getByLabel("Keep picture 2").uncheck();
+    await page.getByRole("button", { name: f.updateHeading }).click();
+
+    await expect(page).toHaveURL(urlIs(`/product/${plant.id}`));
+    const saved = newName[0]!.toUpperCase() + newName.slice(1);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(saved);
+    await expect(page.getByText(messages.product.availableStock(17))).toBeVisible();
+    const images = await shopDb.db.selectFrom("product_images").select("url").where("product_id", "=", plant.id).execute();
+    expect(images).toEqual([{ url: "/illustrations/products/snake-plant-1.svg" }]);
+  });
+
+  test("/admin/products lists lowest stock first, saves a stock in place, and deletes a product after its confirmation", async ({ page, shopDb }) => {
+    const plant = await createProduct(shopDb.db, { name: unique("Admin List Fern"), stock: 0 });
+    await logIn(page, ADMIN);
+    await page.goto("/admin/products");
+    await expect(page.getByRole("heading", { name: adminMessages.products.heading, level: 1 })).toBeVisible();
+    const firstStock = await page.getByTestId("admin-product-row").first().getByRole("textbox").inputValue();
+    expect(firstStock).toBe("0");
+
+    await page.getByLabel("Search by name").fill(plant.name);
+    await page.getByRole("button", { name: "Search" }).click();
+    const row = page.getByTestId("admin-product-row");
+    await expect(row).toHaveCount(1);
+    await expect(row.getByRole("link", { name: plant.name })).toHaveAttribute("href", `/product/${plant.id}/edit`);
+
+    await row.getByLabel(`Stock of ${plant.name}`).fill("8");
+    await row.getByRole("button", { name: "Save" }).click();
+    await expect(row.getByText(adminMessages.products.stockSaved)).toBeVisible();
+    expect((await shopDb.db.selectFrom("products").select("stock").where("id", "=", plant.id).executeTakeFirst())?.stock).toBe(8);
+
+    await row.getByText("Delete", { exact: true }).click();
+    await expect(row.getByText(adminMessages.products.confirmDelete(plant.name))).toBeVisible();
+    await row.getByRole("button", { name: `Yes, delete ${plant.name}` }).click();
+    await expect(page.getByText(adminMessages.products.deleted)).toBeVisible();
+    expect(await shopDb.db.selectFrom("products").select("id").where("id", "=", plant.id).execute()).toEqual([]);
+    expect((await page.request.get(`/product/${plant.id}`)).status()).toBe(404);
+  });
+
+  test("/admin/categories renames a category and refuses to delete one that still has products", async ({ page, shopDb }) => {
+    const category = await createCategory(shopDb.db, { name: unique("Aardvark Shelf") });
+    await createProduct(shopDb.db, { category_id: category.id });
+    await logIn(page, ADMIN);
+    await page.goto("/admin/categories");
+    const row = page.getByTestId("admin-category-row").filter({ has: page.getByRole("link", { name: category.name }) });
+    const newName = unique("Aardvark Ledge");
+    await row.getByLabel(`New name for ${category.name}`).fill(newName);
+    await row.getByRole("button", { name: "Rename" }).click();
+    await expect(page.getByText(adminMessages.category.renamed)).toBeVisible();
+    const renamed = page.getByTestId("admin-category-row").filter({ has: page.getByRole("link", { name: newName }) });
+    await renamed.getByText("Delete", { exact: true }).click();
+    await renamed.getByRole("button", { name: `Yes, delete ${newName}` }).click();
+    await expect(page.getByText(adminMessages.category.inUse)).toBeVisible();
+    expect(await shopDb.db.selectFrom("categories").select("name").where("id", "=", category.id).execute()).toEqual([{ name: newName }]);
+  });
+
+  test("a signed-in shopper gets the 403 page on every admin page; a visitor is sent to log in", async ({ page, shopDb, consoleErrors }) => {
+    const plant = await createProduct(shopDb.db, { name: unique("Guarded Fern") });
+    const pages = ["/add-product", `/product/${plant.id}/edit`, "/admin/products", "/admin/categories"];
+    for (const path of pages) {
+      await page.context().clearCookies();
+      await page.goto(path);
+      await expect(page).toHaveURL(urlIs(`/login?redirectTo=${encodeURIComponent(path)}`));
+    }
+    await signedInUnverified(page, shopDb);
+    for (const path of pages) {
+      const answer = await page.goto(path);
+      expect(answer?.status(), path).toBe(403);
+      await expect(page.getByRole("heading", { name: messages.auth.forbidden })).toBeVisible();
+      expect((await page.request.post(path, { form: { intent: "delete", productId: plant.id, name: "x", stock: "1" }, headers: { Origin: new URL(page.url()).origin } })).status(), `POST ${path}`).toBe(403);
+    }
+    expect(await shopDb.db.selectFrom("products").select("id").where("id", "=", plant.id).execute()).toHaveLength(1);
+    allowStatusLogs(consoleErrors, 403);
+  });
+});
