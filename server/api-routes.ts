@@ -7,6 +7,7 @@ import { authApi, meApi, profilePictureApi, profilesApi } from "./modules/accoun
 import { categoriesApi, productsApi } from "./modules/catalog/index.ts";
 import { contactApi } from "./modules/contact/index.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
+import { uploadsApi } from "./platform/uploads/uploads-api.ts";
 
 const JSON_BODY_LIMIT = 64 * 1024;
 
@@ -17,6 +18,8 @@ export function apiRoutes(publicOrigin: string) {
     new Hono<AppEnv>()
       // Multipart upload first: it has its own size limit and is not JSON.
       .route("/profiles", profilePictureApi)
+      // Resumable uploads (tus): 5 MiB chunks, streamed to disk, their size checked by tus itself.
+      .route("/uploads", uploadsApi)
       .use("*", ...jsonBodies(JSON_BODY_LIMIT))
       .route("/auth", authApi)
       .route("/me", meApi)

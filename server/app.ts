@@ -72,14 +72,18 @@ export function createApp({ config, services, logger, health, pages }: AppOption
       "Cache-Control": "public, max-age=86400",
     }),
   );
-  app.use(
-    "/media/*",
-    serveStatic({
-      root: path.join(config.dataDir, "media"),
-      rewriteRequestPath: (p) => p.replace(/^\/media/, ""),
-      onFound: (_p, c) => c.header("Cache-Control", IMMUTABLE),
-    }),
-  );
+  // Stored images only (names the media service makes, served as image/webp or image/avif), never HTML or script.
+  app.get("/media/:name", async (c) => {
+    const file = await services.media.open(c.req.param("name"));
+    if (!file) return c.text("Not found", 404);
+    return c.body(file.body, 200, {
+      "Content-Type": file.contentType,
+      "Content-Length": String(file.size),
+      "Cache-Control": IMMUTABLE,
+      "X-Content-Type-Options": "nosniff",
+      "Content-Security-Policy": "default-src 'none'; sandbox",
+    });
+  });
 
   if (pages) {
     if (pages.clientDir) {

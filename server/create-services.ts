@@ -3,13 +3,14 @@ import type { Logger } from "pino";
 import { createAccountsService, createAuth, createProfilesService } from "./modules/accounts/index.ts";
 import type { Sealer } from "./platform/sealed-values.ts";
 import type { Database } from "./platform/db/client.ts";
-import { createAdminCatalogService, type CatalogImages } from "./modules/admin/index.ts";
-import { InvalidInputError } from "./platform/errors.ts";
+import { catalogImagesFromMedia, createAdminCatalogService } from "./modules/admin/index.ts";
 import { createCartService } from "./modules/cart/index.ts";
 import { createCatalogService } from "./modules/catalog/index.ts";
 import { createContactService } from "./modules/contact/index.ts";
 import type { MailOutbox } from "./platform/mail/mail-outbox.ts";
 import { createMediaService } from "./platform/media/media.ts";
+import { createResumableUploads } from "./platform/uploads/resumable-uploads.ts";
+import { UPLOADS_PATH } from "#common/shared/uploads.ts";
 import { createOrdersService } from "./modules/orders/index.ts";
 import { createEventLog } from "./platform/event-log.ts";
 import { createRateLimiter } from "./platform/rate-limit/rate-limit.ts";
@@ -39,14 +40,9 @@ export function createServices(deps: ServiceDependencies) {
   const events = createEventLog(logger);
   const changes = deps.changes ?? createLocalChangeFeed();
   const rateLimiter = createRateLimiter(database.db, { scale: deps.limits.rateLimitScale, events });
-  const media = createMediaService({ mediaDir: path.join(deps.dataDir, "media") });
-  // Until the upload pipeline (h/uploads) is merged, the product form cannot turn an upload into a picture.
-  const catalogImages: CatalogImages = {
-    fromUpload: async () => {
-      throw new InvalidInputError("Picture uploads are not available yet.");
-    },
-    remove: (url) => media.remove(url),
-  };
+  // Raw resumable uploads wait in DATA_DIR/uploads until a form turns them into images in DATA_DIR/media.
+  const uploads = createResumableUploads({ directory: path.join(deps.dataDir, "uploads"), basePath: UPLOADS_PATH });
+  const media = createMediaService({ mediaDir: path.join(deps.dataDir, "media"), uploads });
   const auth = createAuth({
     database,
     publicUrl: deps.publicUrl,
@@ -66,7 +62,7 @@ export function createServices(deps: ServiceDependencies) {
     profiles: createProfilesService(database.db, media, rateLimiter),
     catalog: createCatalogService(database.db, { rateLimiter }),
     /** The owner's catalogue: products, categories, their pictures (issue 10). */
-    adminCatalog: createAdminCatalogService({ database, changes, images: catalogImages }),
+    adminCatalog: createAdminCatalogService({ database, changes, images: catalogImagesFromMedia(media) }),
     cart: createCartService(database, { shippingFeePaise: deps.shippingFeePaise }),
     orders: createOrdersService({
       database,
@@ -79,6 +75,10 @@ export function createServices(deps: ServiceDependencies) {
       events,
       maxPendingOrders: deps.limits.maxPendingOrders,
     }),
+    /** Resumable (tus) uploads: the /api/uploads endpoint and the sweep of expired ones. */
+    uploads,
+    /** Stored images: `media.imageFromUpload(uploadId, userId)` turns a finished upload into product or category images. */
+    media,
     /** The change feed: live pages and caches subscribe to it (platform/change-feed). */
     changes,
     /** Seals what the pages keep in their own cookies (the address awaiting verification). */

@@ -15,6 +15,8 @@ import { seedSampleData } from "./modules/catalog/index.ts";
 import { createPageHandler } from "./platform/http/pages.ts";
 import { PROJECT_ROOT } from "./project-root.ts";
 
+const UPLOAD_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+
 export interface RunningServer {
   url: string;
   stop(): Promise<void>;
@@ -43,6 +45,15 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
 
   const { services, mailer, startMailWorker, closeMail } = await composeShop(config, database, logger);
   startMailWorker();
+  // Abandoned uploads (tus expiration, a day) are swept hourly; the timer never keeps the process alive.
+  const sweepUploads = () =>
+    services.uploads.removeExpired().then(
+      (removed) => removed && logger.info({ removed }, "expired uploads removed"),
+      (error: unknown) => logger.error({ err: error }, "expired uploads could not be removed"),
+    );
+  void sweepUploads();
+  const uploadSweep = setInterval(sweepUploads, UPLOAD_SWEEP_INTERVAL_MS);
+  uploadSweep.unref();
   const health: HealthState = { ready: false };
   const dev = config.mode === "development";
   const vite = dev
@@ -110,6 +121,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       await closed;
       clearTimeout(timer);
       await vite?.close();
+      clearInterval(uploadSweep);
       await closeMail(Math.max(0, deadline - Date.now()));
       await database.destroy();
       releaseLock?.();

@@ -155,6 +155,19 @@ export const messages = {
     tooComplex: "This drawing is too complex to turn into a picture. Choose a simpler one or a PNG or JPG.",
     tooManyUploads: "Too many pictures uploaded.",
     busy: "The shop is busy with other pictures right now. Please try again in a moment.",
+    /** Product and category images (issue 10). */
+    productTooLarge: "The picture is too large (at most 20 MB).",
+    tooManyPixels: "The picture has too many pixels (at most 40 megapixels). Choose a smaller picture.",
+  },
+  uploads: {
+    loginFirst: "Please log in to upload pictures.",
+    adminsOnly: "Only the shop's admins may upload product and category pictures.",
+    unknownPurpose: "Say what the upload is for: a product, category or profile picture.",
+    lengthRequired: "Say how large the file is before sending it.",
+    tooLarge: "The picture is too large (at most 20 MB).",
+    notFound: "That upload does not exist or has expired. Please choose the file again.",
+    notFinished: "That upload has not finished yet. Please wait for it, or choose the file again.",
+    failed: "The upload failed. Please try again.",
   },
   forms: {
     tooLarge: "The form is too large",

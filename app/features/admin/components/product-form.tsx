@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { useCallback, useState, type ReactNode } from "react";
 import { Form, useNavigation } from "react-router";
 import { adminMessages } from "#common/admin/admin-messages.ts";
 import { productFormFieldsSchema } from "#common/admin/admin-schemas.ts";
@@ -40,12 +40,17 @@ export function ProductForm({
   values: ProductFormValues | null;
   categoryNames: string[];
   failure: ProductFormFailure | undefined;
-  productImages: ReactNode;
-  categoryImage: ReactNode;
+  /** The picture fields, told how to report that their uploads are still running. */
+  productImages: (onBusyChange: (busy: boolean) => void) => ReactNode;
+  categoryImage: (onBusyChange: (busy: boolean) => void) => ReactNode;
 }) {
+  // The form waits for both picture fields: a save while a file is still uploading would leave it out.
+  const [uploading, setUploading] = useState({ images: false, categoryImage: false });
+  const imagesBusy = useCallback((busy: boolean) => setUploading((now) => ({ ...now, images: busy })), []);
+  const categoryImageBusy = useCallback((busy: boolean) => setUploading((now) => ({ ...now, categoryImage: busy })), []);
   const navigation = useNavigation();
   const { errors, onSubmit } = useFormErrors(productFormFieldsSchema, failure?.fieldErrors);
-  const busy = navigation.state === "submitting";
+  const busy = navigation.state === "submitting" || uploading.images || uploading.categoryImage;
   return (
     <Form method="post" onSubmit={onSubmit} noValidate className="mt-6 grid max-w-2xl gap-5">
       <h1 className="text-3xl font-bold text-stone-900">{heading}</h1>
@@ -59,11 +64,11 @@ export function ProductForm({
       <FormField label="Product Description" name="description" multiline rows={4} defaultValue={values?.description} error={errors.description} />
       <FormField label="Product Price" name="price" inputMode="decimal" defaultValue={values?.price} error={errors.price} />
       <div>
-        {productImages}
+        {productImages(imagesBusy)}
         {errors.images ? <p className="field-error">{errors.images}</p> : null}
       </div>
       <div>
-        {categoryImage}
+        {categoryImage(categoryImageBusy)}
         {errors.categoryImage ? <p className="field-error">{errors.categoryImage}</p> : null}
       </div>
       <div>
@@ -78,7 +83,7 @@ export function ProductForm({
       <FormField label="Category Description (for a new category)" name="categoryDescription" placeholder={adminMessages.category.defaultDescription} error={errors.categoryDescription} />
       <FormField label="Stock Quantity" name="stock" inputMode="numeric" defaultValue={values?.stock} error={errors.stock} />
       <div>
-        <SubmitButton busy={busy} busyLabel="Saving…">
+        <SubmitButton busy={busy} busyLabel={uploading.images || uploading.categoryImage ? "Uploading pictures…" : "Saving…"}>
           {heading}
         </SubmitButton>
       </div>

@@ -1,6 +1,7 @@
 import { redirect } from "react-router";
 import { adminMessages } from "#common/admin/admin-messages.ts";
 import { AdminNav } from "../components/admin-nav.tsx";
+import { ImagesField } from "../components/images-field.tsx";
 import { ProductForm, productInputFromForm } from "../components/product-form.tsx";
 import { readForm } from "../../../shared/lib/forms.ts";
 import { actionResult } from "../../../shared/lib/service-errors.ts";
@@ -33,13 +34,9 @@ export default function AddProduct({ loaderData, actionData }: Route.ComponentPr
         values={null}
         categoryNames={loaderData.categoryNames}
         failure={actionData && !actionData.ok ? actionData : undefined}
-        productImages={<PicturesField label="Product Images" />}
-        categoryImage={<PicturesField label="Category Image" />}
+        productImages={(busy) => <ImagesField name="images" label="Product Images" multiple purpose="product" onBusyChange={busy} />}
+        categoryImage={(busy) => <ImagesField name="categoryImage" label="Category Image" purpose="category" onBusyChange={busy} />}
       />
     </section>
   );
-}
-
-function PicturesField({ label }: { label: string }) {
-  return <p className="field-label">{label}</p>;
 }

@@ -2,7 +2,7 @@ import { redirect } from "react-router";
 import { adminMessages } from "#common/admin/admin-messages.ts";
 import { rupeesFromPaise } from "#common/admin/price-text.ts";
 import { AdminNav } from "../components/admin-nav.tsx";
-import { KeptPictures } from "../components/kept-pictures.tsx";
+import { ImagesField } from "../components/images-field.tsx";
 import { ProductForm, productInputFromForm } from "../components/product-form.tsx";
 import { readForm } from "../../../shared/lib/forms.ts";
 import { actionResult, loadOr404 } from "../../../shared/lib/service-errors.ts";
@@ -46,13 +46,17 @@ export default function EditProduct({ loaderData, actionData }: Route.ComponentP
         }}
         categoryNames={categoryNames}
         failure={actionData && !actionData.ok ? actionData : undefined}
-        productImages={
-          <>
-            <p className="field-label">Product Images</p>
-            <KeptPictures images={product.images} />
-          </>
-        }
-        categoryImage={<p className="field-label">Category Image</p>}
+        productImages={(busy) => (
+          <ImagesField
+            name="images"
+            label="Product Images"
+            multiple
+            purpose="product"
+            initial={product.images.map((image, index) => ({ id: image.id, url: image.url, alt: `Picture ${index + 1}` }))}
+            onBusyChange={busy}
+          />
+        )}
+        categoryImage={(busy) => <ImagesField name="categoryImage" label="Category Image" purpose="category" onBusyChange={busy} />}
       />
     </section>
   );

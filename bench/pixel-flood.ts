@@ -1,0 +1,56 @@
+// Peak memory while a decompression bomb is refused (issue 10): a fresh process uploads a 100,000 × 100,000 PNG
+// header (about 70 bytes) through the tus handler and asks the media service for images from it.
+// Run: npx tsx bench/pixel-flood.ts
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import sharp from "sharp";
+import { createMediaService } from "../server/platform/media/media.ts";
+import { createResumableUploads } from "../server/platform/uploads/resumable-uploads.ts";
+
+const owner = { id: "bench", name: "Bench", email: "bench@example.com", username: "bench", image: null, emailVerified: true, isAdmin: true };
+const dataDir = mkdtempSync(path.join(os.tmpdir(), "plant-shop-flood-"));
+const uploads = createResumableUploads({ directory: path.join(dataDir, "uploads"), basePath: "/api/uploads" });
+const media = createMediaService({ mediaDir: path.join(dataDir, "media"), uploads });
+
+function crc32(bytes: Uint8Array): number {
+  let crc = 0xffffffff;
+  for (const byte of bytes) {
+    crc ^= byte;
+    for (let bit = 0; bit < 8; bit++) crc = crc & 1 ? (crc >>> 1) ^ 0xedb88320 : crc >>> 1;
+  }
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+const png = await sharp({ create: { width: 1, height: 1, channels: 3, background: "#2d6a4f" } }).png().toBuffer();
+png.writeUInt32BE(100_000, 16);
+png.writeUInt32BE(100_000, 20);
+png.writeUInt32BE(crc32(png.subarray(12, 29)), 29);
+
+const tus = { "Tus-Resumable": "1.0.0" };
+const created = await uploads.handle(
+  new Request("http://127.0.0.1/api/uploads", {
+    method: "POST",
+    headers: { ...tus, "Upload-Length": String(png.byteLength), "Upload-Metadata": `purpose ${btoa("product")}` },
+  }),
+  owner,
+);
+const location = created.headers.get("Location")!;
+await uploads.handle(
+  new Request(`http://127.0.0.1${location}`, {
+    method: "PATCH",
+    headers: { ...tus, "Upload-Offset": "0", "Content-Type": "application/offset+octet-stream" },
+    body: png,
+  }),
+  owner,
+);
+const before = process.resourceUsage().maxRSS;
+const started = performance.now();
+const outcome = await media.imageFromUpload(location.split("/").pop()!, owner.id).then(
+  () => "accepted (wrong!)",
+  (error: Error) => `refused: ${error.message}`,
+);
+const after = process.resourceUsage().maxRSS;
+console.log(`${png.byteLength}-byte PNG declaring 100000x100000: ${outcome}`);
+console.log(`peak RSS before ${(before / 1024).toFixed(1)} MB, after ${(after / 1024).toFixed(1)} MB, in ${(performance.now() - started).toFixed(0)} ms`);
+rmSync(dataDir, { recursive: true, force: true });

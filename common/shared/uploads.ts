@@ -1,0 +1,28 @@
+// Resumable uploads (spec section 4 "Large file upload", section 9: 5 MiB chunks; issue 10: at most 20 MB).
+
+/** Each PATCH of a tus upload carries at most this much (the spec's chunk size). */
+export const UPLOAD_CHUNK_BYTES = 5 * 1024 * 1024;
+/** The largest product or category image (issue 10). */
+export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
+/** Where the tus endpoint lives. */
+export const UPLOADS_PATH = "/api/uploads";
+
+/** What an upload is for: who may send it depends on it (admins for product and category images). */
+export const UPLOAD_PURPOSES = ["product", "category", "profile"] as const;
+export type UploadPurpose = (typeof UPLOAD_PURPOSES)[number];
+
+/** How a form names an image: a finished upload to turn into a stored image, or an image it already has. */
+export type ImageFieldValue = { kind: "upload"; uploadId: string } | { kind: "image"; imageId: string };
+
+const UPLOAD_VALUE = /^upload:([0-9a-f]{32})$/;
+const IMAGE_VALUE = /^image:([A-Za-z0-9_-]{1,64})$/;
+
+/** Reads one hidden input of <ImagesField> (`upload:<id>` or `image:<id>`); null for anything else. */
+export function parseImageFieldValue(value: unknown): ImageFieldValue | null {
+  if (typeof value !== "string") return null;
+  const upload = UPLOAD_VALUE.exec(value);
+  if (upload?.[1]) return { kind: "upload", uploadId: upload[1] };
+  const image = IMAGE_VALUE.exec(value);
+  if (image?.[1]) return { kind: "image", imageId: image[1] };
+  return null;
+}

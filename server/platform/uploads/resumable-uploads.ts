@@ -1,0 +1,188 @@
+import { mkdir, readdir, rm, stat } from "node:fs/promises";
+import path from "node:path";
+import { FileStore } from "@tus/file-store";
+import { Server } from "@tus/server";
+import { MAX_UPLOAD_BYTES, UPLOAD_CHUNK_BYTES, UPLOAD_PURPOSES, type UploadPurpose } from "#common/shared/uploads.ts";
+import { messages } from "#common/shared/messages.ts";
+import { ForbiddenError, InvalidInputError, NotFoundError, ServiceError, UnauthorizedError } from "../errors.ts";
+import type { SessionUser } from "../session-user.ts";
+
+/** tus names uploads with 16 random bytes in hex; nothing else may reach the disk as an upload id. */
+const UPLOAD_ID = /^[0-9a-f]{32}$/;
+/** Set by us on the request handed to tus (a client's own copy is dropped), read back in onUploadCreate. */
+const UPLOADER_HEADER = "x-plant-shop-uploader";
+/** Unfinished uploads, and finished ones no form used, are deleted this long after they began (tus expiration). */
+export const UPLOAD_EXPIRY_MS = 24 * 60 * 60 * 1000;
+
+export interface ResumableUploadsOptions {
+  /** The folder the raw uploads live in (DATA_DIR/uploads). */
+  directory: string;
+  /** Where the endpoint is mounted, e.g. /api/uploads. */
+  basePath: string;
+  expiryMs?: number;
+  maxBytes?: number;
+}
+
+/** A finished upload, ready to be read once and removed. */
+export interface FinishedUpload {
+  id: string;
+  filePath: string;
+  size: number;
+  purpose: UploadPurpose;
+}
+
+export type ResumableUploads = ReturnType<typeof createResumableUploads>;
+
+/**
+ * Resumable uploads over the tus protocol (https://tus.io/protocols/resumable-upload): the browser creates an
+ * upload, sends it in 5 MiB PATCHes and, after a dropped connection, asks (HEAD) how much arrived and goes on
+ * from there. Each upload belongs to the person who created it; the raw bytes never leave this folder except
+ * through `takeFinished`, which hands them to the media pipeline (decision 022).
+ */
+export function createResumableUploads(options: ResumableUploadsOptions) {
+  const expiryMs = options.expiryMs ?? UPLOAD_EXPIRY_MS;
+  const maxBytes = options.maxBytes ?? MAX_UPLOAD_BYTES;
+  const { directory } = options;
+  const store = new FileStore({ directory, expirationPeriodInMilliseconds: expiryMs });
+  const tus = new Server({
+    path: options.basePath,
+    datastore: store,
+    maxSize: maxBytes,
+    relativeLocation: true,
+    // The upload id is the capability to continue an upload: only its owner may use it (checked in `handle`).
+    disableTerminationForFinishedUploads: false,
+    async onUploadCreate(request, upload) {
+      const uploader = request.headers.get(UPLOADER_HEADER);
+      if (!uploader) throw tusError(401, messages.uploads.loginFirst);
+      return { metadata: { ...upload.metadata, uploader } };
+    },
+  });
+
+  /** An upload's description and how much of it arrived (the file's size), or null when there is none. */
+  async function readInfo(id: string): Promise<UploadInfo | null> {
+    if (!UPLOAD_ID.test(id)) return null;
+    try {
+      const upload = await store.getUpload(id);
+      return { id, size: upload.size, offset: upload.offset, creation_date: upload.creation_date, metadata: upload.metadata };
+    } catch {
+      return null;
+    }
+  }
+
+  async function removeUpload(id: string): Promise<void> {
+    if (!UPLOAD_ID.test(id)) return;
+    await rm(path.join(directory, id), { force: true });
+    await rm(path.join(directory, `${id}.json`), { force: true });
+  }
+
+  return {
+    /**
+     * Answers one tus request for `user`. Creating needs a purpose the person may upload for (product and
+     * category images: admins; a profile picture: anyone signed in); every later request needs the upload's owner.
+     * Reading an upload back (GET) is not offered: the raw bytes are never served.
+     */
+    async handle(request: Request, user: SessionUser | null): Promise<Response> {
+      if (request.method === "OPTIONS") return tus.handleWeb(request);
+      if (!user) throw new UnauthorizedError(messages.uploads.loginFirst);
+      const headers = new Headers(request.headers);
+      headers.delete(UPLOADER_HEADER);
+      if (request.method === "POST") {
+        const purpose = parseMetadata(request.headers.get("upload-metadata")).purpose;
+        if (!isPurpose(purpose)) throw new InvalidInputError(messages.uploads.unknownPurpose);
+        if (purpose !== "profile" && !user.isAdmin) throw new ForbiddenError(messages.uploads.adminsOnly);
+        if (request.headers.has("upload-defer-length") || !request.headers.has("upload-length")) {
+          throw new InvalidInputError(messages.uploads.lengthRequired);
+        }
+        const length = Number(request.headers.get("upload-length"));
+        if (Number.isSafeInteger(length) && length > maxBytes) throw new ServiceError(413, messages.uploads.tooLarge);
+        headers.set(UPLOADER_HEADER, user.id);
+      } else if (request.method === "HEAD" || request.method === "PATCH" || request.method === "DELETE") {
+        const id = request.url.split("?")[0]?.split("/").pop() ?? "";
+        const info = await readInfo(id);
+        // Somebody else's upload looks exactly like one that does not exist.
+        if (!info || info.metadata?.uploader !== user.id) throw new NotFoundError(messages.uploads.notFound);
+      } else {
+        return new Response(null, { status: 405, headers: { Allow: "OPTIONS, POST, HEAD, PATCH, DELETE" } });
+      }
+      const forwarded = new Request(request.url, {
+        method: request.method,
+        headers,
+        body: request.body,
+        signal: request.signal,
+        // Node's fetch types need this to stream a request body through.
+        ...(request.body ? { duplex: "half" } : {}),
+      } as RequestInit);
+      return tus.handleWeb(forwarded);
+    },
+
+    /**
+     * The finished upload `id` of `uploaderId`, for the media pipeline to read; refused with a message a person
+     * can act on when it is somebody else's, unknown, expired or not finished.
+     */
+    async takeFinished(id: string, uploaderId: string): Promise<FinishedUpload> {
+      const info = await readInfo(id);
+      if (!info || info.metadata?.uploader !== uploaderId) throw new InvalidInputError(messages.uploads.notFound);
+      if (info.size === undefined || info.offset !== info.size) throw new InvalidInputError(messages.uploads.notFinished);
+      const purpose = info.metadata.purpose;
+      const filePath = path.join(directory, id);
+      const { size } = await stat(filePath).catch(() => {
+        throw new InvalidInputError(messages.uploads.notFound);
+      });
+      return { id, filePath, size, purpose: isPurpose(purpose) ? purpose : "product" };
+    },
+
+    /** Deletes an upload's bytes and description (after the media pipeline used or refused it). */
+    remove: removeUpload,
+
+    /**
+     * Deletes every upload begun more than the expiry ago, finished or not (a finished one no form used is as
+     * dead as an abandoned one). Its cost grows with the uploads in the folder, not with the shop: run by a timer.
+     */
+    async removeExpired(now = Date.now()): Promise<number> {
+      await mkdir(directory, { recursive: true });
+      let removed = 0;
+      for (const name of await readdir(directory)) {
+        if (!name.endsWith(".json")) continue;
+        const id = name.slice(0, -".json".length);
+        const info = await readInfo(id);
+        const began = info?.creation_date ? Date.parse(info.creation_date) : NaN;
+        const age = Number.isNaN(began) ? now - (await stat(path.join(directory, name))).mtimeMs : now - began;
+        if (age <= expiryMs) continue;
+        await removeUpload(id);
+        removed++;
+      }
+      return removed;
+    },
+
+    /** Chunk size the browser uses; here so the server and its tests agree with the client. */
+    chunkBytes: UPLOAD_CHUNK_BYTES,
+  };
+}
+
+interface UploadInfo {
+  id: string;
+  size?: number | undefined;
+  offset: number;
+  creation_date?: string | undefined;
+  metadata?: Record<string, string | null> | undefined;
+}
+
+function isPurpose(value: unknown): value is UploadPurpose {
+  return typeof value === "string" && (UPLOAD_PURPOSES as readonly string[]).includes(value);
+}
+
+/** tus's Upload-Metadata: comma-separated `key base64value` pairs. */
+function parseMetadata(header: string | null): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const pair of (header ?? "").split(",")) {
+    const [key, value] = pair.trim().split(" ");
+    if (!key) continue;
+    result[key] = value ? Buffer.from(value, "base64").toString("utf8") : "";
+  }
+  return result;
+}
+
+/** The shape tus expects a hook to throw to answer with a status and body. */
+function tusError(status: number, body: string) {
+  return { status_code: status, body };
+}
