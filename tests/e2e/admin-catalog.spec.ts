@@ -1,4 +1,5 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
+import sharp from "sharp";
 import { adminMessages } from "../../common/admin/admin-messages.ts";
 import { messages } from "../../common/shared/messages.ts";
 import { createCategory, createProduct } from "../support/factories.ts";
@@ -10,6 +11,11 @@ import { signedInUnverified } from "./support/shopper.ts";
 
 const f = adminMessages.productForm;
 const unique = (kind: string) => `${kind} ${randomUUID().slice(0, 8)}`;
+
+/** A PNG of random pixels: it does not compress, so its size is about width × height × 3 bytes. */
+function noisePng(width: number, height: number): Promise<Buffer> {
+  return sharp(randomBytes(width * height * 3), { raw: { width, height, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
+}
 
 test.describe("the owner's catalogue", () => {
   // Several pages and form posts each, on a machine shared with other builds: a generous bound, not a timing claim.
@@ -48,13 +54,62 @@ test.describe("the owner's catalogue", () => {
     allowStatusLogs(consoleErrors, 400);
   });
 
-  test("an admin edits a product as 'Update Product': the name's first letter is upper-cased, a picture removed, the page shows the new stock", async ({ page, shopDb }) => {
+  test("an admin creates a product with two pictures (one over 5 MiB, sent in 5 MiB chunks) and a new category; its page shows the capitalised name and the stock", async ({ page, shopDb }) => {
+    const big = await noisePng(1400, 1400); // about 5.9 MB: more than one 5 MiB chunk
+    expect(big.length).toBeGreaterThan(5 * 1024 * 1024);
+    const small = await noisePng(200, 150);
+    let patches = 0;
+    page.on("request", (request) => {
+      if (request.method() === "PATCH" && new URL(request.url()).pathname.startsWith("/api/uploads/")) patches += 1;
+    });
+    await logIn(page, ADMIN);
+    await page.goto("/add-product");
+    const name = unique("velvet calathea");
+    const categoryName = unique("Prayer Plants");
+    await page.getByLabel("Product Name").fill(name);
+    await page.getByLabel("Product Description").fill("Leaves that fold up at night.");
+    await page.getByLabel("Product Price").fill("1,249.50");
+    const productImages = page.getByLabel("Product Images", { exact: true });
+    await hydrated(productImages);
+    await productImages.setInputFiles([
+      { name: "calathea-big.png", mimeType: "image/png", buffer: big },
+      { name: "calathea-small.png", mimeType: "image/png", buffer: small },
+    ]);
+    await page.getByLabel("Category Image", { exact: true }).setInputFiles({ name: "prayer.png", mimeType: "image/png", buffer: small });
+    await page.getByLabel("Product Category").fill(categoryName);
+    await page.getByLabel("Stock Quantity").fill("6");
+    // The small file goes first: the cover is the first picture.
+    await page.getByRole("button", { name: "Move calathea-small.png earlier" }).click();
+    await expect(page.locator('input[type="hidden"][name="images"]')).toHaveCount(2, { timeout: 60_000 });
+    await expect(page.locator('input[type="hidden"][name="categoryImage"]')).toHaveCount(1);
+    await page.getByRole("button", { name: f.addHeading }).click();
+
+    await expect(page).toHaveURL(/\/product\/[\w-]+$/, { timeout: 60_000 });
+    const saved = name[0]!.toUpperCase() + name.slice(1);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(saved);
+    await expect(page.getByText(messages.product.availableStock(6))).toBeVisible();
+    // Three files, the big one in two 5 MiB chunks: four PATCH requests (three, had it gone in one piece).
+    expect(patches, "tus PATCH requests").toBeGreaterThanOrEqual(4);
+
+    const productId = new URL(page.url()).pathname.split("/").pop()!;
+    const product = await shopDb.db
+      .selectFrom("products as p")
+      .innerJoin("categories as c", "c.id", "p.category_id")
+      .select(["p.name", "p.price_paise", "p.stock", "c.name as category", "c.description"])
+      .where("p.id", "=", productId)
+      .executeTakeFirstOrThrow();
+    expect(product).toEqual({ name: saved, price_paise: 124_950, stock: 6, category: categoryName, description: "Default description" });
+    const pictures = await shopDb.db.selectFrom("product_images").select(["width", "height"]).where("product_id", "=", productId).orderBy("position").execute();
+    expect(pictures).toEqual([{ width: 200, height: 150 }, { width: 1280, height: 1280 }]);
+  });
+
+  test("an admin edits a product as 'Update Product': the name's first letter is upper-cased, pictures reordered and one removed, the page shows the new stock", async ({ page, shopDb }) => {
     const category = await createCategory(shopDb.db, { name: unique("Edit Shelf") });
     const plant = await createProduct(shopDb.db, {
       name: unique("Edit Fern"),
       category_id: category.id,
       stock: 4,
-      images: ["/illustrations/products/snake-plant-1.svg", "/illustrations/products/snake-plant-2.svg"],
+      images: ["/illustrations/products/aloe-vera-1.svg", "/illustrations/products/aloe-vera-2.svg", "/illustrations/products/cactus-plant-1.svg"],
     });
     await logIn(page, ADMIN);
     await page.goto(`/product/${plant.id}/edit`);
@@ -67,15 +122,19 @@ test.describe("the owner's catalogue", () => {
     const newName = unique("renamed fern");
     await page.getByLabel("Product Name").fill(newName);
     await page.getByLabel("Stock Quantity").fill("17");
-    await page.getByLabel("Keep picture 2").uncheck();
+    const moveThird = page.getByRole("button", { name: "Move Picture 3 earlier" });
+    await hydrated(moveThird);
+    await moveThird.click();
+    await moveThird.click();
+    await page.getByRole("button", { name: "Remove Picture 2" }).click();
     await page.getByRole("button", { name: f.updateHeading }).click();
 
     await expect(page).toHaveURL(urlIs(`/product/${plant.id}`));
     const saved = newName[0]!.toUpperCase() + newName.slice(1);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(saved);
     await expect(page.getByText(messages.product.availableStock(17))).toBeVisible();
-    const images = await shopDb.db.selectFrom("product_images").select("url").where("product_id", "=", plant.id).execute();
-    expect(images).toEqual([{ url: "/illustrations/products/snake-plant-1.svg" }]);
+    const images = await shopDb.db.selectFrom("product_images").select("url").where("product_id", "=", plant.id).orderBy("position").execute();
+    expect(images).toEqual([{ url: "/illustrations/products/cactus-plant-1.svg" }, { url: "/illustrations/products/aloe-vera-1.svg" }]);
   });
 
   test("/admin/products lists lowest stock first, saves a stock in place, and deletes a product after its confirmation", async ({ page, shopDb }) => {

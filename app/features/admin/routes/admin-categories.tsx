@@ -1,6 +1,7 @@
 import { Form, Link } from "react-router";
 import { adminMessages } from "#common/admin/admin-messages.ts";
 import { AdminNav } from "../components/admin-nav.tsx";
+import { ImagesField } from "../components/images-field.tsx";
 import { readForm } from "../../../shared/lib/forms.ts";
 import { actionResult } from "../../../shared/lib/service-errors.ts";
 import { requireAdmin } from "../../../shared/lib/session.ts";
@@ -64,6 +65,16 @@ export default function AdminCategories({ loaderData, actionData }: Route.Compon
                   <button type="submit" className="btn-outline text-sm">
                     Rename
                   </button>
+                </Form>
+                <Form method="post" className="grid max-w-md gap-2">
+                  <input type="hidden" name="intent" value="image" />
+                  <input type="hidden" name="categoryId" value={category.id} />
+                  <ImagesField name="image" label={`New image for ${category.name}`} purpose="category" />
+                  <div>
+                    <button type="submit" className="btn-outline text-sm">
+                      Change image
+                    </button>
+                  </div>
                 </Form>
                 {result && !result.ok ? (
                   <p role="alert" className="field-error">
