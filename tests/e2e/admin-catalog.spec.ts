@@ -1,15 +1,33 @@
 import { randomBytes, randomUUID } from "node:crypto";
+import type { Locator, Page } from "@playwright/test";
 import sharp from "sharp";
 import { adminMessages } from "../../common/admin/admin-messages.ts";
 import { messages } from "../../common/shared/messages.ts";
 import { createCategory, createProduct } from "../support/factories.ts";
-import { allowStatusLogs, expect, test } from "./support/fixtures.ts";
-import { ADMIN, hydrated, logIn, urlIs } from "./support/pages.ts";
+import { allowStatusLogs, expect as baseExpect, test } from "./support/fixtures.ts";
+import { ADMIN, submitLogin, toast, urlIs } from "./support/pages.ts";
 import { signedInUnverified } from "./support/shopper.ts";
 
 // The owner's catalogue (issue 10): the product form, the products and categories lists, and who may see them.
 
 const f = adminMessages.productForm;
+
+// Pictures are decoded to WebP and AVIF while the form is saved, and the machine running the suite may be
+// shared: what a page should show gets a longer while to appear. This bounds waiting; it asserts no timing.
+const expect = baseExpect.configure({ timeout: 30_000 });
+
+/** Waits until React has hydrated the element (as support/pages.ts's hydrated, with this file's longer wait). */
+async function hydrated(element: Locator) {
+  await expect
+    .poll(() => element.evaluate((el) => Object.keys(el).some((key) => key.startsWith("__reactProps"))), { message: "the page hydrates", timeout: 30_000 })
+    .toBe(true);
+}
+
+async function logIn(page: Page) {
+  await page.goto("/login");
+  await submitLogin(page, ADMIN);
+  await expect(toast(page, messages.auth.loggedIn)).toBeVisible();
+}
 const unique = (kind: string) => `${kind} ${randomUUID().slice(0, 8)}`;
 
 /** A PNG of random pixels: it does not compress, so its size is about width × height × 3 bytes. */
@@ -22,7 +40,7 @@ test.describe("the owner's catalogue", () => {
   test.describe.configure({ timeout: 120_000 });
 
   test("the product form shows the spec's message for every empty field, and the failure line with its reason", async ({ page, consoleErrors }) => {
-    await logIn(page, ADMIN);
+    await logIn(page);
     await page.goto("/add-product");
     await expect(page.getByRole("heading", { name: f.addHeading, level: 1 })).toBeVisible();
     await expect(page.getByRole("navigation", { name: "Admin" })).toBeVisible();
@@ -62,7 +80,7 @@ test.describe("the owner's catalogue", () => {
     page.on("request", (request) => {
       if (request.method() === "PATCH" && new URL(request.url()).pathname.startsWith("/api/uploads/")) patches += 1;
     });
-    await logIn(page, ADMIN);
+    await logIn(page);
     await page.goto("/add-product");
     const name = unique("velvet calathea");
     const categoryName = unique("Prayer Plants");
@@ -111,8 +129,10 @@ test.describe("the owner's catalogue", () => {
       stock: 4,
       images: ["/illustrations/products/aloe-vera-1.svg", "/illustrations/products/aloe-vera-2.svg", "/illustrations/products/cactus-plant-1.svg"],
     });
-    await logIn(page, ADMIN);
-    await page.goto(`/product/${plant.id}/edit`);
+    await logIn(page);
+    await page.goto(`/product/${plant.id}`);
+    await page.getByRole("link", { name: "Edit product" }).click();
+    await expect(page).toHaveURL(urlIs(`/product/${plant.id}/edit`));
     await expect(page.getByRole("heading", { name: f.updateHeading, level: 1 })).toBeVisible();
     await expect(page.getByLabel("Product Name")).toHaveValue(plant.name);
     await expect(page.getByLabel("Product Price")).toHaveValue("999");
@@ -139,7 +159,7 @@ test.describe("the owner's catalogue", () => {
 
   test("/admin/products lists lowest stock first, saves a stock in place, and deletes a product after its confirmation", async ({ page, shopDb }) => {
     const plant = await createProduct(shopDb.db, { name: unique("Admin List Fern"), stock: 0 });
-    await logIn(page, ADMIN);
+    await logIn(page);
     await page.goto("/admin/products");
     await expect(page.getByRole("heading", { name: adminMessages.products.heading, level: 1 })).toBeVisible();
     const firstStock = await page.getByTestId("admin-product-row").first().getByRole("textbox").inputValue();
@@ -167,7 +187,7 @@ test.describe("the owner's catalogue", () => {
   test("/admin/categories renames a category and refuses to delete one that still has products", async ({ page, shopDb }) => {
     const category = await createCategory(shopDb.db, { name: unique("Aardvark Shelf") });
     await createProduct(shopDb.db, { category_id: category.id });
-    await logIn(page, ADMIN);
+    await logIn(page);
     await page.goto("/admin/categories");
     const row = page.getByTestId("admin-category-row").filter({ has: page.getByRole("link", { name: category.name }) });
     const newName = unique("Aardvark Ledge");
