@@ -133,6 +133,21 @@ export function buildOpenApiDocument(serverUrl: string) {
           responses: { 200: json("Profile", "Saved"), ...errors(400, 403, 404, 413) },
         },
       },
+      "/uploads": {
+        post: {
+          summary:
+            "Begin a resumable upload (tus 1.0.0: Tus-Resumable, Upload-Length at most 20 MB, Upload-Metadata with purpose product, category or profile). Product and category pictures: admins only; a profile picture: anyone signed in",
+          responses: { 201: { description: "Created; Location is the upload's address" }, ...errors(400, 401, 403, 413) },
+        },
+      },
+      "/uploads/{uploadId}": {
+        head: { summary: "How much of one's own upload arrived (Upload-Offset)", responses: { 200: { description: "Upload-Offset and Upload-Length" }, ...errors(401, 404) } },
+        patch: {
+          summary: "Send the next chunk (application/offset+octet-stream, from Upload-Offset; the shop's pages send 5 MiB)",
+          responses: { 204: { description: "Stored; Upload-Offset is the new offset" }, ...errors(401, 404, 409, 413) },
+        },
+        delete: { summary: "Abandon one's own upload", responses: { 204: { description: "Deleted" }, ...errors(401, 404) } },
+      },
       "/admin/contact-messages": {
         get: {
           summary: "The Contact Us inbox, newest first (admins only)",

@@ -4,6 +4,8 @@ export interface ImageRef {
   width: number;
   height: number;
   alt: string;
+  /** An uploaded image's variants (WebP and AVIF at several widths) derive from this key and `width`; null for a single file. */
+  mediaKey?: string | null;
 }
 
 export interface ProductSummary {

@@ -33,7 +33,7 @@ function sendChunk(location: string, cookie: string, offset: number, chunk: Uint
   return shop.app.request(location, {
     method: "PATCH",
     headers: { ...TUS, Cookie: cookie, "Upload-Offset": String(offset), "Content-Type": "application/offset+octet-stream" },
-    body: chunk,
+    body: new Uint8Array(chunk),
   });
 }
 

@@ -71,7 +71,7 @@ export function createCartService(database: Pick<Database, "db" | "dialect">, { 
       .selectFrom("cart_items as ci")
       .leftJoin("products as p", "p.id", "ci.product_id")
       .leftJoin("product_images as img", (join) => join.onRef("img.product_id", "=", "p.id").on("img.position", "=", 0))
-      .select(["ci.id", "ci.quantity", "p.id as product_id", "p.name", "p.price_paise", "p.stock", "img.url", "img.width", "img.height"])
+      .select(["ci.id", "ci.quantity", "p.id as product_id", "p.name", "p.price_paise", "p.stock", "img.url", "img.width", "img.height", "img.media_key"])
       .where("ci.user_id", "=", userId)
       .orderBy("ci.created_at")
       .orderBy("ci.id")
@@ -86,7 +86,7 @@ export function createCartService(database: Pick<Database, "db" | "dialect">, { 
           id: row.id,
           productId: row.product_id,
           name,
-          image: row.url ? { url: row.url, width: row.width ?? 800, height: row.height ?? 800, alt: name } : null,
+          image: row.url ? { url: row.url, width: row.width ?? 800, height: row.height ?? 800, alt: name, mediaKey: row.media_key } : null,
           unitPricePaise,
           quantity: row.quantity,
           stock: product?.stock ?? 0,

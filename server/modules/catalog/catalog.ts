@@ -55,6 +55,7 @@ function withSummaryColumns(query: ProductsFrom) {
       "img.url as image_url",
       "img.width as image_width",
       "img.height as image_height",
+      "img.media_key as image_media_key",
     ]);
 }
 
@@ -125,7 +126,7 @@ export function createCatalogService(db: Kysely<DB>, { rateLimiter }: { rateLimi
       if (!product) throw new NotFoundError(messages.product.notFound);
       const images = await db
         .selectFrom("product_images")
-        .select(["url", "width", "height"])
+        .select(["url", "width", "height", "media_key as mediaKey"])
         .where("product_id", "=", productId)
         .orderBy("position")
         .execute();
@@ -181,13 +182,14 @@ type SummaryRow = Omit<Selectable<ProductTable>, "updated_at"> & {
   image_url: string | null;
   image_width: number | null;
   image_height: number | null;
+  image_media_key: string | null;
 };
 
 function toSummary(row: SummaryRow): ProductSummary {
   const image: ImageRef | null =
     row.image_url === null
       ? null
-      : { url: row.image_url, width: row.image_width ?? 800, height: row.image_height ?? 800, alt: row.name };
+      : { url: row.image_url, width: row.image_width ?? 800, height: row.image_height ?? 800, alt: row.name, mediaKey: row.image_media_key };
   return {
     id: row.id,
     name: row.name,
@@ -205,6 +207,6 @@ function toCategory(row: Selectable<DB["categories"]>): CategorySummary {
     id: row.id,
     name: row.name,
     description: row.description,
-    image: { url: row.image_url, width: row.image_width, height: row.image_height, alt: row.name },
+    image: { url: row.image_url, width: row.image_width, height: row.image_height, alt: row.name, mediaKey: row.image_media_key },
   };
 }

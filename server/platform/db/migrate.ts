@@ -6,6 +6,7 @@ import { ordersMigration } from "./migrations/0003-orders.ts";
 import { hashedTokensMigration } from "./migrations/0005-hashed-tokens.ts";
 import { mailOutboxMigration } from "./migrations/0006-mail-outbox.ts";
 import { seedingRecordMigration } from "./migrations/0007-seeding-record.ts";
+import { imageVariantsMigration } from "./migrations/0009-image-variants.ts";
 import { adminCatalogMigration } from "./migrations/0010-admin-catalog.ts";
 
 /** What a migration needs to know to write the same schema on both databases. */
@@ -22,6 +23,7 @@ const history: Record<string, (context: MigrationContext) => Migration> = {
   "0005-hashed-tokens": hashedTokensMigration,
   "0006-mail-outbox": mailOutboxMigration,
   "0007-seeding-record": seedingRecordMigration,
+  "0009-image-variants": imageVariantsMigration,
   "0010-admin-catalog": adminCatalogMigration,
 };
 

@@ -9,6 +9,8 @@ export interface CategoryTable {
   image_url: string;
   image_width: number;
   image_height: number;
+  /** Set when the image was made from an upload: the key of its variants (migration 0009, decision 022). */
+  image_media_key: string | null;
   created_at: Timestamp;
 }
 
@@ -30,6 +32,8 @@ export interface ProductImageTable {
   url: string;
   width: number;
   height: number;
+  /** Set when the image was made from an upload: the key of its variants (migration 0009, decision 022). */
+  media_key: string | null;
 }
 
 export interface ContactMessageTable {

@@ -40,7 +40,7 @@ async function finishedUpload(bytes: Uint8Array, user: SessionUser = owner, name
     new Request(`http://127.0.0.1${location}`, {
       method: "PATCH",
       headers: { ...tus, "Upload-Offset": "0", "Content-Type": "application/offset+octet-stream" },
-      body: bytes,
+      body: new Uint8Array(bytes),
     }),
     user,
   );

@@ -90,7 +90,7 @@ function CartRow({ line }: { line: CartLine }) {
   );
   return (
     <li className="flex flex-wrap items-center gap-x-4 gap-y-2 p-4" aria-label={line.name}>
-      <Picture image={line.image} alt="" className="size-20 shrink-0 rounded-xl bg-leaf-50 object-cover" />
+      <Picture image={line.image} alt="" sizes="80px" className="size-20 shrink-0 rounded-xl bg-leaf-50 object-cover" />
       <div className="min-w-40 flex-1">
         {line.productId ? (
           <>

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import type { ProductSummary } from "#common/catalog/catalog-types.ts";
 import { formatPrice } from "#common/shared/money.ts";
-import { Picture } from "../../../shared/ui/picture.tsx";
+import { CARD_SIZES, Picture } from "../../../shared/ui/picture.tsx";
 
 /** A product in a grid: first image, name and price, the whole card a link to the product. */
 export function ProductCard({ product, eager = false }: { product: ProductSummary; eager?: boolean }) {
@@ -12,6 +12,7 @@ export function ProductCard({ product, eager = false }: { product: ProductSummar
           image={product.image}
           alt=""
           eager={eager}
+          sizes={CARD_SIZES}
           className="aspect-square w-full bg-leaf-50 object-cover transition group-hover:scale-[1.02]"
         />
         <div className="p-4">

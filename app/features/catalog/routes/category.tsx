@@ -32,7 +32,13 @@ export default function Category({ loaderData: category }: Route.ComponentProps)
         <ul className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
           {category.products.map((product, index) => (
             <li key={product.id} className="flex flex-col overflow-hidden rounded-2xl border border-stone-200 bg-white shadow-sm">
-              <Picture image={product.image} alt="" eager={index < 3} className="aspect-square w-full bg-leaf-50 object-cover" />
+              <Picture
+                image={product.image}
+                alt=""
+                eager={index < 3}
+                // One column on a phone, two from sm, three from lg.
+                sizes="(min-width: 1024px) 400px, (min-width: 640px) 50vw, 100vw"
+                className="aspect-square w-full bg-leaf-50 object-cover" />
               <div className="flex flex-1 flex-col p-5">
                 <h2 className="text-lg font-semibold text-stone-900">{product.name}</h2>
                 <p className="mt-2 line-clamp-3 flex-1 text-sm text-stone-700">{product.description}</p>

@@ -65,7 +65,13 @@ export default function Product({ loaderData: product }: Route.ComponentProps) {
         slides={
           product.images.length
             ? product.images.map((image, index) => (
-                <Picture key={image.url} image={image} eager={index === 0} className="aspect-square w-full object-cover" />
+                <Picture
+                  key={image.url}
+                  image={image}
+                  eager={index === 0}
+                  // Half the page from md (the details take the other half), the whole width on a phone.
+                  sizes="(min-width: 1280px) 620px, (min-width: 768px) 50vw, 100vw"
+                  className="aspect-square w-full object-cover" />
               ))
             : [<Picture key="placeholder" image={null} alt={product.name} eager className="aspect-square w-full" />]
         }
