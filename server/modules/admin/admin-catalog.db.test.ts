@@ -21,7 +21,7 @@ function fakeImages() {
       if (uploadId.startsWith("bad")) throw new InvalidInputError("Choose an image file: PNG, JPG, JPEG, SVG, GIF, WEBP, BMP, TIFF or ICO.");
       const url = `/media/${uploadId}.webp`;
       stored.add(url);
-      return { url, width: 1280, height: 960 };
+      return { url, width: 1280, height: 960, mediaKey: `key-${uploadId}` };
     },
     async remove(url) {
       removed.push(url);
@@ -81,6 +81,8 @@ describe("createProduct", () => {
     expect(categoryId).toBe(category.id);
     expect(await productRow(productId)).toMatchObject({ name: "Peace lily", price_paise: 149_950, stock: 7, category_id: category.id });
     expect(await imageUrls(productId)).toEqual(["/media/one.webp", "/media/two.webp"]);
+    const keys = await database.db.selectFrom("product_images").select("media_key").where("product_id", "=", productId).orderBy("position").execute();
+    expect(keys).toEqual([{ media_key: "key-one" }, { media_key: "key-two" }]);
     expect(pictures.removed).toEqual([]);
     expect(published).toEqual([{ type: "product", productId, aspects: ["details", "stock", "images"] }]);
   });
@@ -108,7 +110,7 @@ describe("createProduct", () => {
   it("creates a new category with the product, with 'Default description' when none is given", async () => {
     const { productId, categoryId } = await service.createProduct(admin, form({ category: "Bonsai", categoryImage: "upload:cat" }));
     const category = await database.db.selectFrom("categories").selectAll().where("id", "=", categoryId).executeTakeFirstOrThrow();
-    expect(category).toMatchObject({ name: "Bonsai", description: "Default description", image_url: "/media/cat.webp" });
+    expect(category).toMatchObject({ name: "Bonsai", description: "Default description", image_url: "/media/cat.webp", image_media_key: "key-cat" });
     expect((await productRow(productId))?.category_id).toBe(categoryId);
     expect(published).toContainEqual({ type: "category", categoryId });
   });

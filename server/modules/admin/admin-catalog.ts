@@ -32,10 +32,17 @@ export const ADMIN_PAGE_SIZE = 25;
  * into a stored image, and the removal of a stored image nobody uses any more.
  */
 export interface CatalogImages {
-  /** The stored picture made from `uploadId`, which `user` uploaded; a ServiceError with a message when it is not one. */
-  fromUpload(uploadId: string, user: SessionUser): Promise<StoredImage>;
+  /**
+   * The stored picture made from `uploadId`, which `user` uploaded, with the key of its widths and formats
+   * (migration 0009); a ServiceError with a message when it is not one.
+   */
+  fromUpload(uploadId: string, user: SessionUser): Promise<UploadedImage>;
   /** Deletes a stored picture; a url this store did not make (a sample illustration) is left alone. */
   remove(url: string): Promise<void>;
+}
+
+export interface UploadedImage extends StoredImage {
+  mediaKey: string | null;
 }
 
 export interface AdminProductRow {
@@ -89,8 +96,8 @@ export function createAdminCatalogService({
    * Turns the form's uploads into stored pictures, outside any transaction (decoding is slow and must not hold
    * the write lock). On a failure the ones already made are removed again before the error goes on.
    */
-  async function storeUploads(tokens: ImageToken[], admin: SessionUser): Promise<Map<string, StoredImage>> {
-    const stored = new Map<string, StoredImage>();
+  async function storeUploads(tokens: ImageToken[], admin: SessionUser): Promise<Map<string, UploadedImage>> {
+    const stored = new Map<string, UploadedImage>();
     try {
       for (const token of tokens) {
         if (token.kind === "upload" && !stored.has(token.id)) stored.set(token.id, await images.fromUpload(token.id, admin));
@@ -108,7 +115,7 @@ export function createAdminCatalogService({
   }
 
   /** The category a form names: an existing one (any case), or a new one made in the same transaction. */
-  async function resolveCategory(trx: Kysely<DB>, input: ProductFormInput, uploads: Map<string, StoredImage>): Promise<{ id: string; created: boolean }> {
+  async function resolveCategory(trx: Kysely<DB>, input: ProductFormInput, uploads: Map<string, UploadedImage>): Promise<{ id: string; created: boolean }> {
     const existing = await trx
       .selectFrom("categories")
       .select("id")
@@ -128,6 +135,7 @@ export function createAdminCatalogService({
         image_url: image.url,
         image_width: image.width,
         image_height: image.height,
+        image_media_key: image.mediaKey,
         created_at: new Date().toISOString(),
       })
       .execute();
@@ -135,11 +143,14 @@ export function createAdminCatalogService({
   }
 
   /** Replaces a product's pictures with the form's list, in its order; returns the urls no longer used. */
-  async function writeImages(trx: Kysely<DB>, productId: string, tokens: ImageToken[], uploads: Map<string, StoredImage>): Promise<{ dropped: string[]; changed: boolean }> {
-    const current = await trx.selectFrom("product_images").select(["id", "url", "width", "height", "position"]).where("product_id", "=", productId).orderBy("position").execute();
+  async function writeImages(trx: Kysely<DB>, productId: string, tokens: ImageToken[], uploads: Map<string, UploadedImage>): Promise<{ dropped: string[]; changed: boolean }> {
+    const current = await trx.selectFrom("product_images").select(["id", "url", "width", "height", "position", "media_key"]).where("product_id", "=", productId).orderBy("position").execute();
     const byId = new Map(current.map((row) => [row.id, row]));
     const wanted = tokens.map((token) => {
-      if (token.kind === "upload") return { id: randomUUID(), ...uploads.get(token.id)! };
+      if (token.kind === "upload") {
+        const { mediaKey, ...image } = uploads.get(token.id)!;
+        return { id: randomUUID(), ...image, media_key: mediaKey };
+      }
       const kept = byId.get(token.id);
       if (!kept) throw new InvalidInputError(m.productForm.unknownImage, { images: m.productForm.unknownImage });
       return kept;
@@ -153,7 +164,7 @@ export function createAdminCatalogService({
     if (wanted.length) {
       await trx
         .insertInto("product_images")
-        .values(wanted.map((image, position) => ({ id: image.id, product_id: productId, position, url: image.url, width: image.width, height: image.height })))
+        .values(wanted.map((image, position) => ({ id: image.id, product_id: productId, position, url: image.url, width: image.width, height: image.height, media_key: image.media_key })))
         .execute();
     }
     const kept = new Set(wanted.map((image) => image.url));
@@ -364,7 +375,7 @@ export function createAdminCatalogService({
         previous = await inWriteTransaction(database, async (trx) => {
           const row = await trx.selectFrom("categories").select("image_url").where("id", "=", categoryId).executeTakeFirst();
           if (!row) throw new NotFoundError(m.category.notFound);
-          await trx.updateTable("categories").set({ image_url: image.url, image_width: image.width, image_height: image.height }).where("id", "=", categoryId).execute();
+          await trx.updateTable("categories").set({ image_url: image.url, image_width: image.width, image_height: image.height, image_media_key: image.mediaKey }).where("id", "=", categoryId).execute();
           changes.publish(trx, { type: "category", categoryId });
           return row.image_url;
         });

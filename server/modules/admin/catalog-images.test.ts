@@ -21,10 +21,10 @@ function recordingMedia() {
 }
 
 describe("catalogImagesFromMedia", () => {
-  it("turns an upload of the admin into the picture's largest WebP url and its size", async () => {
+  it("turns an upload of the admin into the picture's largest WebP url, its size and the key of its variants", async () => {
     const { media, calls } = recordingMedia();
     const image = await catalogImagesFromMedia(media).fromUpload("f".repeat(32), { id: "admin-1" } as never);
-    expect(image).toEqual({ url: `/media/${"a".repeat(32)}-640.webp`, width: 640, height: 480 });
+    expect(image).toEqual({ url: `/media/${"a".repeat(32)}-640.webp`, width: 640, height: 480, mediaKey: "a".repeat(32) });
     expect(calls).toEqual([`imageFromUpload ${"f".repeat(32)} admin-1`]);
   });
 

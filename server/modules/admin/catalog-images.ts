@@ -13,7 +13,7 @@ export function catalogImagesFromMedia(media: Pick<MediaService, "imageFromUploa
   return {
     async fromUpload(uploadId, user) {
       const image = await media.imageFromUpload(uploadId, user.id);
-      return { url: image.url, width: image.width, height: image.height };
+      return { url: image.url, width: image.width, height: image.height, mediaKey: image.key };
     },
     async remove(url) {
       const set = IMAGE_SET_URL.exec(url);
