@@ -3,7 +3,7 @@ import { adminMessages } from "#common/admin/admin-messages.ts";
 import { AdminNav } from "../components/admin-nav.tsx";
 import { ImagesField } from "../components/images-field.tsx";
 import { readForm } from "../../../shared/lib/forms.ts";
-import { actionResult } from "../../../shared/lib/service-errors.ts";
+import { actionResult, loadOrRefuse } from "../../../shared/lib/service-errors.ts";
 import { requireAdmin } from "../../../shared/lib/session.ts";
 import { privatePageMeta } from "../../../shared/lib/seo.ts";
 import type { Route } from "./+types/admin-categories";
@@ -14,7 +14,8 @@ export const meta: Route.MetaFunction = ({ matches }) => privatePageMeta(matches
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const admin = requireAdmin(context, request);
-  return context.services.adminCatalog.listCategories(admin, Object.fromEntries(new URL(request.url).searchParams));
+  // A search that is too long or holds control characters is a 400 page with its message, not a 500.
+  return loadOrRefuse(() => context.services.adminCatalog.listCategories(admin, Object.fromEntries(new URL(request.url).searchParams)));
 }
 
 export async function action({ context, request }: Route.ActionArgs) {

@@ -3,7 +3,7 @@ import { adminMessages } from "#common/admin/admin-messages.ts";
 import { formatPrice } from "#common/shared/money.ts";
 import { AdminNav } from "../components/admin-nav.tsx";
 import { readForm } from "../../../shared/lib/forms.ts";
-import { actionResult } from "../../../shared/lib/service-errors.ts";
+import { actionResult, loadOrRefuse } from "../../../shared/lib/service-errors.ts";
 import { requireAdmin } from "../../../shared/lib/session.ts";
 import { privatePageMeta } from "../../../shared/lib/seo.ts";
 import { FormMessage } from "../../../shared/ui/form-message.tsx";
@@ -15,7 +15,8 @@ export const meta: Route.MetaFunction = ({ matches }) => privatePageMeta(matches
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const admin = requireAdmin(context, request);
-  return context.services.adminCatalog.listProducts(admin, Object.fromEntries(new URL(request.url).searchParams));
+  // A search that is too long or holds control characters is a 400 page with its message, not a 500.
+  return loadOrRefuse(() => context.services.adminCatalog.listProducts(admin, Object.fromEntries(new URL(request.url).searchParams)));
 }
 
 /** Two small forms per row: the stock, and the delete behind its confirmation. */
