@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import type { AppEnv } from "./app-env.ts";
 import { buildApiDocument } from "./platform/http/api-docs.ts";
 import { jsonBodies } from "./platform/http/request-guards.ts";
+import { adminCategoriesApi, adminProductsApi } from "./modules/admin/index.ts";
 import { adminOrdersApi, ordersApi } from "./modules/orders/index.ts";
 import { cartApi } from "./modules/cart/index.ts";
 import { authApi, authApiPaths, meApi, profilePictureApi, profilesApi } from "./modules/accounts/index.ts";
@@ -18,12 +19,14 @@ export function apiRoutes(publicOrigin: string) {
     // Multipart upload first: it has its own size limit and is not JSON.
     .route("/profiles", profilePictureApi)
     // Resumable uploads (tus): 5 MiB chunks, streamed to disk, their size checked by tus itself.
-    .route("/uploads", uploadsApi)
+    .route("/uploads", uploadsApi<AppEnv>((c) => c.var.services.uploads))
     .use("*", ...jsonBodies(JSON_BODY_LIMIT))
     .route("/auth", authApi)
     .route("/me", meApi)
     .route("/profiles", profilesApi)
     .route("/admin/orders", adminOrdersApi)
+    .route("/admin/products", adminProductsApi)
+    .route("/admin/categories", adminCategoriesApi)
     .route("/admin/contact-messages", contactInboxApi)
     .route("/cart", cartApi)
     .route("/orders", ordersApi)

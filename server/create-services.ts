@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import { createAccountsService, createAuth, createProfilesService } from "./modules/accounts/index.ts";
 import type { Sealer } from "./platform/sealed-values.ts";
 import type { Database } from "./platform/db/client.ts";
+import { catalogImagesFromMedia, createAdminCatalogService } from "./modules/admin/index.ts";
 import { createCartService } from "./modules/cart/index.ts";
 import { createCatalogService, createProductEvents } from "./modules/catalog/index.ts";
 import { createContactService } from "./modules/contact/index.ts";
@@ -61,6 +62,8 @@ export function createServices(deps: ServiceDependencies) {
     accounts: createAccountsService(auth, database, events),
     profiles: createProfilesService(database.db, media, rateLimiter),
     catalog: createCatalogService(database.db, { rateLimiter }),
+    /** The owner's catalogue: products, categories, their pictures (issue 10). */
+    adminCatalog: createAdminCatalogService({ database, changes, images: catalogImagesFromMedia(media) }),
     cart: createCartService(database, { shippingFeePaise: deps.shippingFeePaise }),
     orders: createOrdersService({
       database,

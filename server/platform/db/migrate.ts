@@ -8,6 +8,7 @@ import { mailOutboxMigration } from "./migrations/0006-mail-outbox.ts";
 import { seedingRecordMigration } from "./migrations/0007-seeding-record.ts";
 import { reviewsMigration } from "./migrations/0008-reviews.ts";
 import { imageVariantsMigration } from "./migrations/0009-image-variants.ts";
+import { adminCatalogMigration } from "./migrations/0010-admin-catalog.ts";
 
 /** What a migration needs to know to write the same schema on both databases. */
 export interface MigrationContext {
@@ -25,6 +26,7 @@ const history: Record<string, (context: MigrationContext) => Migration> = {
   "0007-seeding-record": seedingRecordMigration,
   "0008-reviews": reviewsMigration,
   "0009-image-variants": imageVariantsMigration,
+  "0010-admin-catalog": adminCatalogMigration,
 };
 
 function providerFor(dialect: Dialect): MigrationProvider {

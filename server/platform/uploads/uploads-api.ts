@@ -1,14 +1,18 @@
-import { Hono, type Handler } from "hono";
-import type { AppEnv } from "../../app-env.ts";
+import { Hono, type Context, type Handler } from "hono";
 import { describeRoute, idParameter } from "../http/api-docs.ts";
+import type { PlatformEnv } from "../http/http-env.ts";
 import { currentUser } from "../http/request-context.ts";
-
-/** Every tus request goes to tus itself, with who is asking; the routes below only say what the protocol does. */
-const toTus: Handler<AppEnv> = async (c) => c.var.services.uploads.handle(c.req.raw, await currentUser(c));
+import type { ResumableUploads } from "./resumable-uploads.ts";
 
 // tus answers in its own protocol (statuses and text bodies), like Better Auth: the document names each step,
 // not body shapes (tests/support/api-contract.ts treats /uploads as a library's contract).
-const tusRefusals = (...statuses: number[]) => Object.fromEntries(statuses.map((status) => [String(status), { description: TUS_REFUSALS[status] ?? "Refused" }]));
+const tusRefusals = (...statuses: number[]) =>
+  Object.fromEntries(
+    statuses.map((status) => [
+      String(status),
+      { description: TUS_REFUSALS[status] ?? "Refused" },
+    ]),
+  );
 const TUS_REFUSALS: Record<number, string> = {
   400: "Not a valid tus request",
   401: "Not logged in",
@@ -23,43 +27,65 @@ const uploadParameters = [idParameter("uploadId")];
  * The tus endpoint (/api/uploads and /api/uploads/<id>). Mounted before the JSON body limits: a PATCH carries a
  * 5 MiB chunk, and tus itself refuses an upload larger than it was declared (at most 20 MB).
  */
-export const uploadsApi = new Hono<AppEnv>()
-  .post(
-    "/",
-    describeRoute({
-      summary:
-        "Begin a resumable upload (tus 1.0.0: Tus-Resumable, Upload-Length at most 20 MB, Upload-Metadata with purpose product, category or profile). Product and category pictures: admins only; a profile picture: anyone signed in",
-      responses: { 201: { description: "Created; Location is the upload's address" }, ...tusRefusals(400, 401, 403, 413) },
-    }),
-    toTus,
-  )
-  .on(
-    "HEAD",
-    "/:uploadId",
-    describeRoute({
-      summary: "How much of one's own upload arrived (Upload-Offset)",
-      parameters: uploadParameters,
-      responses: { 200: { description: "Upload-Offset and Upload-Length" }, ...tusRefusals(401, 404) },
-    }),
-    toTus,
-  )
-  .patch(
-    "/:uploadId",
-    describeRoute({
-      summary: "Send the next chunk (application/offset+octet-stream, from Upload-Offset; the shop's pages send 5 MiB)",
-      parameters: uploadParameters,
-      responses: { 204: { description: "Stored; Upload-Offset is the new offset" }, ...tusRefusals(401, 404, 409, 413) },
-    }),
-    toTus,
-  )
-  .delete(
-    "/:uploadId",
-    describeRoute({
-      summary: "Abandon one's own upload",
-      parameters: uploadParameters,
-      responses: { 204: { description: "Deleted" }, ...tusRefusals(401, 404) },
-    }),
-    toTus,
-  )
-  // The rest of the protocol (OPTIONS discovery) and its refusals (GET is 405: raw bytes are never served).
-  .all("/*", toTus);
+export function uploadsApi<E extends PlatformEnv>(
+  uploadsOf: (c: Context<E>) => ResumableUploads,
+) {
+  /** Every tus request goes to tus itself, with who is asking; the routes below only say what the protocol does. */
+  const toTus: Handler<E> = async (c) =>
+    uploadsOf(c).handle(c.req.raw, await currentUser(c));
+  return (
+    new Hono<E>()
+      .post(
+        "/",
+        describeRoute({
+          summary:
+            "Begin a resumable upload (tus 1.0.0: Tus-Resumable, Upload-Length at most 20 MB, Upload-Metadata with purpose product, category or profile). Product and category pictures: admins only; a profile picture: anyone signed in",
+          responses: {
+            201: { description: "Created; Location is the upload's address" },
+            ...tusRefusals(400, 401, 403, 413),
+          },
+        }),
+        toTus,
+      )
+      .on(
+        "HEAD",
+        "/:uploadId",
+        describeRoute({
+          summary: "How much of one's own upload arrived (Upload-Offset)",
+          parameters: uploadParameters,
+          responses: {
+            200: { description: "Upload-Offset and Upload-Length" },
+            ...tusRefusals(401, 404),
+          },
+        }),
+        toTus,
+      )
+      .patch(
+        "/:uploadId",
+        describeRoute({
+          summary:
+            "Send the next chunk (application/offset+octet-stream, from Upload-Offset; the shop's pages send 5 MiB)",
+          parameters: uploadParameters,
+          responses: {
+            204: { description: "Stored; Upload-Offset is the new offset" },
+            ...tusRefusals(401, 404, 409, 413),
+          },
+        }),
+        toTus,
+      )
+      .delete(
+        "/:uploadId",
+        describeRoute({
+          summary: "Abandon one's own upload",
+          parameters: uploadParameters,
+          responses: {
+            204: { description: "Deleted" },
+            ...tusRefusals(401, 404),
+          },
+        }),
+        toTus,
+      )
+      // The rest of the protocol (OPTIONS discovery) and its refusals (GET is 405: raw bytes are never served).
+      .all("/*", toTus)
+  );
+}

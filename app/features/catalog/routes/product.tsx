@@ -1,4 +1,4 @@
-import { data, isRouteErrorResponse, Link } from "react-router";
+import { data, isRouteErrorResponse, Link, useRouteLoaderData } from "react-router";
 import { formatPrice } from "#common/shared/money.ts";
 import { messages } from "#common/shared/messages.ts";
 import { NotFound } from "../../../shared/components/not-found.tsx";
@@ -94,6 +94,8 @@ export default function Product({ loaderData: product }: Route.ComponentProps) {
   // Stock (and whatever else the loader reads) re-read when the product changes, without a reload.
   useLiveProduct(product.id, product.updatedAt);
   const inStock = product.stock > 0;
+  // decisions.md: the product page links to its edit form for admins only (the form itself checks on the server).
+  const isAdmin = (useRouteLoaderData("root") as { user?: { isAdmin: boolean } | null } | undefined)?.user?.isAdmin === true;
   return (
     <article className="container-page grid gap-10 py-10 md:grid-cols-2">
       <Carousel
@@ -129,6 +131,11 @@ export default function Product({ loaderData: product }: Route.ComponentProps) {
         <div className="mt-8">
           <AddToCart productId={product.id} inStock={inStock} />
         </div>
+        {isAdmin ? (
+          <Link to={`/product/${product.id}/edit`} className="btn-outline mt-4 inline-block">
+            Edit product
+          </Link>
+        ) : null}
       </div>
       <div className="md:col-span-2">
         <ReviewList page={product.reviews} after={product.reviewsAfter} viewer={product.viewer} />

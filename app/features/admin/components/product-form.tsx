@@ -1,0 +1,110 @@
+import { useCallback, useState, type ReactNode } from "react";
+import { Form, useNavigation } from "react-router";
+import { adminMessages } from "#common/admin/admin-messages.ts";
+import { productFormFieldsSchema } from "#common/admin/admin-schemas.ts";
+import { FormField } from "../../../shared/ui/form-field.tsx";
+import { SubmitButton } from "../../../shared/ui/submit-button.tsx";
+import { useFormErrors } from "../../../shared/lib/use-form-errors.ts";
+
+const m = adminMessages.productForm;
+
+/** What the product form's action answers when the save failed: the spec's line, then why. */
+export interface ProductFormFailure {
+  ok: false;
+  message: string;
+  fieldErrors: Record<string, string>;
+}
+
+export interface ProductFormValues {
+  name: string;
+  description: string;
+  price: string;
+  stock: string;
+  category: string;
+}
+
+/**
+ * The one form of 'Add Product' and 'Update Product' (spec section 2): the same fields in the spec's order.
+ * `productImages` and `categoryImage` are the picture fields, given by the route (they post `images` and
+ * `categoryImage` as `upload:<id>` / `image:<id>` values).
+ */
+export function ProductForm({
+  heading,
+  values,
+  categoryNames,
+  failure,
+  productImages,
+  categoryImage,
+}: {
+  heading: string;
+  values: ProductFormValues | null;
+  categoryNames: string[];
+  failure: ProductFormFailure | undefined;
+  /** The picture fields, told how to report that their uploads are still running. */
+  productImages: (onBusyChange: (busy: boolean) => void) => ReactNode;
+  categoryImage: (onBusyChange: (busy: boolean) => void) => ReactNode;
+}) {
+  // The form waits for both picture fields: a save while a file is still uploading would leave it out.
+  const [uploading, setUploading] = useState({ images: false, categoryImage: false });
+  const imagesBusy = useCallback((busy: boolean) => setUploading((now) => ({ ...now, images: busy })), []);
+  const categoryImageBusy = useCallback((busy: boolean) => setUploading((now) => ({ ...now, categoryImage: busy })), []);
+  const navigation = useNavigation();
+  const { errors, onSubmit } = useFormErrors(productFormFieldsSchema, failure?.fieldErrors);
+  const busy = navigation.state === "submitting" || uploading.images || uploading.categoryImage;
+  return (
+    <Form method="post" onSubmit={onSubmit} noValidate className="mt-6 grid max-w-2xl gap-5">
+      <h1 className="text-3xl font-bold text-stone-900">{heading}</h1>
+      {failure ? (
+        <div role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
+          <p className="font-semibold">{m.failed}</p>
+          <p data-testid="failure-reason">{failure.message}</p>
+        </div>
+      ) : null}
+      <FormField label="Product Name" name="name" defaultValue={values?.name} error={errors.name} autoComplete="off" />
+      <FormField label="Product Description" name="description" multiline rows={4} defaultValue={values?.description} error={errors.description} />
+      <FormField label="Product Price" name="price" inputMode="decimal" defaultValue={values?.price} error={errors.price} />
+      <div>
+        {productImages(imagesBusy)}
+        {errors.images ? <p className="field-error">{errors.images}</p> : null}
+      </div>
+      <div>
+        {categoryImage(categoryImageBusy)}
+        {errors.categoryImage ? <p className="field-error">{errors.categoryImage}</p> : null}
+      </div>
+      <div>
+        <FormField label="Product Category" name="category" list="category-names" defaultValue={values?.category} error={errors.category} autoComplete="off" />
+        <datalist id="category-names">
+          {categoryNames.map((name) => (
+            <option key={name} value={name} />
+          ))}
+        </datalist>
+        <p className="mt-1 text-sm text-stone-600">Pick an existing category, or type a new name: a new category needs a Category Image.</p>
+      </div>
+      <FormField label="Category Description (for a new category)" name="categoryDescription" placeholder={adminMessages.category.defaultDescription} error={errors.categoryDescription} />
+      <FormField label="Stock Quantity" name="stock" inputMode="numeric" defaultValue={values?.stock} error={errors.stock} />
+      <div>
+        <SubmitButton busy={busy} busyLabel={uploading.images || uploading.categoryImage ? "Uploading pictures…" : "Saving…"}>
+          {heading}
+        </SubmitButton>
+      </div>
+    </Form>
+  );
+}
+
+/** The form's fields as the service takes them: the pictures are a list, in the order they were posted. */
+export function productInputFromForm(form: FormData) {
+  const text = (name: string) => {
+    const value = form.get(name);
+    return typeof value === "string" ? value : undefined;
+  };
+  return {
+    name: text("name"),
+    description: text("description"),
+    price: text("price"),
+    stock: text("stock"),
+    category: text("category"),
+    categoryImage: text("categoryImage"),
+    categoryDescription: text("categoryDescription"),
+    images: form.getAll("images").filter((value): value is string => typeof value === "string" && value !== ""),
+  };
+}

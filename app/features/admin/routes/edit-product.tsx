@@ -1,0 +1,63 @@
+import { redirect } from "react-router";
+import { adminMessages } from "#common/admin/admin-messages.ts";
+import { rupeesFromPaise } from "#common/admin/price-text.ts";
+import { AdminNav } from "../components/admin-nav.tsx";
+import { ImagesField } from "../components/images-field.tsx";
+import { ProductForm, productInputFromForm } from "../components/product-form.tsx";
+import { readForm } from "../../../shared/lib/forms.ts";
+import { actionResult, loadOr404 } from "../../../shared/lib/service-errors.ts";
+import { requireAdmin } from "../../../shared/lib/session.ts";
+import { privatePageMeta } from "../../../shared/lib/seo.ts";
+import type { Route } from "./+types/edit-product";
+
+export const meta: Route.MetaFunction = ({ matches }) => privatePageMeta(matches, adminMessages.productForm.updateHeading);
+
+export async function loader({ context, request, params }: Route.LoaderArgs) {
+  const admin = requireAdmin(context, request);
+  const [product, categoryNames] = await Promise.all([
+    loadOr404(() => context.services.adminCatalog.getProductForEdit(admin, params)),
+    context.services.adminCatalog.categoryNames(admin),
+  ]);
+  return { product, categoryNames };
+}
+
+export async function action({ context, request, params }: Route.ActionArgs) {
+  const admin = requireAdmin(context, request);
+  const input = productInputFromForm(await readForm(request));
+  const result = await actionResult(() => context.services.adminCatalog.updateProduct(admin, params, input));
+  if ("ok" in result && result.ok) return redirect(`/product/${result.productId}`);
+  return result;
+}
+
+export default function EditProduct({ loaderData, actionData }: Route.ComponentProps) {
+  const { product, categoryNames } = loaderData;
+  return (
+    <section className="container-page py-10">
+      <AdminNav />
+      <ProductForm
+        key={product.id}
+        heading={adminMessages.productForm.updateHeading}
+        values={{
+          name: product.name,
+          description: product.description,
+          price: rupeesFromPaise(product.pricePaise),
+          stock: String(product.stock),
+          category: product.categoryName,
+        }}
+        categoryNames={categoryNames}
+        failure={actionData && !actionData.ok ? actionData : undefined}
+        productImages={(busy) => (
+          <ImagesField
+            name="images"
+            label="Product Images"
+            multiple
+            purpose="product"
+            initial={product.images.map((image, index) => ({ id: image.id, url: image.url, alt: `Picture ${index + 1}` }))}
+            onBusyChange={busy}
+          />
+        )}
+        categoryImage={(busy) => <ImagesField name="categoryImage" label="Category Image" purpose="category" onBusyChange={busy} />}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,159 @@
+import { z } from "zod";
+import { parseRupees } from "../shared/money.ts";
+import { idSchema, plainText, requiredText } from "../shared/fields.ts";
+import { adminMessages } from "./admin-messages.ts";
+
+const m = adminMessages.productForm;
+
+export const MAX_PRODUCT_IMAGES = 10;
+export const MAX_STOCK = 1_000_000;
+/** Rs. 1 crore: far above any plant, far below where paise stop being exact. */
+const MAX_PRICE_PAISE = 1_000_000_000;
+
+/**
+ * One picture of the form, as the images field posts it: a finished upload not yet stored (`upload:<id>`) or
+ * a picture the product already has (`image:<id>`). Their order is the order on the page; the first is the cover.
+ */
+export const imageTokenSchema = z
+  .string()
+  .regex(/^(upload|image):[A-Za-z0-9_-]{1,128}$/, "Not a picture of this form")
+  .transform((token) => {
+    const [kind, id] = token.split(":") as ["upload" | "image", string];
+    return { kind, id };
+  });
+export type ImageToken = z.output<typeof imageTokenSchema>;
+
+/** A price typed in rupees ('1500', '1,499.50') → whole paise. */
+const priceSchema = z
+  .string({ error: m.priceRequired })
+  .trim()
+  .min(1, m.priceRequired)
+  .transform((text, ctx) => {
+    const paise = parseRupees(text);
+    if (paise === null || paise > MAX_PRICE_PAISE) {
+      ctx.addIssue({ code: "custom", message: m.priceInvalid });
+      return z.NEVER;
+    }
+    return paise;
+  });
+
+export const stockSchema = z
+  .union([z.string(), z.number()], { error: m.stockRequired })
+  .transform((value) => String(value).trim())
+  .pipe(z.string().min(1, m.stockRequired).regex(/^\d{1,7}$/, m.stockInvalid))
+  .transform(Number)
+  .pipe(z.number().int().max(MAX_STOCK, m.stockInvalid));
+
+const categoryNameSchema = requiredText(m.categoryRequired, 60);
+
+/**
+ * The product form (create and edit). `category` is a name: an existing category's (any case) or a new one,
+ * which then needs `categoryImage` (and takes `categoryDescription`, 'Default description' when empty).
+ */
+export const productFormSchema = z.object({
+  name: requiredText(m.nameRequired, 100),
+  description: requiredText(m.descriptionRequired, 5000, { multiLine: true }),
+  price: priceSchema,
+  stock: stockSchema,
+  category: categoryNameSchema,
+  categoryImage: z
+    .string()
+    .optional()
+    .transform((value) => (value ? value : undefined))
+    .pipe(imageTokenSchema.optional()),
+  categoryDescription: z
+    .string()
+    .trim()
+    .max(500, "At most 500 characters")
+    .pipe(plainText())
+    .optional()
+    .transform((value) => (value ? value : undefined)),
+  images: z.array(imageTokenSchema).max(MAX_PRODUCT_IMAGES, m.tooManyImages(MAX_PRODUCT_IMAGES)).default([]),
+});
+export type ProductFormInput = z.output<typeof productFormSchema>;
+
+/** Creating needs a picture; an edit may keep none (spec section 5: the message only when creating). */
+export const newProductFormSchema = productFormSchema.extend({
+  images: productFormSchema.shape.images.refine((images) => images.length > 0, m.imagesRequired),
+});
+
+/** The browser's check of the form before it is sent: the same texts, on the fields as posted. */
+export const productFormFieldsSchema = productFormSchema.omit({ images: true, categoryImage: true });
+
+export const stockUpdateSchema = z.object({ stock: stockSchema });
+
+export const categoryRenameSchema = z.object({ name: requiredText(adminMessages.category.nameRequired, 60) });
+export const categoryImageSchema = z.object({ image: imageTokenSchema });
+
+/** /admin/products: a name search, and the key of the last row of the previous page (stock ascending). */
+export const adminProductListSchema = z.object({
+  q: z
+    .string()
+    .trim()
+    .max(100, "Search at most 100 characters")
+    .pipe(plainText())
+    .optional()
+    .transform((q) => (q ? q : undefined)),
+  afterStock: z.coerce.number().int().min(0).max(MAX_STOCK).optional().catch(undefined),
+  afterId: idSchema.optional().catch(undefined),
+});
+export type AdminProductListQuery = z.output<typeof adminProductListSchema>;
+
+export const adminCategoryListSchema = z.object({
+  after: z.string().max(60).pipe(plainText()).optional().catch(undefined),
+});
+
+// ---- What the admin JSON API answers (docs/decisions/021-contracts.md): the service's types are inferred from these.
+
+const storedImage = z.strictObject({ url: z.string(), width: z.int(), height: z.int() });
+
+export const adminProductRowSchema = z
+  .strictObject({
+    id: z.string(),
+    name: z.string(),
+    categoryId: z.string(),
+    categoryName: z.string(),
+    pricePaise: z.int().min(0),
+    stock: z.int().min(0),
+    image: storedImage.nullable(),
+  })
+  .meta({ id: "AdminProductRow" });
+
+export const adminProductPageSchema = z
+  .strictObject({
+    items: z.array(adminProductRowSchema),
+    next: z.strictObject({ afterStock: z.int(), afterId: z.string() }).nullable().meta({ description: "Pass as afterStock/afterId for the next page" }),
+    q: z.string().optional(),
+  })
+  .meta({ id: "AdminProductPage" });
+
+export const adminCategoryRowSchema = z
+  .strictObject({ id: z.string(), name: z.string(), description: z.string(), image: storedImage })
+  .meta({ id: "AdminCategoryRow" });
+
+export const adminCategoryPageSchema = z
+  .strictObject({ items: z.array(adminCategoryRowSchema), next: z.string().nullable().meta({ description: "Pass as `after` for the next page" }) })
+  .meta({ id: "AdminCategoryPage" });
+
+/** The product form prefilled for an edit. */
+export const productForEditSchema = z
+  .strictObject({
+    id: z.string(),
+    name: z.string(),
+    description: z.string(),
+    pricePaise: z.int().min(0),
+    stock: z.int().min(0),
+    categoryName: z.string(),
+    images: z.array(storedImage.extend({ id: z.string() })),
+  })
+  .meta({ id: "ProductForEdit" });
+
+export const savedProductSchema = z.strictObject({ productId: z.string(), categoryId: z.string() }).meta({ id: "SavedProduct" });
+export const stockSetSchema = z.strictObject({ productId: z.string(), stock: z.int().min(0) }).meta({ id: "StockSet" });
+export const deletedProductSchema = z.strictObject({ productId: z.string() }).meta({ id: "DeletedProduct" });
+export const categoryRenamedSchema = z.strictObject({ categoryId: z.string(), name: z.string() }).meta({ id: "CategoryRenamed" });
+export const categoryChangedSchema = z.strictObject({ categoryId: z.string() }).meta({ id: "CategoryChanged" });
+
+export type AdminProductRow = z.infer<typeof adminProductRowSchema>;
+export type AdminCategoryRow = z.infer<typeof adminCategoryRowSchema>;
+export type ProductForEdit = z.infer<typeof productForEditSchema>;

@@ -1,0 +1,225 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import type { Locator, Page } from "@playwright/test";
+import sharp from "sharp";
+import { adminMessages } from "../../common/admin/admin-messages.ts";
+import { messages } from "../../common/shared/messages.ts";
+import { createCategory, createProduct } from "../support/factories.ts";
+import { allowStatusLogs, expect as baseExpect, test } from "./support/fixtures.ts";
+import { ADMIN, submitLogin, toast, urlIs } from "./support/pages.ts";
+import { signedInUnverified } from "./support/shopper.ts";
+
+// The owner's catalogue (issue 10): the product form, the products and categories lists, and who may see them.
+
+const f = adminMessages.productForm;
+
+// Pictures are decoded to WebP and AVIF while the form is saved, and the machine running the suite may be
+// shared: what a page should show gets a longer while to appear. This bounds waiting; it asserts no timing.
+const expect = baseExpect.configure({ timeout: 30_000 });
+
+/** Waits until React has hydrated the element (as support/pages.ts's hydrated, with this file's longer wait). */
+async function hydrated(element: Locator) {
+  await expect
+    .poll(() => element.evaluate((el) => Object.keys(el).some((key) => key.startsWith("__reactProps"))), { message: "the page hydrates", timeout: 30_000 })
+    .toBe(true);
+}
+
+async function logIn(page: Page) {
+  await page.goto("/login");
+  await submitLogin(page, ADMIN);
+  await expect(toast(page, messages.auth.loggedIn)).toBeVisible();
+}
+const unique = (kind: string) => `${kind} ${randomUUID().slice(0, 8)}`;
+
+/** A PNG of random pixels: it does not compress, so its size is about width × height × 3 bytes. */
+function noisePng(width: number, height: number): Promise<Buffer> {
+  return sharp(randomBytes(width * height * 3), { raw: { width, height, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
+}
+
+test.describe("the owner's catalogue", () => {
+  // Several pages and form posts each, on a machine shared with other builds: a generous bound, not a timing claim.
+  test.describe.configure({ timeout: 120_000 });
+
+  test("the product form shows the spec's message for every empty field, and the failure line with its reason", async ({ page, consoleErrors }) => {
+    await logIn(page);
+    await page.goto("/add-product");
+    await expect(page.getByRole("heading", { name: f.addHeading, level: 1 })).toBeVisible();
+    await expect(page.getByRole("navigation", { name: "Admin" })).toBeVisible();
+    const save = page.getByRole("button", { name: f.addHeading });
+    await hydrated(save);
+    await save.click();
+    for (const message of [f.nameRequired, f.descriptionRequired, f.priceRequired, f.categoryRequired, f.stockRequired]) {
+      await expect(page.getByText(message, { exact: true })).toBeVisible();
+    }
+    await expect(page.getByLabel("Product Name")).toBeFocused();
+
+    await page.getByLabel("Product Name").fill("tiny fern");
+    await page.getByLabel("Product Description").fill("Small and green.");
+    await page.getByLabel("Product Price").fill("twelve");
+    await page.getByLabel("Product Category").fill("Indoor Plants");
+    await page.getByLabel("Stock Quantity").fill("-3");
+    await save.click();
+    await expect(page.getByText(f.priceInvalid, { exact: true })).toBeVisible();
+    await expect(page.getByText(f.stockInvalid, { exact: true })).toBeVisible();
+
+    // Everything typed right but no picture: the server refuses, the form says so above and why below it.
+    await page.getByLabel("Product Price").fill("250");
+    await page.getByLabel("Stock Quantity").fill("3");
+    await save.click();
+    const alert = page.getByRole("alert");
+    await expect(alert.getByText(f.failed, { exact: true })).toBeVisible();
+    await expect(alert.getByTestId("failure-reason")).toHaveText(f.imagesRequired);
+    await expect(page).toHaveURL(urlIs("/add-product"));
+    allowStatusLogs(consoleErrors, 400);
+  });
+
+  test("an admin creates a product with two pictures (one over 5 MiB, sent in 5 MiB chunks) and a new category; its page shows the capitalised name and the stock", async ({ page, shopDb }) => {
+    // Saving decodes three pictures into WebP and AVIF at several widths: seconds each, minutes on a loaded machine.
+    test.setTimeout(360_000);
+    const big = await noisePng(1400, 1400); // about 5.9 MB: more than one 5 MiB chunk
+    expect(big.length).toBeGreaterThan(5 * 1024 * 1024);
+    const small = await noisePng(200, 150);
+    let patches = 0;
+    page.on("request", (request) => {
+      if (request.method() === "PATCH" && new URL(request.url()).pathname.startsWith("/api/uploads/")) patches += 1;
+    });
+    await logIn(page);
+    await page.goto("/add-product");
+    const name = unique("velvet calathea");
+    const categoryName = unique("Prayer Plants");
+    await page.getByLabel("Product Name").fill(name);
+    await page.getByLabel("Product Description").fill("Leaves that fold up at night.");
+    await page.getByLabel("Product Price").fill("1,249.50");
+    const productImages = page.getByLabel("Product Images", { exact: true });
+    await hydrated(productImages);
+    await productImages.setInputFiles([
+      { name: "calathea-big.png", mimeType: "image/png", buffer: big },
+      { name: "calathea-small.png", mimeType: "image/png", buffer: small },
+    ]);
+    await page.getByLabel("Category Image", { exact: true }).setInputFiles({ name: "prayer.png", mimeType: "image/png", buffer: small });
+    await page.getByLabel("Product Category").fill(categoryName);
+    await page.getByLabel("Stock Quantity").fill("6");
+    // The small file goes first: the cover is the first picture.
+    await page.getByRole("button", { name: "Move calathea-small.png earlier" }).click();
+    await expect(page.locator('input[type="hidden"][name="images"]')).toHaveCount(2, { timeout: 60_000 });
+    await expect(page.locator('input[type="hidden"][name="categoryImage"]')).toHaveCount(1);
+    await page.getByRole("button", { name: f.addHeading }).click();
+
+    await expect(page).toHaveURL(/\/product\/[\w-]+$/, { timeout: 240_000 });
+    const saved = name[0]!.toUpperCase() + name.slice(1);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(saved);
+    await expect(page.getByText(messages.product.availableStock(6))).toBeVisible();
+    // Three files, the big one in two 5 MiB chunks: four PATCH requests (three, had it gone in one piece).
+    expect(patches, "tus PATCH requests").toBeGreaterThanOrEqual(4);
+
+    const productId = new URL(page.url()).pathname.split("/").pop()!;
+    const product = await shopDb.db
+      .selectFrom("products as p")
+      .innerJoin("categories as c", "c.id", "p.category_id")
+      .select(["p.name", "p.price_paise", "p.stock", "c.name as category", "c.description"])
+      .where("p.id", "=", productId)
+      .executeTakeFirstOrThrow();
+    expect(product).toEqual({ name: saved, price_paise: 124_950, stock: 6, category: categoryName, description: "Default description" });
+    const pictures = await shopDb.db.selectFrom("product_images").select(["width", "height"]).where("product_id", "=", productId).orderBy("position").execute();
+    expect(pictures).toEqual([{ width: 200, height: 150 }, { width: 1280, height: 1280 }]);
+  });
+
+  test("an admin edits a product as 'Update Product': the name's first letter is upper-cased, pictures reordered and one removed, the page shows the new stock", async ({ page, shopDb }) => {
+    const category = await createCategory(shopDb.db, { name: unique("Edit Shelf") });
+    const plant = await createProduct(shopDb.db, {
+      name: unique("Edit Fern"),
+      category_id: category.id,
+      stock: 4,
+      images: ["/illustrations/products/aloe-vera-1.svg", "/illustrations/products/aloe-vera-2.svg", "/illustrations/products/cactus-plant-1.svg"],
+    });
+    await logIn(page);
+    await page.goto(`/product/${plant.id}`);
+    await page.getByRole("link", { name: "Edit product" }).click();
+    await expect(page).toHaveURL(urlIs(`/product/${plant.id}/edit`));
+    await expect(page.getByRole("heading", { name: f.updateHeading, level: 1 })).toBeVisible();
+    await expect(page.getByLabel("Product Name")).toHaveValue(plant.name);
+    await expect(page.getByLabel("Product Price")).toHaveValue("999");
+    await expect(page.getByLabel("Product Category")).toHaveValue(category.name);
+    await expect(page.getByLabel("Stock Quantity")).toHaveValue("4");
+
+    const newName = unique("renamed fern");
+    await page.getByLabel("Product Name").fill(newName);
+    await page.getByLabel("Stock Quantity").fill("17");
+    const moveThird = page.getByRole("button", { name: "Move Picture 3 earlier" });
+    await hydrated(moveThird);
+    await moveThird.click();
+    await moveThird.click();
+    await page.getByRole("button", { name: "Remove Picture 2" }).click();
+    await page.getByRole("button", { name: f.updateHeading }).click();
+
+    await expect(page).toHaveURL(urlIs(`/product/${plant.id}`));
+    const saved = newName[0]!.toUpperCase() + newName.slice(1);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(saved);
+    await expect(page.getByText(messages.product.availableStock(17))).toBeVisible();
+    const images = await shopDb.db.selectFrom("product_images").select("url").where("product_id", "=", plant.id).orderBy("position").execute();
+    expect(images).toEqual([{ url: "/illustrations/products/cactus-plant-1.svg" }, { url: "/illustrations/products/aloe-vera-1.svg" }]);
+  });
+
+  test("/admin/products lists lowest stock first, saves a stock in place, and deletes a product after its confirmation", async ({ page, shopDb }) => {
+    const plant = await createProduct(shopDb.db, { name: unique("Admin List Fern"), stock: 0 });
+    await logIn(page);
+    await page.goto("/admin/products");
+    await expect(page.getByRole("heading", { name: adminMessages.products.heading, level: 1 })).toBeVisible();
+    const firstStock = await page.getByTestId("admin-product-row").first().getByRole("textbox").inputValue();
+    expect(firstStock).toBe("0");
+
+    await page.getByLabel("Search by name").fill(plant.name);
+    await page.getByRole("button", { name: "Search" }).click();
+    const row = page.getByTestId("admin-product-row");
+    await expect(row).toHaveCount(1);
+    await expect(row.getByRole("link", { name: plant.name })).toHaveAttribute("href", `/product/${plant.id}/edit`);
+
+    await row.getByLabel(`Stock of ${plant.name}`).fill("8");
+    await row.getByRole("button", { name: "Save" }).click();
+    await expect(row.getByText(adminMessages.products.stockSaved)).toBeVisible();
+    expect((await shopDb.db.selectFrom("products").select("stock").where("id", "=", plant.id).executeTakeFirst())?.stock).toBe(8);
+
+    await row.getByText("Delete", { exact: true }).click();
+    await expect(row.getByText(adminMessages.products.confirmDelete(plant.name))).toBeVisible();
+    await row.getByRole("button", { name: `Yes, delete ${plant.name}` }).click();
+    await expect(page.getByText(adminMessages.products.deleted)).toBeVisible();
+    expect(await shopDb.db.selectFrom("products").select("id").where("id", "=", plant.id).execute()).toEqual([]);
+    expect((await page.request.get(`/product/${plant.id}`)).status()).toBe(404);
+  });
+
+  test("/admin/categories renames a category and refuses to delete one that still has products", async ({ page, shopDb, consoleErrors }) => {
+    const category = await createCategory(shopDb.db, { name: unique("Aardvark Shelf") });
+    await createProduct(shopDb.db, { category_id: category.id });
+    await logIn(page);
+    await page.goto("/admin/categories");
+    const row = page.getByTestId("admin-category-row").filter({ has: page.getByRole("link", { name: category.name }) });
+    const newName = unique("Aardvark Ledge");
+    await row.getByLabel(`New name for ${category.name}`).fill(newName);
+    await row.getByRole("button", { name: "Rename" }).click();
+    await expect(page.getByText(adminMessages.category.renamed)).toBeVisible();
+    const renamed = page.getByTestId("admin-category-row").filter({ has: page.getByRole("link", { name: newName }) });
+    await renamed.getByText("Delete", { exact: true }).click();
+    await renamed.getByRole("button", { name: `Yes, delete ${newName}` }).click();
+    await expect(page.getByText(adminMessages.category.inUse)).toBeVisible();
+    expect(await shopDb.db.selectFrom("categories").select("name").where("id", "=", category.id).execute()).toEqual([{ name: newName }]);
+    allowStatusLogs(consoleErrors, 409);
+  });
+
+  test("a signed-in shopper gets the 403 page on every admin page; a visitor is sent to log in", async ({ page, shopDb, consoleErrors }) => {
+    const plant = await createProduct(shopDb.db, { name: unique("Guarded Fern") });
+    const pages = ["/add-product", `/product/${plant.id}/edit`, "/admin/products", "/admin/categories"];
+    for (const path of pages) {
+      await page.context().clearCookies();
+      await page.goto(path);
+      await expect(page).toHaveURL(urlIs(`/login?redirectTo=${encodeURIComponent(path)}`));
+    }
+    await signedInUnverified(page, shopDb);
+    for (const path of pages) {
+      const answer = await page.goto(path);
+      expect(answer?.status(), path).toBe(403);
+      await expect(page.getByRole("heading", { name: messages.auth.forbidden })).toBeVisible();
+      expect((await page.request.post(path, { form: { intent: "delete", productId: plant.id, name: "x", stock: "1" }, headers: { Origin: new URL(page.url()).origin } })).status(), `POST ${path}`).toBe(403);
+    }
+    expect(await shopDb.db.selectFrom("products").select("id").where("id", "=", plant.id).execute()).toHaveLength(1);
+    allowStatusLogs(consoleErrors, 403);
+  });
+});
