@@ -4,7 +4,8 @@ import { jsonBodies } from "./platform/http/request-guards.ts";
 import { adminApi, adminOrdersApi, cartApi, ordersApi } from "./modules/orders/index.ts";
 import { authApi, meApi, profilePictureApi, profilesApi } from "./modules/accounts/index.ts";
 import { categoriesApi, productsApi } from "./modules/catalog/index.ts";
-import { contactApi } from "./modules/contact/index.ts";
+import { adminMessagesApi, contactApi } from "./modules/contact/index.ts";
+import { adminOverviewApi } from "./modules/overview/index.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
 
 const JSON_BODY_LIMIT = 64 * 1024;
@@ -21,6 +22,8 @@ export function apiRoutes(publicOrigin: string) {
       .route("/me", meApi)
       .route("/profiles", profilesApi)
       .route("/admin/orders", adminOrdersApi)
+      .route("/admin/messages", adminMessagesApi)
+      .route("/admin/overview", adminOverviewApi)
       .route("/admin", adminApi)
       .route("/cart", cartApi)
       .route("/orders", ordersApi)

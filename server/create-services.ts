@@ -9,6 +9,7 @@ import { createContactService } from "./modules/contact/index.ts";
 import type { MailOutbox } from "./platform/mail/mail-outbox.ts";
 import { createMediaService } from "./platform/media/media.ts";
 import { createOrdersService } from "./modules/orders/index.ts";
+import { createOverviewService } from "./modules/overview/index.ts";
 import { createEventLog } from "./platform/event-log.ts";
 import { createRateLimiter } from "./platform/rate-limit/rate-limit.ts";
 import { createLocalChangeFeed, type ChangeFeed } from "./platform/change-feed/change-feed.ts";
@@ -22,6 +23,8 @@ export interface ServiceDependencies {
   sealer: Sealer;
   shopName: string;
   contactEmail: string | undefined;
+  /** The shop's time zone (SHOP_TIME_ZONE): the days of the order totals and the overview. */
+  timeZone: string;
   shippingFeePaise: number;
   /** Every e-mail is queued here and sent by the mail worker (./mail-outbox.ts). */
   outbox: MailOutbox;
@@ -67,7 +70,10 @@ export function createServices(deps: ServiceDependencies) {
       rateLimiter,
       events,
       maxPendingOrders: deps.limits.maxPendingOrders,
+      timeZone: deps.timeZone,
     }),
+    /** The owner's overview: orders and revenue by day, low stock, unhandled messages. */
+    overview: createOverviewService({ database, timeZone: deps.timeZone }),
     /** The change feed: live pages and caches subscribe to it (platform/change-feed). */
     changes,
     /** Seals what the pages keep in their own cookies (the address awaiting verification). */

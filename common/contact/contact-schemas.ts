@@ -9,3 +9,22 @@ export const contactMessageSchema = z.object({
   message: requiredText(messages.contact.messageRequired, 5000, { multiLine: true }),
 });
 export type ContactMessageInput = z.output<typeof contactMessageSchema>;
+
+/** The admins' inbox: all messages or only those waiting, twenty at a time after an opaque `cursor`. */
+export const messageListQuerySchema = z.object({
+  filter: z.enum(["all", "unhandled"]).catch("all").default("all"),
+  cursor: z.string().max(200).optional(),
+});
+export type MessageListQuery = z.output<typeof messageListQuerySchema>;
+
+/** Marks a message handled or, with false, waiting again. The page's form sends "true"/"false". */
+export const markHandledSchema = z.object({
+  handled: z.union([z.boolean(), z.enum(["true", "false"]).transform((value) => value === "true")], {
+    error: "Say whether the message is handled (true or false).",
+  }),
+});
+
+export const contactAdminMessages = {
+  notFound: "That message does not exist (any more).",
+  badCursor: "That page of messages does not exist. Start again from the newest.",
+} as const;

@@ -2,3 +2,4 @@
 export { adminApi } from "./admin-orders-api.ts";
 export { createOrdersService } from "./orders.ts";
 export { adminOrdersApi, cartApi, ordersApi } from "./shopping-api.ts";
+export { readDailyTotals, type DailyOrderTotals } from "./daily-totals.ts";

@@ -41,6 +41,7 @@ function ordersWith(overrides: Partial<Pick<OrdersDependencies, "payment">> = {}
     rateLimiter: createRateLimiter(app.database.db),
     events: createEventLog(logger),
     maxPendingOrders: 5,
+    timeZone: "Asia/Kolkata",
     ...overrides,
   });
   return { orders };
