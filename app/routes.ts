@@ -18,6 +18,8 @@ export default [
   route("checkout", "features/orders/routes/checkout.tsx"),
   route("orders", "features/orders/routes/orders.tsx"),
   route("orders/:orderId", "features/orders/routes/order.tsx"),
+  route("admin", "features/admin/routes/overview.tsx"),
+  route("admin/messages", "features/admin/routes/messages.tsx"),
   route("admin/orders", "features/orders/routes/admin-orders.tsx"),
   route("admin/orders/:orderId", "features/orders/routes/admin-order.tsx"),
   route("*", "shared/routes/not-found.tsx"),

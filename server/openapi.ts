@@ -2,7 +2,7 @@ import { z } from "zod";
 import { categoryIdParamSchema, productIdParamSchema, productListQuerySchema } from "#common/catalog/catalog-schemas.ts";
 import { profileSchema } from "#common/accounts/account-schemas.ts";
 import { addToCartSchema, checkoutSchema, setQuantitySchema } from "#common/cart/cart-schemas.ts";
-import { contactMessageSchema } from "#common/contact/contact-schemas.ts";
+import { contactMessageSchema, markHandledSchema } from "#common/contact/contact-schemas.ts";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -126,8 +126,32 @@ export function buildOpenApiDocument(serverUrl: string) {
       },
       "/admin/contact-messages": {
         get: {
-          summary: "The Contact Us inbox, newest first (admins only)",
+          summary: "The newest page of the Contact Us inbox (admins only; /admin/messages pages and filters)",
           responses: { 200: { description: "Messages" }, ...errors(401, 403) },
+        },
+      },
+      "/admin/messages": {
+        get: {
+          summary: "The Contact Us inbox, newest first, twenty a page by key (admins only)",
+          parameters: [
+            { name: "filter", in: "query", required: false, schema: { type: "string", enum: ["all", "unhandled"] } },
+            { name: "cursor", in: "query", required: false, description: "nextCursor of the page before", schema: { type: "string" } },
+          ],
+          responses: { 200: { description: "A page of messages and the next page's cursor (null on the last)" }, ...errors(400, 401, 403) },
+        },
+      },
+      "/admin/messages/{messageId}": {
+        patch: {
+          summary: "Mark a message handled, or with false not handled (admins only)",
+          parameters: [pathParameter("messageId")],
+          requestBody: { required: true, content: { "application/json": { schema: inputSchema(markHandledSchema) } } },
+          responses: { 200: { description: "The message" }, ...errors(400, 401, 403, 404, 415) },
+        },
+      },
+      "/admin/overview": {
+        get: {
+          summary: "Orders and revenue today and for the last 30 days by day (shop's time zone), low stock, unhandled messages (admins only)",
+          responses: { 200: { description: "The overview" }, ...errors(401, 403) },
         },
       },
       "/cart": {

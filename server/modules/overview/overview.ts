@@ -35,6 +35,9 @@ export function createOverviewService(deps: OverviewDependencies) {
   const now = deps.now ?? (() => new Date());
 
   return {
+    /** The shop's time zone, for pages that show dates and times the way the overview counts days. */
+    timeZone: deps.timeZone,
+
     async getOverview(viewer: SessionUser | null): Promise<Overview> {
       if (!viewer) throw new UnauthorizedError();
       if (!viewer.isAdmin) throw new ForbiddenError();
