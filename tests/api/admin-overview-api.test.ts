@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { newPerson, signUpVerified } from "../support/accounts.ts";
 import { useAppWithMail } from "../support/app-with-mail.ts";
 import { createProduct } from "../support/factories.ts";
+import { insertSessions, SHOP_AUTH_SECRET } from "../support/shop-process.ts";
+import { createShopper } from "../support/shoppers.ts";
 import { postJson, TEST_ORIGIN } from "../support/test-app.ts";
 
-const shop = useAppWithMail();
+// A known secret, so that the test can sign in people it wrote into the database (insertSessions).
+const shop = useAppWithMail({ AUTH_SECRET: SHOP_AUTH_SECRET });
 
 const send = (method: string, path: string, cookie: string | null, body?: unknown) =>
   shop.app.request(path, {
@@ -15,9 +17,12 @@ const send = (method: string, path: string, cookie: string | null, body?: unknow
 
 /** A signed-in shopper and a signed-in admin, and one Contact Us message. */
 async function people() {
-  const shopper = await signUpVerified(shop.app, shop.capture);
-  const admin = await signUpVerified(shop.app, shop.capture, newPerson({ name: "Owner Admin" }));
-  await shop.app.services.accounts.setAdmin(admin.person.email, true);
+  const { db, dialect } = shop.app.database;
+  const shopperUser = await createShopper(db, dialect);
+  const adminUser = await createShopper(db, dialect, { isAdmin: true, name: "Owner Admin" });
+  const [shopperCookie, adminCookie] = await insertSessions(db, [shopperUser.id, adminUser.id]);
+  const shopper = { cookie: shopperCookie! };
+  const admin = { cookie: adminCookie! };
   const sent = await shop.app.request("/api/contact", postJson({ name: "Meera", email: "meera@example.com", subject: "Repotting", message: "When?" }));
   const { id: messageId } = (await sent.json()) as { id: string };
   return { shopper, admin, messageId };

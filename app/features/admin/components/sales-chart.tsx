@@ -36,6 +36,9 @@ export function SalesChart({ days }: { days: DaySales[] }) {
   const best = days.reduce<DaySales | undefined>((a, d) => (!a || d.revenuePaise > a.revenuePaise ? d : a), undefined);
   const first = days[0];
   const last = days[days.length - 1];
+  const span = first && last ? `From ${shortDay(first.day)} to ${shortDay(last.day)}. ` : "";
+  const highlight = best && best.revenuePaise > 0 ? `Best day ${shortDay(best.day)}: ${formatPrice(best.revenuePaise)}.` : "No orders in this period.";
+  const description = `${span}${highlight} The table below lists every day.`;
   return (
     <svg
       viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
@@ -45,11 +48,8 @@ export function SalesChart({ days }: { days: DaySales[] }) {
       className="h-auto w-full"
       data-testid="sales-chart"
     >
-      <desc id="sales-chart-desc">
-        {first && last ? `From ${shortDay(first.day)} to ${shortDay(last.day)}. ` : ""}
-        {best && best.revenuePaise > 0 ? `Best day ${shortDay(best.day)}: ${formatPrice(best.revenuePaise)}.` : "No orders in this period."} The table
-        below lists every day.
-      </desc>
+      {/* One string per title and desc: React 19 hydrates these metadata-like elements as single text nodes. */}
+      <desc id="sales-chart-desc">{description}</desc>
       {[0, 0.5, 1].map((fraction) => {
         const y = TOP + plotHeight * (1 - fraction);
         return (
@@ -67,9 +67,7 @@ export function SalesChart({ days }: { days: DaySales[] }) {
         return (
           <g key={d.day}>
             <rect x={x} y={TOP + plotHeight - height} width={barWidth} height={height} fill="#3f7d3a" rx={1}>
-              <title>
-                {shortDay(d.day)}: {d.orders} {d.orders === 1 ? "order" : "orders"}, {formatPrice(d.revenuePaise)}
-              </title>
+              <title>{`${shortDay(d.day)}: ${d.orders} ${d.orders === 1 ? "order" : "orders"}, ${formatPrice(d.revenuePaise)}`}</title>
             </rect>
             {/* A date under every fifth bar and the last: thirty labels would overlap. */}
             {i % 5 === 0 || i === days.length - 1 ? (

@@ -14,7 +14,15 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const admin = requireAdmin(context, request);
   const query = Object.fromEntries(new URL(request.url).searchParams);
   const page = await loadOrRefuse(() => context.services.contact.listMessages(admin, query));
-  return { ...page, first: !query.cursor, timeZone: context.services.overview.timeZone };
+  const { timeZone } = context.services.overview;
+  // Dates are written here, on the server, in the shop's zone: the browser's own formatting could differ
+  // from the server's (locale data), and the page would not hydrate cleanly.
+  const items = page.items.map((message) => ({
+    ...message,
+    sentText: formatWhen(message.createdAt, timeZone),
+    handledText: message.handledAt ? formatWhen(message.handledAt, timeZone) : null,
+  }));
+  return { ...page, items, first: !query.cursor };
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
@@ -27,7 +35,9 @@ function formatWhen(iso: string, timeZone: string): string {
   return new Date(iso).toLocaleString("en-IN", { dateStyle: "medium", timeStyle: "short", timeZone });
 }
 
-function MessageCard({ message, timeZone, busy }: { message: ContactMessage; timeZone: string; busy: boolean }) {
+type ShownMessage = ContactMessage & { sentText: string; handledText: string | null };
+
+function MessageCard({ message, busy }: { message: ShownMessage; busy: boolean }) {
   const handled = message.handledAt !== null;
   return (
     <li>
@@ -41,7 +51,7 @@ function MessageCard({ message, timeZone, busy }: { message: ContactMessage; tim
             {message.subject}
           </h2>
           <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${handled ? "bg-stone-200 text-stone-700" : "bg-leaf-100 text-leaf-900"}`}>
-            {handled ? `Handled ${formatWhen(message.handledAt!, timeZone)}` : "Not handled yet"}
+            {handled ? `Handled ${message.handledText}` : "Not handled yet"}
           </span>
         </header>
         <p className="mt-1 text-sm">
@@ -49,7 +59,7 @@ function MessageCard({ message, timeZone, busy }: { message: ContactMessage; tim
           <a href={`mailto:${message.email}?subject=${encodeURIComponent(`Re: ${message.subject}`)}`} className="text-leaf-800 underline">
             {message.email}
           </a>
-          &gt;, <time dateTime={message.createdAt}>{formatWhen(message.createdAt, timeZone)}</time>
+          &gt;, <time dateTime={message.createdAt}>{message.sentText}</time>
         </p>
         <p className="mt-3 whitespace-pre-line break-words">{message.message}</p>
         <Form method="post" className="mt-3">
@@ -65,7 +75,7 @@ function MessageCard({ message, timeZone, busy }: { message: ContactMessage; tim
 }
 
 export default function AdminMessages({ loaderData, actionData }: Route.ComponentProps) {
-  const { items, filter, nextCursor, first, timeZone } = loaderData;
+  const { items, filter, nextCursor, first } = loaderData;
   const navigation = useNavigation();
   const failure = actionData && !actionData.ok ? actionData : undefined;
   const filterLink = (value: "all" | "unhandled", label: string) => (
@@ -89,7 +99,7 @@ export default function AdminMessages({ loaderData, actionData }: Route.Componen
       {items.length ? (
         <ul className="flex flex-col gap-4">
           {items.map((message) => (
-            <MessageCard key={message.id} message={message} timeZone={timeZone} busy={navigation.state === "submitting"} />
+            <MessageCard key={message.id} message={message} busy={navigation.state === "submitting"} />
           ))}
         </ul>
       ) : (
