@@ -9,7 +9,7 @@ import { shopDay } from "../../server/platform/shop-day.ts";
 import { createProduct } from "../support/factories.ts";
 import { insertSessions } from "../support/shop-process.ts";
 import { createShopper } from "../support/shoppers.ts";
-import { allowStatusLogs, expect, test } from "./support/fixtures.ts";
+import { allowStatusLogs, expect as baseExpect, test } from "./support/fixtures.ts";
 import { ADMIN, mainNav, urlIs } from "./support/pages.ts";
 import { fillShipping } from "./support/shopper.ts";
 
@@ -39,6 +39,10 @@ async function signInAsAdmin(page: Page, shopDb: Database) {
   await page.context().addCookies([await sessionCookie(shopDb, admin.id)]);
   return admin;
 }
+
+// Several server-rendered pages per test: on a machine shared by many test runs a page can take longer than
+// the default five seconds to arrive, which says nothing about the page.
+const expect = baseExpect.configure({ timeout: 15_000 });
 
 const origin = () => `http://127.0.0.1:${process.env.E2E_PORT}`;
 
