@@ -56,8 +56,8 @@ const figure = (page: Page, label: string) =>
   page.getByRole("main").locator("dl > div").filter({ has: page.getByRole("term").filter({ hasText: new RegExp(`^${label}$`) }) });
 
 test.describe("the admin overview", () => {
-  // Two people in two browsers, several pages each: more time than one page's test on a busy machine.
-  test.slow();
+  // Two people in two browsers, several pages each: more time than one page's test, on a busy machine too.
+  test.describe.configure({ timeout: 180_000 });
 
   test("an admin sees an order a shopper has just placed in today's numbers", async ({ page, browser, shopDb }) => {
     const before = await todaysTotals(shopDb);
