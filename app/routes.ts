@@ -21,6 +21,8 @@ export default [
   route("orders/:orderId", "features/orders/routes/order.tsx"),
   route("admin/products", "features/admin/routes/admin-products.tsx"),
   route("admin/categories", "features/admin/routes/admin-categories.tsx"),
+  route("admin", "features/admin/routes/overview.tsx"),
+  route("admin/messages", "features/admin/routes/messages.tsx"),
   route("admin/orders", "features/orders/routes/admin-orders.tsx"),
   route("admin/orders/:orderId", "features/orders/routes/admin-order.tsx"),
   route("*", "shared/routes/not-found.tsx"),

@@ -7,7 +7,8 @@ import { adminOrdersApi, ordersApi } from "./modules/orders/index.ts";
 import { cartApi } from "./modules/cart/index.ts";
 import { authApi, authApiPaths, meApi, profilePictureApi, profilesApi } from "./modules/accounts/index.ts";
 import { categoriesApi, productsApi } from "./modules/catalog/index.ts";
-import { contactApi, contactInboxApi } from "./modules/contact/index.ts";
+import { adminMessagesApi, contactApi, contactInboxApi } from "./modules/contact/index.ts";
+import { adminOverviewApi } from "./modules/overview/index.ts";
 import { reviewsApi } from "./modules/reviews/index.ts";
 import { uploadsApi } from "./platform/uploads/uploads-api.ts";
 
@@ -28,6 +29,8 @@ export function apiRoutes(publicOrigin: string) {
     .route("/admin/products", adminProductsApi)
     .route("/admin/categories", adminCategoriesApi)
     .route("/admin/contact-messages", contactInboxApi)
+    .route("/admin/messages", adminMessagesApi)
+    .route("/admin/overview", adminOverviewApi)
     .route("/cart", cartApi)
     .route("/orders", ordersApi)
     .route("/products/:productId/reviews", reviewsApi)

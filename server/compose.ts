@@ -35,6 +35,7 @@ export async function composeShop(config: Config, database: Pick<Database, "db" 
     sealer,
     shopName: config.shop.name,
     contactEmail: config.mail.contactEmail,
+    timeZone: config.timeZone,
     shippingFeePaise: config.shop.shippingFeePaise,
     outbox,
     logger,

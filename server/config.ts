@@ -3,6 +3,7 @@ import { z } from "zod";
 import { messages } from "#common/shared/messages.ts";
 import { newPasswordSchema } from "#common/accounts/account-schemas.ts";
 import { isCommonPassword } from "./modules/accounts/index.ts";
+import { DEFAULT_SHOP_TIME_ZONE, isKnownTimeZone } from "./platform/shop-day.ts";
 
 const booleanFlag = z
   .enum(["true", "false", "1", "0", "yes", "no"], { error: "must be true or false" })
@@ -29,6 +30,8 @@ const envSchema = z.object({
   SEED_SAMPLE_DATA: booleanFlag.default(true),
   SHOP_NAME: z.string().trim().min(1).max(60).default("Plant Shop"),
   SHOP_AUTHOR: z.string().trim().min(1).max(80).default("the Plant Shop team"),
+  // The days of the admin overview ("today", the last 30 days) are days in this zone (docs/decisions/024).
+  SHOP_TIME_ZONE: z.string().refine(isKnownTimeZone, "must be an IANA time zone such as Asia/Kolkata").default(DEFAULT_SHOP_TIME_ZONE),
   SHIPPING_FEE_PAISE: z.coerce.number({ error: "must be a whole number of paise" }).int().min(0).max(10_000_000).default(2000),
   PAGE_CACHE_SECONDS: z.coerce.number({ error: "must be a number of seconds" }).min(0).max(300).default(2),
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters (e.g. openssl rand -hex 32)").optional(),
@@ -59,6 +62,8 @@ export interface Config {
   /** How long a page rendered for a visitor without cookies is reused; 0 turns the cache off. */
   pageCacheSeconds: number;
   shop: PublicShopConfig;
+  /** The shop's time zone: what "today" means on the admin overview. */
+  timeZone: string;
   logLevel: z.output<typeof envSchema>["LOG_LEVEL"];
   /** How long shutdown may take: requests in flight, then the e-mails they queued, share it. */
   shutdownTimeoutMs: number;
@@ -108,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedSampleData: e.SEED_SAMPLE_DATA,
     trustProxy: e.TRUST_PROXY,
     pageCacheSeconds: e.PAGE_CACHE_SECONDS,
+    timeZone: e.SHOP_TIME_ZONE,
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_SECONDS * 1000,
     authSecret: e.AUTH_SECRET,

@@ -13,6 +13,7 @@ import { createResumableUploads } from "./platform/uploads/resumable-uploads.ts"
 import { UPLOADS_PATH } from "#common/shared/uploads.ts";
 import { createOrdersService } from "./modules/orders/index.ts";
 import { createReviewsService } from "./modules/reviews/index.ts";
+import { createOverviewService } from "./modules/overview/index.ts";
 import { createEventLog } from "./platform/event-log.ts";
 import { createRateLimiter } from "./platform/rate-limit/rate-limit.ts";
 import { createLocalChangeFeed, type ChangeFeed } from "./platform/change-feed/change-feed.ts";
@@ -26,6 +27,8 @@ export interface ServiceDependencies {
   sealer: Sealer;
   shopName: string;
   contactEmail: string | undefined;
+  /** The shop's time zone (SHOP_TIME_ZONE): the days of the order totals and the overview. */
+  timeZone: string;
   shippingFeePaise: number;
   /** Every e-mail is queued here and sent by the mail worker (./mail-outbox.ts). */
   outbox: MailOutbox;
@@ -76,7 +79,10 @@ export function createServices(deps: ServiceDependencies) {
       events,
       maxPendingOrders: deps.limits.maxPendingOrders,
       changes,
+      timeZone: deps.timeZone,
     }),
+    /** The owner's overview: orders and revenue by day, low stock, unhandled messages. */
+    overview: createOverviewService({ database, timeZone: deps.timeZone }),
     reviews: createReviewsService(database, { changes }),
     /** Resumable (tus) uploads: the /api/uploads endpoint and the sweep of expired ones. */
     uploads,

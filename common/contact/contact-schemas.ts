@@ -17,10 +17,42 @@ export const contactReceiptSchema = z.strictObject({ id: z.string() }).meta({ id
 
 /** One message of the admins' Contact Us inbox. */
 export const storedContactMessageSchema = z
-  .strictObject({ id: z.string(), name: z.string(), email: z.string(), subject: z.string(), message: z.string(), createdAt: z.iso.datetime() })
+  .strictObject({
+    id: z.string(),
+    name: z.string(),
+    email: z.string(),
+    subject: z.string(),
+    message: z.string(),
+    createdAt: z.iso.datetime(),
+    handledAt: z.iso.datetime().nullable().meta({ description: "When it was marked handled; null while it waits for an answer" }),
+  })
   .meta({ id: "ContactMessage" });
 
+/** One page of the inbox, newest first; `nextCursor` asks for the next (older) page, null on the last. */
+export const contactMessagesPageSchema = z
+  .strictObject({ items: z.array(storedContactMessageSchema), filter: z.enum(["all", "unhandled"]), nextCursor: z.string().nullable() })
+  .meta({ id: "ContactMessagesPage" });
+
+/** The inbox under its first address (GET /api/admin/contact-messages): the newest page's messages. */
 export const contactInboxSchema = z.strictObject({ items: z.array(storedContactMessageSchema) }).meta({ id: "ContactInbox" });
 
 export type ContactReceipt = z.infer<typeof contactReceiptSchema>;
-export type StoredContactMessage = z.infer<typeof storedContactMessageSchema>;
+
+/** The admins' inbox: all messages or only those waiting, twenty at a time after an opaque `cursor`. */
+export const messageListQuerySchema = z.object({
+  filter: z.enum(["all", "unhandled"]).catch("all").default("all"),
+  cursor: z.string().max(200).optional(),
+});
+export type MessageListQuery = z.output<typeof messageListQuerySchema>;
+
+/** Marks a message handled or, with false, waiting again. The page's form sends "true"/"false". */
+export const markHandledSchema = z.object({
+  handled: z.union([z.boolean(), z.enum(["true", "false"]).transform((value) => value === "true")], {
+    error: "Say whether the message is handled (true or false).",
+  }),
+});
+
+export const contactAdminMessages = {
+  notFound: "That message does not exist (any more).",
+  badCursor: "That page of messages does not exist. Start again from the newest.",
+} as const;

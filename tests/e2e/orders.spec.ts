@@ -328,7 +328,9 @@ test.describe("orders", () => {
 
     // The admin finds it among the pending orders.
     await logIn(page, ADMIN);
-    await mainNav(page).getByRole("link", { name: "Manage Orders" }).click();
+    await mainNav(page).getByRole("link", { name: "Admin", exact: true }).click();
+    await expect(page).toHaveURL(urlIs("/admin"));
+    await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Orders" }).click();
     await expect(page).toHaveURL(urlIs("/admin/orders"));
     await page.getByLabel("Status").selectOption("pending");
     await page.getByRole("button", { name: "Filter" }).click();
@@ -373,7 +375,7 @@ test.describe("orders", () => {
     await expect(page.getByRole("button", { name: "Cancel order" })).toHaveCount(0);
 
     // Not an admin: 403.
-    await expect(mainNav(page).getByRole("link", { name: "Manage Orders" })).toHaveCount(0);
+    await expect(mainNav(page).getByRole("link", { name: "Admin", exact: true })).toHaveCount(0);
     const forbidden = await page.goto("/admin/orders");
     expect(forbidden?.status()).toBe(403);
     await expect(page.getByRole("heading", { name: messages.auth.forbidden })).toBeVisible();

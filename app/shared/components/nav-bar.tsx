@@ -22,7 +22,8 @@ function navItems(user: NavUser | null): NavItem[] {
     { to: "/", label: "Home" },
     // The Shop link shows only when logged in (spec section 2, kept by decisions.md).
     ...(user ? [{ to: "/shop", label: "Shop" }, { to: "/orders", label: "Orders" }] : []),
-    ...(user?.isAdmin ? [{ to: "/admin/orders", label: "Manage Orders" }] : []),
+    // The owner's pages start at the overview, which links to each admin list (issue 10).
+    ...(user?.isAdmin ? [{ to: "/admin", label: "Admin" }] : []),
   ];
 }
 

@@ -6,3 +6,4 @@ export { createProductEvents, type ProductEvents } from "./product-events.ts";
 export { sampleCategories, sampleProducts } from "./sample-data.ts";
 export { seedSampleData } from "./seed.ts";
 export { seoFiles } from "./seo-files.ts";
+export { listLowStockProducts, type LowStockProduct } from "./low-stock.ts";

@@ -8,8 +8,8 @@ import { currentUser } from "../../platform/http/request-context.ts";
 export const contactInboxApi = new Hono<AppEnv>().get(
   "/",
   describeRoute({
-    summary: "The Contact Us inbox, newest first, the latest 100 (admins only)",
+    summary: "The Contact Us inbox's newest page (admins only); /admin/messages pages, filters and marks handled",
     responses: { 200: json(contactInboxSchema, "The messages"), ...problems(401, 403) },
   }),
-  async (c) => c.json({ items: await c.var.services.contact.listMessages(await currentUser(c)) }),
+  async (c) => c.json({ items: (await c.var.services.contact.listMessages(await currentUser(c), {})).items }),
 );

@@ -4,6 +4,7 @@ import { createContactService } from "./contact.ts";
 import { createMailOutbox } from "../../platform/mail/mail-outbox.ts";
 import { createRateLimiter } from "../../platform/rate-limit/rate-limit.ts";
 import { createSealer } from "../../platform/sealed-values.ts";
+import { createShopper } from "../../../tests/support/shoppers.ts";
 
 const testSealer = createSealer("mail-outbox-test-secret-0123456789abcdef");
 
@@ -46,5 +47,99 @@ describe("contact messages", () => {
     for (let i = 0; i < 5; i++) await contact.sendMessage(valid, { clientIp: "10.0.0.2" });
     await expect(contact.sendMessage(valid, { clientIp: "10.0.0.2" })).rejects.toMatchObject({ status: 429 });
     await expect(contact.sendMessage(valid, { clientIp: "10.0.0.3" })).resolves.toHaveProperty("id");
+  });
+});
+
+describe("the admins' inbox", () => {
+  const admin = () => createShopper(database.db, database.dialect, { isAdmin: true });
+  /** `count` messages written straight into the table, one second apart, subjects "Message 0"… (oldest first). */
+  async function storeMessages(count: number, sameTime = false) {
+    const start = Date.parse("2030-05-01T00:00:00Z");
+    await database.db
+      .insertInto("contact_messages")
+      .values(
+        Array.from({ length: count }, (_, i) => ({
+          id: `msg-${String(i).padStart(3, "0")}`,
+          name: "Asha",
+          email: "asha@example.com",
+          subject: `Message ${i}`,
+          message: "Hello",
+          client_ip: null,
+          created_at: new Date(sameTime ? start : start + i * 1000).toISOString(),
+        })),
+      )
+      .execute();
+  }
+
+  it("lists newest first, twenty a page, every message once across the pages", async () => {
+    const contact = createContactService(database, createRateLimiter(database.db), quiet);
+    await storeMessages(45);
+    const viewer = await admin();
+    const subjects: string[] = [];
+    let cursor: string | undefined;
+    const pageSizes: number[] = [];
+    do {
+      const page = await contact.listMessages(viewer, cursor ? { cursor } : {});
+      pageSizes.push(page.items.length);
+      subjects.push(...page.items.map((m) => m.subject));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(pageSizes).toEqual([20, 20, 5]);
+    expect(subjects).toEqual(Array.from({ length: 45 }, (_, i) => `Message ${44 - i}`));
+  });
+
+  it("pages messages sent in the same millisecond by id, skipping none and repeating none", async () => {
+    const contact = createContactService(database, createRateLimiter(database.db), quiet);
+    await storeMessages(25, true);
+    const viewer = await admin();
+    const first = await contact.listMessages(viewer, {});
+    const second = await contact.listMessages(viewer, { cursor: first.nextCursor });
+    expect(second.nextCursor).toBeNull();
+    expect(new Set([...first.items, ...second.items].map((m) => m.id)).size).toBe(25);
+  });
+
+  it("marks a message handled and back, keeps the first time it was handled, and filters the unhandled", async () => {
+    const contact = createContactService(database, createRateLimiter(database.db), quiet);
+    const viewer = await admin();
+    const { id: older } = await contact.sendMessage(valid, { clientIp: "10.0.0.5" });
+    const { id: newer } = await contact.sendMessage({ ...valid, subject: "Watering" }, { clientIp: "10.0.0.5" });
+
+    const handled = await contact.setHandled(viewer, older, { handled: true });
+    expect(handled.handledAt).toEqual(expect.any(String));
+    expect((await contact.setHandled(viewer, older, { handled: "true" })).handledAt).toBe(handled.handledAt);
+    expect((await contact.listMessages(viewer, { filter: "unhandled" })).items.map((m) => m.id)).toEqual([newer]);
+    expect((await contact.listMessages(viewer, { filter: "all" })).items.map((m) => [m.id, m.handledAt !== null])).toEqual([
+      [newer, false],
+      [older, true],
+    ]);
+
+    expect((await contact.setHandled(viewer, older, { handled: false })).handledAt).toBeNull();
+    expect((await contact.listMessages(viewer, { filter: "unhandled" })).items.map((m) => m.id)).toEqual([newer, older]);
+  });
+
+  it("answers 404 for an unknown or malformed id and 400 for a missing or odd 'handled' or a forged page key", async () => {
+    const contact = createContactService(database, createRateLimiter(database.db), quiet);
+    const viewer = await admin();
+    const { id } = await contact.sendMessage(valid, { clientIp: "10.0.0.6" });
+    await expect(contact.setHandled(viewer, "no-such-message", { handled: true })).rejects.toMatchObject({ status: 404 });
+    await expect(contact.setHandled(viewer, "../../etc", { handled: true })).rejects.toMatchObject({ status: 404 });
+    await expect(contact.setHandled(viewer, id, {})).rejects.toMatchObject({ status: 400 });
+    await expect(contact.setHandled(viewer, id, { handled: "yes" })).rejects.toMatchObject({ status: 400 });
+    await expect(contact.listMessages(viewer, { cursor: "bm90IGEga2V5" })).rejects.toMatchObject({
+      status: 400,
+      message: "That page of messages does not exist. Start again from the newest.",
+    });
+  });
+
+  it("is refused to visitors (401) and to shoppers (403), who change nothing", async () => {
+    const contact = createContactService(database, createRateLimiter(database.db), quiet);
+    const { id } = await contact.sendMessage(valid, { clientIp: "10.0.0.7" });
+    const shopper = await createShopper(database.db, database.dialect);
+    await expect(contact.listMessages(null, {})).rejects.toMatchObject({ status: 401 });
+    await expect(contact.listMessages(shopper, {})).rejects.toMatchObject({ status: 403 });
+    await expect(contact.setHandled(null, id, { handled: true })).rejects.toMatchObject({ status: 401 });
+    await expect(contact.setHandled(shopper, id, { handled: true })).rejects.toMatchObject({ status: 403 });
+    const row = await database.db.selectFrom("contact_messages").select("handled_at").where("id", "=", id).executeTakeFirstOrThrow();
+    expect(row.handled_at).toBeNull();
   });
 });

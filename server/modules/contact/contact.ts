@@ -1,9 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { contactMessageSchema, type ContactReceipt, type StoredContactMessage } from "#common/contact/contact-schemas.ts";
+import { contactAdminMessages, contactMessageSchema, markHandledSchema, messageListQuerySchema } from "#common/contact/contact-schemas.ts";
+import type { ContactMessage, ContactMessagesPage } from "#common/contact/contact-types.ts";
+import { idSchema } from "#common/shared/fields.ts";
+import type { Kysely, Selectable } from "kysely";
+import type { ContactMessageTable, DB } from "../../platform/db/schema.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { toIsoString } from "../../platform/db/values.ts";
 import { inWriteTransaction } from "../../platform/db/write-transaction.ts";
-import { ForbiddenError, UnauthorizedError, parseInput } from "../../platform/errors.ts";
+import { ForbiddenError, InvalidInputError, NotFoundError, UnauthorizedError, parseInput } from "../../platform/errors.ts";
 import { contactMessageEmail } from "./contact-mail.ts";
 import type { MailOutbox } from "../../platform/mail/mail-outbox.ts";
 import type { RateLimiter, RateRule } from "../../platform/rate-limit/rate-limit.ts";
@@ -20,6 +24,48 @@ export interface RequestOrigin {
   clientIp: string | null;
 }
 
+export type { ContactMessage, ContactMessagesPage };
+
+/** Messages on one page of the admins' inbox. */
+export const MESSAGES_PAGE_SIZE = 20;
+
+/** Where a page ends: the last message's time and id (ties broken by id), opaque to the browser. */
+function encodeCursor(message: ContactMessage): string {
+  return Buffer.from(JSON.stringify([message.createdAt, message.id])).toString("base64url");
+}
+function decodeCursor(cursor: string): { createdAt: string; id: string } {
+  try {
+    const [createdAt, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown[];
+    if (typeof createdAt === "string" && !Number.isNaN(Date.parse(createdAt)) && idSchema.safeParse(id).success) {
+      return { createdAt: new Date(createdAt).toISOString(), id: id as string };
+    }
+  } catch {
+    // falls through to the refusal
+  }
+  throw new InvalidInputError(contactAdminMessages.badCursor);
+}
+
+function toMessage(row: Selectable<ContactMessageTable>): ContactMessage {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    subject: row.subject,
+    message: row.message,
+    createdAt: toIsoString(row.created_at),
+    handledAt: row.handled_at === null ? null : toIsoString(row.handled_at),
+  };
+}
+
+/**
+ * How many messages wait for an answer, counted up to `cap` (the overview shows "99+"): the count reads at most
+ * `cap` entries of the unhandled index, however long the backlog.
+ */
+export async function countUnhandledMessages(db: Kysely<DB>, cap: number): Promise<number> {
+  const waiting = db.selectFrom("contact_messages").select("id").where("handled_at", "is", null).limit(cap).as("waiting");
+  const { n } = await db.selectFrom(waiting).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  return Number(n);
+}
 
 export type ContactService = ReturnType<typeof createContactService>;
 
@@ -30,11 +76,17 @@ interface ContactOptions {
   contactEmail: string | undefined;
 }
 
+function requireAdmin(viewer: SessionUser | null): SessionUser {
+  if (!viewer) throw new UnauthorizedError();
+  if (!viewer.isAdmin) throw new ForbiddenError();
+  return viewer;
+}
+
 export function createContactService(database: Pick<Database, "db" | "dialect">, rateLimiter: RateLimiter, options: ContactOptions) {
   const { db } = database;
   return {
     /** Stores a Contact Us message (decisions.md: sent for real, readable by admins). */
-    async sendMessage(input: unknown, origin: RequestOrigin): Promise<ContactReceipt> {
+    async sendMessage(input: unknown, origin: RequestOrigin): Promise<{ id: string }> {
       const message = parseInput(contactMessageSchema, input);
       await rateLimiter.hit(contactRateRule, origin.clientIp ?? "unknown");
       const id = randomUUID();
@@ -53,12 +105,46 @@ export function createContactService(database: Pick<Database, "db" | "dialect">,
       return { id };
     },
 
-    /** The admins' inbox, newest first. */
-    async listMessages(viewer: SessionUser | null, limit = 100): Promise<StoredContactMessage[]> {
-      if (!viewer) throw new UnauthorizedError();
-      if (!viewer.isAdmin) throw new ForbiddenError();
-      const rows = await db.selectFrom("contact_messages").selectAll().orderBy("created_at", "desc").limit(limit).execute();
-      return rows.map((r) => ({ id: r.id, name: r.name, email: r.email, subject: r.subject, message: r.message, createdAt: toIsoString(r.created_at) }));
+    /** The admins' inbox, newest first, all or only the unhandled, a page at a time by key (no offset). */
+    async listMessages(viewer: SessionUser | null, query: unknown): Promise<ContactMessagesPage> {
+      requireAdmin(viewer);
+      const { filter, cursor } = parseInput(messageListQuerySchema, query ?? {});
+      const after = cursor ? decodeCursor(cursor) : undefined;
+      const rows = await db
+        .selectFrom("contact_messages")
+        .selectAll()
+        .$if(filter === "unhandled", (q) => q.where("handled_at", "is", null))
+        .$if(after !== undefined, (q) =>
+          q.where((eb) =>
+            eb.or([eb("created_at", "<", after!.createdAt), eb.and([eb("created_at", "=", after!.createdAt), eb("id", "<", after!.id)])]),
+          ),
+        )
+        .orderBy("created_at", "desc")
+        .orderBy("id", "desc")
+        .limit(MESSAGES_PAGE_SIZE + 1)
+        .execute();
+      const items = rows.slice(0, MESSAGES_PAGE_SIZE).map(toMessage);
+      const last = items[items.length - 1];
+      return { items, filter, nextCursor: rows.length > MESSAGES_PAGE_SIZE && last ? encodeCursor(last) : null };
+    },
+
+    /** Marks a message handled (now) or waiting again; answers it as it now is. */
+    async setHandled(viewer: SessionUser | null, messageId: unknown, input: unknown): Promise<ContactMessage> {
+      requireAdmin(viewer);
+      const id = idSchema.safeParse(messageId);
+      if (!id.success) throw new NotFoundError(contactAdminMessages.notFound);
+      const { handled } = parseInput(markHandledSchema, input);
+      // Marking twice keeps the first time: "handled at" says when someone first dealt with it.
+      const row = await inWriteTransaction(database, async (trx) => {
+        const current = await trx.selectFrom("contact_messages").select("handled_at").where("id", "=", id.data).executeTakeFirst();
+        if (!current) return undefined;
+        if (handled !== (current.handled_at !== null)) {
+          await trx.updateTable("contact_messages").set({ handled_at: handled ? new Date().toISOString() : null }).where("id", "=", id.data).execute();
+        }
+        return trx.selectFrom("contact_messages").selectAll().where("id", "=", id.data).executeTakeFirstOrThrow();
+      });
+      if (!row) throw new NotFoundError(contactAdminMessages.notFound);
+      return toMessage(row);
     },
   };
 }

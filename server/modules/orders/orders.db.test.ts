@@ -43,6 +43,7 @@ function ordersWith(overrides: Partial<Pick<OrdersDependencies, "payment" | "out
     events: createEventLog(logger),
     maxPendingOrders: 5,
     changes: createLocalChangeFeed(),
+    timeZone: "Asia/Kolkata",
     ...overrides,
   });
   return { orders };

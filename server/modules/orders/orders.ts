@@ -16,6 +16,8 @@ import { lineProblem } from "../cart/index.ts";
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError, parseInput, UnauthorizedError } from "../../platform/errors.ts";
 import type { MailOutbox } from "../../platform/mail/mail-outbox.ts";
 import { orderEmail } from "./order-mails.ts";
+import { countCancelledOrder, countPlacedOrder } from "./daily-totals.ts";
+import { shopDay } from "../../platform/shop-day.ts";
 import { cashOnDelivery, type PaymentHold, type PaymentMethod } from "./payments.ts";
 import type { EventLog } from "../../platform/event-log.ts";
 import type { ChangeFeed } from "../../platform/change-feed/change-feed.ts";
@@ -37,6 +39,8 @@ export interface OrdersDependencies {
   maxPendingOrders: number;
   /** Told, after commit, of every product whose stock an order took or gave back (live pages, caches). */
   changes: ChangeFeed;
+  /** The shop's time zone (SHOP_TIME_ZONE): the day an order counts for in the daily totals. */
+  timeZone: string;
 }
 
 /**
@@ -156,6 +160,8 @@ export function createOrdersService(deps: OrdersDependencies) {
     // A line added or changed (another tab) or a new price since the payment was held: the shopper looks again.
     if (fingerprint(cart) !== fingerprint(quote)) throw new ConflictError(messages.checkout.cartChanged, { cart: messages.checkout.cartChanged });
     const now = new Date().toISOString();
+    // The day of the daily totals this order counts on (docs/decisions/024), kept with it for a cancellation.
+    const countedOn = shopDay(now, deps.timeZone);
     for (const line of cart.lines) {
       const result = await trx
         .updateTable("products")
@@ -181,6 +187,7 @@ export function createOrdersService(deps: OrdersDependencies) {
         ship_address: details.address,
         payment_method: payment.label,
         idempotency_key: details.idempotencyKey,
+        counted_on: countedOn,
         created_at: now,
         updated_at: now,
       })
@@ -205,6 +212,8 @@ export function createOrdersService(deps: OrdersDependencies) {
     }
     // The confirmation commits with the order: no order without its mail, no mail for an order that never was.
     await notify(trx, "placed", (await loadOrder(hold.orderId, trx))!);
+    // Last, so the day's row (one for every checkout of the day) stays locked only until commit.
+    await countPlacedOrder(trx, countedOn, cart.totalPaise);
     return hold.orderId;
   }
 
@@ -279,6 +288,11 @@ export function createOrdersService(deps: OrdersDependencies) {
       if (to === "cancelled") await returnStock(trx, orderId);
       const order = await loadOrder(orderId, trx);
       if (order && (to === "shipped" || to === "cancelled")) await notify(trx, to, order);
+      // A cancelled order leaves the revenue of the day it counted on (cancelling is final: no way back).
+      if (order && to === "cancelled") {
+        const { counted_on } = await trx.selectFrom("orders").select("counted_on").where("id", "=", orderId).executeTakeFirstOrThrow();
+        await countCancelledOrder(trx, counted_on ?? shopDay(order.createdAt, deps.timeZone), order.totalPaise);
+      }
       return order;
     });
     if (!changed) throw new NotFoundError(messages.orders.notFound);

@@ -9,6 +9,7 @@ import { seedingRecordMigration } from "./migrations/0007-seeding-record.ts";
 import { reviewsMigration } from "./migrations/0008-reviews.ts";
 import { imageVariantsMigration } from "./migrations/0009-image-variants.ts";
 import { adminCatalogMigration } from "./migrations/0010-admin-catalog.ts";
+import { adminOverviewMigration } from "./migrations/0011-admin-overview.ts";
 
 /** What a migration needs to know to write the same schema on both databases. */
 export interface MigrationContext {
@@ -27,6 +28,7 @@ const history: Record<string, (context: MigrationContext) => Migration> = {
   "0008-reviews": reviewsMigration,
   "0009-image-variants": imageVariantsMigration,
   "0010-admin-catalog": adminCatalogMigration,
+  "0011-admin-overview": adminOverviewMigration,
 };
 
 function providerFor(dialect: Dialect): MigrationProvider {

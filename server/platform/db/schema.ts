@@ -47,6 +47,8 @@ export interface ContactMessageTable {
   message: string;
   client_ip: string | null;
   created_at: Timestamp;
+  /** When an admin marked it handled; null while it waits (migration 0011-admin-overview). */
+  handled_at: ColumnType<string | Date | null, string | null | undefined, string | null>;
 }
 
 export interface RateLimitTable {
@@ -127,6 +129,8 @@ export interface OrderTable {
   ship_address: string;
   payment_method: string;
   idempotency_key: string;
+  /** The day of order_daily_totals this order is counted on (migration 0011-admin-overview). */
+  counted_on: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -179,6 +183,16 @@ export interface ReviewTable {
   updated_at: Timestamp;
 }
 
+/** One day's orders in the shop's time zone, kept by the orders module as orders are placed and cancelled. */
+export interface OrderDailyTotalTable {
+  /** YYYY-MM-DD in the shop's time zone. */
+  day: string;
+  orders_placed: number;
+  orders_cancelled: number;
+  /** Totals of the day's orders that were not cancelled. */
+  revenue_paise: number;
+}
+
 export interface DB {
   cart_items: CartItemTable;
   orders: OrderTable;
@@ -194,4 +208,5 @@ export interface DB {
   mail_outbox: MailOutboxTable;
   seed_runs: SeedRunTable;
   reviews: ReviewTable;
+  order_daily_totals: OrderDailyTotalTable;
 }

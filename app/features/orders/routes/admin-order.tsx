@@ -6,6 +6,7 @@ import { NotFound } from "../../../shared/components/not-found.tsx";
 import { CustomerContact, OrderHeading, OrderView } from "../components/order-view.tsx";
 import { actionResult, formLevelMessage, loadOr404 } from "../../../shared/lib/service-errors.ts";
 import { requireAdmin } from "../../../shared/lib/session.ts";
+import { AdminNav } from "../../admin/components/admin-nav.tsx";
 import type { Route } from "./+types/admin-order";
 import { privatePageMeta } from "../../../shared/lib/seo.ts";
 import { readFormFields } from "../../../shared/lib/forms.ts";
@@ -28,6 +29,7 @@ export default function AdminOrder({ loaderData: order, actionData }: Route.Comp
   const failure = actionData && !actionData.ok ? actionData : undefined;
   return (
     <section className="container-page py-10">
+      <AdminNav />
       <OrderHeading order={order} back={{ to: "/admin/orders", label: "All orders" }} />
       <p className="mb-6 text-stone-800">
         Customer: <CustomerContact customer={order.customer} />

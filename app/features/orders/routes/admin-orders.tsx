@@ -3,6 +3,7 @@ import { formatPriceExact } from "#common/shared/money.ts";
 import { ORDER_STATUSES } from "#common/orders/order-schemas.ts";
 import { CustomerContact, formatOrderDate, StatusBadge } from "../components/order-view.tsx";
 import { requireAdmin } from "../../../shared/lib/session.ts";
+import { AdminNav } from "../../admin/components/admin-nav.tsx";
 import type { Route } from "./+types/admin-orders";
 import { privatePageMeta } from "../../../shared/lib/seo.ts";
 
@@ -25,6 +26,7 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
   return (
     <section className="container-page py-10">
       <h1 className="text-3xl font-bold text-stone-900">Orders</h1>
+      <AdminNav />
       <Form method="get" className="my-6 flex items-end gap-3">
         <div>
           <label htmlFor="status-filter" className="field-label">

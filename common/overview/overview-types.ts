@@ -1,0 +1,36 @@
+import { z } from "zod";
+
+/** A product counts as low in stock at this many or fewer (the overview lists them, fewest first). */
+export const LOW_STOCK_THRESHOLD = 5;
+/** How many low-stock products the overview lists; the products page has the rest. */
+export const LOW_STOCK_LIST_SIZE = 10;
+/** Unhandled messages are counted up to this; more shows as "99+". */
+export const UNHANDLED_COUNT_CAP = 100;
+/** The chart's span: today and the days before it. */
+export const OVERVIEW_DAYS = 30;
+
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).meta({ description: "YYYY-MM-DD in the shop's time zone" });
+const salesSummary = { orders: z.int().min(0), cancelled: z.int().min(0), revenuePaise: z.int().min(0) };
+
+/** Orders of one day in the shop's time zone: placed and not cancelled since, cancelled, and their totals (shipping included) in paise. */
+export const daySalesSchema = z.strictObject({ day, ...salesSummary }).meta({ id: "DaySales" });
+
+/** The owner's overview (GET /api/admin/overview). */
+export const overviewSchema = z
+  .strictObject({
+    timeZone: z.string().meta({ description: "The IANA time zone \"today\" is measured in (SHOP_TIME_ZONE)" }),
+    today: z.strictObject({ ...salesSummary, day }),
+    lastDays: z.strictObject({ ...salesSummary, from: day, to: day }),
+    days: z.array(daySalesSchema).meta({ description: "Every day of the span, oldest first, days without orders included (as zeros)" }),
+    lowStock: z.strictObject({
+      threshold: z.int(),
+      products: z.array(z.strictObject({ id: z.string(), name: z.string(), stock: z.int().min(0) })),
+      more: z.boolean(),
+    }),
+    unhandledMessages: z.strictObject({ count: z.int().min(0), atLeast: z.boolean().meta({ description: "The count is capped; the real number may be higher" }) }),
+  })
+  .meta({ id: "Overview" });
+
+export type DaySales = z.infer<typeof daySalesSchema>;
+export type SalesSummary = Pick<DaySales, "orders" | "cancelled" | "revenuePaise">;
+export type Overview = z.infer<typeof overviewSchema>;

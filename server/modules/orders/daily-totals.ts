@@ -1,0 +1,58 @@
+import { sql, type Kysely } from "kysely";
+import type { DB } from "../../platform/db/schema.ts";
+
+/** One day's orders in the shop's time zone: placed, cancelled since, and the revenue of those still standing. */
+export interface DailyOrderTotals {
+  /** YYYY-MM-DD in the shop's time zone. */
+  day: string;
+  ordersPlaced: number;
+  ordersCancelled: number;
+  revenuePaise: number;
+}
+
+/**
+ * Counts a new order on its day, inside the transaction that places it, so the totals commit or roll back with
+ * the order. One row per day is a hot row on PostgreSQL: the caller does this last, so the row lock is held
+ * only until commit.
+ */
+export async function countPlacedOrder(trx: Kysely<DB>, day: string, totalPaise: number): Promise<void> {
+  await trx
+    .insertInto("order_daily_totals")
+    .values({ day, orders_placed: 1, orders_cancelled: 0, revenue_paise: totalPaise })
+    .onConflict((conflict) =>
+      conflict.column("day").doUpdateSet({
+        orders_placed: sql`order_daily_totals.orders_placed + 1`,
+        revenue_paise: sql`order_daily_totals.revenue_paise + excluded.revenue_paise`,
+      }),
+    )
+    .execute();
+}
+
+/**
+ * Takes a cancelled order out of the revenue of the day it was counted on (the day stored on the order, so a
+ * later change of SHOP_TIME_ZONE cannot move it to another day), inside the cancelling transaction.
+ */
+export async function countCancelledOrder(trx: Kysely<DB>, day: string, totalPaise: number): Promise<void> {
+  await trx
+    .updateTable("order_daily_totals")
+    .set({ orders_cancelled: sql`orders_cancelled + 1`, revenue_paise: sql`revenue_paise - ${totalPaise}` })
+    .where("day", "=", day)
+    .execute();
+}
+
+/** The totals of the days from `fromDay` to `toDay` (inclusive) that had orders; at most one row per day. */
+export async function readDailyTotals(db: Kysely<DB>, fromDay: string, toDay: string): Promise<DailyOrderTotals[]> {
+  const rows = await db
+    .selectFrom("order_daily_totals")
+    .selectAll()
+    .where("day", ">=", fromDay)
+    .where("day", "<=", toDay)
+    .orderBy("day")
+    .execute();
+  return rows.map((row) => ({
+    day: row.day,
+    ordersPlaced: Number(row.orders_placed),
+    ordersCancelled: Number(row.orders_cancelled),
+    revenuePaise: Number(row.revenue_paise),
+  }));
+}
