@@ -4,7 +4,7 @@ import { createAccountsService, createAuth, createProfilesService } from "./modu
 import type { Sealer } from "./platform/sealed-values.ts";
 import type { Database } from "./platform/db/client.ts";
 import { createCartService } from "./modules/cart/index.ts";
-import { createCatalogService } from "./modules/catalog/index.ts";
+import { createCatalogService, createSitemapService } from "./modules/catalog/index.ts";
 import { createContactService } from "./modules/contact/index.ts";
 import type { MailOutbox } from "./platform/mail/mail-outbox.ts";
 import { createMediaService } from "./platform/media/media.ts";
@@ -56,6 +56,7 @@ export function createServices(deps: ServiceDependencies) {
     accounts: createAccountsService(auth, database, events),
     profiles: createProfilesService(database.db, media, rateLimiter),
     catalog: createCatalogService(database.db, { rateLimiter }),
+    sitemaps: createSitemapService(database.db, changes),
     cart: createCartService(database, { shippingFeePaise: deps.shippingFeePaise }),
     orders: createOrdersService({
       database,

@@ -25,10 +25,15 @@ export interface ProductDetail extends Omit<ProductSummary, "image"> {
 
 export interface ProductPage {
   items: ProductSummary[];
+  /** How many products the list holds, counted up to 1,000 (see totalCapped). */
   total: number;
+  /** True when the list holds more than `total` products: shown as "1,000+". */
+  totalCapped: boolean;
   limit: number;
   offset: number;
   hasMore: boolean;
+  /** Pass as `after` for the next page by key; null on the last page and for searches (ranked, paged by offset). */
+  nextCursor: string | null;
 }
 
 export interface CategorySummary {
@@ -39,5 +44,14 @@ export interface CategorySummary {
 }
 
 export interface CategoryWithProducts extends CategorySummary {
+  /** Pages 1..page of the category's products, oldest first. */
   products: ProductSummary[];
+  page: number;
+  hasMore: boolean;
+}
+
+export interface CategoryListPage {
+  items: CategorySummary[];
+  page: number;
+  hasMore: boolean;
 }

@@ -5,3 +5,4 @@ export { productsApi } from "./products-api.ts";
 export { sampleCategories, sampleProducts } from "./sample-data.ts";
 export { seedSampleData } from "./seed.ts";
 export { seoFiles } from "./seo-files.ts";
+export { createSitemapService, SITEMAP_MAX_URLS } from "./sitemaps.ts";

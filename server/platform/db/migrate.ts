@@ -6,6 +6,7 @@ import { ordersMigration } from "./migrations/0003-orders.ts";
 import { hashedTokensMigration } from "./migrations/0005-hashed-tokens.ts";
 import { mailOutboxMigration } from "./migrations/0006-mail-outbox.ts";
 import { seedingRecordMigration } from "./migrations/0007-seeding-record.ts";
+import { catalogSearchMigration } from "./migrations/0012-catalog-search.ts";
 
 /** What a migration needs to know to write the same schema on both databases. */
 export interface MigrationContext {
@@ -21,6 +22,7 @@ const history: Record<string, (context: MigrationContext) => Migration> = {
   "0005-hashed-tokens": hashedTokensMigration,
   "0006-mail-outbox": mailOutboxMigration,
   "0007-seeding-record": seedingRecordMigration,
+  "0012-catalog-search": catalogSearchMigration,
 };
 
 function providerFor(dialect: Dialect): MigrationProvider {
