@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { categoryIdParamSchema, productIdParamSchema, productListQuerySchema } from "#common/catalog/catalog-schemas.ts";
+import {
+  categoryIdParamSchema,
+  categoryListPageQuerySchema,
+  productIdParamSchema,
+  productListQuerySchema,
+  suggestionQuerySchema,
+} from "#common/catalog/catalog-schemas.ts";
 import { profileSchema } from "#common/accounts/account-schemas.ts";
 import { addToCartSchema, checkoutSchema, setQuantitySchema } from "#common/cart/cart-schemas.ts";
 import { contactMessageSchema } from "#common/contact/contact-schemas.ts";
@@ -74,6 +80,13 @@ export function buildOpenApiDocument(serverUrl: string) {
           responses: { 200: json("ProductPage", "A page of products"), ...errors(400) },
         },
       },
+      "/products/suggestions": {
+        get: {
+          summary: "Up to 8 products whose name, description or category matches what is typed (typos forgiven), best first",
+          parameters: parameters(suggestionQuerySchema, "query"),
+          responses: { 200: json("SuggestionList", "The suggestions"), ...errors(400, 429) },
+        },
+      },
       "/products/{productId}": {
         get: {
           summary: "One product with its images and category",
@@ -89,8 +102,8 @@ export function buildOpenApiDocument(serverUrl: string) {
       },
       "/categories/{categoryId}": {
         get: {
-          summary: "One category with its products",
-          parameters: parameters(categoryIdParamSchema, "path"),
+          summary: "One category with pages 1..page of its products, 12 to a page",
+          parameters: [...parameters(categoryIdParamSchema, "path"), ...parameters(categoryListPageQuerySchema, "query")],
           responses: { 200: json("CategoryWithProducts", "The category"), ...errors(400, 404) },
         },
       },
@@ -266,13 +279,25 @@ export function buildOpenApiDocument(serverUrl: string) {
         },
         ProductPage: {
           type: "object",
-          required: ["items", "total", "limit", "offset", "hasMore"],
+          required: ["items", "total", "totalCapped", "limit", "offset", "hasMore", "nextCursor"],
           properties: {
             items: { type: "array", items: { $ref: "#/components/schemas/ProductSummary" } },
-            total: { type: "integer" },
+            total: { type: "integer", description: "Counted up to 1000; see totalCapped" },
+            totalCapped: { type: "boolean", description: "More products than total (shown as 1,000+)" },
             limit: { type: "integer" },
             offset: { type: "integer" },
             hasMore: { type: "boolean" },
+            nextCursor: { type: ["string", "null"], description: "Pass as `after` for the next page by key" },
+          },
+        },
+        SuggestionList: {
+          type: "object",
+          required: ["items"],
+          properties: {
+            items: {
+              type: "array",
+              items: { type: "object", required: ["id", "name"], properties: { id: { type: "string" }, name: { type: "string" } } },
+            },
           },
         },
         Category: {
@@ -295,8 +320,12 @@ export function buildOpenApiDocument(serverUrl: string) {
             { $ref: "#/components/schemas/Category" },
             {
               type: "object",
-              required: ["products"],
-              properties: { products: { type: "array", items: { $ref: "#/components/schemas/ProductSummary" } } },
+              required: ["products", "page", "hasMore"],
+              properties: {
+                products: { type: "array", items: { $ref: "#/components/schemas/ProductSummary" } },
+                page: { type: "integer" },
+                hasMore: { type: "boolean" },
+              },
             },
           ],
         },

@@ -32,6 +32,11 @@ export const shopPageQuerySchema = z.object({
     .transform((page) => Math.min(page, SHOP_MAX_PAGES)),
 });
 
+/** GET /api/products/suggestions: what the shop's search box offers while a shopper types. */
+export const suggestionQuerySchema = z.object({
+  q: z.string().trim().max(100, "Search at most 100 characters").pipe(plainText()).default(""),
+});
+
 /** A category page shows pages 1..page of its products, 12 each, like the shop. */
 export const categoryPageQuerySchema = z.object({
   categoryId: idSchema,

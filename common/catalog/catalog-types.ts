@@ -55,3 +55,9 @@ export interface CategoryListPage {
   page: number;
   hasMore: boolean;
 }
+
+/** One suggestion of the search box: a product's name and where it lives. */
+export interface ProductSuggestion {
+  id: string;
+  name: string;
+}

@@ -6,9 +6,10 @@ import type {
   ImageRef,
   ProductDetail,
   ProductPage,
+  ProductSuggestion,
   ProductSummary,
 } from "#common/catalog/catalog-types.ts";
-import { NEW_PRODUCTS_COUNT, SHOP_MAX_PAGES, SHOP_PAGE_SIZE } from "#common/shared/constants.ts";
+import { NEW_PRODUCTS_COUNT, SHOP_MAX_PAGES, SHOP_PAGE_SIZE, SUGGESTION_COUNT } from "#common/shared/constants.ts";
 import { messages } from "#common/shared/messages.ts";
 import {
   categoryListPageQuerySchema,
@@ -16,6 +17,7 @@ import {
   productIdParamSchema,
   productListQuerySchema,
   shopPageQuerySchema,
+  suggestionQuerySchema,
   type ProductListQuery,
 } from "#common/catalog/catalog-schemas.ts";
 import type { DB, ProductTable } from "../../platform/db/schema.ts";
@@ -61,6 +63,12 @@ function withSummaryColumns(query: ProductsFrom) {
       "img.height as image_height",
     ]);
 }
+
+/**
+ * Suggestions while typing: one request per pause in typing, so a person writing a long name makes a few dozen;
+ * each is one indexed search (docs/decisions/026-catalog-search.md).
+ */
+export const suggestionRateRule: RateRule = { name: "suggest-ip", limit: 240, windowMs: 60_000, message: "Too many searches." };
 
 /** Who searches: only the client address is needed. */
 export type Searcher = Pick<RequestContext, "clientIp">;
@@ -153,6 +161,18 @@ export function createCatalogService(db: Kysely<DB>, { rateLimiter }: { rateLimi
       if (q) await rateLimiter.hit(searchRateRule, searcher.clientIp ?? "unknown");
       const result = await queryProducts({ q, limit: SHOP_PAGE_SIZE * page, offset: 0 });
       return { ...result, hasMore: result.hasMore && page < SHOP_MAX_PAGES, page, q };
+    },
+
+    /** GET /api/products/suggestions: the names of the best few matches, for the search box. */
+    async suggestProducts(input: unknown, searcher: Searcher): Promise<{ items: ProductSuggestion[] }> {
+      const { q } = parseInput(suggestionQuerySchema, input);
+      if (!q) return { items: [] };
+      await rateLimiter.hit(suggestionRateRule, searcher.clientIp ?? "unknown");
+      const { ids } = await search.search(q, { limit: SUGGESTION_COUNT, offset: 0 });
+      if (ids.length === 0) return { items: [] };
+      const rows = await db.selectFrom("products").select(["id", "name"]).where("id", "in", ids).execute();
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      return { items: ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : [])) };
     },
 
     async listNewestProducts(limit: number = NEW_PRODUCTS_COUNT): Promise<ProductSummary[]> {
