@@ -9,6 +9,9 @@ import { MIN_INDEXED_WORD, queryWords } from "./query-words.ts";
  */
 const WORD_SIMILARITY_THRESHOLD = "0.45";
 
+/** How alike each word of a search must be to some stretch of the product's text: 'plnt' ~ 'plant' is 0.4. */
+const EVERY_WORD_THRESHOLD = 0.3;
+
 /**
  * PostgreSQL: pg_trgm. The `<%` operator (word similarity above the threshold) is answered from the GIN trigram
  * indexes of migration 0012 and forgives typos and partial words by itself. Each of the three places a search may
@@ -49,6 +52,11 @@ export function createPostgresProductSearch(db: Kysely<DB>): ProductSearch {
                 word_similarity(${text}, lower(c.name)) * 1.5
               ) as score
             from hits join products p on p.id = hits.id join categories c on c.id = p.category_id
+            -- Every word must be somewhere in the product (a typo of it counts): 'quill palm' is not 'Quill Cane'.
+            where not exists (
+              select 1 from unnest(${words}::text[]) as word
+              where word_similarity(word, lower(p.name || ' ' || c.name || ' ' || p.description)) < ${EVERY_WORD_THRESHOLD}
+            )
             order by score desc, p.created_at, p.id
             limit ${cap}
           )

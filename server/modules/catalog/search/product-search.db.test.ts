@@ -46,6 +46,10 @@ describe("search over the sample catalogue", () => {
     expect(await names("succulent")).toEqual(expect.arrayContaining(["Aloe Vera", "Cactus Plant"]));
   });
 
+  it("a whole word as typed finds just the products that have it: 'snake' is Snake Plant alone", async () => {
+    expect(await names("snake")).toEqual(["Snake Plant"]);
+  });
+
   it("ignores case: 'ROSE' finds Rose Plant first", async () => {
     expect((await names("ROSE"))[0]).toBe("Rose Plant");
   });
@@ -95,5 +99,13 @@ describe("ranking", () => {
     expect(first.ids).toHaveLength(2);
     expect(first.total).toBe(5);
     expect(new Set([...first.ids, ...rest.ids]).size).toBe(5);
+  });
+});
+
+describe("every word counts", () => {
+  it("finds only the product that has both words of a two-word search", async () => {
+    await createProduct(database.db, { name: "Quillwort Palm", description: "Tall." });
+    await createProduct(database.db, { name: "Tall Quillwort Cane", description: "Short." });
+    expect(await names("quillwort palm")).toEqual(["Quillwort Palm"]);
   });
 });
