@@ -6,8 +6,7 @@ import type { Kysely } from "kysely";
 import { openDatabase, type Database } from "../server/platform/db/client.ts";
 import { migrateToLatest } from "../server/platform/db/migrate.ts";
 import type { DB } from "../server/platform/db/schema.ts";
-import { sampleProducts, seedSampleData } from "../server/modules/catalog/index.ts";
-import { encodeCursor } from "../server/modules/catalog/list-cursor.ts";
+import { createProductSearch, encodeCursor, sampleProducts, seedSampleData } from "../server/modules/catalog/index.ts";
 import { createPostgresDatabase, startShopProcess, stopShopProcess, waitUntilHealthy } from "../tests/support/shop-process.ts";
 
 // Scale mode (issue 11): the same storefront pages and APIs at 10 products and at N (default 100,000), on SQLite
@@ -19,6 +18,7 @@ const PORT = Number(process.env.BENCH_SCALE_PORT ?? 4472);
 const WARM_UP = 10;
 const SAMPLES = Number(process.env.BENCH_SCALE_SAMPLES ?? 100);
 const BATCH = 500;
+const SEARCHES = ["fern", "snak plnt", "xylophone", "bougainvil", "succulent"];
 
 const ADJECTIVES = ["Variegated", "Dwarf", "Golden", "Silver", "Giant", "Miniature", "Trailing", "Compact", "Red", "Blue", "Spotted", "Striped", "Curly", "Velvet", "Royal", "Wild", "Frosted", "Crested", "Weeping", "Upright"];
 const CULTIVARS = ["Aurora", "Bella", "Cascade", "Diamond", "Emerald", "Firefly", "Glacier", "Harmony", "Indigo", "Jade", "Kasbah", "Lumina", "Meadow", "Nova", "Opal", "Prism", "Quartz", "Ruby", "Sunset", "Tundra", "Umber", "Vista", "Willow", "Xanadu", "Yarrow", "Zephyr"];
@@ -98,14 +98,22 @@ interface Latency {
 }
 
 async function measure(url: string): Promise<Latency> {
+  return timeRepeatedly(async () => {
+    const response = await fetch(url);
+    await response.arrayBuffer();
+    return response.ok;
+  });
+}
+
+/** Warm-up, then SAMPLES timed calls one after another; `call` says whether the answer was a success. */
+async function timeRepeatedly(call: () => Promise<boolean>): Promise<Latency> {
   const samples: number[] = [];
   let failures = 0;
   for (let i = 0; i < WARM_UP + SAMPLES; i++) {
     const started = performance.now();
-    const response = await fetch(url);
-    await response.arrayBuffer();
+    const ok = await call();
     const took = performance.now() - started;
-    if (!response.ok) failures++;
+    if (!ok) failures++;
     if (i >= WARM_UP) samples.push(took);
   }
   samples.sort((a, b) => a - b);
@@ -152,6 +160,10 @@ async function runSize(dialect: "sqlite" | "postgres", size: number, adminUrl: s
     if (size > sampleProducts.length) await bulkLoad(database.db, size - sampleProducts.length);
     const loadSeconds = (performance.now() - loadStarted) / 1000;
     const requests = await requestsFor(database, size);
+    // The search itself, in this process on the loaded database: the server's time without HTTP and rendering.
+    const search = createProductSearch(database.db);
+    const searchTimes = new Map<string, Latency>();
+    for (const q of SEARCHES) searchTimes.set(q, await timeRepeatedly(async () => (await search.search(q, { limit: 13, offset: 0 }), true)));
     const shop = startShopProcess({
       port: PORT,
       dataDir,
@@ -162,7 +174,7 @@ async function runSize(dialect: "sqlite" | "postgres", size: number, adminUrl: s
       await waitUntilHealthy(shop);
       const results = new Map<string, Latency>();
       for (const [label, url] of requests) results.set(label, await measure(shop.url + url));
-      return { results, loadSeconds, labels: requests.map(([label]) => label) };
+      return { results, searchTimes, loadSeconds, labels: requests.map(([label]) => label) };
     } finally {
       await stopShopProcess(shop);
     }
@@ -189,6 +201,14 @@ export async function benchScale(products: number) {
       const b = large.results.get(label)!;
       const failures = a.failures + b.failures ? ` (${a.failures + b.failures} non-2xx)` : "";
       console.log(`| ${label}${failures} | ${f(a.p50)} / ${f(a.p95)} / ${f(a.p99)} | ${f(b.p50)} / ${f(b.p95)} / ${f(b.p99)} | ${(b.p50 / a.p50).toFixed(2)} | ${(b.p95 / a.p95).toFixed(2)} |`);
+    }
+    console.log(`\n${dialect}: the search query alone (createProductSearch, in the bench process, ${SAMPLES} runs)`);
+    console.log(`| search | ${sampleProducts.length} products p50/p95/p99 ms | ${products} products p50/p95/p99 ms | ratio p50 | ratio p95 |`);
+    console.log("|---|---|---|---|---|");
+    for (const q of SEARCHES) {
+      const a = small.searchTimes.get(q)!;
+      const b = large.searchTimes.get(q)!;
+      console.log(`| '${q}' | ${f(a.p50)} / ${f(a.p95)} / ${f(a.p99)} | ${f(b.p50)} / ${f(b.p95)} / ${f(b.p99)} | ${(b.p50 / a.p50).toFixed(2)} | ${(b.p95 / a.p95).toFixed(2)} |`);
     }
   }
 }

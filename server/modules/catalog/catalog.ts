@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Selectable, type SelectQueryBuilder } from "kysely";
+import { type Kysely, type Selectable, type SelectQueryBuilder } from "kysely";
 import type {
   CategoryListPage,
   CategorySummary,

@@ -6,3 +6,5 @@ export { sampleCategories, sampleProducts } from "./sample-data.ts";
 export { seedSampleData } from "./seed.ts";
 export { seoFiles } from "./seo-files.ts";
 export { createSitemapService, SITEMAP_MAX_URLS } from "./sitemaps.ts";
+export { encodeCursor } from "./list-cursor.ts";
+export { createProductSearch, type ProductSearch } from "./search/product-search.ts";
