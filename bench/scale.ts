@@ -59,7 +59,7 @@ function syntheticProduct(i: number) {
   };
 }
 
-async function bulkLoad(db: Kysely<DB>, count: number) {
+export async function bulkLoad(db: Kysely<DB>, count: number) {
   const categoryIds = new Map((await db.selectFrom("categories").select(["id", "name"]).execute()).map((c) => [c.name, c.id]));
   const at = Date.parse("2026-01-01T00:00:00Z");
   for (const [, category] of SPECIES) {

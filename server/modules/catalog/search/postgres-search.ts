@@ -1,71 +1,86 @@
 import { sql, type Kysely } from "kysely";
 import type { DB } from "../../../platform/db/schema.ts";
 import { SEARCH_RESULT_CAP, type ProductSearch, type SearchPage } from "./product-search.ts";
-import { MIN_INDEXED_WORD, queryWords } from "./query-words.ts";
+import { allowedEdits, MIN_INDEXED_WORD, nearestVariants, queryWords, VARIANT_CANDIDATES } from "./query-words.ts";
+
+const DOCUMENT = sql`lower(p.name || ' ' || p.description)`;
 
 /**
- * How alike a search and the best-matching stretch of a text must be (pg_trgm's word_similarity, 0–1). 0.45 lets
- * 'snak plnt' find 'snake plant' (0.5) and keeps 'xyz' from finding everything; pg_trgm's default 0.6 does not.
- */
-const WORD_SIMILARITY_THRESHOLD = "0.45";
-
-/** How alike each word of a search must be to some stretch of the product's text: 'plnt' ~ 'plant' is 0.4. */
-const EVERY_WORD_THRESHOLD = 0.3;
-
-/**
- * PostgreSQL: pg_trgm. The `<%` operator (word similarity above the threshold) is answered from the GIN trigram
- * indexes of migration 0012 and forgives typos and partial words by itself. Each of the three places a search may
- * match (name, description, category name) yields at most CAP + 1 products; those are ranked by how alike they are,
- * a name counting twice a description.
+ * PostgreSQL: pg_trgm. Each word of a search is a `LIKE '%word%'` on the product's name + description, answered
+ * by the GIN trigram index of migration 0012 (the words' conditions are ANDed in one bitmap), or on its category's
+ * name. As on SQLite, a search whose words find nothing as typed is tried again with each word widened to the
+ * vocabulary words one or two edits away, found through the vocabulary's own trigram index (`term % word`).
+ * At most CAP + 1 matches from each place are ranked: words in the name count most, then the category, then the
+ * description, and among equals the name most like the search (pg_trgm's similarity) comes first.
  */
 export function createPostgresProductSearch(db: Kysely<DB>): ProductSearch {
+  async function ranked(groups: string[][], text: string, page: { limit: number; offset: number }): Promise<SearchPage> {
+    const cap = SEARCH_RESULT_CAP + 1;
+    const patterns = groups.map((group) => sql`${group.map((word) => `%${escapeLike(word)}%`)}::text[]`);
+    const allPatterns = sql`${groups.flat().map((word) => `%${escapeLike(word)}%`)}::text[]`;
+    const inDocument = sql.join(patterns.map((any) => sql`${DOCUMENT} like any(${any})`), sql` and `);
+    const everyWord = sql.join(
+      patterns.map((any) => sql`(${DOCUMENT} like any(${any}) or lower(c.name) like any(${any}))`),
+      sql` and `,
+    );
+    const score = sql.join(
+      patterns.map(
+        (any) => sql`(case when lower(p.name) like any(${any}) then 4 when lower(c.name) like any(${any}) then 2 else 1 end)`,
+      ),
+      sql` + `,
+    );
+    const rows = await sql<{ id: string; total: number }>`
+      with hits as (
+        (select p.id from products p where ${inDocument} limit ${cap})
+        union
+        (select p.id from products p
+          where p.category_id in (select id from categories where lower(name) like any(${allPatterns})) limit ${cap})
+      )
+      select p.id, count(*) over () as total
+      from hits join products p on p.id = hits.id join categories c on c.id = p.category_id
+      where ${everyWord}
+      order by ${score} + similarity(lower(p.name), ${text}) desc, p.created_at, p.id
+      limit ${page.limit} offset ${page.offset}`.execute(db);
+    if (rows.rows.length === 0 && page.offset > 0) {
+      // Past the last match the window count has no row to ride on: count from the first page.
+      const { total, totalCapped } = await ranked(groups, text, { limit: 1, offset: 0 });
+      return { ids: [], total, totalCapped };
+    }
+    return toPage(rows.rows);
+  }
+
+  async function variantsOf(word: string): Promise<string[]> {
+    if (allowedEdits(word) === 0) return [];
+    const candidates = await sql<{ term: string }>`
+      select term from search_terms where term % ${word} order by similarity(term, ${word}) desc limit ${VARIANT_CANDIDATES}`.execute(db);
+    return nearestVariants(
+      word,
+      candidates.rows.map(({ term }) => term),
+    );
+  }
+
   return {
     async search(q, page) {
       const words = queryWords(q);
       if (words.length === 0) return { ids: [], total: 0, totalCapped: false };
       const text = words.join(" ");
-      const cap = SEARCH_RESULT_CAP + 1;
-      if (words.every((word) => word.length < MIN_INDEXED_WORD)) {
+      const indexed = words.filter((word) => word.length >= MIN_INDEXED_WORD);
+      if (indexed.length === 0) {
         const rows = await sql<{ id: string; total: number }>`
           select id, count(*) over () as total
-          from (select id, lower(name) as key from products where lower(name) like ${`${escapeLike(text)}%`} limit ${cap}) hits
+          from (select id, lower(name) as key from products where lower(name) like ${`${escapeLike(text)}%`} limit ${SEARCH_RESULT_CAP + 1}) hits
           order by key limit ${page.limit} offset ${page.offset}`.execute(db);
         return toPage(rows.rows);
       }
-      return db.transaction().execute(async (trx) => {
-        // Only for this transaction: the threshold the `<%` operator and its index use.
-        await sql`select set_config('pg_trgm.word_similarity_threshold', ${WORD_SIMILARITY_THRESHOLD}, true)`.execute(trx);
-        const rows = await sql<{ id: string; total: number }>`
-          with hits as (
-            (select id from products where ${text} <% lower(name) limit ${cap})
-            union
-            (select id from products where ${text} <% lower(description) limit ${cap})
-            union
-            (select p.id from products p
-              where p.category_id in (select id from categories where ${text} <% lower(name)) limit ${cap})
-          ),
-          scored as (
-            select p.id, p.created_at,
-              greatest(
-                word_similarity(${text}, lower(p.name)) * 2 + case when strpos(lower(p.name), ${text}) > 0 then 1 else 0 end,
-                word_similarity(${text}, lower(p.description)),
-                word_similarity(${text}, lower(c.name)) * 1.5
-              ) as score
-            from hits join products p on p.id = hits.id join categories c on c.id = p.category_id
-            -- Every word must be somewhere in the product (a typo of it counts): 'quill palm' is not 'Quill Cane'.
-            where not exists (
-              select 1 from unnest(${words}::text[]) as word
-              where word_similarity(word, lower(p.name || ' ' || c.name || ' ' || p.description)) < ${EVERY_WORD_THRESHOLD}
-            )
-            order by score desc, p.created_at, p.id
-            limit ${cap}
-          )
-          select id, count(*) over () as total from scored
-          order by score desc, created_at, id
-          limit ${page.limit} offset ${page.offset}`.execute(trx);
-        if (rows.rows.length === 0 && page.offset > 0) return { ids: [], total: 0, totalCapped: false } satisfies SearchPage;
-        return toPage(rows.rows);
-      });
+      const exact = await ranked(
+        indexed.map((word) => [word]),
+        text,
+        page,
+      );
+      if (exact.total > 0) return exact;
+      const widened = await Promise.all(indexed.map(async (word) => [word, ...(await variantsOf(word))]));
+      if (widened.every((group) => group.length === 1)) return exact;
+      return ranked(widened, text, page);
     },
   };
 }
@@ -78,3 +93,4 @@ function toPage(rows: { id: string; total: number }[]): SearchPage {
   const matched = Number(rows[0]?.total ?? 0);
   return { ids: rows.map((row) => row.id), total: Math.min(matched, SEARCH_RESULT_CAP), totalCapped: matched > SEARCH_RESULT_CAP };
 }
+

@@ -109,3 +109,12 @@ describe("every word counts", () => {
     expect(await names("quillwort palm")).toEqual(["Quillwort Palm"]);
   });
 });
+
+describe("paging a search that needed its typos forgiven", () => {
+  it("finds the second page of 'plnt' matches and counts them past the last page", async () => {
+    const category = await createCategory(database.db, { name: "Greens" });
+    for (let i = 0; i < 3; i++) await createProduct(database.db, { name: `Plant number ${i}`, category_id: category.id });
+    expect(await search.search("plnt", { limit: 2, offset: 2 })).toMatchObject({ ids: { length: 1 }, total: 3 });
+    expect(await search.search("plnt", { limit: 2, offset: 10 })).toEqual({ ids: [], total: 3, totalCapped: false });
+  });
+});

@@ -45,3 +45,18 @@ export function editDistance(a: string, b: string, max: number): number {
 export function ftsPhrase(text: string): string {
   return `"${text.replaceAll('"', '""')}"`;
 }
+
+/** How many vocabulary words sharing trigrams with a mistyped word are checked, and how many are kept. */
+export const VARIANT_CANDIDATES = 40;
+const VARIANTS_KEPT = 4;
+
+/** Of the vocabulary words found by trigrams, those within `allowedEdits` of `word`, nearest first. */
+export function nearestVariants(word: string, candidates: string[]): string[] {
+  const max = allowedEdits(word);
+  return candidates
+    .map((term) => ({ term, distance: editDistance(word, term, max) }))
+    .filter(({ term, distance }) => distance <= max && term !== word)
+    .sort((a, b) => a.distance - b.distance || a.term.localeCompare(b.term))
+    .slice(0, VARIANTS_KEPT)
+    .map(({ term }) => term);
+}

@@ -1,14 +1,11 @@
 import { sql, type Kysely } from "kysely";
 import type { DB } from "../../../platform/db/schema.ts";
 import { SEARCH_RESULT_CAP, type ProductSearch, type SearchPage } from "./product-search.ts";
-import { allowedEdits, editDistance, ftsPhrase, MIN_INDEXED_WORD, queryWords } from "./query-words.ts";
+import { allowedEdits, ftsPhrase, MIN_INDEXED_WORD, nearestVariants, queryWords, VARIANT_CANDIDATES } from "./query-words.ts";
 
 // bm25 weights of the columns name, description, category_name: a word in the name outweighs the same word in a
 // long description, and a category's name says more than a passing mention.
 const RANK = sql`bm25(product_search, 10.0, 1.0, 4.0)`;
-/** How many vocabulary words sharing trigrams with a mistyped word are checked, and how many are kept. */
-const VARIANT_CANDIDATES = 40;
-const VARIANTS_KEPT = 4;
 
 /**
  * SQLite: FTS5 with the trigram tokenizer finds any word or part of a word ('alo' in 'Aloe', 'succulent' in
@@ -35,8 +32,7 @@ export function createSqliteProductSearch(db: Kysely<DB>): ProductSearch {
 
   /** Words of the vocabulary (names and category names) a mistyped word may have meant, nearest first. */
   async function variantsOf(word: string): Promise<string[]> {
-    const max = allowedEdits(word);
-    if (max === 0) return [];
+    if (allowedEdits(word) === 0) return [];
     const padded = ` ${word} `;
     const trigrams = new Set<string>();
     for (let i = 0; i + 3 <= padded.length; i++) trigrams.add(padded.slice(i, i + 3));
@@ -44,12 +40,10 @@ export function createSqliteProductSearch(db: Kysely<DB>): ProductSearch {
     const candidates = await sql<{ term: string }>`
       select t.term from search_term_trigrams s join search_terms t on t.id = s.rowid
       where search_term_trigrams match ${match} order by s.rank limit ${VARIANT_CANDIDATES}`.execute(db);
-    return candidates.rows
-      .map(({ term }) => ({ term, distance: editDistance(word, term, max) }))
-      .filter(({ term, distance }) => distance <= max && term !== word)
-      .sort((a, b) => a.distance - b.distance || a.term.localeCompare(b.term))
-      .slice(0, VARIANTS_KEPT)
-      .map(({ term }) => term);
+    return nearestVariants(
+      word,
+      candidates.rows.map(({ term }) => term),
+    );
   }
 
   async function byNamePrefix(prefix: string, page: { limit: number; offset: number }): Promise<SearchPage> {

@@ -9,7 +9,8 @@ import type { MigrationContext } from "../migrate.ts";
  * whose integer key VACUUM never renumbers), and a vocabulary of the words of names and category names with its own
  * trigram index, from which a mistyped word is rewritten to the words it was meant to be. Triggers keep both current.
  *
- * PostgreSQL: pg_trgm GIN indexes on the lower-cased name and description; the database keeps them current itself.
+ * PostgreSQL: pg_trgm GIN indexes on the lower-cased name and on name + description, which the database keeps
+ * current itself, and the same vocabulary of words (a trigram-indexed table kept by a trigger).
  */
 export function catalogSearchMigration({ dialect }: MigrationContext) {
   return {
@@ -19,8 +20,13 @@ export function catalogSearchMigration({ dialect }: MigrationContext) {
     },
     async down(db: Kysely<unknown>) {
       if (dialect === "postgres") {
+        await sql`drop trigger if exists products_search_terms on products`.execute(db);
+        await sql`drop trigger if exists categories_search_terms on categories`.execute(db);
+        await sql`drop function if exists search_terms_from_name()`.execute(db);
+        await sql`drop function if exists search_terms_add(text)`.execute(db);
+        await sql`drop table if exists search_terms`.execute(db);
         await sql`drop index if exists products_name_trgm`.execute(db);
-        await sql`drop index if exists products_description_trgm`.execute(db);
+        await sql`drop index if exists products_document_trgm`.execute(db);
         return;
       }
       for (const trigger of [
@@ -51,7 +57,27 @@ async function upPostgres(db: Kysely<unknown>) {
     else await sql`create extension pg_trgm`.execute(db);
   }
   await sql`create index products_name_trgm on products using gin (lower(name) gin_trgm_ops)`.execute(db);
-  await sql`create index products_description_trgm on products using gin (lower(description) gin_trgm_ops)`.execute(db);
+  // One document per product, so that every word of a search is one indexed condition (ANDed in one bitmap).
+  await sql`create index products_document_trgm on products using gin (lower(name || ' ' || description) gin_trgm_ops)`.execute(db);
+  // The vocabulary a mistyped word is rewritten from (see the SQLite side), with its own trigram index.
+  await sql`create table search_terms (term text primary key)`.execute(db);
+  await sql`create index search_terms_trgm on search_terms using gin (term gin_trgm_ops)`.execute(db);
+  await sql`create function search_terms_add(text) returns void language sql as $$
+    insert into search_terms (term)
+    select distinct w from regexp_split_to_table(lower($1), '[^[:alnum:]'']+') as w where length(w) >= 3
+    on conflict do nothing
+  $$`.execute(db);
+  await sql`create function search_terms_from_name() returns trigger language plpgsql as $$
+    begin
+      perform search_terms_add(new.name);
+      return new;
+    end
+  $$`.execute(db);
+  await sql`create trigger products_search_terms after insert or update of name on products
+    for each row execute function search_terms_from_name()`.execute(db);
+  await sql`create trigger categories_search_terms after insert or update of name on categories
+    for each row execute function search_terms_from_name()`.execute(db);
+  await sql`select search_terms_add(name) from (select name from products union all select name from categories) t`.execute(db);
 }
 
 /**
