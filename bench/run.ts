@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { benchCheckout } from "./checkout.ts";
+import { benchScale } from "./scale.ts";
 import { benchStartup } from "./startup.ts";
 
 // Loads the production shop and a bare node:http server returning the same bytes, one after the other,
@@ -157,7 +158,11 @@ async function main() {
   await benchCheckout();
 }
 
-main().catch((error: unknown) => {
+// `--products N`: the scale mode alone (bench/scale.ts), the catalogue pages at 10 and at N products.
+const productsFlag = process.argv.indexOf("--products");
+const run = productsFlag >= 0 ? () => benchScale(Number(process.argv[productsFlag + 1] ?? 100_000)) : main;
+
+run().catch((error: unknown) => {
   console.error(error);
   process.exit(1);
 });

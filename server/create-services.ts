@@ -5,7 +5,7 @@ import type { Sealer } from "./platform/sealed-values.ts";
 import type { Database } from "./platform/db/client.ts";
 import { catalogImagesFromMedia, createAdminCatalogService } from "./modules/admin/index.ts";
 import { createCartService } from "./modules/cart/index.ts";
-import { createCatalogService, createProductEvents } from "./modules/catalog/index.ts";
+import { createCatalogService, createProductEvents, createSitemapService } from "./modules/catalog/index.ts";
 import { createContactService } from "./modules/contact/index.ts";
 import type { MailOutbox } from "./platform/mail/mail-outbox.ts";
 import { createMediaService } from "./platform/media/media.ts";
@@ -67,6 +67,7 @@ export function createServices(deps: ServiceDependencies) {
     catalog: createCatalogService(database.db, { rateLimiter }),
     /** The owner's catalogue: products, categories, their pictures (issue 10). */
     adminCatalog: createAdminCatalogService({ database, changes, images: catalogImagesFromMedia(media) }),
+    sitemaps: createSitemapService(database.db, changes),
     cart: createCartService(database, { shippingFeePaise: deps.shippingFeePaise }),
     orders: createOrdersService({
       database,

@@ -14,6 +14,8 @@ export const productListQuerySchema = z.object({
     .optional()
     .transform((q) => (q ? q : undefined)),
   categoryId: idSchema.optional(),
+  /** The `nextCursor` of the page before: the next page by key, as cheap at the 10,000th product as at the first. */
+  after: z.string().max(200).regex(/^[A-Za-z0-9_-]+$/, "Not a valid page cursor").optional(),
 });
 export type ProductListQuery = z.output<typeof productListQuerySchema>;
 
@@ -29,6 +31,20 @@ export const shopPageQuerySchema = z.object({
     .default(1)
     .transform((page) => Math.min(page, SHOP_MAX_PAGES)),
 });
+
+/** GET /api/products/suggestions: what the shop's search box offers while a shopper types. */
+export const suggestionQuerySchema = z.object({
+  q: z.string().trim().max(100, "Search at most 100 characters").pipe(plainText()).default(""),
+});
+
+/** A category page shows pages 1..page of its products, 12 each, like the shop. */
+export const categoryPageQuerySchema = z.object({
+  categoryId: idSchema,
+  page: shopPageQuerySchema.shape.page,
+});
+
+/** The home page's list of categories, paged the same way. */
+export const categoryListPageQuerySchema = z.object({ page: shopPageQuerySchema.shape.page });
 
 export const productIdParamSchema = z.object({ productId: idSchema });
 export const categoryIdParamSchema = z.object({ categoryId: idSchema });
@@ -81,10 +97,15 @@ export const productDetailSchema = z
 export const productPageSchema = z
   .strictObject({
     items: z.array(productSummarySchema),
-    total: z.int().min(0),
+    total: z.int().min(0).meta({ description: "How many products the list holds, counted up to 1,000 (see totalCapped)" }),
+    totalCapped: z.boolean().meta({ description: "True when the list holds more than `total` products: shown as \"1,000+\"" }),
     limit: z.int().min(1),
     offset: z.int().min(0),
     hasMore: z.boolean(),
+    nextCursor: z
+      .string()
+      .nullable()
+      .meta({ description: "Pass as `after` for the next page by key; null on the last page and for searches (ranked, paged by offset)" }),
   })
   .meta({ id: "ProductPage" });
 
@@ -95,5 +116,17 @@ export const categorySummarySchema = z
 export const categoryListSchema = z.strictObject({ items: z.array(categorySummarySchema) }).meta({ id: "CategoryList" });
 
 export const categoryWithProductsSchema = categorySummarySchema
-  .extend({ products: z.array(productSummarySchema) })
+  .extend({
+    products: z.array(productSummarySchema).meta({ description: "Pages 1..page of the category's products, oldest first" }),
+    page: z.int().min(1),
+    hasMore: z.boolean(),
+  })
   .meta({ id: "CategoryWithProducts" });
+
+export const categoryListPageSchema = z
+  .strictObject({ items: z.array(categorySummarySchema), page: z.int().min(1), hasMore: z.boolean() })
+  .meta({ id: "CategoryListPage" });
+
+/** One suggestion of the search box: a product's name and where it lives. */
+export const productSuggestionSchema = z.strictObject({ id: z.string(), name: z.string() }).meta({ id: "ProductSuggestion" });
+export const productSuggestionsSchema = z.strictObject({ items: z.array(productSuggestionSchema) }).meta({ id: "ProductSuggestions" });

@@ -1,12 +1,14 @@
 // Shapes the catalog service returns and the pages and JSON API show: inferred from the schemas that document them.
 import type { z } from "zod";
 import type {
+  categoryListPageSchema,
   categoryListSchema,
   categorySummarySchema,
   categoryWithProductsSchema,
   imageRefSchema,
   productDetailSchema,
   productPageSchema,
+  productSuggestionSchema,
   productSummarySchema,
 } from "./catalog-schemas.ts";
 
@@ -17,3 +19,5 @@ export type ProductPage = z.infer<typeof productPageSchema>;
 export type CategorySummary = z.infer<typeof categorySummarySchema>;
 export type CategoryList = z.infer<typeof categoryListSchema>;
 export type CategoryWithProducts = z.infer<typeof categoryWithProductsSchema>;
+export type CategoryListPage = z.infer<typeof categoryListPageSchema>;
+export type ProductSuggestion = z.infer<typeof productSuggestionSchema>;

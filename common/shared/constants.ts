@@ -2,6 +2,8 @@
 export const SHOP_PAGE_SIZE = 12;
 export const NEW_PRODUCTS_COUNT = 6;
 export const API_MAX_LIMIT = 50;
+/** How many products the search box suggests while a shopper types. */
+export const SUGGESTION_COUNT = 8;
 /** The shop page renders pages 1..N at once (docs/decisions/005); beyond this many, searching narrows the list. */
 export const SHOP_MAX_PAGES = 100;
 export const HERO_INTERVAL_MS = 3000;

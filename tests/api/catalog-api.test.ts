@@ -17,7 +17,7 @@ describe("GET /api/products", () => {
     const response = await app.request("/api/products?limit=12");
     expect(response.status).toBe(200);
     const body = await response.json();
-    expect(body).toMatchObject({ total: 1, limit: 12, offset: 0, hasMore: false });
+    expect(body).toMatchObject({ total: 1, totalCapped: false, limit: 12, offset: 0, hasMore: false, nextCursor: null });
     expect(body.items[0]).toMatchObject({ id: product.id, name: "Calathea", pricePaise: product.price_paise });
   });
 
@@ -107,13 +107,45 @@ describe("link preview pictures", () => {
 });
 
 describe("sitemap and robots", () => {
-  it("lists products and categories at the public address", async () => {
+  it("serves /sitemap.xml as an index whose files list the products and categories at the public address", async () => {
     const product = await createProduct(app.database.db);
     const sitemap = await app.request("/sitemap.xml");
     expect(sitemap.headers.get("content-type")).toContain("application/xml");
-    const xml = await sitemap.text();
-    expect(xml).toContain(`<loc>http://127.0.0.1:4999/product/${product.id}</loc>`);
-    expect(xml).toContain(`<loc>http://127.0.0.1:4999/category/${product.category_id}</loc>`);
+    const index = await sitemap.text();
+    expect(index).toContain("<sitemapindex");
+    expect(locations(index)).toEqual(["http://127.0.0.1:4999/sitemaps/pages.xml", "http://127.0.0.1:4999/sitemaps/products-1.xml"]);
+
+    const pages = await (await app.request("/sitemaps/pages.xml")).text();
+    expect(locations(pages)).toEqual(["http://127.0.0.1:4999/", "http://127.0.0.1:4999/shop", `http://127.0.0.1:4999/category/${product.category_id}`]);
+    const products = await app.request("/sitemaps/products-1.xml");
+    expect(products.headers.get("content-type")).toContain("application/xml");
+    expect(locations(await products.text())).toEqual([`http://127.0.0.1:4999/product/${product.id}`]);
     expect(await (await app.request("/robots.txt")).text()).toContain("Sitemap: http://127.0.0.1:4999/sitemap.xml");
   });
+
+  it("answers 404 for a products file past the last, and 304 to a crawler that has the current index", async () => {
+    await createProduct(app.database.db);
+    expect((await app.request("/sitemaps/products-2.xml")).status).toBe(404);
+    expect((await app.request("/sitemaps/products-0.xml")).status).toBe(404);
+    const etag = (await app.request("/sitemap.xml")).headers.get("etag")!;
+    expect((await app.request("/sitemap.xml", { headers: { "If-None-Match": etag } })).status).toBe(304);
+  });
 });
+
+describe("GET /api/products/suggestions", () => {
+  it("suggests the names of matching products, typos forgiven, and nothing for an empty box", async () => {
+    const product = await createProduct(app.database.db, { name: "Bougainvillea" });
+    expect(await (await app.request("/api/products/suggestions?q=bougainvilla")).json()).toEqual({
+      items: [{ id: product.id, name: "Bougainvillea" }],
+    });
+    expect(await (await app.request("/api/products/suggestions?q=")).json()).toEqual({ items: [] });
+  });
+
+  it("refuses a search longer than the box allows with a 400", async () => {
+    expect((await app.request(`/api/products/suggestions?q=${"x".repeat(101)}`)).status).toBe(400);
+  });
+});
+
+function locations(xml: string): string[] {
+  return [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((match) => match[1]!);
+}

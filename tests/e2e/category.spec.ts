@@ -1,6 +1,6 @@
 import { formatPriceExact } from "../../common/shared/money.ts";
 import { messages } from "../../common/shared/messages.ts";
-import { createCategory } from "../support/factories.ts";
+import { createCategory, createProduct } from "../support/factories.ts";
 import { expect, seriousAccessibilityViolations, test } from "./support/fixtures.ts";
 
 test.describe("category page", () => {
@@ -30,6 +30,35 @@ test.describe("category page", () => {
     const empty = await createCategory(shopDb.db, { name: `Empty ${Date.now()}` });
     await page.goto(`/category/${empty.id}`);
     await expect(page.getByText(messages.category.empty)).toBeVisible();
+  });
+
+  test("shows twelve products at a time; Load More adds the next twelve and is gone after the last", async ({ page, shopDb }) => {
+    const category = await createCategory(shopDb.db, { name: `Paged ${Date.now()}` });
+    const names: string[] = [];
+    for (let i = 1; i <= 15; i++) {
+      names.push(`Paged plant ${String(i).padStart(2, "0")} ${category.id.slice(0, 6)}`);
+      await createProduct(shopDb.db, { name: names.at(-1)!, category_id: category.id });
+    }
+    await page.goto(`/category/${category.id}`);
+    const headings = page.getByRole("main").getByRole("listitem").getByRole("heading");
+    await expect(headings).toHaveText(names.slice(0, 12));
+    await page.getByRole("link", { name: messages.shop.loadMore }).click();
+    await expect(headings).toHaveText(names);
+    await expect(page).toHaveURL(`/category/${category.id}?page=2`);
+    await expect(page.getByRole("link", { name: messages.shop.loadMore })).toHaveCount(0);
+  });
+
+  test("Load More on a category page works without JavaScript", async ({ browser, shopDb }) => {
+    const category = await createCategory(shopDb.db, { name: `Paged no-JS ${Date.now()}` });
+    for (let i = 1; i <= 13; i++) await createProduct(shopDb.db, { category_id: category.id });
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`/category/${category.id}`);
+    const items = page.getByRole("main").getByRole("listitem");
+    await expect(items).toHaveCount(12);
+    await page.getByRole("link", { name: messages.shop.loadMore }).click();
+    await expect(items).toHaveCount(13);
+    await context.close();
   });
 
   test("has no serious accessibility violations", async ({ page, shopDb }) => {

@@ -63,6 +63,28 @@ test.describe("shop", () => {
     await context.close();
   });
 
+  test("suggests products while typing; arrow keys choose one, Enter opens it, Escape closes the list", async ({ page }) => {
+    await page.goto("/shop");
+    const box = page.getByRole("combobox", { name: "Search products" });
+    await box.pressSequentially("bougainvilla");
+    const list = page.getByRole("listbox", { name: "Suggestions" });
+    await expect(list.getByRole("option").first()).toHaveText("Bougainvillea");
+    await expect(box).toHaveAttribute("aria-expanded", "true");
+    await expect(page.getByRole("status").filter({ hasText: /suggestion/ })).toHaveText(/\d+ suggestions?, use the up and down arrows/);
+
+    await box.press("Escape");
+    await expect(list).toBeHidden();
+    await expect(box).toHaveAttribute("aria-expanded", "false");
+
+    await box.press("ArrowDown");
+    await expect(list.getByRole("option").first()).toHaveAttribute("aria-selected", "true");
+    const firstId = await list.getByRole("option").first().getAttribute("id");
+    await expect(box).toHaveAttribute("aria-activedescendant", firstId!);
+    await box.press("Enter");
+    await expect(page).toHaveURL(/\/product\//);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Bougainvillea");
+  });
+
   test("has no serious accessibility violations", async ({ page }) => {
     await page.goto("/shop");
     expect(await seriousAccessibilityViolations(page)).toEqual([]);

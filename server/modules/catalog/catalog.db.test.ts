@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SHOP_MAX_PAGES, SHOP_PAGE_SIZE } from "#common/shared/constants.ts";
 import { createCategory, createProduct } from "../../../tests/support/factories.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/test-database.ts";
-import { createCatalogService, type CatalogService } from "./catalog.ts";
+import { createCatalogService, TOTAL_CAP, type CatalogService } from "./catalog.ts";
 import { InvalidInputError, NotFoundError } from "../../platform/errors.ts";
 import { createRateLimiter } from "../../platform/rate-limit/rate-limit.ts";
 
@@ -46,13 +46,54 @@ describe("listProducts", () => {
     expect(page.total).toBe(2);
   });
 
-  it("treats % and _ in a search as plain characters", async () => {
+  it("treats % and _ in a search as characters, never as patterns that match every product", async () => {
     await createProduct(database.db, { name: "Sale 50% Palm" });
-    await createProduct(database.db, { name: "Sale 500 Palm" });
-    await createProduct(database.db, { name: "Snake_Plant" });
-    await createProduct(database.db, { name: "SnakeXPlant" });
-    expect((await catalog.listProducts({ q: "50%" }, visitor)).items.map((p) => p.name)).toEqual(["Sale 50% Palm"]);
-    expect((await catalog.listProducts({ q: "e_p" }, visitor)).items.map((p) => p.name)).toEqual(["Snake_Plant"]);
+    await createProduct(database.db, { name: "Snake Plant" });
+    expect((await catalog.listProducts({ q: "%" }, visitor)).items).toEqual([]);
+    expect((await catalog.listProducts({ q: "_" }, visitor)).items).toEqual([]);
+    expect((await catalog.listProducts({ q: "50%" }, visitor)).items).toEqual([]);
+  });
+
+  it("pages by key: each nextCursor leads to the next products, the last page has none", async () => {
+    const category = await createCategory(database.db);
+    const made = [];
+    for (let i = 0; i < 5; i++) made.push(await createProduct(database.db, { category_id: category.id }));
+    const seen: string[] = [];
+    let after: string | undefined;
+    for (;;) {
+      const page = await catalog.listProducts({ limit: "2", ...(after ? { after } : {}) }, visitor);
+      seen.push(...page.items.map((p) => p.id));
+      if (!page.nextCursor) {
+        expect(page.hasMore).toBe(false);
+        break;
+      }
+      after = page.nextCursor;
+    }
+    expect(seen).toEqual(made.map((p) => p.id));
+  });
+
+  it("refuses a page cursor it did not hand out with a field error", async () => {
+    for (const after of ["nonsense", Buffer.from('["not a date","x"]').toString("base64url"), "a.b"]) {
+      await expect(catalog.listProducts({ after }, visitor), after).rejects.toMatchObject({ status: 400 });
+    }
+  });
+
+  it(`counts at most ${TOTAL_CAP} products and says the total is capped beyond`, async () => {
+    const category = await createCategory(database.db);
+    const at = Date.parse("2031-01-01T00:00:00Z");
+    const rows = Array.from({ length: TOTAL_CAP + 1 }, (_, i) => ({
+      id: randomUUID(),
+      name: `Bulk plant ${i}`,
+      description: "Many of them",
+      price_paise: 100,
+      stock: 1,
+      category_id: category.id,
+      created_at: new Date(at + i).toISOString(),
+      updated_at: new Date(at + i).toISOString(),
+    }));
+    for (let i = 0; i < rows.length; i += 200) await database.db.insertInto("products").values(rows.slice(i, i + 200)).execute();
+    expect(await catalog.listProducts({ limit: "12" }, visitor)).toMatchObject({ total: TOTAL_CAP, totalCapped: true, hasMore: true });
+    expect(await catalog.listProducts({ q: "bulk" }, visitor)).toMatchObject({ total: TOTAL_CAP, totalCapped: true, hasMore: true });
   });
 
   it("filters by category and shows each product's first image", async () => {
@@ -164,11 +205,22 @@ describe("categories", () => {
   });
 });
 
-describe("listSitemapEntries", () => {
-  it("names every product and category", async () => {
-    const product = await createProduct(database.db);
-    const paths = (await catalog.listSitemapEntries()).map((e) => e.path);
-    expect(paths).toContain(`/product/${product.id}`);
-    expect(paths).toContain(`/category/${product.category_id}`);
+describe("category pages", () => {
+  it("shows pages 1..page of a category's products, twelve to a page, with hasMore until the last", async () => {
+    const category = await createCategory(database.db);
+    const made = [];
+    for (let i = 0; i < SHOP_PAGE_SIZE + 3; i++) made.push(await createProduct(database.db, { category_id: category.id }));
+    const first = await catalog.getCategory({ categoryId: category.id });
+    expect(first.products.map((p) => p.id)).toEqual(made.slice(0, SHOP_PAGE_SIZE).map((p) => p.id));
+    expect(first).toMatchObject({ page: 1, hasMore: true });
+    const second = await catalog.getCategory({ categoryId: category.id, page: "2" });
+    expect(second.products.map((p) => p.id)).toEqual(made.map((p) => p.id));
+    expect(second).toMatchObject({ page: 2, hasMore: false });
+  });
+
+  it("pages the home page's categories twelve at a time", async () => {
+    for (let i = 0; i < SHOP_PAGE_SIZE + 1; i++) await createCategory(database.db);
+    expect(await catalog.listCategoryPages({})).toMatchObject({ page: 1, hasMore: true, items: { length: SHOP_PAGE_SIZE } });
+    expect(await catalog.listCategoryPages({ page: "2" })).toMatchObject({ page: 2, hasMore: false, items: { length: SHOP_PAGE_SIZE + 1 } });
   });
 });

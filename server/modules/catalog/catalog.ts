@@ -1,20 +1,24 @@
-import { sql, type Kysely, type Selectable, type SelectQueryBuilder } from "kysely";
+import { type Kysely, type Selectable, type SelectQueryBuilder } from "kysely";
 import type {
+  CategoryListPage,
   CategorySummary,
   CategoryWithProducts,
   ImageRef,
   ProductDetail,
   ProductPage,
+  ProductSuggestion,
   ProductSummary,
 } from "#common/catalog/catalog-types.ts";
 import { averageRating } from "#common/reviews/review-types.ts";
-import { NEW_PRODUCTS_COUNT, SHOP_MAX_PAGES, SHOP_PAGE_SIZE } from "#common/shared/constants.ts";
+import { NEW_PRODUCTS_COUNT, SHOP_MAX_PAGES, SHOP_PAGE_SIZE, SUGGESTION_COUNT } from "#common/shared/constants.ts";
 import { messages } from "#common/shared/messages.ts";
 import {
-  categoryIdParamSchema,
+  categoryListPageQuerySchema,
+  categoryPageQuerySchema,
   productIdParamSchema,
   productListQuerySchema,
   shopPageQuerySchema,
+  suggestionQuerySchema,
   type ProductListQuery,
 } from "#common/catalog/catalog-schemas.ts";
 import type { DB, ProductTable } from "../../platform/db/schema.ts";
@@ -22,6 +26,8 @@ import { toIsoString } from "../../platform/db/values.ts";
 import { NotFoundError, parseInput } from "../../platform/errors.ts";
 import type { RateLimiter, RateRule } from "../../platform/rate-limit/rate-limit.ts";
 import type { Caller } from "../../platform/session-user.ts";
+import { createProductSearch, SEARCH_RESULT_CAP } from "./search/product-search.ts";
+import { decodeCursor, encodeCursor } from "./list-cursor.ts";
 
 /**
  * Searches per client address (issue 7, "Abuse limits"): a search scans product names, so one address cannot
@@ -30,8 +36,8 @@ import type { Caller } from "../../platform/session-user.ts";
  */
 export const searchRateRule: RateRule = { name: "search-ip", limit: 60, windowMs: 60_000, message: "Too many searches." };
 
-// LIKE treats these as patterns; a shopper searching "50%" means the characters.
-const LIKE_SPECIAL = /[\\%_]/g;
+/** Lists count their products up to this many and say "1,000+" beyond: a count never reads the whole catalogue. */
+export const TOTAL_CAP = SEARCH_RESULT_CAP;
 
 export type CatalogService = ReturnType<typeof createCatalogService>;
 
@@ -63,38 +69,86 @@ function withSummaryColumns(query: ProductsFrom) {
     ]);
 }
 
+/**
+ * Suggestions while typing: one request per pause in typing, so a person writing a long name makes a few dozen;
+ * each is one indexed search (docs/decisions/026-catalog-search.md).
+ */
+export const suggestionRateRule: RateRule = { name: "suggest-ip", limit: 240, windowMs: 60_000, message: "Too many searches." };
+
 /** Who searches: only the client address is needed. */
 export type Searcher = Caller;
 
 export function createCatalogService(db: Kysely<DB>, { rateLimiter }: { rateLimiter: RateLimiter }) {
   const summaries = () => withSummaryColumns(db.selectFrom("products as p"));
+  const search = createProductSearch(db);
 
-  /** The shop list: oldest first so that Load More pages never shift; search by name ignoring case. */
+  /**
+   * The shop list: oldest first so that Load More pages never shift. No request counts the catalogue: the total is
+   * counted up to TOTAL_CAP + 1 rows of an index ("1,000+" beyond), and a key (`after`, the last product's
+   * created_at and id) reaches a deep page as cheaply as the first. A search is ranked by the search index instead.
+   */
   async function queryProducts(query: ProductListQuery): Promise<ProductPage> {
+    if (query.q) return querySearch(query.q, query);
     let filtered: ProductsFrom = db.selectFrom("products as p");
-    if (query.q) {
-      const pattern = `%${query.q.toLowerCase().replace(LIKE_SPECIAL, (ch) => `\\${ch}`)}%`;
-      filtered = filtered.where(sql<boolean>`lower(p.name) like ${pattern} escape '\\'`);
-    }
     if (query.categoryId) filtered = filtered.where("p.category_id", "=", query.categoryId);
-    // One query: the total rides along as a window count. Only a page past the end needs a second look.
-    const rows = await withSummaryColumns(filtered)
-      .select(sql<number>`count(*) over ()`.as("total"))
-      .orderBy("p.created_at")
-      .orderBy("p.id")
-      .limit(query.limit)
-      .offset(query.offset)
-      .execute();
-    const total =
-      rows.length > 0
-        ? Number(rows[0]!.total)
-        : Number((await filtered.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
+    let paged = filtered;
+    const after = query.after ? decodeCursor(query.after) : undefined;
+    if (after) {
+      paged = paged.where((eb) =>
+        eb.or([
+          eb("p.created_at", ">", after.createdAt),
+          eb.and([eb("p.created_at", "=", after.createdAt), eb("p.id", ">", after.id)]),
+        ]),
+      );
+    }
+    const [rows, counted] = await Promise.all([
+      withSummaryColumns(paged)
+        .orderBy("p.created_at")
+        .orderBy("p.id")
+        .limit(query.limit + 1)
+        .offset(after ? 0 : query.offset)
+        .execute(),
+      cappedCount(filtered),
+    ]);
+    const items = rows.slice(0, query.limit);
+    const hasMore = rows.length > query.limit;
+    const last = rows[items.length - 1];
     return {
-      items: rows.map(toSummary),
-      total,
+      items: items.map(toSummary),
+      total: Math.min(counted, TOTAL_CAP),
+      totalCapped: counted > TOTAL_CAP,
+      limit: query.limit,
+      offset: after ? 0 : query.offset,
+      hasMore,
+      nextCursor: hasMore && last ? encodeCursor(last) : null,
+    };
+  }
+
+  /** At most TOTAL_CAP + 1 rows counted, from the index the list is read by. */
+  async function cappedCount(filtered: ProductsFrom): Promise<number> {
+    const row = await db
+      .selectFrom(filtered.select("p.id").limit(TOTAL_CAP + 1).as("capped"))
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async function querySearch(q: string, query: ProductListQuery): Promise<ProductPage> {
+    const found = await search.search(q, { limit: query.limit + 1, offset: query.offset });
+    const ids = found.ids.slice(0, query.limit);
+    const rows = ids.length === 0 ? [] : await summaries().where("p.id", "in", ids).execute();
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return {
+      items: ids.flatMap((id) => {
+        const row = byId.get(id);
+        return row ? [toSummary(row)] : [];
+      }),
+      total: found.total,
+      totalCapped: found.totalCapped,
       limit: query.limit,
       offset: query.offset,
-      hasMore: query.offset + rows.length < total,
+      hasMore: found.ids.length > query.limit,
+      nextCursor: null,
     };
   }
 
@@ -112,6 +166,18 @@ export function createCatalogService(db: Kysely<DB>, { rateLimiter }: { rateLimi
       if (q) await rateLimiter.hit(searchRateRule, searcher.clientIp ?? "unknown");
       const result = await queryProducts({ q, limit: SHOP_PAGE_SIZE * page, offset: 0 });
       return { ...result, hasMore: result.hasMore && page < SHOP_MAX_PAGES, page, q };
+    },
+
+    /** GET /api/products/suggestions: the names of the best few matches, for the search box. */
+    async suggestProducts(input: unknown, searcher: Searcher): Promise<{ items: ProductSuggestion[] }> {
+      const { q } = parseInput(suggestionQuerySchema, input);
+      if (!q) return { items: [] };
+      await rateLimiter.hit(suggestionRateRule, searcher.clientIp ?? "unknown");
+      const { ids } = await search.search(q, { limit: SUGGESTION_COUNT, offset: 0 });
+      if (ids.length === 0) return { items: [] };
+      const rows = await db.selectFrom("products").select(["id", "name"]).where("id", "in", ids).execute();
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      return { items: ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : [])) };
     },
 
     async listNewestProducts(limit: number = NEW_PRODUCTS_COUNT): Promise<ProductSummary[]> {
@@ -158,28 +224,38 @@ export function createCatalogService(db: Kysely<DB>, { rateLimiter }: { rateLimi
       return rows.map(toCategory);
     },
 
+    /** The home page's categories: pages 1..page, 12 each, so a Load More link works without JavaScript. */
+    async listCategoryPages(input: unknown): Promise<CategoryListPage> {
+      const { page } = parseInput(categoryListPageQuerySchema, input);
+      const shown = SHOP_PAGE_SIZE * page;
+      const rows = await db
+        .selectFrom("categories")
+        .selectAll()
+        .orderBy("created_at")
+        .orderBy("name")
+        .limit(shown + 1)
+        .execute();
+      return { items: rows.slice(0, shown).map(toCategory), page, hasMore: rows.length > shown && page < SHOP_MAX_PAGES };
+    },
+
+    /** A category and pages 1..page of its products (12 each, oldest first), as the shop pages its list. */
     async getCategory(input: unknown): Promise<CategoryWithProducts> {
-      const { categoryId } = parseInput(categoryIdParamSchema, input);
+      const { categoryId, page } = parseInput(categoryPageQuerySchema, input);
       const category = await db.selectFrom("categories").selectAll().where("id", "=", categoryId).executeTakeFirst();
       if (!category) throw new NotFoundError("Category not found");
+      const shown = SHOP_PAGE_SIZE * page;
       const products = await summaries()
         .where("p.category_id", "=", categoryId)
         .orderBy("p.created_at")
         .orderBy("p.id")
+        .limit(shown + 1)
         .execute();
-      return { ...toCategory(category), products: products.map(toSummary) };
-    },
-
-    /** Every public catalogue address with its last change, for /sitemap.xml. */
-    async listSitemapEntries(): Promise<{ path: string; updatedAt: string }[]> {
-      const [products, categories] = await Promise.all([
-        db.selectFrom("products").select(["id", "updated_at"]).orderBy("created_at").execute(),
-        db.selectFrom("categories").select(["id", "created_at"]).orderBy("created_at").execute(),
-      ]);
-      return [
-        ...categories.map((c) => ({ path: `/category/${c.id}`, updatedAt: toIsoString(c.created_at) })),
-        ...products.map((p) => ({ path: `/product/${p.id}`, updatedAt: toIsoString(p.updated_at) })),
-      ];
+      return {
+        ...toCategory(category),
+        products: products.slice(0, shown).map(toSummary),
+        page,
+        hasMore: products.length > shown && page < SHOP_MAX_PAGES,
+      };
     },
   };
 }

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { categoryIdParamSchema, categoryListSchema, categoryWithProductsSchema } from "#common/catalog/catalog-schemas.ts";
+import { categoryIdParamSchema, categoryListSchema, categoryPageQuerySchema, categoryWithProductsSchema } from "#common/catalog/catalog-schemas.ts";
 import { describeRoute, json, parameters, problems } from "../../platform/http/api-docs.ts";
 import type { AppEnv } from "../../app-env.ts";
 
@@ -12,9 +12,9 @@ export const categoriesApi = new Hono<AppEnv>()
   .get(
     "/:categoryId",
     describeRoute({
-      summary: "One category with its products",
-      parameters: parameters(categoryIdParamSchema, "path"),
+      summary: "One category with pages 1..page of its products (12 a page), oldest first",
+      parameters: [...parameters(categoryIdParamSchema, "path"), ...parameters(categoryPageQuerySchema.pick({ page: true }), "query")],
       responses: { 200: json(categoryWithProductsSchema, "The category"), ...problems(400, 404) },
     }),
-    async (c) => c.json(await c.var.services.catalog.getCategory(c.req.param())),
+    async (c) => c.json(await c.var.services.catalog.getCategory({ page: c.req.query("page"), ...c.req.param() })),
   );

@@ -7,3 +7,6 @@ export { sampleCategories, sampleProducts } from "./sample-data.ts";
 export { seedSampleData } from "./seed.ts";
 export { seoFiles } from "./seo-files.ts";
 export { listLowStockProducts, type LowStockProduct } from "./low-stock.ts";
+export { createSitemapService, SITEMAP_MAX_URLS } from "./sitemaps.ts";
+export { encodeCursor } from "./list-cursor.ts";
+export { createProductSearch, type ProductSearch } from "./search/product-search.ts";

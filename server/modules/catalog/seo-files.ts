@@ -1,27 +1,47 @@
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import type { AppEnv } from "../../app-env.ts";
 
-const STATIC_PATHS = ["/", "/shop"];
+const XML = { "Content-Type": "application/xml; charset=utf-8" };
 
-function escapeXml(text: string): string {
-  return text.replace(/[<>&'"]/g, (ch) => `&#${ch.charCodeAt(0)};`);
+/** Sends XML written piece by piece: a products file of 50,000 addresses is never one string in memory. */
+function streamXml(c: Context<AppEnv>, pieces: AsyncGenerator<string>, etag: string) {
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { value, done } = await pieces.next();
+      if (done) controller.close();
+      else controller.enqueue(encoder.encode(value));
+    },
+    async cancel() {
+      await pieces.return(undefined);
+    },
+  });
+  return c.body(body, 200, { ...XML, ETag: etag });
 }
 
-/** /sitemap.xml and /robots.txt for search engines. */
+/** /robots.txt, and /sitemap.xml: an index of sitemap files of at most 50,000 addresses each. */
 export function seoFiles(publicOrigin: string) {
   return new Hono<AppEnv>()
     .get("/robots.txt", (c) =>
       c.text(`User-agent: *\nAllow: /\nDisallow: /api/\nDisallow: /cart\n\nSitemap: ${publicOrigin}/sitemap.xml\n`),
     )
     .get("/sitemap.xml", async (c) => {
-      const entries = await c.var.services.catalog.listSitemapEntries();
-      const urls = [
-        ...STATIC_PATHS.map((path) => `  <url><loc>${escapeXml(publicOrigin + path)}</loc></url>`),
-        ...entries.map(
-          (e) => `  <url><loc>${escapeXml(publicOrigin + e.path)}</loc><lastmod>${e.updatedAt}</lastmod></url>`,
-        ),
-      ];
-      const body = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join("\n")}\n</urlset>\n`;
-      return c.body(body, 200, { "Content-Type": "application/xml; charset=utf-8" });
+      const sitemaps = c.var.services.sitemaps;
+      const etag = await sitemaps.etag();
+      if (c.req.header("If-None-Match") === etag) return c.body(null, 304, { ETag: etag });
+      return c.body(await sitemaps.index(publicOrigin), 200, { ...XML, ETag: etag });
+    })
+    .get("/sitemaps/pages.xml", async (c) => {
+      const sitemaps = c.var.services.sitemaps;
+      const etag = await sitemaps.etag();
+      if (c.req.header("If-None-Match") === etag) return c.body(null, 304, { ETag: etag });
+      return streamXml(c, sitemaps.pagesFile(publicOrigin), etag);
+    })
+    .get("/sitemaps/:file{products-[1-9][0-9]{0,5}\\.xml}", async (c) => {
+      const sitemaps = c.var.services.sitemaps;
+      const n = Number(/\d+/.exec(c.req.param("file"))![0]);
+      const etag = await sitemaps.etag();
+      if (c.req.header("If-None-Match") === etag) return c.body(null, 304, { ETag: etag });
+      return streamXml(c, await sitemaps.productsFile(n, publicOrigin), etag);
     });
 }

@@ -10,6 +10,7 @@ import { reviewsMigration } from "./migrations/0008-reviews.ts";
 import { imageVariantsMigration } from "./migrations/0009-image-variants.ts";
 import { adminCatalogMigration } from "./migrations/0010-admin-catalog.ts";
 import { adminOverviewMigration } from "./migrations/0011-admin-overview.ts";
+import { catalogSearchMigration } from "./migrations/0012-catalog-search.ts";
 
 /** What a migration needs to know to write the same schema on both databases. */
 export interface MigrationContext {
@@ -29,6 +30,7 @@ const history: Record<string, (context: MigrationContext) => Migration> = {
   "0009-image-variants": imageVariantsMigration,
   "0010-admin-catalog": adminCatalogMigration,
   "0011-admin-overview": adminOverviewMigration,
+  "0012-catalog-search": catalogSearchMigration,
 };
 
 function providerFor(dialect: Dialect): MigrationProvider {

@@ -8,8 +8,9 @@ import { loadOr404 } from "../../../shared/lib/service-errors.ts";
 import { pageMeta } from "../../../shared/lib/seo.ts";
 import type { Route } from "./+types/category";
 
-export function loader({ params, context }: Route.LoaderArgs) {
-  return loadOr404(() => context.services.catalog.getCategory(params));
+export function loader({ params, request, context }: Route.LoaderArgs) {
+  const page = new URL(request.url).searchParams.get("page") ?? undefined;
+  return loadOr404(() => context.services.catalog.getCategory({ ...params, page }));
 }
 
 export const meta: Route.MetaFunction = ({ matches, data }) =>
@@ -57,6 +58,14 @@ export default function Category({ loaderData: category }: Route.ComponentProps)
           ))}
         </ul>
       )}
+      {category.hasMore ? (
+        // Pages 1..page come together, so 'Load More' is a plain link that works without JavaScript.
+        <div className="mt-10 text-center">
+          <Link to={`/category/${category.id}?page=${category.page + 1}`} preventScrollReset replace className="btn-outline">
+            {messages.shop.loadMore}
+          </Link>
+        </div>
+      ) : null}
     </section>
   );
 }

@@ -18,10 +18,11 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     image: "/illustrations/hero-1.svg",
   });
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const page = new URL(request.url).searchParams.get("categories") ?? undefined;
   const [newProducts, categories] = await Promise.all([
     context.services.catalog.listNewestProducts(),
-    context.services.catalog.listCategories(),
+    context.services.catalog.listCategoryPages({ page }),
   ]);
   return { newProducts, categories };
 }
@@ -120,12 +121,24 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           {messages.home.popularCategories}
         </h2>
         <ul className="grid grid-cols-2 gap-4 md:grid-cols-4">
-          {categories.map((category) => (
+          {categories.items.map((category) => (
             <li key={category.id}>
               <CategoryCard category={category} />
             </li>
           ))}
         </ul>
+        {categories.hasMore ? (
+          <div className="mt-8 text-center">
+            <Link
+              to={`/?categories=${categories.page + 1}#popular-categories`}
+              preventScrollReset
+              replace
+              className="btn-outline"
+            >
+              {messages.shop.loadMore}
+            </Link>
+          </div>
+        ) : null}
       </section>
 
       <section aria-labelledby="about-us" className="container-page mt-14">

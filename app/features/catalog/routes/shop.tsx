@@ -2,6 +2,7 @@ import { useEffect, useRef } from "react";
 import { Form, Link, useNavigation, useSubmit } from "react-router";
 import { messages } from "#common/shared/messages.ts";
 import { ProductGrid } from "../components/product-card.tsx";
+import { SearchCombobox } from "../components/search-combobox.tsx";
 import { SearchIcon } from "../../../shared/ui/icons.tsx";
 import { Spinner } from "../../../shared/ui/spinner.tsx";
 import { pageMeta } from "../../../shared/lib/seo.ts";
@@ -49,17 +50,15 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
           </label>
           <div className="relative flex-1">
             <SearchIcon className="pointer-events-none absolute left-3 top-1/2 -translate-y-1/2 text-stone-500" width={20} height={20} />
-            <input
-              ref={input}
+            <SearchCombobox
               id="shop-search"
-              type="search"
               name="q"
+              inputRef={input}
               defaultValue={q ?? ""}
               placeholder={messages.shop.searchPlaceholder}
-              maxLength={100}
               className="field-input pl-10"
-              onChange={(event) => {
-                const form = event.currentTarget.form;
+              onTextChange={(field) => {
+                const form = field.form;
                 clearTimeout(typingTimer.current);
                 typingTimer.current = setTimeout(() => submit(form, { replace: true, preventScrollReset: true }), TYPING_PAUSE_MS);
               }}

@@ -1,0 +1,214 @@
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import type { Kysely } from "kysely";
+import { openDatabase, type Database } from "../server/platform/db/client.ts";
+import { migrateToLatest } from "../server/platform/db/migrate.ts";
+import type { DB } from "../server/platform/db/schema.ts";
+import { createProductSearch, encodeCursor, sampleProducts, seedSampleData } from "../server/modules/catalog/index.ts";
+import { createPostgresDatabase, startShopProcess, stopShopProcess, waitUntilHealthy } from "../tests/support/shop-process.ts";
+
+// Scale mode (issue 11): the same storefront pages and APIs at 10 products and at N (default 100,000), on SQLite
+// and (with BENCH_DATABASE_URL or TEST_DATABASE_URL) on PostgreSQL. Each size gets a fresh database: the sample
+// catalogue, then a synthetic one written by a bulk loader (batched multi-row INSERTs through Kysely, so the search
+// index's triggers and GIN indexes are maintained as for any product). Requests are sent one at a time to a warm
+// server with the page cache off, as the issue measured; it prints p50/p95/p99 per size and the ratio N/10.
+const PORT = Number(process.env.BENCH_SCALE_PORT ?? 4472);
+const WARM_UP = 10;
+const SAMPLES = Number(process.env.BENCH_SCALE_SAMPLES ?? 100);
+const BATCH = 500;
+const SEARCHES = ["fern", "snak plnt", "xylophone", "bougainvil", "succulent"];
+
+const ADJECTIVES = ["Variegated", "Dwarf", "Golden", "Silver", "Giant", "Miniature", "Trailing", "Compact", "Red", "Blue", "Spotted", "Striped", "Curly", "Velvet", "Royal", "Wild", "Frosted", "Crested", "Weeping", "Upright"];
+const CULTIVARS = ["Aurora", "Bella", "Cascade", "Diamond", "Emerald", "Firefly", "Glacier", "Harmony", "Indigo", "Jade", "Kasbah", "Lumina", "Meadow", "Nova", "Opal", "Prism", "Quartz", "Ruby", "Sunset", "Tundra", "Umber", "Vista", "Willow", "Xanadu", "Yarrow", "Zephyr"];
+const POTS = ["9 cm pot", "12 cm pot", "15 cm pot", "17 cm pot", "21 cm pot", "24 cm pot", "27 cm pot", "30 cm pot"];
+const SPECIES: [string, string][] = [
+  ["Boston Fern", "Ferns"], ["Maidenhair Fern", "Ferns"], ["Bird's Nest Fern", "Ferns"], ["Staghorn Fern", "Ferns"],
+  ["Areca Palm", "Palms"], ["Kentia Palm", "Palms"], ["Parlour Palm", "Palms"], ["Fan Palm", "Palms"],
+  ["Snake Plant", "Indoor Plants"], ["Monstera", "Indoor Plants"], ["Peace Lily", "Indoor Plants"], ["Rubber Plant", "Indoor Plants"],
+  ["Fiddle Leaf Fig", "Indoor Plants"], ["ZZ Plant", "Indoor Plants"], ["Pothos", "Hanging Plants"], ["String of Pearls", "Hanging Plants"],
+  ["Aloe Vera", "Succulents"], ["Jade Plant", "Succulents"], ["Echeveria", "Succulents"], ["Haworthia", "Succulents"],
+  ["Barrel Cactus", "Cacti"], ["Bunny Ear Cactus", "Cacti"], ["Moon Cactus", "Cacti"], ["Christmas Cactus", "Cacti"],
+  ["Rose", "Flowering Plants"], ["Jasmine", "Flowering Plants"], ["Marigold", "Flowering Plants"], ["Hibiscus", "Flowering Plants"],
+  ["Phalaenopsis Orchid", "Orchids"], ["Dendrobium Orchid", "Orchids"], ["Basil", "Herbs"], ["Rosemary", "Herbs"], ["Mint", "Herbs"],
+  ["Bougainvillea", "Outdoor Plants"], ["Lavender", "Outdoor Plants"], ["Juniper Bonsai", "Bonsai"], ["Ficus Bonsai", "Bonsai"],
+  ["Tillandsia", "Air Plants"], ["Venus Flytrap", "Carnivorous Plants"], ["Pitcher Plant", "Carnivorous Plants"],
+  ["Money Plant", "Climbers"], ["Ivy", "Climbers"], ["Lemon Tree", "Fruit Trees"], ["Fountain Grass", "Grasses"],
+];
+const LIGHT = ["bright indirect light", "full sun", "partial shade", "low light", "a sunny windowsill"];
+const WATER = ["water when the top soil is dry", "keep the soil evenly moist", "water sparingly", "mist the leaves often"];
+
+/** Unique names: every combination of adjective, species, cultivar and pot appears at most once (≈ 183,000). */
+function syntheticProduct(i: number) {
+  let n = i;
+  const pick = <T>(list: readonly T[]) => {
+    const value = list[n % list.length]!;
+    n = Math.floor(n / list.length);
+    return value;
+  };
+  const [species, category] = pick(SPECIES);
+  const adjective = pick(ADJECTIVES);
+  const cultivar = pick(CULTIVARS);
+  const pot = pick(POTS);
+  return {
+    name: `${adjective} ${species} '${cultivar}', ${pot}`,
+    category,
+    description: `A ${adjective.toLowerCase()} ${species.toLowerCase()} of the ${cultivar} line that likes ${LIGHT[i % LIGHT.length]}; ${WATER[i % WATER.length]}. Delivered in a ${pot}, ready to repot in spring.`,
+    image: sampleProducts[i % sampleProducts.length]!.slug,
+  };
+}
+
+export async function bulkLoad(db: Kysely<DB>, count: number) {
+  const categoryIds = new Map((await db.selectFrom("categories").select(["id", "name"]).execute()).map((c) => [c.name, c.id]));
+  const at = Date.parse("2026-01-01T00:00:00Z");
+  for (const [, category] of SPECIES) {
+    if (categoryIds.has(category)) continue;
+    const id = `bench-cat-${categoryIds.size}`;
+    await db
+      .insertInto("categories")
+      .values({ id, name: category, description: `All our ${category.toLowerCase()}.`, image_url: "/illustrations/categories/indoor-plants.svg", image_width: 600, image_height: 600, created_at: new Date(at).toISOString() })
+      .execute();
+    categoryIds.set(category, id);
+  }
+  for (let start = 0; start < count; start += BATCH * 20) {
+    await db.transaction().execute(async (trx) => {
+      for (let batch = start; batch < Math.min(count, start + BATCH * 20); batch += BATCH) {
+        const products = [];
+        const images = [];
+        for (let i = batch; i < Math.min(count, batch + BATCH); i++) {
+          const p = syntheticProduct(i);
+          const id = `bench-${i}`;
+          const when = new Date(at + i * 1000).toISOString();
+          products.push({ id, name: p.name, description: p.description, price_paise: 10_000 + (i % 90) * 1000, stock: i % 50, category_id: categoryIds.get(p.category)!, created_at: when, updated_at: when });
+          images.push({ id: `bench-img-${i}`, product_id: id, position: 0, url: `/illustrations/products/${p.image}-1.svg`, width: 800, height: 800 });
+        }
+        await trx.insertInto("products").values(products).execute();
+        await trx.insertInto("product_images").values(images).execute();
+      }
+    });
+  }
+}
+
+interface Latency {
+  p50: number;
+  p95: number;
+  p99: number;
+  failures: number;
+}
+
+async function measure(url: string): Promise<Latency> {
+  return timeRepeatedly(async () => {
+    const response = await fetch(url);
+    await response.arrayBuffer();
+    return response.ok;
+  });
+}
+
+/** Warm-up, then SAMPLES timed calls one after another; `call` says whether the answer was a success. */
+async function timeRepeatedly(call: () => Promise<boolean>): Promise<Latency> {
+  const samples: number[] = [];
+  let failures = 0;
+  for (let i = 0; i < WARM_UP + SAMPLES; i++) {
+    const started = performance.now();
+    const ok = await call();
+    const took = performance.now() - started;
+    if (!ok) failures++;
+    if (i >= WARM_UP) samples.push(took);
+  }
+  samples.sort((a, b) => a - b);
+  const at = (p: number) => samples[Math.min(samples.length - 1, Math.floor((p / 100) * samples.length))]!;
+  return { p50: at(50), p95: at(95), p99: at(99), failures };
+}
+
+/** The requests of the issue's table, named so both sizes line up. */
+async function requestsFor(database: Database, size: number): Promise<[string, string][]> {
+  const { db } = database;
+  const biggest = await db
+    .selectFrom("categories as c")
+    .select("c.id")
+    .where("c.name", "=", "Indoor Plants")
+    .executeTakeFirstOrThrow();
+  const middle = await db.selectFrom("products").select(["id", "created_at"]).orderBy("created_at").orderBy("id").offset(Math.floor(size / 2)).limit(1).executeTakeFirstOrThrow();
+  const deep = await db.selectFrom("products").select(["id", "created_at"]).orderBy("created_at").orderBy("id").offset(Math.floor(size * 0.9)).limit(1).executeTakeFirstOrThrow();
+  return [
+    ["/", "/"],
+    ["/shop", "/shop"],
+    ["/shop?page=5", "/shop?page=5"],
+    ["category page", `/category/${biggest.id}`],
+    ["product page", `/product/${middle.id}`],
+    ["/api/products?limit=12", "/api/products?limit=12"],
+    ["API deep page (after=cursor at 90%)", `/api/products?limit=12&after=${encodeCursor(deep)}`],
+    ["API deep page (offset at 90%)", `/api/products?limit=12&offset=${Math.floor(size * 0.9)}`],
+    ["search common word 'fern'", "/api/products?limit=12&q=fern"],
+    ["search typo 'snak plnt'", "/api/products?limit=12&q=snak%20plnt"],
+    ["search no match 'xylophone'", "/api/products?limit=12&q=xylophone"],
+    ["/shop?q=fern (page)", "/shop?q=fern"],
+    ["suggestions 'bougainvil'", "/api/products/suggestions?q=bougainvil"],
+    ["/sitemap.xml (index)", "/sitemap.xml"],
+  ];
+}
+
+async function runSize(dialect: "sqlite" | "postgres", size: number, adminUrl: string | undefined) {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "plant-shop-scale-"));
+  const pg = dialect === "postgres" ? await createPostgresDatabase(adminUrl!, "bench_scale") : undefined;
+  const database = openDatabase(pg ? { databaseUrl: pg.url } : { sqliteFile: path.join(dataDir, "shop.db") });
+  try {
+    const loadStarted = performance.now();
+    await migrateToLatest(database);
+    await seedSampleData(database);
+    if (size > sampleProducts.length) await bulkLoad(database.db, size - sampleProducts.length);
+    const loadSeconds = (performance.now() - loadStarted) / 1000;
+    const requests = await requestsFor(database, size);
+    // The search itself, in this process on the loaded database: the server's time without HTTP and rendering.
+    const search = createProductSearch(database.db);
+    const searchTimes = new Map<string, Latency>();
+    for (const q of SEARCHES) searchTimes.set(q, await timeRepeatedly(async () => (await search.search(q, { limit: 13, offset: 0 }), true)));
+    const shop = startShopProcess({
+      port: PORT,
+      dataDir,
+      ...(pg ? { databaseUrl: pg.url } : {}),
+      env: { RATE_LIMIT_SCALE: "10000", PAGE_CACHE_SECONDS: "0" },
+    });
+    try {
+      await waitUntilHealthy(shop);
+      const results = new Map<string, Latency>();
+      for (const [label, url] of requests) results.set(label, await measure(shop.url + url));
+      return { results, searchTimes, loadSeconds, labels: requests.map(([label]) => label) };
+    } finally {
+      await stopShopProcess(shop);
+    }
+  } finally {
+    await database.destroy();
+    await pg?.drop();
+  }
+}
+
+const f = (v: number) => v.toFixed(1);
+
+export async function benchScale(products: number) {
+  const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+  const dialects: ("sqlite" | "postgres")[] = adminUrl ? ["sqlite", "postgres"] : ["sqlite"];
+  if (!adminUrl) console.log("PostgreSQL skipped: set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to an admin URL.");
+  for (const dialect of dialects) {
+    const small = await runSize(dialect, sampleProducts.length, adminUrl);
+    const large = await runSize(dialect, products, adminUrl);
+    console.log(`\n${dialect}: ${SAMPLES} sequential requests per row after ${WARM_UP} warm-up, page cache off; loaded ${products} products in ${f(large.loadSeconds)} s`);
+    console.log(`| request | ${sampleProducts.length} products p50/p95/p99 ms | ${products} products p50/p95/p99 ms | ratio p50 | ratio p95 |`);
+    console.log("|---|---|---|---|---|");
+    for (const label of small.labels) {
+      const a = small.results.get(label)!;
+      const b = large.results.get(label)!;
+      const failures = a.failures + b.failures ? ` (${a.failures + b.failures} non-2xx)` : "";
+      console.log(`| ${label}${failures} | ${f(a.p50)} / ${f(a.p95)} / ${f(a.p99)} | ${f(b.p50)} / ${f(b.p95)} / ${f(b.p99)} | ${(b.p50 / a.p50).toFixed(2)} | ${(b.p95 / a.p95).toFixed(2)} |`);
+    }
+    console.log(`\n${dialect}: the search query alone (createProductSearch, in the bench process, ${SAMPLES} runs)`);
+    console.log(`| search | ${sampleProducts.length} products p50/p95/p99 ms | ${products} products p50/p95/p99 ms | ratio p50 | ratio p95 |`);
+    console.log("|---|---|---|---|---|");
+    for (const q of SEARCHES) {
+      const a = small.searchTimes.get(q)!;
+      const b = large.searchTimes.get(q)!;
+      console.log(`| '${q}' | ${f(a.p50)} / ${f(a.p95)} / ${f(a.p99)} | ${f(b.p50)} / ${f(b.p95)} / ${f(b.p99)} | ${(b.p50 / a.p50).toFixed(2)} | ${(b.p95 / a.p95).toFixed(2)} |`);
+    }
+  }
+}

@@ -1,0 +1,35 @@
+import { toIsoString } from "../../platform/db/values.ts";
+import { InvalidInputError } from "../../platform/errors.ts";
+
+/** Where a page of the oldest-first list ended: the last product's created_at and id (the list's sort key). */
+export interface ListCursor {
+  createdAt: string;
+  id: string;
+}
+
+const CURSOR_MESSAGE = "Not a valid page cursor";
+
+export function encodeCursor(row: { created_at: string | Date; id: string }): string {
+  return Buffer.from(JSON.stringify([toIsoString(row.created_at), row.id])).toString("base64url");
+}
+
+/** A cursor the server handed out, or a 400: a client's made-up cursor never reaches the database as anything else. */
+export function decodeCursor(cursor: string): ListCursor {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+  } catch {
+    throw new InvalidInputError(CURSOR_MESSAGE, { after: CURSOR_MESSAGE });
+  }
+  if (
+    !Array.isArray(parsed) ||
+    parsed.length !== 2 ||
+    typeof parsed[0] !== "string" ||
+    typeof parsed[1] !== "string" ||
+    Number.isNaN(Date.parse(parsed[0])) ||
+    !/^[A-Za-z0-9_-]{1,64}$/.test(parsed[1])
+  ) {
+    throw new InvalidInputError(CURSOR_MESSAGE, { after: CURSOR_MESSAGE });
+  }
+  return { createdAt: parsed[0], id: parsed[1] };
+}

@@ -1,0 +1,32 @@
+import { PostgresAdapter, type Kysely } from "kysely";
+import type { DB } from "../../../platform/db/schema.ts";
+import { createPostgresProductSearch } from "./postgres-search.ts";
+import { createSqliteProductSearch } from "./sqlite-search.ts";
+
+/**
+ * Search ranks at most this many products: the work of one search stays the same however many plants match a
+ * common word, and the shop says "1,000+" rather than counting them all (docs/decisions/026-catalog-search.md).
+ */
+export const SEARCH_RESULT_CAP = 1000;
+
+export interface SearchPage {
+  /** Product ids, best match first. */
+  ids: string[];
+  /** How many products matched, at most SEARCH_RESULT_CAP. */
+  total: number;
+  /** True when more than SEARCH_RESULT_CAP matched (the total shown is then "1,000+"). */
+  totalCapped: boolean;
+}
+
+/**
+ * Text search over the catalogue: names, descriptions and category names, name matches first, forgiving typos and
+ * partial words. Each database answers with its own index (SQLite FTS5, PostgreSQL pg_trgm); nothing outside this
+ * folder knows which.
+ */
+export interface ProductSearch {
+  search(q: string, page: { limit: number; offset: number }): Promise<SearchPage>;
+}
+
+export function createProductSearch(db: Kysely<DB>): ProductSearch {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? createPostgresProductSearch(db) : createSqliteProductSearch(db);
+}
