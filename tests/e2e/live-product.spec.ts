@@ -49,4 +49,55 @@ test.describe("live product page", () => {
     release();
     await expect(page.getByText(messages.product.availableStock(6))).toBeVisible(LIVE_UPDATE_TIMEOUT);
   });
+
+  test("a review added by another shopper shows on an open product page, with the new average, without reloading", async ({ browser, shopDb }) => {
+    test.setTimeout(120_000);
+    const plant = await createProduct(shopDb.db, { stock: 4 });
+    const watching = await browser.newContext();
+    const writing = await browser.newContext();
+    try {
+      const watcher = await watching.newPage();
+      await openLiveProductPage(watcher, origin, plant.id);
+      await expect(watcher.getByText(messages.reviews.empty)).toBeVisible(LIVE_UPDATE_TIMEOUT);
+
+      const secret = readFileSync(path.join(process.env.E2E_DATA_DIR!, "auth-secret"), "utf8").trim();
+      await signedInShopper(writing, shopDb, origin, secret, { name: "Asha Menon" });
+      const saved = await writing.request.put(`${origin}/api/products/${plant.id}/reviews/mine`, {
+        headers: { Origin: origin },
+        data: { text: "Thrives on a north window", rating: 4 },
+      });
+      expect(saved.status()).toBe(201);
+
+      await expect(watcher.getByText("Thrives on a north window")).toBeVisible(LIVE_UPDATE_TIMEOUT);
+      await expect(watcher.getByText("Asha Menon")).toBeVisible();
+      await expect(watcher.getByText(messages.reviews.empty)).toHaveCount(0);
+      expect(await stillSameDocument(watcher)).toBe(true);
+    } finally {
+      await watching.close();
+      await writing.close();
+    }
+  });
+
+  test("an admin's stock edit shows on an open product page without reloading", async ({ browser, shopDb }) => {
+    test.setTimeout(120_000);
+    const plant = await createProduct(shopDb.db, { stock: 3 });
+    const watching = await browser.newContext();
+    const managing = await browser.newContext();
+    try {
+      const watcher = await watching.newPage();
+      await openLiveProductPage(watcher, origin, plant.id);
+      await expect(watcher.getByText(messages.product.availableStock(3))).toBeVisible(LIVE_UPDATE_TIMEOUT);
+
+      const secret = readFileSync(path.join(process.env.E2E_DATA_DIR!, "auth-secret"), "utf8").trim();
+      await signedInShopper(managing, shopDb, origin, secret, { name: "Owner", isAdmin: true });
+      const set = await managing.request.patch(`${origin}/api/admin/products/${plant.id}/stock`, { headers: { Origin: origin }, data: { stock: 12 } });
+      expect(set.status()).toBe(200);
+
+      await expect(watcher.getByText(messages.product.availableStock(12))).toBeVisible(LIVE_UPDATE_TIMEOUT);
+      expect(await stillSameDocument(watcher)).toBe(true);
+    } finally {
+      await watching.close();
+      await managing.close();
+    }
+  });
 });

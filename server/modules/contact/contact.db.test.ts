@@ -103,6 +103,8 @@ describe("the admins' inbox", () => {
     const viewer = await admin();
     const { id: older } = await contact.sendMessage(valid, { clientIp: "10.0.0.5" });
     const { id: newer } = await contact.sendMessage({ ...valid, subject: "Watering" }, { clientIp: "10.0.0.5" });
+    // Sent within one millisecond they would tie on time (then the order is by id): make "older" older.
+    await database.db.updateTable("contact_messages").set({ created_at: new Date(Date.now() - 60_000).toISOString() }).where("id", "=", older).execute();
 
     const handled = await contact.setHandled(viewer, older, { handled: true });
     expect(handled.handledAt).toEqual(expect.any(String));

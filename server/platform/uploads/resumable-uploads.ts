@@ -1,3 +1,4 @@
+import { mkdirSync } from "node:fs";
 import { mkdir, readdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { FileStore } from "@tus/file-store";
@@ -43,6 +44,9 @@ export function createResumableUploads(options: ResumableUploadsOptions) {
   const expiryMs = options.expiryMs ?? UPLOAD_EXPIRY_MS;
   const maxBytes = options.maxBytes ?? MAX_UPLOAD_BYTES;
   const { directory } = options;
+  // Made before tus's store is: its constructor creates the folder asynchronously and throws from a callback
+  // (an uncaught exception) when that fails; made here, that is a no-op and a failure is an ordinary error.
+  mkdirSync(directory, { recursive: true, mode: 0o700 });
   const store = new FileStore({ directory, expirationPeriodInMilliseconds: expiryMs });
   const tus = new Server({
     path: options.basePath,

@@ -25,8 +25,8 @@ export async function stillSameDocument(page: Page): Promise<boolean> {
 }
 
 /** A verified shopper written into `database` and signed in in `context` (sessions signed with `secret`). */
-export async function signedInShopper(context: BrowserContext, database: Database, origin: string, secret?: string) {
-  const user = await createShopper(database.db, database.dialect, { name: "Leela Nair" });
+export async function signedInShopper(context: BrowserContext, database: Database, origin: string, secret?: string, overrides: { name?: string; isAdmin?: boolean } = {}) {
+  const user = await createShopper(database.db, database.dialect, { name: "Leela Nair", ...overrides });
   const [cookie] = await insertSessions(database.db, [user.id], secret);
   const [name, value] = cookie!.split(/=(.*)/s);
   await context.addCookies([{ name: name!, value: value!, url: origin }]);
