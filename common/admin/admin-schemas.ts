@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { parseRupees } from "../shared/money.ts";
 import { idSchema, plainText, requiredText } from "../shared/fields.ts";
+import { searchTextSchema } from "../catalog/catalog-schemas.ts";
 import { adminMessages } from "./admin-messages.ts";
 
 const m = adminMessages.productForm;
@@ -87,13 +88,7 @@ export const categoryImageSchema = z.object({ image: imageTokenSchema });
 
 /** /admin/products: a name search, and the key of the last row of the previous page (stock ascending). */
 export const adminProductListSchema = z.object({
-  q: z
-    .string()
-    .trim()
-    .max(100, "Search at most 100 characters")
-    .pipe(plainText())
-    .optional()
-    .transform((q) => (q ? q : undefined)),
+  q: searchTextSchema,
   afterStock: z.coerce.number().int().min(0).max(MAX_STOCK).optional().catch(undefined),
   afterId: idSchema.optional().catch(undefined),
 });

@@ -2,17 +2,20 @@ import { z } from "zod";
 import { API_MAX_LIMIT, SHOP_MAX_PAGES, SHOP_PAGE_SIZE } from "../shared/constants.ts";
 import { idSchema, plainText } from "../shared/fields.ts";
 
-/** Query of GET /api/products and of the shop page. An empty search is no search. */
+/** What a shopper or the owner types into a search box: plain text, at most 100 characters; an empty search is no search. */
+export const searchTextSchema = z
+  .string()
+  .trim()
+  .max(100, "Search at most 100 characters")
+  .pipe(plainText())
+  .optional()
+  .transform((q) => (q ? q : undefined));
+
+/** Query of GET /api/products and of the shop page. */
 export const productListQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(API_MAX_LIMIT).default(SHOP_PAGE_SIZE),
   offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
-  q: z
-    .string()
-    .trim()
-    .max(100, "Search at most 100 characters")
-    .pipe(plainText())
-    .optional()
-    .transform((q) => (q ? q : undefined)),
+  q: searchTextSchema,
   categoryId: idSchema.optional(),
   /** The `nextCursor` of the page before: the next page by key, as cheap at the 10,000th product as at the first. */
   after: z.string().max(200).regex(/^[A-Za-z0-9_-]+$/, "Not a valid page cursor").optional(),

@@ -1,3 +1,4 @@
+import { SHOP_PAGE_SIZE } from "../../common/shared/constants.ts";
 import { formatPrice } from "../../common/shared/money.ts";
 import { messages } from "../../common/shared/messages.ts";
 import { expect, seriousAccessibilityViolations, test } from "./support/fixtures.ts";
@@ -37,9 +38,13 @@ test.describe("home page", () => {
       await expect(card.getByRole("link")).toHaveAttribute("href", `/product/${product.id}`);
     }
 
-    const categories = await shopDb.db.selectFrom("categories").select(["id", "name"]).execute();
+    // Popular Categories: the first page (12, oldest first), then Load More when there are more (issue 11).
+    const firstPage = await shopDb.db.selectFrom("categories").select(["id", "name"]).orderBy("created_at").orderBy("name").limit(SHOP_PAGE_SIZE + 1).execute();
+    const categories = firstPage.slice(0, SHOP_PAGE_SIZE);
     const popular = page.getByRole("region", { name: messages.home.popularCategories });
-    await expect(popular.getByRole("link")).toHaveCount(categories.length);
+    const loadMore = popular.getByRole("link", { name: messages.shop.loadMore });
+    await expect(loadMore).toHaveCount(firstPage.length > SHOP_PAGE_SIZE ? 1 : 0);
+    await expect(popular.getByRole("link")).toHaveCount(categories.length + (firstPage.length > SHOP_PAGE_SIZE ? 1 : 0));
     for (const category of categories) {
       await expect(popular.getByRole("link", { name: category.name })).toHaveAttribute("href", `/category/${category.id}`);
     }
