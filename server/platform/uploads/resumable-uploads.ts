@@ -44,29 +44,39 @@ export function createResumableUploads(options: ResumableUploadsOptions) {
   const expiryMs = options.expiryMs ?? UPLOAD_EXPIRY_MS;
   const maxBytes = options.maxBytes ?? MAX_UPLOAD_BYTES;
   const { directory } = options;
-  // Made before tus's store is: its constructor creates the folder asynchronously and throws from a callback
-  // (an uncaught exception) when that fails; made here, that is a no-op and a failure is an ordinary error.
-  mkdirSync(directory, { recursive: true, mode: 0o700 });
-  const store = new FileStore({ directory, expirationPeriodInMilliseconds: expiryMs });
-  const tus = new Server({
-    path: options.basePath,
-    datastore: store,
-    maxSize: maxBytes,
-    relativeLocation: true,
-    // The upload id is the capability to continue an upload: only its owner may use it (checked in `handle`).
-    disableTerminationForFinishedUploads: false,
-    async onUploadCreate(request, upload) {
-      const uploader = request.headers.get(UPLOADER_HEADER);
-      if (!uploader) throw tusError(401, messages.uploads.loginFirst);
-      return { metadata: { ...upload.metadata, uploader } };
-    },
-  });
+  /**
+   * tus's store and server, made at the first upload request rather than at start: the store's constructor
+   * creates its folder asynchronously and throws from the callback (an uncaught exception) when that fails, e.g.
+   * when the data folder is removed meanwhile, as tests do with theirs. The folder is made here first, so that
+   * call finds it and a real failure is an ordinary error at the first request.
+   */
+  let engine: { store: FileStore; tus: Server } | undefined;
+  function tusEngine() {
+    if (engine) return engine;
+    mkdirSync(directory, { recursive: true, mode: 0o700 });
+    const store = new FileStore({ directory, expirationPeriodInMilliseconds: expiryMs });
+    const tus = new Server({
+      path: options.basePath,
+      datastore: store,
+      maxSize: maxBytes,
+      relativeLocation: true,
+      // The upload id is the capability to continue an upload: only its owner may use it (checked in `handle`).
+      disableTerminationForFinishedUploads: false,
+      async onUploadCreate(request, upload) {
+        const uploader = request.headers.get(UPLOADER_HEADER);
+        if (!uploader) throw tusError(401, messages.uploads.loginFirst);
+        return { metadata: { ...upload.metadata, uploader } };
+      },
+    });
+    engine = { store, tus };
+    return engine;
+  }
 
   /** An upload's description and how much of it arrived (the file's size), or null when there is none. */
   async function readInfo(id: string): Promise<UploadInfo | null> {
     if (!UPLOAD_ID.test(id)) return null;
     try {
-      const upload = await store.getUpload(id);
+      const upload = await tusEngine().store.getUpload(id);
       return { id, size: upload.size, offset: upload.offset, creation_date: upload.creation_date, metadata: upload.metadata };
     } catch {
       return null;
@@ -86,7 +96,7 @@ export function createResumableUploads(options: ResumableUploadsOptions) {
      * Reading an upload back (GET) is not offered: the raw bytes are never served.
      */
     async handle(request: Request, user: SessionUser | null): Promise<Response> {
-      if (request.method === "OPTIONS") return tus.handleWeb(request);
+      if (request.method === "OPTIONS") return tusEngine().tus.handleWeb(request);
       if (!user) throw new UnauthorizedError(messages.uploads.loginFirst);
       const headers = new Headers(request.headers);
       headers.delete(UPLOADER_HEADER);
@@ -120,7 +130,7 @@ export function createResumableUploads(options: ResumableUploadsOptions) {
         // Node's fetch types need this to stream a request body through.
         ...(request.body ? { duplex: "half" } : {}),
       } as RequestInit);
-      return tus.handleWeb(forwarded);
+      return tusEngine().tus.handleWeb(forwarded);
     },
 
     /**
