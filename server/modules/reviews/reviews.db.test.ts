@@ -126,7 +126,11 @@ describe("reading reviews", () => {
     const plant = await createProduct(app.database.db);
     const authors = await Promise.all(Array.from({ length: 5 }, (_, i) => shopper(`Shopper ${i}`)));
     for (const [i, author] of authors.entries()) await reviews().saveMyReview(author, plant.id, { text: `Review ${i}`, rating: 3 });
-    // Two reviews written in the same millisecond still come in a fixed order, by id.
+    // Each review a minute after the one before (written in one millisecond they would tie), then two of them
+    // on the same instant: those still come in a fixed order, by id.
+    for (let i = 0; i < 5; i++) {
+      await app.database.db.updateTable("reviews").set({ created_at: new Date(Date.UTC(2030, 0, 1, 0, i)).toISOString() }).where("text", "=", `Review ${i}`).execute();
+    }
     await app.database.db.updateTable("reviews").set({ created_at: "2031-01-01T00:00:00.000Z" }).where("text", "in", ["Review 1", "Review 2"]).execute();
 
     const seen: string[] = [];
