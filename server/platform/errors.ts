@@ -75,3 +75,16 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
   const message = first?.path.length ? first.message : "The request is not valid.";
   throw new InvalidInputError(message, fieldErrors);
 }
+
+/**
+ * Runs `work`; a ServiceError it throws goes on with `prefix` before its message (the spec's 'Failed to add
+ * review: …', 'Failed to add product to cart: …'), its field errors keeping the bare text for the form.
+ */
+export function withMessagePrefix<T>(prefix: string, work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    if (error instanceof ServiceError) throw new ServiceError(error.status, `${prefix} ${error.message}`, error.fieldErrors, error.code);
+    throw error;
+  }
+}

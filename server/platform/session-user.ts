@@ -1,3 +1,5 @@
+import { ForbiddenError, UnauthorizedError } from "./errors.ts";
+
 /** The signed-in person as every service sees them. */
 export interface SessionUser {
   id: string;
@@ -34,3 +36,15 @@ export type SessionOutcome =
   | { kind: "ended" };
 
 export const SESSION_UNCHANGED: SessionOutcome = { kind: "unchanged" };
+
+/** The person asking, refused with 401 when nobody is signed in. */
+export function requireSignedIn(viewer: SessionUser | null): SessionUser {
+  if (!viewer) throw new UnauthorizedError();
+  return viewer;
+}
+
+/** The person asking if they are an admin: 401 for a visitor, 403 for anybody else. Every admin rule starts here. */
+export function requireAdmin(viewer: SessionUser | null): SessionUser {
+  if (!requireSignedIn(viewer).isAdmin) throw new ForbiddenError();
+  return viewer as SessionUser;
+}

@@ -20,10 +20,10 @@ import { categoryIdParamSchema, productIdParamSchema } from "#common/catalog/cat
 import type { Database } from "../../platform/db/client.ts";
 import type { DB } from "../../platform/db/schema.ts";
 import { inWriteTransaction, isUniqueViolation } from "../../platform/db/write-transaction.ts";
-import { ConflictError, ForbiddenError, fieldConflict, InvalidInputError, NotFoundError, parseInput, type ServiceError, UnauthorizedError } from "../../platform/errors.ts";
+import { ConflictError, fieldConflict, InvalidInputError, NotFoundError, parseInput, type ServiceError } from "../../platform/errors.ts";
 import type { ChangeFeed, ProductAspect } from "../../platform/change-feed/change-feed.ts";
 import type { StoredImage } from "../../platform/media/media.ts";
-import type { SessionUser } from "../../platform/session-user.ts";
+import { requireAdmin, type SessionUser } from "../../platform/session-user.ts";
 
 const m = adminMessages;
 
@@ -62,12 +62,6 @@ export function createAdminCatalogService({
   images: CatalogImages;
 }) {
   const { db } = database;
-
-  function requireAdmin(user: SessionUser | null): SessionUser {
-    if (!user) throw new UnauthorizedError();
-    if (!user.isAdmin) throw new ForbiddenError();
-    return user;
-  }
 
   /**
    * Turns the form's uploads into stored pictures, outside any transaction (decoding is slow and must not hold

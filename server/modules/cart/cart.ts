@@ -9,7 +9,7 @@ import { idSchema } from "#common/shared/fields.ts";
 import type { Database } from "../../platform/db/client.ts";
 import type { DB } from "../../platform/db/schema.ts";
 import { inShopperTransaction } from "../../platform/db/write-transaction.ts";
-import { ConflictError, InvalidInputError, NotFoundError, parseInput, ServiceError, UnauthorizedError } from "../../platform/errors.ts";
+import { ConflictError, InvalidInputError, NotFoundError, parseInput, UnauthorizedError, withMessagePrefix } from "../../platform/errors.ts";
 import type { SessionUser } from "../../platform/session-user.ts";
 
 const c = messages.cart;
@@ -111,7 +111,7 @@ export function createCartService(database: Pick<Database, "db" | "dialect">, { 
     /** A new product enters with quantity 1 (or as asked); one already there goes up — never beyond the stock. */
     async addToCart(viewer: SessionUser | null, input: unknown): Promise<void> {
       const user = owner(viewer, c.addPrefix);
-      const { productId, quantity } = withPrefix(c.addPrefix, () => parseInput(addToCartSchema, input));
+      const { productId, quantity } = withMessagePrefix(c.addPrefix, () => parseInput(addToCartSchema, input));
       await inShopperTransaction(database, user.id, async (trx) => {
         const product = await trx.selectFrom("products").select(["id", "stock"]).where("id", "=", productId).executeTakeFirst();
         if (!product) throw new NotFoundError(`${c.addPrefix} ${messages.product.notFound}`);
@@ -136,7 +136,7 @@ export function createCartService(database: Pick<Database, "db" | "dialect">, { 
     /** Sets a line's quantity; at or below 0 the line goes (spec section 4). */
     async setQuantity(viewer: SessionUser | null, itemId: unknown, input: unknown): Promise<void> {
       const user = owner(viewer, c.updatePrefix);
-      const { quantity } = withPrefix(c.updatePrefix, () => parseInput(setQuantitySchema, input));
+      const { quantity } = withMessagePrefix(c.updatePrefix, () => parseInput(setQuantitySchema, input));
       await inShopperTransaction(database, user.id, async (trx) => {
         const line = await findLine(trx, user.id, itemId, c.updatePrefix);
         if (quantity <= 0) {
@@ -160,12 +160,3 @@ export function createCartService(database: Pick<Database, "db" | "dialect">, { 
   };
 }
 
-/** Validation failures of cart calls carry the spec's prefix too ('Failed to add product to cart: …'). */
-function withPrefix<T>(prefix: string, parse: () => T): T {
-  try {
-    return parse();
-  } catch (error) {
-    if (error instanceof ServiceError) throw new ServiceError(error.status, `${prefix} ${error.message}`, error.fieldErrors, error.code);
-    throw error;
-  }
-}

@@ -7,11 +7,11 @@ import type { ContactMessageTable, DB } from "../../platform/db/schema.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { toIsoString } from "../../platform/db/values.ts";
 import { inWriteTransaction } from "../../platform/db/write-transaction.ts";
-import { ForbiddenError, InvalidInputError, NotFoundError, UnauthorizedError, parseInput } from "../../platform/errors.ts";
+import { InvalidInputError, NotFoundError, parseInput } from "../../platform/errors.ts";
 import { contactMessageEmail } from "./contact-mail.ts";
 import type { MailOutbox } from "../../platform/mail/mail-outbox.ts";
 import type { RateLimiter, RateRule } from "../../platform/rate-limit/rate-limit.ts";
-import type { SessionUser } from "../../platform/session-user.ts";
+import { requireAdmin, type SessionUser } from "../../platform/session-user.ts";
 
 export const contactRateRule: RateRule = {
   name: "contact",
@@ -74,12 +74,6 @@ interface ContactOptions {
   shopName: string;
   /** Where a copy of each message goes (CONTACT_EMAIL); unset, messages are only stored. */
   contactEmail: string | undefined;
-}
-
-function requireAdmin(viewer: SessionUser | null): SessionUser {
-  if (!viewer) throw new UnauthorizedError();
-  if (!viewer.isAdmin) throw new ForbiddenError();
-  return viewer;
 }
 
 export function createContactService(database: Pick<Database, "db" | "dialect">, rateLimiter: RateLimiter, options: ContactOptions) {

@@ -13,7 +13,7 @@ import type { DB, OrderTable } from "../../platform/db/schema.ts";
 import { toIsoString } from "../../platform/db/values.ts";
 import { inShopperTransaction, inWriteTransaction, isUniqueViolation } from "../../platform/db/write-transaction.ts";
 import { lineProblem } from "../cart/index.ts";
-import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError, parseInput, UnauthorizedError } from "../../platform/errors.ts";
+import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError, parseInput } from "../../platform/errors.ts";
 import type { MailOutbox } from "../../platform/mail/mail-outbox.ts";
 import { orderEmail } from "./order-mails.ts";
 import { countCancelledOrder, countPlacedOrder } from "./daily-totals.ts";
@@ -22,7 +22,7 @@ import { cashOnDelivery, type PaymentHold, type PaymentMethod } from "./payments
 import type { EventLog } from "../../platform/event-log.ts";
 import type { ChangeFeed } from "../../platform/change-feed/change-feed.ts";
 import type { RateLimiter, RateRule } from "../../platform/rate-limit/rate-limit.ts";
-import type { SessionUser } from "../../platform/session-user.ts";
+import { requireAdmin, requireSignedIn, type SessionUser } from "../../platform/session-user.ts";
 
 export interface OrdersDependencies {
   database: Pick<Database, "db" | "dialect">;
@@ -79,15 +79,6 @@ export function createOrdersService(deps: OrdersDependencies) {
   const { db } = database;
   const payment = deps.payment ?? cashOnDelivery;
   const forUpdate = database.dialect === "postgres" ? sql` for update` : sql``;
-
-  function requireSignedIn(viewer: SessionUser | null): SessionUser {
-    if (!viewer) throw new UnauthorizedError();
-    return viewer;
-  }
-  function requireAdmin(viewer: SessionUser | null): SessionUser {
-    if (!requireSignedIn(viewer).isAdmin) throw new ForbiddenError();
-    return viewer as SessionUser;
-  }
 
   async function loadOrder(orderId: unknown, from: Kysely<DB> = db): Promise<OrderDetail | undefined> {
     const id = idSchema.safeParse(orderId);

@@ -8,9 +8,8 @@ import {
   type SalesSummary,
 } from "#common/overview/overview-types.ts";
 import type { Database } from "../../platform/db/client.ts";
-import { ForbiddenError, UnauthorizedError } from "../../platform/errors.ts";
 import { addDays, shopDay } from "../../platform/shop-day.ts";
-import type { SessionUser } from "../../platform/session-user.ts";
+import { requireAdmin, type SessionUser } from "../../platform/session-user.ts";
 import { listLowStockProducts } from "../catalog/index.ts";
 import { countUnhandledMessages } from "../contact/index.ts";
 import { readDailyTotals } from "../orders/index.ts";
@@ -39,8 +38,7 @@ export function createOverviewService(deps: OverviewDependencies) {
     timeZone: deps.timeZone,
 
     async getOverview(viewer: SessionUser | null): Promise<Overview> {
-      if (!viewer) throw new UnauthorizedError();
-      if (!viewer.isAdmin) throw new ForbiddenError();
+      requireAdmin(viewer);
       const today = shopDay(now(), deps.timeZone);
       const from = addDays(today, -(OVERVIEW_DAYS - 1));
       const [totals, lowStock, unhandled] = await Promise.all([

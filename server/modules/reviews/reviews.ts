@@ -8,7 +8,7 @@ import type { ChangeFeed } from "../../platform/change-feed/change-feed.ts";
 import type { Database } from "../../platform/db/client.ts";
 import type { DB } from "../../platform/db/schema.ts";
 import { inWriteTransaction } from "../../platform/db/write-transaction.ts";
-import { ForbiddenError, NotFoundError, parseInput, ServiceError, UnauthorizedError } from "../../platform/errors.ts";
+import { ForbiddenError, NotFoundError, parseInput, UnauthorizedError, withMessagePrefix } from "../../platform/errors.ts";
 import type { SessionUser } from "../../platform/session-user.ts";
 import { findReview, listReviewRows, lockProduct, toReview } from "./review-queries.ts";
 
@@ -56,8 +56,8 @@ export function createReviewsService(database: Pick<Database, "db" | "dialect">,
   return {
     /** GET /api/products/{id}/reviews: newest first, a page at a time after the key of the last one shown. */
     async listReviews(productIdInput: unknown, query: unknown): Promise<ReviewPage> {
-      const { productId } = withPrefix(r.fetchPrefix, () => parseInput(productIdParamSchema, { productId: productIdInput }));
-      const { after, limit } = withPrefix(r.fetchPrefix, () => parseInput(reviewListQuerySchema, query ?? {}));
+      const { productId } = withMessagePrefix(r.fetchPrefix, () => parseInput(productIdParamSchema, { productId: productIdInput }));
+      const { after, limit } = withMessagePrefix(r.fetchPrefix, () => parseInput(reviewListQuerySchema, query ?? {}));
       const exists = await db.selectFrom("products").select("id").where("id", "=", productId).executeTakeFirst();
       if (!exists) throw new NotFoundError(`${r.fetchPrefix} ${messages.product.notFound}`);
       // One more than asked tells whether another page follows, without counting.
@@ -79,8 +79,8 @@ export function createReviewsService(database: Pick<Database, "db" | "dialect">,
     /** PUT …/reviews/mine: adds the shopper's review, or replaces theirs (the date it was first written stays). */
     async saveMyReview(viewer: SessionUser | null, productIdInput: unknown, input: unknown): Promise<{ review: Review; created: boolean }> {
       const user = signedIn(viewer, r.addPrefix);
-      const { productId } = withPrefix(r.addPrefix, () => parseInput(productIdParamSchema, { productId: productIdInput }));
-      const { text, rating } = withPrefix(r.addPrefix, () => parseInput(reviewInputSchema, input));
+      const { productId } = withMessagePrefix(r.addPrefix, () => parseInput(productIdParamSchema, { productId: productIdInput }));
+      const { text, rating } = withMessagePrefix(r.addPrefix, () => parseInput(reviewInputSchema, input));
       const created = await writeReviews(productId, r.addPrefix, async (trx) => {
         const now = new Date().toISOString();
         const existing = await trx
@@ -117,7 +117,7 @@ export function createReviewsService(database: Pick<Database, "db" | "dialect">,
     /** DELETE …/reviews/mine. */
     async deleteMyReview(viewer: SessionUser | null, productIdInput: unknown): Promise<void> {
       const user = signedIn(viewer, r.deletePrefix);
-      const { productId } = withPrefix(r.deletePrefix, () => parseInput(productIdParamSchema, { productId: productIdInput }));
+      const { productId } = withMessagePrefix(r.deletePrefix, () => parseInput(productIdParamSchema, { productId: productIdInput }));
       await writeReviews(productId, r.deletePrefix, async (trx) => {
         const review = await trx
           .selectFrom("reviews")
@@ -133,7 +133,7 @@ export function createReviewsService(database: Pick<Database, "db" | "dialect">,
     /** DELETE …/reviews/{reviewId}: an admin deletes any review; anyone else only their own. */
     async deleteReview(viewer: SessionUser | null, productIdInput: unknown, reviewIdInput: unknown): Promise<void> {
       const user = signedIn(viewer, r.deletePrefix);
-      const { productId } = withPrefix(r.deletePrefix, () => parseInput(productIdParamSchema, { productId: productIdInput }));
+      const { productId } = withMessagePrefix(r.deletePrefix, () => parseInput(productIdParamSchema, { productId: productIdInput }));
       const reviewId = reviewIdSchema.safeParse(reviewIdInput);
       if (!reviewId.success) throw new NotFoundError(`${r.deletePrefix} ${r.notFound}`);
       await writeReviews(productId, r.deletePrefix, async (trx) => {
@@ -151,12 +151,3 @@ export function createReviewsService(database: Pick<Database, "db" | "dialect">,
   };
 }
 
-/** Validation failures carry the spec's prefix too ('Failed to add review: …'); field errors keep the bare text for the form. */
-function withPrefix<T>(prefix: string, parse: () => T): T {
-  try {
-    return parse();
-  } catch (error) {
-    if (error instanceof ServiceError) throw new ServiceError(error.status, `${prefix} ${error.message}`, error.fieldErrors, error.code);
-    throw error;
-  }
-}

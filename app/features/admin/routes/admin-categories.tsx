@@ -1,6 +1,7 @@
 import { Form, Link } from "react-router";
 import { adminMessages } from "#common/admin/admin-messages.ts";
 import { AdminNav } from "../components/admin-nav.tsx";
+import { ConfirmDelete } from "../components/confirm-delete.tsx";
 import { ImagesField } from "../components/images-field.tsx";
 import { readForm } from "../../../shared/lib/forms.ts";
 import { actionResult, loadOrRefuse } from "../../../shared/lib/service-errors.ts";
@@ -88,17 +89,7 @@ export default function AdminCategories({ loaderData, actionData }: Route.Compon
                   </p>
                 ) : null}
               </div>
-              <details>
-                <summary className="cursor-pointer text-sm text-red-700">Delete</summary>
-                <Form method="post" className="mt-2 max-w-xs text-sm">
-                  <p>{m.confirmDelete(category.name)}</p>
-                  <input type="hidden" name="intent" value="delete" />
-                  <input type="hidden" name="categoryId" value={category.id} />
-                  <button type="submit" className="mt-2 rounded bg-red-700 px-3 py-1 font-semibold text-white">
-                    Yes, delete {category.name}
-                  </button>
-                </Form>
-              </details>
+              <ConfirmDelete idField="categoryId" id={category.id} name={category.name} question={m.confirmDelete(category.name)} />
             </li>
           );
         })}

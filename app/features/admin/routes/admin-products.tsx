@@ -2,6 +2,7 @@ import { Form, Link, useNavigation } from "react-router";
 import { adminMessages } from "#common/admin/admin-messages.ts";
 import { formatPrice } from "#common/shared/money.ts";
 import { AdminNav } from "../components/admin-nav.tsx";
+import { ConfirmDelete } from "../components/confirm-delete.tsx";
 import { readForm } from "../../../shared/lib/forms.ts";
 import { actionResult, loadOrRefuse } from "../../../shared/lib/service-errors.ts";
 import { requireAdmin } from "../../../shared/lib/session.ts";
@@ -113,17 +114,7 @@ export default function AdminProducts({ loaderData, actionData }: Route.Componen
                     {stockError ? <p className="field-error">{stockError}</p> : null}
                   </td>
                   <td className="py-2">
-                    <details>
-                      <summary className="cursor-pointer text-sm text-red-700">Delete</summary>
-                      <Form method="post" className="mt-2 max-w-xs text-sm">
-                        <p>{m.confirmDelete(product.name)}</p>
-                        <input type="hidden" name="intent" value="delete" />
-                        <input type="hidden" name="productId" value={product.id} />
-                        <button type="submit" className="mt-2 rounded bg-red-700 px-3 py-1 font-semibold text-white">
-                          Yes, delete {product.name}
-                        </button>
-                      </Form>
-                    </details>
+                    <ConfirmDelete idField="productId" id={product.id} name={product.name} question={m.confirmDelete(product.name)} />
                   </td>
                 </tr>
               );
