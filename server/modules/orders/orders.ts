@@ -120,14 +120,14 @@ export function createOrdersService(deps: OrdersDependencies) {
 
   /**
    * The shopper's cart priced at today's prices; refused when it is empty or any line cannot be ordered as it
-   * stands (each such line named). With `lock`, inside a transaction, the products are locked in id order.
+   * stands (each such line named). Takes no row lock: see takeStock.
    */
-  async function priceCart(from: Kysely<DB>, userId: string, lock: boolean): Promise<PricedCart> {
+  async function priceCart(from: Kysely<DB>, userId: string): Promise<PricedCart> {
     const cart = await from.selectFrom("cart_items").select(["id", "product_id", "quantity"]).where("user_id", "=", userId).orderBy("product_id").execute();
     if (!cart.length) throw new InvalidInputError(messages.checkout.emptyCart);
     const ids = cart.flatMap((line) => (line.product_id ? [line.product_id] : []));
     const products = ids.length
-      ? (await sql<Product>`select id, name, price_paise, stock from products where id in (${sql.join(ids)}) order by id${lock ? forUpdate : sql``}`.execute(from)).rows
+      ? (await sql<Product>`select id, name, price_paise, stock from products where id in (${sql.join(ids)}) order by id`.execute(from)).rows
       : [];
     const byId = new Map(products.map((p) => [p.id, p]));
     const lines = cart.map((line) => ({ id: line.id, quantity: line.quantity, product: line.product_id ? byId.get(line.product_id) : undefined }));
@@ -139,31 +139,27 @@ export function createOrdersService(deps: OrdersDependencies) {
   }
 
   /**
-   * Inside the shopper's transaction: checks and decrements every line's stock, stores the order with its lines
-   * (names and prices copied), removes the lines it ordered and, if asked, saves the details on the profile.
-   * Answers the id of the order this key made, which is an earlier one when the key was used before.
+   * Inside the shopper's transaction: stores the order with its lines (names and prices copied), removes the lines
+   * it ordered, queues its mail and, if asked, saves the details on the profile; then, last, checks and decrements
+   * every line's stock and counts the order on its day. Answers the id of the order this key made, which is an
+   * earlier one when the key was used before.
+   *
+   * The products' rows and the day's totals are the rows every checkout shares; they are locked last, by the
+   * statements that change them, so each stays locked for those few statements and the commit, not for the whole
+   * order (docs/decisions/009: what limits checkouts per second on PostgreSQL is how long the hot rows are held).
    */
   async function storeOrder(trx: Kysely<DB>, user: SessionUser, details: z.output<typeof checkoutSchema>, hold: PaymentHold, quote: PricedCart): Promise<string> {
     const earlier = await orderWithKey(trx, user.id, details.idempotencyKey);
     if (earlier) return earlier;
     await refuseTooManyPending(trx, user.id);
-    const cart = await priceCart(trx, user.id, true);
+    // Read without row locks: the shopper's lock keeps the cart still; the stock and prices are checked again below
+    // by the statements that lock the products.
+    const cart = await priceCart(trx, user.id);
     // A line added or changed (another tab) or a new price since the payment was held: the shopper looks again.
     if (fingerprint(cart) !== fingerprint(quote)) throw new ConflictError(messages.checkout.cartChanged, { cart: messages.checkout.cartChanged });
     const now = new Date().toISOString();
     // The day of the daily totals this order counts on (docs/decisions/024), kept with it for a cancellation.
     const countedOn = shopDay(now, deps.timeZone);
-    for (const line of cart.lines) {
-      const result = await trx
-        .updateTable("products")
-        .set({ stock: sql`stock - ${line.quantity}`, updated_at: now })
-        .where("id", "=", line.product.id)
-        .where("stock", ">=", line.quantity)
-        .executeTakeFirst();
-      // Cannot happen while the rows are locked; kept so that a mistake can never oversell.
-      if (Number(result.numUpdatedRows) !== 1) throw new ConflictError(messages.checkout.shortage(line.product.name, 0));
-      deps.changes.publish(trx, { type: "product", productId: line.product.id, aspects: ["stock"] });
-    }
     await trx
       .insertInto("orders")
       .values({
@@ -203,9 +199,35 @@ export function createOrdersService(deps: OrdersDependencies) {
     }
     // The confirmation commits with the order: no order without its mail, no mail for an order that never was.
     await notify(trx, "placed", (await loadOrder(hold.orderId, trx))!);
+    await takeStock(trx, cart, now);
     // Last, so the day's row (one for every checkout of the day) stays locked only until commit.
     await countPlacedOrder(trx, countedOn, cart.totalPaise);
     return hold.orderId;
+  }
+
+  /**
+   * Decrements every line's stock in product-id order (so two checkouts cannot deadlock), each by one conditional
+   * update that locks the row: it changes nothing unless the stock covers the line, and it answers the price it
+   * found, so a price changed since the cart was read is caught here, under the lock. Never oversells.
+   */
+  async function takeStock(trx: Kysely<DB>, cart: PricedCart, now: string) {
+    for (const line of cart.lines) {
+      const taken = await trx
+        .updateTable("products")
+        .set({ stock: sql`stock - ${line.quantity}`, updated_at: now })
+        .where("id", "=", line.product.id)
+        .where("stock", ">=", line.quantity)
+        .returning(["price_paise"])
+        .executeTakeFirst();
+      if (!taken) {
+        // Bought by somebody else since the cart was read (or deleted): the same message the cart would show.
+        const product = await trx.selectFrom("products").select(["name", "stock"]).where("id", "=", line.product.id).executeTakeFirst();
+        const problem = lineProblem(product, line.quantity) ?? messages.checkout.shortage(line.product.name, product?.stock ?? 0);
+        throw new ConflictError(problem, { cart: problem });
+      }
+      if (taken.price_paise !== line.product.price_paise) throw new ConflictError(messages.checkout.cartChanged, { cart: messages.checkout.cartChanged });
+      deps.changes.publish(trx, { type: "product", productId: line.product.id, aspects: ["stock"] });
+    }
   }
 
   /**
@@ -327,7 +349,7 @@ export function createOrdersService(deps: OrdersDependencies) {
 
       let quote: PricedCart;
       try {
-        quote = await priceCart(db, user.id, false);
+        quote = await priceCart(db, user.id);
       } catch (error) {
         // A request with the same key may have placed the order, and emptied the cart, a moment ago.
         const winner = await orderMadeByKey();
