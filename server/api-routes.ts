@@ -7,7 +7,7 @@ import { adminOrdersApi, ordersApi } from "./modules/orders/index.ts";
 import { cartApi } from "./modules/cart/index.ts";
 import { authApi, authApiPaths, meApi, profilePictureApi, profilesApi } from "./modules/accounts/index.ts";
 import { categoriesApi, productsApi } from "./modules/catalog/index.ts";
-import { adminMessagesApi, contactApi, contactInboxApi } from "./modules/contact/index.ts";
+import { adminMessagesApi, contactApi } from "./modules/contact/index.ts";
 import { adminOverviewApi } from "./modules/overview/index.ts";
 import { reviewsApi } from "./modules/reviews/index.ts";
 import { uploadsApi } from "./platform/uploads/uploads-api.ts";
@@ -28,7 +28,6 @@ export function apiRoutes(publicOrigin: string) {
     .route("/admin/orders", adminOrdersApi)
     .route("/admin/products", adminProductsApi)
     .route("/admin/categories", adminCategoriesApi)
-    .route("/admin/contact-messages", contactInboxApi)
     .route("/admin/messages", adminMessagesApi)
     .route("/admin/overview", adminOverviewApi)
     .route("/cart", cartApi)

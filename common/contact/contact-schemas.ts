@@ -33,9 +33,6 @@ export const contactMessagesPageSchema = z
   .strictObject({ items: z.array(storedContactMessageSchema), filter: z.enum(["all", "unhandled"]), nextCursor: z.string().nullable() })
   .meta({ id: "ContactMessagesPage" });
 
-/** The inbox under its first address (GET /api/admin/contact-messages): the newest page's messages. */
-export const contactInboxSchema = z.strictObject({ items: z.array(storedContactMessageSchema) }).meta({ id: "ContactInbox" });
-
 export type ContactReceipt = z.infer<typeof contactReceiptSchema>;
 
 /** The admins' inbox: all messages or only those waiting, twenty at a time after an opaque `cursor`. */
