@@ -11,7 +11,7 @@ import {
   resetPasswordSchema,
 } from "#common/accounts/account-schemas.ts";
 import type { Auth } from "./auth/auth.ts";
-import { CLIENT_IP_HEADER } from "./auth/auth-rules.ts";
+import { CLIENT_IP_HEADER, SESSION_MAX_AGE_MS } from "./auth/auth-rules.ts";
 import type { Database, Dialect } from "../../platform/db/client.ts";
 import type { DB } from "../../platform/db/schema.ts";
 import { toFlag } from "../../platform/db/values.ts";
@@ -81,7 +81,15 @@ export function createAccountsService(auth: Auth, { db, dialect }: Pick<Database
      */
     async getSession(caller: SessionCaller): Promise<{ user: SessionUser | null; session: SessionOutcome }> {
       if (!caller.sessionCredential) return { user: null, session: SESSION_UNCHANGED };
-      const { headers, response } = await auth.api.getSession({ headers: await authHeaders(caller), returnHeaders: true });
+      const read = async () => auth.api.getSession({ headers: await authHeaders(caller), returnHeaders: true });
+      let { headers, response } = await read();
+      // Sessions never outlive SESSION_MAX_AGE_MS from sign-in, however active (decision 008): an older one is
+      // deleted on sight, and read again so that Better Auth answers "no session" and clears the cookie. Checked
+      // on the row just read rather than by a DELETE before every signed-in request.
+      if (response && new Date(response.session.createdAt).getTime() < Date.now() - SESSION_MAX_AGE_MS) {
+        await db.deleteFrom("sessions").where("token", "=", response.session.token).execute();
+        ({ headers, response } = await read());
+      }
       return { user: response ? toSessionUser(response.user) : null, session: await sessionOutcome(headers) };
     },
 

@@ -179,7 +179,8 @@ export function createAuth({ database, publicUrl, secret, shopName, outbox, rate
             await limit(authRateRules.verificationPerEmail, emailOf(body));
             break;
         }
-        await expireOldSession(ctx);
+        // A session read (every signed-in request) checks the age on the row it reads instead (accounts.getSession).
+        if (ctx.path !== "/get-session") await expireOldSession(ctx);
       }),
       after: createAuthMiddleware(async (ctx) => {
         if (ctx.path === "/sign-up/email") {
