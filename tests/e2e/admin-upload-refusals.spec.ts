@@ -4,8 +4,7 @@ import { messages } from "../../common/shared/messages.ts";
 import { MAX_UPLOAD_BYTES } from "../../common/shared/uploads.ts";
 import { createCategory } from "../support/factories.ts";
 import { allowStatusLogs, expect as baseExpect, test } from "./support/fixtures.ts";
-import { ADMIN, logIn } from "./support/pages.ts";
-import { fileOf, fillProductDetails, hydrated, pixelFloodPng, removeFiles } from "./support/upload-files.ts";
+import { fileOf, logInAsAdmin, fillProductDetails, hydrated, pixelFloodPng, removeFiles } from "./support/upload-files.ts";
 
 // Pictures the product form refuses (issue 10: checked by content, at most 20 MB, a decompression bomb refused
 // undecoded), each with its message from common/, word for word.
@@ -27,7 +26,7 @@ test.describe("pictures the product form refuses", () => {
     page.on("request", (request) => {
       if (new URL(request.url()).pathname.startsWith("/api/uploads")) uploadRequests.push(`${request.method()} ${request.url()}`);
     });
-    await logIn(page, ADMIN);
+    await logInAsAdmin(page);
     await page.goto("/add-product");
     const productImages = page.getByLabel("Product Images", { exact: true });
     await hydrated(productImages);
@@ -39,7 +38,7 @@ test.describe("pictures the product form refuses", () => {
 
   test("a text file named .png is refused by its content when the product is saved, with the message naming the accepted types", async ({ page, shopDb, consoleErrors }) => {
     const category = await createCategory(shopDb.db, { name: unique("Refusal Shelf") });
-    await logIn(page, ADMIN);
+    await logInAsAdmin(page);
     await page.goto("/add-product");
     const name = unique("text fern");
     await fillProductDetails(page, name, category.name);
@@ -58,7 +57,7 @@ test.describe("pictures the product form refuses", () => {
 
   test("a pixel-flood PNG (a few bytes claiming 100,000 × 100,000) is refused unopened when the product is saved, with the too-many-pixels message", async ({ page, shopDb, consoleErrors }) => {
     const category = await createCategory(shopDb.db, { name: unique("Flood Shelf") });
-    await logIn(page, ADMIN);
+    await logInAsAdmin(page);
     await page.goto("/add-product");
     await fillProductDetails(page, unique("flood fern"), category.name);
     const productImages = page.getByLabel("Product Images", { exact: true });

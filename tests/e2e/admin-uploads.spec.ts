@@ -4,8 +4,7 @@ import { adminMessages } from "../../common/admin/admin-messages.ts";
 import { UPLOAD_CHUNK_BYTES } from "../../common/shared/uploads.ts";
 import { createCategory } from "../support/factories.ts";
 import { expect as baseExpect, test } from "./support/fixtures.ts";
-import { ADMIN, logIn } from "./support/pages.ts";
-import { fileOf, fillProductDetails, hydrated, removeFiles, twelveMebibytePng } from "./support/upload-files.ts";
+import { fileOf, logInAsAdmin, fillProductDetails, hydrated, removeFiles, twelveMebibytePng } from "./support/upload-files.ts";
 
 // Resumable product pictures (issue 10; spec sections 4 and 9: 5 MiB chunks, a dropped connection or a page
 // reload resumes from what arrived; decision 022). The refusals are in admin-upload-refusals.spec.ts.
@@ -73,7 +72,7 @@ test.describe("resumable product pictures", () => {
       },
     );
 
-    await logIn(page, ADMIN);
+    await logInAsAdmin(page);
     await page.goto("/add-product");
     const name = unique("resumed monstera");
     await fillProductDetails(page, name, category.name);
@@ -126,7 +125,7 @@ test.describe("resumable product pictures", () => {
       },
     );
 
-    await logIn(page, ADMIN);
+    await logInAsAdmin(page);
     await page.goto("/add-product");
     let productImages = page.getByLabel("Product Images", { exact: true });
     await hydrated(productImages);

@@ -5,7 +5,9 @@ import path from "node:path";
 import type { Locator, Page } from "@playwright/test";
 import sharp from "sharp";
 import { UPLOAD_CHUNK_BYTES } from "../../../common/shared/uploads.ts";
+import { messages } from "../../../common/shared/messages.ts";
 import { expect } from "./fixtures.ts";
+import { ADMIN, submitLogin, toast } from "./pages.ts";
 
 // Files and form steps shared by the upload tests (admin-uploads.spec.ts, admin-upload-refusals.spec.ts).
 
@@ -14,6 +16,13 @@ export async function hydrated(element: Locator) {
   await expect
     .poll(() => element.evaluate((el) => Object.keys(el).some((key) => key.startsWith("__reactProps"))), { message: "the page hydrates", timeout: 30_000 })
     .toBe(true);
+}
+
+/** Logs the owner in, waiting as long as the rest of these tests for the page (other builds may share the machine). */
+export async function logInAsAdmin(page: Page) {
+  await page.goto("/login");
+  await submitLogin(page, ADMIN);
+  await expect(toast(page, messages.auth.loggedIn)).toBeVisible({ timeout: 30_000 });
 }
 
 /**
