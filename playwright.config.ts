@@ -22,10 +22,10 @@ export default defineConfig({
   // The PostgreSQL pass leaves out what does not use the shop's database: the race test makes its own, and the
   // server-process tests start servers on SQLite data folders of their own.
   testIgnore: onPostgres
-    ? ["**/orders-multiprocess.spec.ts", "**/live-product-multiprocess.spec.ts", "**/server-process.spec.ts", "**/live-product-restart.spec.ts"]
+    ? ["**/orders-multiprocess.spec.ts", "**/live-product-multiprocess.spec.ts", "**/cache-multiprocess.spec.ts", "**/server-process.spec.ts", "**/live-product-restart.spec.ts"]
     : process.env.TEST_DATABASE_URL
       ? []
-      : ["**/orders-multiprocess.spec.ts", "**/live-product-multiprocess.spec.ts"],
+      : ["**/orders-multiprocess.spec.ts", "**/live-product-multiprocess.spec.ts", "**/cache-multiprocess.spec.ts"],
   globalSetup: "./tests/e2e/global-setup.ts",
   // One worker: the tests add products, and the home page shows the newest ones.
   workers: 1,

@@ -9,6 +9,7 @@ import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import zlib from "node:zlib";
 
 const root = path.resolve(import.meta.dirname, "..");
 const stampFile = path.join(root, "build", "source-hash");
@@ -51,6 +52,31 @@ function sourceHash() {
   return hash.digest("hex");
 }
 
+/**
+ * Writes a .br and a .gz beside every text file of the browser build, at the strongest settings, once: the server
+ * sends them as they are to browsers that accept them (serveStatic's `precompressed`, docs/decisions/027).
+ */
+function precompress(dir) {
+  const TEXT = /\.(js|mjs|css|html|svg|json|xml|txt|webmanifest|map)$/;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      precompress(file);
+      continue;
+    }
+    if (!TEXT.test(entry.name)) continue;
+    const body = readFileSync(file);
+    // Below about 1 KB the encoded form saves less than it costs (the server's own threshold too).
+    if (body.length < 1024) continue;
+    const br = zlib.brotliCompressSync(body, {
+      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+    });
+    const gz = zlib.gzipSync(body, { level: 9 });
+    if (br.length < body.length) writeFileSync(`${file}.br`, br);
+    if (gz.length < body.length) writeFileSync(`${file}.gz`, gz);
+  }
+}
+
 const hash = sourceHash();
 if (process.argv.includes("--if-stale")) {
   const built = outputs.every((output) => existsSync(path.join(root, output)));
@@ -61,6 +87,8 @@ if (process.argv.includes("--if-stale")) {
 
 const pages = spawnSync(path.join(root, "node_modules/.bin/react-router"), ["build"], { cwd: root, stdio: "inherit" });
 if (pages.status !== 0) process.exit(pages.status ?? 1);
+
+precompress(path.join(root, "build/client"));
 
 // Loaded only now: deciding that nothing needs building stays quick.
 const { build } = await import("esbuild");

@@ -10,7 +10,9 @@ import { resolveClientIp } from "./platform/http/client-ip.ts";
 import { handleError } from "./platform/http/errors.ts";
 import { useExternalOrigin } from "./platform/http/forwarded-origin.ts";
 import { pageBodyLimits } from "./platform/http/page-body-limit.ts";
-import { anonymousPageCache } from "./platform/http/page-cache.ts";
+import { anonymousApiCache, anonymousPageCache } from "./platform/http/page-cache.ts";
+import { compression } from "./platform/http/compression.ts";
+import { keepPolicyOnNotModified } from "./platform/http/response-cache.ts";
 import type { PageHandler } from "./pages.ts";
 import { refuseControlCharactersInUrl, sameOriginOnly } from "./platform/http/request-guards.ts";
 import { sessions } from "./platform/http/request-context.ts";
@@ -38,6 +40,18 @@ export interface AppOptions {
 }
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
+/** Memory bounds of the anonymous caches (docs/decisions/027): rendered pages, and the catalogue's JSON. */
+const PAGE_CACHE_BYTES = 24 * 1024 * 1024;
+const API_CACHE_BYTES = 16 * 1024 * 1024;
+/** The catalogue's GET routes, kept for anonymous callers (each documents its 304); never the event stream. */
+const CACHED_API_ROUTES = [
+  "/api/products",
+  "/api/products/suggestions",
+  "/api/products/:productId",
+  "/api/products/:productId/reviews",
+  "/api/categories",
+  "/api/categories/:categoryId",
+];
 /** The shop's own illustrations (copied into the browser build too). */
 const PUBLIC_DIR = path.join(PROJECT_ROOT, "public");
 
@@ -49,11 +63,16 @@ export function createApp({ config, services, logger, health, pages }: AppOption
   app.use(resolveClientIp(config.trustProxy));
   app.use(useExternalOrigin(config.trustProxy));
   app.use(requestLogger(logger));
+  app.use(keepPolicyOnNotModified());
   app.use(securityHeaders({ dev: config.mode === "development", https: config.publicUrl.protocol === "https:" }));
+  app.use(compression());
   app.use(async (c, next) => {
     c.set("services", services);
     await next();
   });
+  // The catalogue's JSON for anonymous callers, before any step a cached answer does not need (docs/decisions/027).
+  const apiCache = anonymousApiCache({ ttlMs: config.pageCacheSeconds * 1000, maxBytes: API_CACHE_BYTES, changes: services.changes });
+  for (const route of CACHED_API_ROUTES) app.use(route, apiCache);
   app.use(sameOriginOnly(origin));
   app.use(refuseControlCharactersInUrl());
   app.use(sessions(createSessionCookies({ https: config.publicUrl.protocol === "https:" }), (caller) => services.accounts.getSession(caller)));
@@ -89,11 +108,12 @@ export function createApp({ config, services, logger, health, pages }: AppOption
   if (pages) {
     if (pages.clientDir) {
       const clientDir = pages.clientDir;
-      app.use("/assets/*", serveStatic({ root: clientDir, onFound: (_p, c) => c.header("Cache-Control", IMMUTABLE) }));
-      app.use("*", serveStatic({ root: clientDir, onFound: (_p, c) => c.header("Cache-Control", "public, max-age=3600") }));
+      // Fingerprinted build files, and their .br/.gz made once by the build (scripts/build.mjs), chosen by Accept-Encoding.
+      app.use("/assets/*", serveStatic({ root: clientDir, precompressed: true, onFound: (_p, c) => c.header("Cache-Control", IMMUTABLE) }));
+      app.use("*", serveStatic({ root: clientDir, precompressed: true, onFound: (_p, c) => c.header("Cache-Control", "public, max-age=3600") }));
     }
     app.use("*", pageBodyLimits());
-    app.use("*", anonymousPageCache({ ttlMs: config.pageCacheSeconds * 1000, changes: services.changes }));
+    app.use("*", anonymousPageCache({ ttlMs: config.pageCacheSeconds * 1000, maxBytes: PAGE_CACHE_BYTES, changes: services.changes }));
     app.all("*", pages.handler);
   }
   return app;

@@ -33,7 +33,8 @@ const envSchema = z.object({
   // The days of the admin overview ("today", the last 30 days) are days in this zone (docs/decisions/024).
   SHOP_TIME_ZONE: z.string().refine(isKnownTimeZone, "must be an IANA time zone such as Asia/Kolkata").default(DEFAULT_SHOP_TIME_ZONE),
   SHIPPING_FEE_PAISE: z.coerce.number({ error: "must be a whole number of paise" }).int().min(0).max(10_000_000).default(2000),
-  PAGE_CACHE_SECONDS: z.coerce.number({ error: "must be a number of seconds" }).min(0).max(300).default(2),
+  // Anonymous pages and catalogue JSON are dropped when they change (docs/decisions/027); this only bounds how long.
+  PAGE_CACHE_SECONDS: z.coerce.number({ error: "must be a number of seconds" }).min(0).max(86_400).default(300),
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters (e.g. openssl rand -hex 32)").optional(),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://").optional(),
   MAIL_FROM: z.string().min(3).default("Plant Shop <no-reply@localhost>"),

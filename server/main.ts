@@ -1,15 +1,19 @@
-import { pino } from "pino";
 import { ConfigError, loadConfig } from "./config.ts";
 import { DataDirInUseError } from "./platform/data-dir/data-dir-lock.ts";
+import { createProcessLogger } from "./platform/process-logger.ts";
 import { startServer } from "./start.ts";
 
 // Process entry: configuration, start-up, graceful shutdown on SIGTERM/SIGINT.
+/** Writes the logger's queued lines; called before every exit. */
+let flushLogs = () => {};
+
 async function main(): Promise<void> {
   // Whatever this process creates (the data folder's files, locks, temporary files) is its user's alone;
   // the shop's own files also carry that mode explicitly (decision 015).
   process.umask(0o077);
   const config = loadConfig();
-  const logger = pino({ level: config.logLevel });
+  const { logger, flush } = createProcessLogger(config.logLevel);
+  flushLogs = flush;
   const server = await startServer(config, logger);
   let stopping = false;
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
@@ -18,9 +22,13 @@ async function main(): Promise<void> {
       stopping = true;
       logger.info({ signal }, "shutting down");
       server.stop().then(
-        () => process.exit(0),
+        () => {
+          flush();
+          process.exit(0);
+        },
         (error: unknown) => {
           logger.error({ err: error }, "shutdown failed");
+          flush();
           process.exit(1);
         },
       );
@@ -32,5 +40,6 @@ main().catch((error: unknown) => {
   // Readable start-up failures (bad configuration, data folder in use) print without a stack trace.
   if (error instanceof ConfigError || error instanceof DataDirInUseError) console.error(error.message);
   else console.error(error);
+  flushLogs();
   process.exit(1);
 });

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { PageHandler } from "../../server/pages.ts";
+import { createProduct } from "../support/factories.ts";
+import { createShopper } from "../support/shoppers.ts";
 import { createTestApp, type TestApp } from "../support/test-app.ts";
 
 let app: TestApp;
@@ -95,5 +97,37 @@ describe("the anonymous page cache", () => {
     await page("/product/p-1");
     expect((await page("/product/p-1")).response.headers.get("x-page-cache")).toBeNull();
     expect((await page("/product/p-1")).response.headers.get("x-page-cache")).toBe("hit");
+  });
+});
+
+describe("the anonymous catalogue JSON cache", () => {
+  it("replays a product's JSON and the lists until an admin's stock edit or a review changes the product", async () => {
+    app = await createTestApp({ PAGE_CACHE_SECONDS: "3600" });
+    const product = await createProduct(app.database.db, { stock: 7 });
+    const admin = await createShopper(app.database.db, app.database.dialect, { isAdmin: true });
+    const shopper = await createShopper(app.database.db, app.database.dialect);
+    const read = async (path: string) => {
+      const response = await app.request(path);
+      return { hit: response.headers.get("x-api-cache"), body: (await response.json()) as { stock?: number; reviewCount?: number; items?: { id: string; stock: number }[] } };
+    };
+    const detail = `/api/products/${product.id}`;
+    const list = "/api/products?limit=12";
+    await read(detail);
+    await read(list);
+    expect((await read(detail)).hit).toBe("hit");
+    expect((await read(list)).hit).toBe("hit");
+
+    await app.services.adminCatalog.setStock(admin, { productId: product.id }, { stock: 3 });
+    const afterStock = await read(detail);
+    expect(afterStock.hit).toBeNull();
+    expect(afterStock.body.stock).toBe(3);
+    expect((await read(list)).body.items?.find((item) => item.id === product.id)?.stock).toBe(3);
+
+    await read(detail);
+    expect((await read(detail)).hit).toBe("hit");
+    await app.services.reviews.saveMyReview(shopper, product.id, { rating: 4, text: "Grows well on a north window." });
+    const afterReview = await read(detail);
+    expect(afterReview.hit).toBeNull();
+    expect(afterReview.body.reviewCount).toBe(1);
   });
 });

@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import type { Hono } from "hono";
 import { z } from "zod";
 
@@ -89,7 +90,7 @@ export function apiContract(document: OpenApiDocument) {
   async function checkBody(where: string, response: Response, schema: JsonSchema) {
     const type = response.headers.get("content-type") ?? "";
     if (!/^application\/json\b/.test(type)) throw new ApiContractViolation(`${where} answered ${type || "no content type"}, not the documented JSON`);
-    const body: unknown = await response.clone().json();
+    const body: unknown = JSON.parse(decodeBody(response.headers.get("content-encoding"), Buffer.from(await response.clone().arrayBuffer())).toString("utf8"));
     const result = reader(schema).safeParse(body);
     if (!result.success) {
       throw new ApiContractViolation(`${where} answered a body that does not match the OpenAPI document:\n${z.prettifyError(result.error)}\n${JSON.stringify(body).slice(0, 500)}`);
@@ -114,4 +115,11 @@ export function undocumentedRoutes(api: Pick<Hono, "routes">, document: OpenApiD
     if (method === "ALL" && path.endsWith("/*")) return ![...documented].some((entry) => entry.split(" ")[1]!.startsWith(path.slice(0, -1)));
     return !documented.has(route);
   });
+}
+
+/** An in-process answer as the server sent it: compressed when the request accepted it (docs/decisions/027). */
+export function decodeBody(encoding: string | null, body: Buffer): Buffer {
+  if (encoding === "br") return brotliDecompressSync(body);
+  if (encoding === "gzip") return gunzipSync(body);
+  return body;
 }

@@ -1,12 +1,12 @@
 import { Hono } from "hono";
 import { categoryIdParamSchema, categoryListSchema, categoryPageQuerySchema, categoryWithProductsSchema } from "#common/catalog/catalog-schemas.ts";
-import { describeRoute, json, parameters, problems } from "../../platform/http/api-docs.ts";
+import { describeRoute, json, notModified, parameters, problems } from "../../platform/http/api-docs.ts";
 import type { AppEnv } from "../../app-env.ts";
 
 export const categoriesApi = new Hono<AppEnv>()
   .get(
     "/",
-    describeRoute({ summary: "All categories", responses: { 200: json(categoryListSchema, "The categories") } }),
+    describeRoute({ summary: "All categories", responses: { 200: json(categoryListSchema, "The categories"), ...notModified } }),
     async (c) => c.json({ items: await c.var.services.catalog.listCategories() }),
   )
   .get(
@@ -14,7 +14,7 @@ export const categoriesApi = new Hono<AppEnv>()
     describeRoute({
       summary: "One category with pages 1..page of its products (12 a page), oldest first",
       parameters: [...parameters(categoryIdParamSchema, "path"), ...parameters(categoryPageQuerySchema.pick({ page: true }), "query")],
-      responses: { 200: json(categoryWithProductsSchema, "The category"), ...problems(400, 404) },
+      responses: { 200: json(categoryWithProductsSchema, "The category"), ...problems(400, 404), ...notModified },
     }),
     async (c) => c.json(await c.var.services.catalog.getCategory({ page: c.req.query("page"), ...c.req.param() })),
   );

@@ -9,7 +9,7 @@ import {
   suggestionQuerySchema,
 } from "#common/catalog/catalog-schemas.ts";
 import { clientIp } from "../../platform/http/client-ip.ts";
-import { describeRoute, json, parameters, problems } from "../../platform/http/api-docs.ts";
+import { describeRoute, json, notModified, parameters, problems } from "../../platform/http/api-docs.ts";
 import type { AppEnv } from "../../app-env.ts";
 
 export const productsApi = new Hono<AppEnv>()
@@ -18,7 +18,7 @@ export const productsApi = new Hono<AppEnv>()
     describeRoute({
       summary: "List products, oldest first (by key: pass nextCursor as `after`), optionally searched (q, ranked, typos forgiven) or filtered by category",
       parameters: parameters(productListQuerySchema, "query"),
-      responses: { 200: json(productPageSchema, "A page of products"), ...problems(400, 429) },
+      responses: { 200: json(productPageSchema, "A page of products"), ...problems(400, 429), ...notModified },
     }),
     async (c) => c.json(await c.var.services.catalog.listProducts(c.req.query(), { clientIp: clientIp(c) })),
   )
@@ -27,7 +27,7 @@ export const productsApi = new Hono<AppEnv>()
     describeRoute({
       summary: "Up to 8 products whose name, description or category matches what is typed (typos forgiven), best first",
       parameters: parameters(suggestionQuerySchema, "query"),
-      responses: { 200: json(productSuggestionsSchema, "The suggestions"), ...problems(400, 429) },
+      responses: { 200: json(productSuggestionsSchema, "The suggestions"), ...problems(400, 429), ...notModified },
     }),
     async (c) => c.json(await c.var.services.catalog.suggestProducts(c.req.query(), { clientIp: clientIp(c) })),
   )
@@ -36,7 +36,7 @@ export const productsApi = new Hono<AppEnv>()
     describeRoute({
       summary: "One product with its images and category",
       parameters: parameters(productIdParamSchema, "path"),
-      responses: { 200: json(productDetailSchema, "The product"), ...problems(400, 404) },
+      responses: { 200: json(productDetailSchema, "The product"), ...problems(400, 404), ...notModified },
     }),
     async (c) => c.json(await c.var.services.catalog.getProduct(c.req.param())),
   )

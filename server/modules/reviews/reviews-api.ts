@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { productIdParamSchema } from "#common/catalog/catalog-schemas.ts";
 import { myReviewSchema, reviewInputSchema, reviewListQuerySchema, reviewPageSchema, reviewSchema } from "#common/reviews/review-schemas.ts";
 import type { AppEnv } from "../../app-env.ts";
-import { describeRoute, idParameter, json, jsonBody, parameters, problems } from "../../platform/http/api-docs.ts";
+import { describeRoute, idParameter, json, jsonBody, notModified, parameters, problems } from "../../platform/http/api-docs.ts";
 import { currentUser } from "../../platform/http/request-context.ts";
 import { readJson } from "../../platform/http/read-json.ts";
 
@@ -15,7 +15,7 @@ export const reviewsApi = new Hono<AppEnv>()
     describeRoute({
       summary: "A product's reviews, newest first; pass nextCursor as `after` for the next page",
       parameters: [...productParameters, ...parameters(reviewListQuerySchema, "query")],
-      responses: { 200: json(reviewPageSchema, "A page of reviews"), ...problems(400, 404) },
+      responses: { 200: json(reviewPageSchema, "A page of reviews"), ...problems(400, 404), ...notModified },
     }),
     async (c) => c.json(await c.var.services.reviews.listReviews(c.req.param("productId"), c.req.query())),
   )

@@ -1,6 +1,7 @@
 import { closeSync, openSync } from "node:fs";
 import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import { withStatementCache } from "./statement-cache.ts";
 import pg from "pg";
 import type { DB } from "./schema.ts";
 
@@ -43,6 +44,6 @@ export function openDatabase(options: DatabaseOptions): Database {
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("synchronous = NORMAL");
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: "sqlite", destroy: () => db.destroy() };
 }

@@ -36,6 +36,9 @@ const PROBLEM_DESCRIPTIONS: Record<number, string> = {
   429: "Too many requests; see Retry-After",
 };
 
+/** A route whose answers anonymous callers get from the cache, with an ETag (docs/decisions/027). */
+export const notModified = { 304: { description: "Not modified: If-None-Match named the answer's current ETag" } };
+
 /** The refusals a route can answer, each as a `{ message, fieldErrors?, code? }` body. */
 export function problems(...statuses: Array<keyof typeof PROBLEM_DESCRIPTIONS>) {
   return Object.fromEntries(statuses.map((status) => [String(status), json(problemSchema, PROBLEM_DESCRIPTIONS[status] ?? "Refused")]));
