@@ -18,7 +18,7 @@ const PORT = Number(process.env.BENCH_SCALE_PORT ?? 4472);
 const WARM_UP = 10;
 const SAMPLES = Number(process.env.BENCH_SCALE_SAMPLES ?? 100);
 const BATCH = 500;
-const SEARCHES = ["fern", "snak plnt", "xylophone", "bougainvil", "succulent"];
+const SEARCHES = ["fern", "plant", "snak plnt", "bougainvilla", "xylophone", "bougainvil", "succulent"];
 
 const ADJECTIVES = ["Variegated", "Dwarf", "Golden", "Silver", "Giant", "Miniature", "Trailing", "Compact", "Red", "Blue", "Spotted", "Striped", "Curly", "Velvet", "Royal", "Wild", "Frosted", "Crested", "Weeping", "Upright"];
 const CULTIVARS = ["Aurora", "Bella", "Cascade", "Diamond", "Emerald", "Firefly", "Glacier", "Harmony", "Indigo", "Jade", "Kasbah", "Lumina", "Meadow", "Nova", "Opal", "Prism", "Quartz", "Ruby", "Sunset", "Tundra", "Umber", "Vista", "Willow", "Xanadu", "Yarrow", "Zephyr"];
@@ -139,13 +139,17 @@ async function requestsFor(database: Database, size: number): Promise<[string, s
     ["product page", `/product/${middle.id}`],
     ["/api/products?limit=12", "/api/products?limit=12"],
     ["API deep page (after=cursor at 90%)", `/api/products?limit=12&after=${encodeCursor(deep)}`],
-    ["API deep page (offset at 90%)", `/api/products?limit=12&offset=${Math.floor(size * 0.9)}`],
+    // Deeper offsets are refused with a 400 pointing to `after` (decision 026): the deepest one served.
+    ["API offset=10000 (deepest served)", "/api/products?limit=12&offset=10000"],
     ["search common word 'fern'", "/api/products?limit=12&q=fern"],
+    ["search common word 'plant'", "/api/products?limit=12&q=plant"],
     ["search typo 'snak plnt'", "/api/products?limit=12&q=snak%20plnt"],
+    ["search typo 'bougainvilla'", "/api/products?limit=12&q=bougainvilla"],
     ["search no match 'xylophone'", "/api/products?limit=12&q=xylophone"],
     ["/shop?q=fern (page)", "/shop?q=fern"],
     ["suggestions 'bougainvil'", "/api/products/suggestions?q=bougainvil"],
     ["/sitemap.xml (index)", "/sitemap.xml"],
+    ["/api/categories (first page)", "/api/categories"],
   ];
 }
 

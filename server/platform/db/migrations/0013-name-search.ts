@@ -8,11 +8,14 @@ import { wordsOf } from "./0012-catalog-search.ts";
  * each matching row, here only the name's (about half the work at 100,000 products), and the name read for ranking
  * is a short row. Kept by the products triggers of 0012, rewritten here to write both indexes in one transaction.
  *
- * PostgreSQL needs nothing: the name pass reads `products_name_trgm` of 0012.
+ * PostgreSQL needs no new search index: the name pass reads `products_name_trgm` of 0012.
+ *
+ * Both: `categories_list` (created_at, name), the order GET /api/categories pages by key.
  */
 export function nameSearchMigration({ dialect }: MigrationContext) {
   return {
     async up(db: Kysely<unknown>) {
+      await sql`create index categories_list on categories (created_at, name)`.execute(db);
       if (dialect === "postgres") return;
       const run = (statement: string) => sql.raw(statement).execute(db);
       await run(`create virtual table product_name_search using fts5(name, tokenize = 'trigram remove_diacritics 1')`);
@@ -21,6 +24,7 @@ export function nameSearchMigration({ dialect }: MigrationContext) {
         select r.id, p.name from product_search_rows r join products p on p.id = r.product_id`);
     },
     async down(db: Kysely<unknown>) {
+      await sql`drop index if exists categories_list`.execute(db);
       if (dialect === "postgres") return;
       await createTriggers(db, false);
       await sql`drop table if exists product_name_search`.execute(db);
