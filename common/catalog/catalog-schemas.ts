@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { API_MAX_LIMIT, SHOP_MAX_PAGES, SHOP_PAGE_SIZE } from "../shared/constants.ts";
+import { API_MAX_LIMIT, API_MAX_OFFSET, SHOP_MAX_PAGES, SHOP_PAGE_SIZE } from "../shared/constants.ts";
 import { idSchema, plainText } from "../shared/fields.ts";
 
 /** What a shopper or the owner types into a search box: plain text, at most 100 characters; an empty search is no search. */
@@ -14,7 +14,13 @@ export const searchTextSchema = z
 /** Query of GET /api/products and of the shop page. */
 export const productListQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(API_MAX_LIMIT).default(SHOP_PAGE_SIZE),
-  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  // Skipped rows are still read, so an offset is allowed only as deep as costs little (docs/decisions/026).
+  offset: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(API_MAX_OFFSET, `Offsets beyond ${API_MAX_OFFSET.toLocaleString("en-IN")} are not served: page with \`after\` (the nextCursor of the page before)`)
+    .default(0),
   q: searchTextSchema,
   categoryId: idSchema.optional(),
   /** The `nextCursor` of the page before: the next page by key, as cheap at the 10,000th product as at the first. */
@@ -44,6 +50,15 @@ export const suggestionQuerySchema = z.object({
 export const categoryPageQuerySchema = z.object({
   categoryId: idSchema,
   page: shopPageQuerySchema.shape.page,
+});
+
+/**
+ * GET /api/categories: a page by key like /api/products (oldest first, then by name). `after` is the `nextCursor` of
+ * the page before; it holds a category's name, so it may be longer than a product cursor.
+ */
+export const categoryListQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(API_MAX_LIMIT).default(API_MAX_LIMIT),
+  after: z.string().max(1000).regex(/^[A-Za-z0-9_-]+$/, "Not a valid page cursor").optional(),
 });
 
 /** The home page's list of categories, paged the same way. */
@@ -116,7 +131,16 @@ export const categorySummarySchema = z
   .strictObject({ id: z.string(), name: z.string(), description: z.string(), image: imageRefSchema })
   .meta({ id: "Category" });
 
-export const categoryListSchema = z.strictObject({ items: z.array(categorySummarySchema) }).meta({ id: "CategoryList" });
+export const categoryListSchema = z
+  .strictObject({
+    items: z.array(categorySummarySchema),
+    total: z.int().min(0).meta({ description: "How many categories there are, counted up to 1,000 (see totalCapped)" }),
+    totalCapped: z.boolean().meta({ description: "True when there are more than `total` categories: shown as \"1,000+\"" }),
+    limit: z.int().min(1),
+    hasMore: z.boolean(),
+    nextCursor: z.string().nullable().meta({ description: "Pass as `after` for the next page; null on the last page" }),
+  })
+  .meta({ id: "CategoryList" });
 
 export const categoryWithProductsSchema = categorySummarySchema
   .extend({

@@ -2,6 +2,8 @@
 export const SHOP_PAGE_SIZE = 12;
 export const NEW_PRODUCTS_COUNT = 6;
 export const API_MAX_LIMIT = 50;
+/** The deepest `offset` a list accepts: an offset costs the rows it skips; deeper pages are read by key (`after`). */
+export const API_MAX_OFFSET = 10_000;
 /** How many products the search box suggests while a shopper types. */
 export const SUGGESTION_COUNT = 8;
 /** The shop page renders pages 1..N at once (docs/decisions/005); beyond this many, searching narrows the list. */

@@ -34,6 +34,7 @@ describe("GET /api/products", () => {
     ["limit=0", "limit"],
     ["limit=abc", "limit"],
     ["offset=-3", "offset"],
+    ["offset=10001", "offset"],
     [`q=${"x".repeat(101)}`, "q"],
     ["categoryId=%3Cscript%3E", "categoryId"],
   ])("answers 400 with a field error for %s", async (query, field) => {
@@ -42,6 +43,13 @@ describe("GET /api/products", () => {
     const body = await response.json();
     expect(typeof body.message).toBe("string");
     expect(body.fieldErrors).toHaveProperty(field);
+  });
+
+  it("refuses an offset past 10,000 with a message that points to `after`, and serves one at 10,000", async () => {
+    const refused = await app.request("/api/products?limit=12&offset=90000");
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).fieldErrors.offset).toMatch(/after/);
+    expect((await app.request("/api/products?limit=12&offset=10000")).status).toBe(200);
   });
 });
 
@@ -63,6 +71,19 @@ describe("categories", () => {
     const one = await (await app.request(`/api/categories/${product.category_id}`)).json();
     expect(one.products.map((p: { id: string }) => p.id)).toEqual([product.id]);
     expect((await app.request("/api/categories/unknown")).status).toBe(404);
+  });
+
+  it("pages categories by key: limit, then after=nextCursor, each category once; 400 for a limit past 50", async () => {
+    await createProduct(app.database.db);
+    await createProduct(app.database.db);
+    const first = await (await app.request("/api/categories?limit=1")).json();
+    expect(first).toMatchObject({ total: 2, totalCapped: false, limit: 1, hasMore: true });
+    const second = await (await app.request(`/api/categories?limit=1&after=${first.nextCursor}`)).json();
+    expect(second).toMatchObject({ hasMore: false, nextCursor: null });
+    expect(new Set([...first.items, ...second.items].map((c: { id: string }) => c.id)).size).toBe(2);
+    const refused = await app.request("/api/categories?limit=51");
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).fieldErrors).toHaveProperty("limit");
   });
 });
 

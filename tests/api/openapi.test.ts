@@ -104,7 +104,7 @@ describe("the API tests' response check", () => {
     const answer = await app.request("/api/products?limit=3");
     expect(await answer.json(), "the check read a copy: the test still reads the body").toMatchObject({ limit: 3 });
 
-    vi.spyOn(app.services.catalog, "listCategories").mockResolvedValue([{ id: "c1", name: "Ferns" } as never]);
+    vi.spyOn(app.services.catalog, "listCategories").mockResolvedValue({ items: [{ id: "c1", name: "Ferns" }] } as never);
     await expect(app.request("/api/categories")).rejects.toThrow(ApiContractViolation);
   });
 });

@@ -189,12 +189,29 @@ describe("getProduct", () => {
 });
 
 describe("categories", () => {
+  it("pages the categories by key, oldest first then by name, with a capped total", async () => {
+    const at = "2026-02-01T00:00:00.000Z";
+    // Two with the same time: the name orders them, and the key must not skip or repeat either.
+    for (const name of ["Cacti", "Bonsai", "Aroids"]) await createCategory(database.db, { name, created_at: name === "Aroids" ? "2026-01-01T00:00:00.000Z" : at });
+    const first = await catalog.listCategories({ limit: "2" });
+    expect(first).toMatchObject({ total: 3, totalCapped: false, limit: 2, hasMore: true });
+    expect(first.items.map((c) => c.name)).toEqual(["Aroids", "Bonsai"]);
+    const second = await catalog.listCategories({ limit: "2", after: first.nextCursor });
+    expect(second).toMatchObject({ hasMore: false, nextCursor: null });
+    expect(second.items.map((c) => c.name)).toEqual(["Cacti"]);
+  });
+
+  it("refuses a made-up category cursor and a limit past the API's", async () => {
+    await expect(catalog.listCategories({ after: "bm90LWpzb24" })).rejects.toBeInstanceOf(InvalidInputError);
+    await expect(catalog.listCategories({ limit: "51" })).rejects.toBeInstanceOf(InvalidInputError);
+  });
+
   it("lists categories and returns one with its products oldest first", async () => {
     const category = await createCategory(database.db, { name: "Palms" });
     const a = await createProduct(database.db, { category_id: category.id });
     const b = await createProduct(database.db, { category_id: category.id });
     await createProduct(database.db);
-    expect((await catalog.listCategories()).map((c) => c.name)).toContain("Palms");
+    expect((await catalog.listCategories()).items.map((c) => c.name)).toContain("Palms");
     const found = await catalog.getCategory({ categoryId: category.id });
     expect(found.name).toBe("Palms");
     expect(found.products.map((p) => p.id)).toEqual([a.id, b.id]);

@@ -1,5 +1,6 @@
 import { type Kysely, type Selectable, type SelectQueryBuilder } from "kysely";
 import type {
+  CategoryList,
   CategoryListPage,
   CategorySummary,
   CategoryWithProducts,
@@ -14,6 +15,7 @@ import { NEW_PRODUCTS_COUNT, SHOP_MAX_PAGES, SHOP_PAGE_SIZE, SUGGESTION_COUNT } 
 import { messages } from "#common/shared/messages.ts";
 import {
   categoryListPageQuerySchema,
+  categoryListQuerySchema,
   categoryPageQuerySchema,
   productIdParamSchema,
   productListQuerySchema,
@@ -27,7 +29,7 @@ import { NotFoundError, parseInput } from "../../platform/errors.ts";
 import type { RateLimiter, RateRule } from "../../platform/rate-limit/rate-limit.ts";
 import type { Caller } from "../../platform/session-user.ts";
 import { createProductSearch, SEARCH_RESULT_CAP } from "./search/product-search.ts";
-import { decodeCursor, encodeCursor } from "./list-cursor.ts";
+import { decodeCategoryCursor, decodeCursor, encodeCategoryCursor, encodeCursor } from "./list-cursor.ts";
 
 /**
  * Searches per client address (issue 7, "Abuse limits"): a search scans product names, so one address cannot
@@ -219,9 +221,40 @@ export function createCatalogService(db: Kysely<DB>, { rateLimiter }: { rateLimi
       };
     },
 
-    async listCategories(): Promise<CategorySummary[]> {
-      const rows = await db.selectFrom("categories").selectAll().orderBy("created_at").orderBy("name").execute();
-      return rows.map(toCategory);
+    /**
+     * GET /api/categories: one page by key (created_at, name), the home page's order, read from the categories_list
+     * index (migration 0013) like the product list; the total counted up to TOTAL_CAP + 1 rows.
+     */
+    async listCategories(input: unknown = {}): Promise<CategoryList> {
+      const { limit, after: cursor } = parseInput(categoryListQuerySchema, input);
+      const after = cursor ? decodeCategoryCursor(cursor) : undefined;
+      let paged = db.selectFrom("categories");
+      if (after) {
+        paged = paged.where((eb) =>
+          eb.or([
+            eb("created_at", ">", after.createdAt),
+            eb.and([eb("created_at", "=", after.createdAt), eb("name", ">", after.name)]),
+          ]),
+        );
+      }
+      const [rows, counted] = await Promise.all([
+        paged.selectAll().orderBy("created_at").orderBy("name").limit(limit + 1).execute(),
+        db
+          .selectFrom(db.selectFrom("categories").select("id").limit(TOTAL_CAP + 1).as("capped"))
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .executeTakeFirstOrThrow(),
+      ]);
+      const items = rows.slice(0, limit);
+      const hasMore = rows.length > limit;
+      const last = items[items.length - 1];
+      return {
+        items: items.map(toCategory),
+        total: Math.min(Number(counted.n), TOTAL_CAP),
+        totalCapped: Number(counted.n) > TOTAL_CAP,
+        limit,
+        hasMore,
+        nextCursor: hasMore && last ? encodeCategoryCursor(last) : null,
+      };
     },
 
     /** The home page's categories: pages 1..page, 12 each, so a Load More link works without JavaScript. */

@@ -1,13 +1,23 @@
 import { Hono } from "hono";
-import { categoryIdParamSchema, categoryListSchema, categoryPageQuerySchema, categoryWithProductsSchema } from "#common/catalog/catalog-schemas.ts";
+import {
+  categoryIdParamSchema,
+  categoryListQuerySchema,
+  categoryListSchema,
+  categoryPageQuerySchema,
+  categoryWithProductsSchema,
+} from "#common/catalog/catalog-schemas.ts";
 import { describeRoute, json, notModified, parameters, problems } from "../../platform/http/api-docs.ts";
 import type { AppEnv } from "../../app-env.ts";
 
 export const categoriesApi = new Hono<AppEnv>()
   .get(
     "/",
-    describeRoute({ summary: "All categories", responses: { 200: json(categoryListSchema, "The categories"), ...notModified } }),
-    async (c) => c.json({ items: await c.var.services.catalog.listCategories() }),
+    describeRoute({
+      summary: "A page of categories, oldest first; the next page by key (`after`)",
+      parameters: parameters(categoryListQuerySchema, "query"),
+      responses: { 200: json(categoryListSchema, "The categories"), ...problems(400), ...notModified },
+    }),
+    async (c) => c.json(await c.var.services.catalog.listCategories(c.req.query())),
   )
   .get(
     "/:categoryId",

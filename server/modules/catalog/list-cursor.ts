@@ -33,3 +33,33 @@ export function decodeCursor(cursor: string): ListCursor {
   }
   return { createdAt: parsed[0], id: parsed[1] };
 }
+
+/** Where a page of categories ended: the last category's created_at and name (the categories' sort key, unique). */
+export interface CategoryCursor {
+  createdAt: string;
+  name: string;
+}
+
+export function encodeCategoryCursor(row: { created_at: string | Date; name: string }): string {
+  return Buffer.from(JSON.stringify([toIsoString(row.created_at), row.name])).toString("base64url");
+}
+
+export function decodeCategoryCursor(cursor: string): CategoryCursor {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+  } catch {
+    throw new InvalidInputError(CURSOR_MESSAGE, { after: CURSOR_MESSAGE });
+  }
+  if (
+    !Array.isArray(parsed) ||
+    parsed.length !== 2 ||
+    typeof parsed[0] !== "string" ||
+    typeof parsed[1] !== "string" ||
+    Number.isNaN(Date.parse(parsed[0])) ||
+    parsed[1].length > 200
+  ) {
+    throw new InvalidInputError(CURSOR_MESSAGE, { after: CURSOR_MESSAGE });
+  }
+  return { createdAt: parsed[0], name: parsed[1] };
+}

@@ -11,6 +11,7 @@ import { imageVariantsMigration } from "./migrations/0009-image-variants.ts";
 import { adminCatalogMigration } from "./migrations/0010-admin-catalog.ts";
 import { adminOverviewMigration } from "./migrations/0011-admin-overview.ts";
 import { catalogSearchMigration } from "./migrations/0012-catalog-search.ts";
+import { nameSearchMigration } from "./migrations/0013-name-search.ts";
 
 /** What a migration needs to know to write the same schema on both databases. */
 export interface MigrationContext {
@@ -31,6 +32,7 @@ const history: Record<string, (context: MigrationContext) => Migration> = {
   "0010-admin-catalog": adminCatalogMigration,
   "0011-admin-overview": adminOverviewMigration,
   "0012-catalog-search": catalogSearchMigration,
+  "0013-name-search": nameSearchMigration,
 };
 
 function providerFor(dialect: Dialect): MigrationProvider {

@@ -118,3 +118,10 @@ describe("paging a search that needed its typos forgiven", () => {
     expect(await search.search("plnt", { limit: 2, offset: 10 })).toEqual({ ids: [], total: 3, totalCapped: false });
   });
 });
+
+describe("a typo of a word only a category's name has", () => {
+  it("'succulnt' finds the products of the Succulents category (names first, then every field)", async () => {
+    await seedSampleData(database);
+    expect(await names("succulnt")).toEqual(expect.arrayContaining(["Aloe Vera", "Cactus Plant"]));
+  });
+});

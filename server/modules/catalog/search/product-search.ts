@@ -1,7 +1,8 @@
 import { PostgresAdapter, type Kysely } from "kysely";
 import type { DB } from "../../../platform/db/schema.ts";
-import { createPostgresProductSearch } from "./postgres-search.ts";
-import { createSqliteProductSearch } from "./sqlite-search.ts";
+import { createPostgresSearchIndex } from "./postgres-search.ts";
+import { createRankedSearch } from "./ranked-search.ts";
+import { createSqliteSearchIndex } from "./sqlite-search.ts";
 
 /**
  * Search ranks at most this many products: the work of one search stays the same however many plants match a
@@ -28,5 +29,7 @@ export interface ProductSearch {
 }
 
 export function createProductSearch(db: Kysely<DB>): ProductSearch {
-  return db.getExecutor().adapter instanceof PostgresAdapter ? createPostgresProductSearch(db) : createSqliteProductSearch(db);
+  return createRankedSearch(
+    db.getExecutor().adapter instanceof PostgresAdapter ? createPostgresSearchIndex(db) : createSqliteSearchIndex(db),
+  );
 }

@@ -84,7 +84,7 @@ async function upPostgres(db: Kysely<unknown>) {
  * The words of a text for the vocabulary, as SQL over `text` (trigger bodies allow no WITH, so the split is done by
  * turning the text into a JSON array). Words shorter than 3 letters have no trigram and are left out.
  */
-function wordsOf(text: string, from = "") {
+export function wordsOf(text: string, from = "") {
   const lowered = `replace(replace(replace(replace(lower(${text}), '\\', ' '), '"', ' '), '-', ' '), ',', ' ')`;
   return `select trim(value, '.:;!?()''') from ${from}json_each('["' || replace(${lowered}, ' ', '","') || '"]') where length(trim(value, '.:;!?()''')) >= 3`;
 }

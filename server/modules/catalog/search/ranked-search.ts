@@ -1,0 +1,151 @@
+import { SEARCH_RESULT_CAP, type ProductSearch, type SearchPage } from "./product-search.ts";
+import { allowedEdits, MIN_INDEXED_WORD, nearestVariants, queryWords, VARIANT_CANDIDATES } from "./query-words.ts";
+
+/** A product a search found, with what ranking needs (nothing long: no description). */
+export interface Candidate {
+  id: string;
+  name: string;
+  categoryName: string;
+  /** For ties, smaller first: the older product, as the shop lists them (created_at, or the index's insertion key). */
+  order: string | number;
+}
+
+/**
+ * What each database answers; every call reads at most `cap` rows from its own index. A group is the words one word
+ * of the search may stand for (itself, or its vocabulary variants when typos are forgiven); a product matches when
+ * every group has a word in it.
+ */
+export interface SearchIndex {
+  /** Products whose name has every group, from the index over names. */
+  byName(groups: string[][], cap: number): Promise<Candidate[]>;
+  /** Products that have every group in their name, description or category name. */
+  byAnyField(groups: string[][], cap: number): Promise<Candidate[]>;
+  /** Vocabulary words sharing trigrams with `word`, most alike first. */
+  termsLike(word: string, limit: number): Promise<string[]>;
+  /** Ids of products whose lower-cased name starts with `prefix`, in name order (words too short for trigrams). */
+  byNamePrefix(prefix: string, cap: number): Promise<string[]>;
+}
+
+/**
+ * The search both databases share; only the index reads differ (docs/decisions/026-catalog-search.md).
+ *
+ * Names first: a product named by every word outranks any other, so when the name index alone yields more than the
+ * cap, no other field is read. Otherwise descriptions and category names add theirs (at most the cap again). A
+ * search whose words find nothing as typed is tried again with each word widened to the vocabulary words one or two
+ * edits away, against names, then, if still nothing, against every field. The at most 2 × (CAP + 1) candidates are
+ * ranked here, the same way on both databases: per word 4 in the name, 2 in the category, 1 in the description, plus
+ * the trigram similarity of the name to the search, then the older product first.
+ */
+export function createRankedSearch(index: SearchIndex): ProductSearch {
+  const cap = SEARCH_RESULT_CAP + 1;
+
+  async function gather(groups: string[][]): Promise<Candidate[]> {
+    const named = await index.byName(groups, cap);
+    if (named.length >= cap) return named;
+    return merge(named, await index.byAnyField(groups, cap));
+  }
+
+  async function variantsOf(word: string): Promise<string[]> {
+    if (allowedEdits(word) === 0) return [];
+    return nearestVariants(word, await index.termsLike(word, VARIANT_CANDIDATES));
+  }
+
+  return {
+    async search(q, page) {
+      const words = queryWords(q);
+      if (words.length === 0) return { ids: [], total: 0, totalCapped: false };
+      const indexed = words.filter((word) => word.length >= MIN_INDEXED_WORD);
+      if (indexed.length === 0) return toPage(await index.byNamePrefix(words.join(" "), cap), page);
+
+      const text = words.join(" ");
+      const exact = indexed.map((word) => [word]);
+      let found = await gather(exact);
+      let groups = exact;
+      if (found.length === 0) {
+        const widened = await Promise.all(indexed.map(async (word) => [word, ...(await variantsOf(word))]));
+        if (widened.some((group) => group.length > 1)) {
+          groups = widened;
+          // Typo variants are read from names first: that is where a shopper's words are, and the name index is small.
+          found = await index.byName(groups, cap);
+          if (found.length === 0) found = await index.byAnyField(groups, cap);
+        }
+      }
+      return toPage(rank(found, groups, text), page);
+    },
+  };
+}
+
+function merge(first: Candidate[], second: Candidate[]): Candidate[] {
+  const seen = new Set(first.map((c) => c.id));
+  return [...first, ...second.filter((c) => !seen.has(c.id) && (seen.add(c.id), true))];
+}
+
+function toPage(ids: string[], page: { limit: number; offset: number }): SearchPage {
+  return {
+    ids: ids.slice(page.offset, page.offset + page.limit),
+    total: Math.min(ids.length, SEARCH_RESULT_CAP),
+    totalCapped: ids.length > SEARCH_RESULT_CAP,
+  };
+}
+
+/** Best first: where each word was found, then how alike the name is to the search, then the older product. */
+export function rank(candidates: Candidate[], groups: string[][], text: string): string[] {
+  const wanted = [...trigrams(text)];
+  const scored = candidates.map((c) => {
+    const name = fold(c.name);
+    let score = 0;
+    let category: string | undefined;
+    for (const group of groups) {
+      if (group.some((word) => name.includes(word))) score += 4;
+      else if (group.some((word) => (category ??= fold(c.categoryName)).includes(word))) score += 2;
+      else score += 1;
+    }
+    return { id: c.id, order: c.order, score: score + similarity(name, wanted) };
+  });
+  scored.sort((a, b) => b.score - a.score || compare(a.order, b.order) || compare(a.id, b.id));
+  return scored.map((c) => c.id);
+}
+
+function compare<T extends string | number>(a: T, b: T): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+const NOT_ASCII = /[^\p{ASCII}]/u;
+const NOT_A_WORD = /[^\p{L}\p{N}]+/u;
+
+/** Lower case without accents, as the SQLite index compares ('é' finds 'e'). */
+function fold(text: string): string {
+  return !NOT_ASCII.test(text) ? text.toLowerCase() : text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+}
+
+/** pg_trgm's trigrams of a text: each word padded with two spaces before and one after. */
+export function trigrams(text: string): Set<string> {
+  const result = new Set<string>();
+  for (const word of fold(text).split(NOT_A_WORD)) {
+    if (word.length === 0) continue;
+    const padded = `  ${word} `;
+    for (let i = 0; i + 3 <= padded.length; i++) result.add(padded.slice(i, i + 3));
+  }
+  return result;
+}
+
+/**
+ * pg_trgm's similarity of a folded name to the search's trigrams (shared over all of both), computed without
+ * building the name's trigrams: it runs for up to 2,002 candidates per search. A name's trigrams are counted as
+ * its letters plus one per word (a repeated trigram counts twice, where pg_trgm counts it once: rare in names).
+ */
+export function similarity(name: string, wanted: string[]): number {
+  let size = 0;
+  let padded = "";
+  for (const word of name.split(NOT_A_WORD)) {
+    if (word.length === 0) continue;
+    size += word.length + 1;
+    // Words padded and laid end to end: a search trigram is one of a word's exactly when it occurs in this string
+    // (no search trigram has a letter followed by two spaces, the only new sequence where two words meet).
+    padded += `  ${word} `;
+  }
+  if (size === 0 || wanted.length === 0) return 0;
+  let shared = 0;
+  for (const t of wanted) if (padded.includes(t)) shared++;
+  return shared / (size + wanted.length - shared);
+}
