@@ -1,6 +1,4 @@
-import { Toaster } from "react-hot-toast";
 import { useEffect } from "react";
-import toast from "react-hot-toast";
 import {
   data,
   isRouteErrorResponse,
@@ -24,9 +22,10 @@ import { SiteFooter } from "./shared/components/site-footer.tsx";
 import { Spinner } from "./shared/ui/spinner.tsx";
 import { takeFlash } from "./shared/lib/flash.ts";
 import { useNonce } from "./shared/lib/nonce.tsx";
+import { toast } from "./shared/lib/toast.ts";
+import { LazyToaster } from "./shared/ui/lazy-toaster.tsx";
 
 export const links: Route.LinksFunction = () => [
-  { rel: "stylesheet", href: stylesheet },
   { rel: "icon", href: "/illustrations/favicon.svg", type: "image/svg+xml" },
 ];
 
@@ -51,6 +50,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#25632e" />
+        {/* With a precedence React sends the stylesheet before the script preloads it hoists into <head>, so the
+            browser asks for it first (issue 12); <Links/>'s plain stylesheet came after all of them. */}
+        <link rel="stylesheet" href={stylesheet} precedence="default" />
         <Meta />
         <Links />
       </head>
@@ -65,7 +67,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         </main>
         <SiteFooter shopName={shopName} author={data?.shop.author ?? ""} />
         {/* Below the 64 px top bar, so a toast never covers the navigation. */}
-        <Toaster position="top-center" containerStyle={{ top: bare ? 16 : 72 }} />
+        <LazyToaster position="top-center" containerStyle={{ top: bare ? 16 : 72 }} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { benchCheckout } from "./checkout.ts";
+import { printFirstLoads } from "./first-load-js.ts";
 import { benchScale } from "./scale.ts";
 import { benchStartup } from "./startup.ts";
 
@@ -150,6 +151,9 @@ async function main() {
     row(p, page ? " (rendered)" : " (uncached)", rendered.get(p)!);
     row(p, " (cached)", cached.get(p)!);
   }
+
+  // What each page's first load downloads (from the build `npm run bench` just made).
+  printFirstLoads();
 
   // Cold start and idle memory, compiled and from source.
   await benchStartup();

@@ -25,6 +25,8 @@ export const messages = {
     newProducts: "New Products",
     promoBanner: "Summer Sale 50%",
     seeMore: "See More",
+    /** Read after 'See More' by screen readers and search engines only: where the link goes. */
+    seeMoreHidden: "products in the shop",
     popularCategories: "Popular Categories",
     aboutUs: "About Us",
     contactUs: "Contact Us",

@@ -1,5 +1,5 @@
-import useEmblaCarousel from "embla-carousel-react";
-import { useCallback, useEffect, useState, type FocusEvent, type ReactNode } from "react";
+import type { EmblaCarouselType } from "embla-carousel";
+import { useCallback, useEffect, useRef, useState, type FocusEvent, type ReactNode } from "react";
 import { ChevronLeftIcon, ChevronRightIcon, PauseIcon, PlayIcon } from "./icons.tsx";
 
 interface CarouselProps {
@@ -17,10 +17,15 @@ const prefersReducedMotion = () => window.matchMedia("(prefers-reduced-motion: r
  * slide, and, when it plays by itself, a pause button whose choice sticks. Rotation also rests while the
  * mouse is over the carousel, and stops for good when keyboard focus enters it or the visitor prefers
  * reduced motion — until the play button is pressed.
+ *
+ * The first slide is plain server-rendered markup; the swipe engine (Embla) loads once the carousel has
+ * mounted, so it is not part of the page's first load (issue 12, docs/decisions/028). Until then the
+ * buttons are there but wait for it, and a carousel of one slide never loads it.
  */
 export function Carousel({ label, slides, autoplayMs, className = "" }: CarouselProps) {
   const many = slides.length > 1;
-  const [viewportRef, embla] = useEmblaCarousel({ loop: many, dragThreshold: 5, duration: 25 });
+  const viewportRef = useRef<HTMLDivElement>(null);
+  const [embla, setEmbla] = useState<EmblaCarouselType>();
   const [selected, setSelected] = useState(0);
   const [paused, setPaused] = useState(false);
   const [hovered, setHovered] = useState(false);
@@ -29,6 +34,22 @@ export function Carousel({ label, slides, autoplayMs, className = "" }: Carousel
   useEffect(() => {
     if (prefersReducedMotion()) setPaused(true);
   }, []);
+
+  useEffect(() => {
+    if (!many) return;
+    let live = true;
+    let engine: EmblaCarouselType | undefined;
+    void import("embla-carousel").then(({ default: EmblaCarousel }) => {
+      if (!live || !viewportRef.current) return;
+      engine = EmblaCarousel(viewportRef.current, { loop: true, dragThreshold: 5, duration: 25 });
+      setEmbla(engine);
+    });
+    return () => {
+      live = false;
+      engine?.destroy();
+      setEmbla(undefined);
+    };
+  }, [many]);
 
   useEffect(() => {
     if (!embla) return;

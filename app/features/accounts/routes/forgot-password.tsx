@@ -1,6 +1,5 @@
 import { Form, Link, useNavigation } from "react-router";
 import { messages } from "#common/shared/messages.ts";
-import { emailOnlySchema } from "#common/accounts/account-schemas.ts";
 import { AuthCard } from "../components/auth-card.tsx";
 import { FormField } from "../../../shared/ui/form-field.tsx";
 import { FormMessage } from "../../../shared/ui/form-message.tsx";
@@ -25,7 +24,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function ForgotPassword({ actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const failure = actionData && !actionData.ok ? actionData : undefined;
-  const { errors, onSubmit } = useFormErrors(emailOnlySchema, failure?.fieldErrors);
+  const { errors, onSubmit, prepare } = useFormErrors(() => import("#common/accounts/account-schemas.ts").then((m) => m.emailOnlySchema), failure?.fieldErrors);
   const busy = navigation.state === "submitting";
   return (
     <AuthCard
@@ -36,7 +35,7 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
         </Link>
       }
     >
-      <Form method="post" noValidate onSubmit={onSubmit} className="grid gap-4">
+      <Form method="post" noValidate onSubmit={onSubmit} onFocus={prepare} className="grid gap-4">
         <FormMessage message={actionData?.ok ? messages.auth.resetLinkSent : null} tone="success" />
         <FormMessage message={formLevelMessage(failure)} />
         <FormField label="Email" name="email" type="email" autoComplete="email" error={errors.email} />

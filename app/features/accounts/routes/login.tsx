@@ -1,6 +1,5 @@
 import { Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import { messages } from "#common/shared/messages.ts";
-import { loginSchema } from "#common/accounts/account-schemas.ts";
 import { AuthCard } from "../components/auth-card.tsx";
 import { FormField } from "../../../shared/ui/form-field.tsx";
 import { FormMessage } from "../../../shared/ui/form-message.tsx";
@@ -55,9 +54,9 @@ export default function Login({ actionData }: Route.ComponentProps) {
 }
 
 function LoginForm(props: { errors: Record<string, string>; message: string | undefined; unverified: boolean; redirectTo: string; busy: boolean }) {
-  const { errors, onSubmit } = useFormErrors(loginSchema, props.errors);
+  const { errors, onSubmit, prepare } = useFormErrors(() => import("#common/accounts/account-schemas.ts").then((m) => m.loginSchema), props.errors);
   return (
-    <Form method="post" noValidate onSubmit={onSubmit} className="grid gap-4">
+    <Form method="post" noValidate onSubmit={onSubmit} onFocus={prepare} className="grid gap-4">
       <FormMessage message={Object.keys(errors).length ? null : props.message} />
       {props.unverified ? (
         <p className="text-sm">

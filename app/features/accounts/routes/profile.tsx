@@ -1,9 +1,8 @@
 import { useEffect } from "react";
-import toast from "react-hot-toast";
+import { toast } from "../../../shared/lib/toast.ts";
 import { Form, isRouteErrorResponse, Link, useNavigation, useSearchParams } from "react-router";
 import { messages } from "#common/shared/messages.ts";
 import { IMAGE_FILE_ACCEPT } from "#common/shared/images.ts";
-import { changePasswordSchema, profileFormSchema } from "#common/accounts/account-schemas.ts";
 import { FormField } from "../../../shared/ui/form-field.tsx";
 import { FormMessage } from "../../../shared/ui/form-message.tsx";
 import { NotFound } from "../../../shared/components/not-found.tsx";
@@ -86,12 +85,12 @@ type OwnProfile = Extract<Route.ComponentProps["loaderData"], { email: string }>
 function PersonalInformation({ profile, actionData }: { profile: OwnProfile; actionData: ActionData }) {
   const navigation = useNavigation();
   const failure = actionData?.intent === "update-profile" && !actionData.ok ? actionData : undefined;
-  const { errors, onSubmit } = useFormErrors(profileFormSchema, failure?.fieldErrors);
+  const { errors, onSubmit, prepare } = useFormErrors(() => import("#common/accounts/account-schemas.ts").then((m) => m.profileFormSchema), failure?.fieldErrors);
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "update-profile";
   // Saved: the chosen picture is uploaded, so the file field empties (the others show what was saved).
   const form = useResetOnSuccess("update-profile", failure !== undefined);
   return (
-    <Form ref={form} id="personal-information" method="post" encType="multipart/form-data" noValidate onSubmit={onSubmit} className="mt-10 grid gap-4 rounded-2xl border border-stone-200 p-6">
+    <Form ref={form} id="personal-information" method="post" encType="multipart/form-data" noValidate onSubmit={onSubmit} onFocus={prepare} className="mt-10 grid gap-4 rounded-2xl border border-stone-200 p-6">
       <h2 className="text-xl font-semibold text-stone-900">{messages.profile.personalInformation}</h2>
       <p className="text-sm text-stone-600">E-mail: {profile.email}</p>
       <FormMessage message={formLevelMessage(failure)} />
@@ -112,11 +111,11 @@ function PersonalInformation({ profile, actionData }: { profile: OwnProfile; act
 function ChangePassword({ actionData }: { actionData: ActionData }) {
   const navigation = useNavigation();
   const failure = actionData?.intent === "change-password" && !actionData.ok ? actionData : undefined;
-  const { errors, onSubmit } = useFormErrors(changePasswordSchema, failure?.fieldErrors);
+  const { errors, onSubmit, prepare } = useFormErrors(() => import("#common/accounts/account-schemas.ts").then((m) => m.changePasswordSchema), failure?.fieldErrors);
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "change-password";
   const form = useResetOnSuccess("change-password", failure !== undefined);
   return (
-    <Form ref={form} method="post" noValidate onSubmit={onSubmit} className="mt-10 grid gap-4 rounded-2xl border border-stone-200 p-6">
+    <Form ref={form} method="post" noValidate onSubmit={onSubmit} onFocus={prepare} className="mt-10 grid gap-4 rounded-2xl border border-stone-200 p-6">
       <h2 className="text-xl font-semibold text-stone-900">Change password</h2>
       <FormMessage message={formLevelMessage(failure)} />
       <input type="hidden" name="intent" value="change-password" />

@@ -1,6 +1,5 @@
 import { Form, Link, redirect, useNavigation } from "react-router";
 import { messages } from "#common/shared/messages.ts";
-import { registerSchema } from "#common/accounts/account-schemas.ts";
 import { AuthCard } from "../components/auth-card.tsx";
 import { FormField } from "../../../shared/ui/form-field.tsx";
 import { FormMessage } from "../../../shared/ui/form-message.tsx";
@@ -31,7 +30,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function Register({ actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const failure = actionData && !actionData.ok ? actionData : undefined;
-  const { errors, onSubmit } = useFormErrors(registerSchema, failure?.fieldErrors);
+  const { errors, onSubmit, prepare } = useFormErrors(() => import("#common/accounts/account-schemas.ts").then((m) => m.registerSchema), failure?.fieldErrors);
   const busy = navigation.state === "submitting";
   return (
     <AuthCard
@@ -45,7 +44,7 @@ export default function Register({ actionData }: Route.ComponentProps) {
         </>
       }
     >
-      <Form method="post" noValidate onSubmit={onSubmit} className="grid gap-4">
+      <Form method="post" noValidate onSubmit={onSubmit} onFocus={prepare} className="grid gap-4">
         <FormMessage message={formLevelMessage(failure)} />
         <FormField label="Full Name" name="name" autoComplete="name" error={errors.name} />
         <FormField label="Username" name="username" autoComplete="username" error={errors.username} />

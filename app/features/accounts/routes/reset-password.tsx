@@ -1,6 +1,5 @@
 import { Form, Link, useNavigation, useSearchParams } from "react-router";
 import { messages } from "#common/shared/messages.ts";
-import { resetPasswordSchema } from "#common/accounts/account-schemas.ts";
 import { ERROR_CODES } from "#common/shared/user-facing-error.ts";
 import { AuthCard } from "../components/auth-card.tsx";
 import { FormField } from "../../../shared/ui/form-field.tsx";
@@ -35,14 +34,14 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   const [params] = useSearchParams();
   const navigation = useNavigation();
   const failure = actionData && !actionData.ok ? actionData : undefined;
-  const { errors, onSubmit } = useFormErrors(resetPasswordSchema, failure?.fieldErrors);
+  const { errors, onSubmit, prepare } = useFormErrors(() => import("#common/accounts/account-schemas.ts").then((m) => m.resetPasswordSchema), failure?.fieldErrors);
   const busy = navigation.state === "submitting";
   // Also a link that ran out while the new password was being typed.
   const linkValid = loaderData.linkValid && failure?.code !== ERROR_CODES.resetLinkInvalid;
   return (
     <AuthCard title="Choose a new password">
       {linkValid ? (
-        <Form method="post" noValidate onSubmit={onSubmit} className="grid gap-4">
+        <Form method="post" noValidate onSubmit={onSubmit} onFocus={prepare} className="grid gap-4">
           <FormMessage message={formLevelMessage(failure)} />
           <input type="hidden" name="token" value={params.get("token") ?? ""} />
           <FormField label="New password" name="password" type="password" autoComplete="new-password" error={errors.password} />

@@ -1,6 +1,5 @@
 import { Form, Link, redirect, useNavigation } from "react-router";
 import { messages } from "#common/shared/messages.ts";
-import { emailOnlySchema } from "#common/accounts/account-schemas.ts";
 import { FormField } from "../../../shared/ui/form-field.tsx";
 import { FormMessage } from "../../../shared/ui/form-message.tsx";
 import { pendingEmail } from "../../../shared/lib/pending-email.ts";
@@ -43,7 +42,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function Verify({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const failure = actionData && !actionData.ok ? actionData : undefined;
-  const { errors, onSubmit } = useFormErrors(emailOnlySchema, failure?.fieldErrors);
+  const { errors, onSubmit, prepare } = useFormErrors(() => import("#common/accounts/account-schemas.ts").then((m) => m.emailOnlySchema), failure?.fieldErrors);
   const busy = navigation.state === "submitting";
   if (loaderData.state === "alreadyVerified") {
     return (
@@ -70,7 +69,7 @@ export default function Verify({ loaderData, actionData }: Route.ComponentProps)
             <p className="mt-3 text-stone-700">{messages.auth.checkInbox}</p>
           </>
         )}
-        <Form method="post" noValidate onSubmit={onSubmit} className="mt-8 grid gap-4 text-left">
+        <Form method="post" noValidate onSubmit={onSubmit} onFocus={prepare} className="mt-8 grid gap-4 text-left">
           <FormMessage message={actionData?.ok ? messages.auth.verificationResent : null} tone="success" />
           <FormMessage message={formLevelMessage(failure)} />
           <FormField label="Email" name="email" type="email" autoComplete="email" defaultValue={loaderData.email} error={errors.email} />

@@ -1,7 +1,6 @@
 import { useCallback, useState, type ReactNode } from "react";
 import { Form, useNavigation } from "react-router";
 import { adminMessages } from "#common/admin/admin-messages.ts";
-import { productFormFieldsSchema } from "#common/admin/admin-schemas.ts";
 import { FormField } from "../../../shared/ui/form-field.tsx";
 import { SubmitButton } from "../../../shared/ui/submit-button.tsx";
 import { useFormErrors } from "../../../shared/lib/use-form-errors.ts";
@@ -49,10 +48,10 @@ export function ProductForm({
   const imagesBusy = useCallback((busy: boolean) => setUploading((now) => ({ ...now, images: busy })), []);
   const categoryImageBusy = useCallback((busy: boolean) => setUploading((now) => ({ ...now, categoryImage: busy })), []);
   const navigation = useNavigation();
-  const { errors, onSubmit } = useFormErrors(productFormFieldsSchema, failure?.fieldErrors);
+  const { errors, onSubmit, prepare } = useFormErrors(() => import("#common/admin/admin-schemas.ts").then((m) => m.productFormFieldsSchema), failure?.fieldErrors);
   const busy = navigation.state === "submitting" || uploading.images || uploading.categoryImage;
   return (
-    <Form method="post" onSubmit={onSubmit} noValidate className="mt-6 grid max-w-2xl gap-5">
+    <Form method="post" onSubmit={onSubmit} onFocus={prepare} noValidate className="mt-6 grid max-w-2xl gap-5">
       <h1 className="text-3xl font-bold text-stone-900">{heading}</h1>
       {failure ? (
         <div role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">

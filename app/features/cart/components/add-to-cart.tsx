@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import toast from "react-hot-toast";
+import { toast } from "../../../shared/lib/toast.ts";
 import { Link, useFetcher, useLocation, useRouteLoaderData } from "react-router";
 import { messages } from "#common/shared/messages.ts";
 import { SubmitButton } from "../../../shared/ui/submit-button.tsx";

@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import toast from "react-hot-toast";
+import { toast } from "../../../shared/lib/toast.ts";
 import { Link, useFetcher } from "react-router";
 import type { CartLine } from "#common/cart/cart-types.ts";
 import { messages } from "#common/shared/messages.ts";
@@ -44,8 +44,8 @@ export default function Cart({ loaderData: cart }: Route.ComponentProps) {
       ) : (
         <div className="grid items-start gap-8 lg:grid-cols-[1fr_22rem]">
           <ul className="divide-y divide-stone-200 rounded-2xl border border-stone-200">
-            {cart.lines.map((line) => (
-              <CartRow key={line.id} line={line} />
+            {cart.lines.map((line, index) => (
+              <CartRow key={line.id} line={line} first={index === 0} />
             ))}
           </ul>
           {cart.itemCount > 0 ? (
@@ -65,8 +65,11 @@ export default function Cart({ loaderData: cart }: Route.ComponentProps) {
   );
 }
 
-/** One line: picture, name, price, − quantity +, remove. Each button is a small form of its own. */
-function CartRow({ line }: { line: CartLine }) {
+/**
+ * One line: picture, name, price, − quantity +, remove. Each button is a small form of its own. The first
+ * line's picture is the page's largest paint on a phone: never lazy, fetched at high priority (issue 12).
+ */
+function CartRow({ line, first }: { line: CartLine; first: boolean }) {
   const fetcher = useFetcher<{ ok: boolean; message?: string; intent: "remove" | "set-quantity" }>();
   const result = fetcher.data;
   useEffect(() => {
@@ -90,7 +93,7 @@ function CartRow({ line }: { line: CartLine }) {
   );
   return (
     <li className="flex flex-wrap items-center gap-x-4 gap-y-2 p-4" aria-label={line.name}>
-      <Picture image={line.image} alt="" sizes="80px" className="size-20 shrink-0 rounded-xl bg-leaf-50 object-cover" />
+      <Picture image={line.image} alt="" sizes="80px" eager={first} className="size-20 shrink-0 rounded-xl bg-leaf-50 object-cover" />
       <div className="min-w-40 flex-1">
         {line.productId ? (
           <>

@@ -5,7 +5,8 @@ import { CARD_SIZES, Picture } from "../../../shared/ui/picture.tsx";
 import { RatingSummary } from "../../reviews/components/stars.tsx";
 
 /** A product in a grid: first image, name and price, the whole card a link to the product. */
-export function ProductCard({ product, eager = false }: { product: ProductSummary; eager?: boolean }) {
+export function ProductCard({ product, eager = false, headingLevel = 3 }: { product: ProductSummary; eager?: boolean; headingLevel?: 2 | 3 }) {
+  const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
     <article className="group overflow-hidden rounded-2xl border border-stone-200 bg-white shadow-sm transition hover:shadow-md">
       <Link to={`/product/${product.id}`} className="block focus-visible:outline-offset-0">
@@ -17,7 +18,7 @@ export function ProductCard({ product, eager = false }: { product: ProductSummar
           className="aspect-square w-full bg-leaf-50 object-cover transition group-hover:scale-[1.02]"
         />
         <div className="p-4">
-          <h3 className="font-semibold text-stone-900">{product.name}</h3>
+          <Heading className="font-semibold text-stone-900">{product.name}</Heading>
           <p className="mt-1 text-leaf-800">{formatPrice(product.pricePaise)}</p>
           <div className="mt-1">
             <RatingSummary averageRating={product.averageRating} reviewCount={product.reviewCount} compact />
@@ -28,12 +29,16 @@ export function ProductCard({ product, eager = false }: { product: ProductSummar
   );
 }
 
-export function ProductGrid({ products, eagerCount = 0 }: { products: ProductSummary[]; eagerCount?: number }) {
+/**
+ * `headingLevel`: one below the heading the grid sits under — 3 under the home page's section headings, 2
+ * straight under a page's h1 (the shop), so headings never skip a level.
+ */
+export function ProductGrid({ products, eagerCount = 0, headingLevel = 3 }: { products: ProductSummary[]; eagerCount?: number; headingLevel?: 2 | 3 }) {
   return (
     <ul className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4">
       {products.map((product, index) => (
         <li key={product.id}>
-          <ProductCard product={product} eager={index < eagerCount} />
+          <ProductCard product={product} eager={index < eagerCount} headingLevel={headingLevel} />
         </li>
       ))}
     </ul>

@@ -75,7 +75,7 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
         {items.length === 0 ? (
           <p className="py-16 text-center text-lg text-stone-700">{messages.shop.empty}</p>
         ) : (
-          <ProductGrid products={items} eagerCount={4} />
+          <ProductGrid products={items} eagerCount={4} headingLevel={2} />
         )}
         {hasMore ? (
           <div className="mt-10 text-center">

@@ -1,8 +1,7 @@
 import { useEffect, useRef } from "react";
-import toast from "react-hot-toast";
+import { toast } from "../../../shared/lib/toast.ts";
 import { useActionData, useFetcher } from "react-router";
 import { messages } from "#common/shared/messages.ts";
-import { contactMessageSchema } from "#common/contact/contact-schemas.ts";
 import { useFormErrors } from "../../../shared/lib/use-form-errors.ts";
 import type { ActionFailure } from "../../../shared/lib/service-errors.ts";
 import { FormField } from "../../../shared/ui/form-field.tsx";
@@ -20,7 +19,7 @@ export function ContactForm() {
   const form = useRef<HTMLFormElement>(null);
   const sending = fetcher.state !== "idle";
   const result = fetcher.data ?? posted;
-  const { errors, onSubmit, reset } = useFormErrors(contactMessageSchema, result && !result.ok ? result.fieldErrors : undefined);
+  const { errors, onSubmit, prepare, reset } = useFormErrors(() => import("#common/contact/contact-schemas.ts").then((m) => m.contactMessageSchema), result && !result.ok ? result.fieldErrors : undefined);
 
   useEffect(() => {
     if (fetcher.state !== "idle" || !fetcher.data) return;
@@ -34,7 +33,7 @@ export function ContactForm() {
   }, [fetcher.state, fetcher.data]);
 
   return (
-    <fetcher.Form ref={form} method="post" noValidate className="grid gap-4 sm:grid-cols-2" onSubmit={onSubmit}>
+    <fetcher.Form ref={form} method="post" noValidate className="grid gap-4 sm:grid-cols-2" onSubmit={onSubmit} onFocus={prepare}>
       <FormField label="Name" name="name" autoComplete="name" required error={errors.name} />
       <FormField label="Email" name="email" type="email" autoComplete="email" required error={errors.email} />
       <div className="sm:col-span-2">

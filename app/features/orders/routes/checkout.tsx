@@ -1,7 +1,6 @@
 import { Form, Link, redirect, useNavigation } from "react-router";
 import type { CartLine } from "#common/cart/cart-types.ts";
 import { messages } from "#common/shared/messages.ts";
-import { checkoutSchema } from "#common/cart/cart-schemas.ts";
 import { FormField } from "../../../shared/ui/form-field.tsx";
 import { FormMessage } from "../../../shared/ui/form-message.tsx";
 import { OrderSummary } from "../components/order-summary.tsx";
@@ -41,7 +40,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
   const { cart, prefill, verified, idempotencyKey } = loaderData;
   const navigation = useNavigation();
   const failure = actionData && !actionData.ok ? actionData : undefined;
-  const { errors, onSubmit } = useFormErrors(checkoutSchema, failure?.fieldErrors);
+  const { errors, onSubmit, prepare } = useFormErrors(() => import("#common/cart/cart-schemas.ts").then((m) => m.checkoutSchema), failure?.fieldErrors);
   // Place Order is offered only when it can succeed: a verified e-mail and every line orderable as it stands.
   const orderable = verified && cart.canCheckOut;
   return (
@@ -58,7 +57,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
       {cart.canCheckOut ? null : <UnorderableLines lines={cart.lines} />}
       <div className="grid items-start gap-8 lg:grid-cols-[1fr_22rem]">
         {orderable ? (
-          <Form method="post" noValidate onSubmit={onSubmit} className="grid content-start gap-4" id="checkout-form">
+          <Form method="post" noValidate onSubmit={onSubmit} onFocus={prepare} className="grid content-start gap-4" id="checkout-form">
             <FormMessage message={formLevelMessage(failure) ?? failure?.fieldErrors.cart ?? null} />
             <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
             <h2 className="text-xl font-semibold text-stone-900">Shipping</h2>

@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import toast from "react-hot-toast";
+import { toast } from "../../../shared/lib/toast.ts";
 import { Link, useFetcher, useLocation } from "react-router";
 import type { Review } from "#common/reviews/review-types.ts";
 import { REVIEW_MAX_LENGTH } from "#common/shared/constants.ts";

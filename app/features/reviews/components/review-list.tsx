@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import toast from "react-hot-toast";
+import { toast } from "../../../shared/lib/toast.ts";
 import { Link, useFetcher } from "react-router";
 import type { Review, ReviewPage } from "#common/reviews/review-types.ts";
 import { messages } from "#common/shared/messages.ts";
