@@ -37,6 +37,16 @@ describe("listProducts", () => {
     expect(await catalog.listProducts({ limit: "2", offset: "10" }, visitor)).toMatchObject({ items: [], total: 5, hasMore: false });
   });
 
+  it("pages by offset through products made in the same instant exactly as one list: every product once, in order", async () => {
+    const sameInstant = new Date().toISOString();
+    for (let i = 0; i < 7; i++) await createProduct(database.db, { created_at: sameInstant });
+    const whole = (await catalog.listProducts({ limit: "50" }, visitor)).items.map((p) => p.id);
+    const paged = [];
+    for (let offset = 0; offset < 7; offset += 3) paged.push(...(await catalog.listProducts({ limit: "3", offset: String(offset) }, visitor)).items.map((p) => p.id));
+    expect(whole).toHaveLength(7);
+    expect(paged).toEqual(whole);
+  });
+
   it("searches names ignoring case, over all products", async () => {
     await createProduct(database.db, { name: "Boston Fern" });
     await createProduct(database.db, { name: "Bird's Nest FERN" });

@@ -95,21 +95,22 @@ export function createCatalogService(db: Kysely<DB>, { rateLimiter }: { rateLimi
     if (query.categoryId) filtered = filtered.where("p.category_id", "=", query.categoryId);
     let paged = filtered;
     const after = query.after ? decodeCursor(query.after) : undefined;
+    // An offset (old clients, at most API_MAX_OFFSET) skips keys in the index alone, then reads its page by key:
+    // skipping whole rows with their joins cost 0.1 s at 10,000 on PostgreSQL.
+    const start = !after && query.offset > 0 ? await keyAtOffset(filtered, query.offset) : undefined;
     if (after) {
-      paged = paged.where((eb) =>
-        eb.or([
-          eb("p.created_at", ">", after.createdAt),
-          eb.and([eb("p.created_at", "=", after.createdAt), eb("p.id", ">", after.id)]),
-        ]),
-      );
+      // The `>=` alone bounds the index range where the page starts; the OR alone would leave the planner a scan.
+      paged = paged
+        .where("p.created_at", ">=", after.createdAt)
+        .where((eb) => eb.or([eb("p.created_at", ">", after.createdAt), eb("p.id", ">", after.id)]));
+    } else if (start) {
+      paged = paged
+        .where("p.created_at", ">=", start.created_at)
+        .where((eb) => eb.or([eb("p.created_at", ">", start.created_at), eb("p.id", ">=", start.id)]));
     }
+    const pastTheEnd = !after && query.offset > 0 && !start;
     const [rows, counted] = await Promise.all([
-      withSummaryColumns(paged)
-        .orderBy("p.created_at")
-        .orderBy("p.id")
-        .limit(query.limit + 1)
-        .offset(after ? 0 : query.offset)
-        .execute(),
+      pastTheEnd ? Promise.resolve([]) : withSummaryColumns(paged).orderBy("p.created_at").orderBy("p.id").limit(query.limit + 1).execute(),
       cappedCount(filtered),
     ]);
     const items = rows.slice(0, query.limit);
@@ -124,6 +125,11 @@ export function createCatalogService(db: Kysely<DB>, { rateLimiter }: { rateLimi
       hasMore,
       nextCursor: hasMore && last ? encodeCursor(last) : null,
     };
+  }
+
+  /** The list key of the row `offset` rows into the list, read from the index alone. */
+  async function keyAtOffset(filtered: ProductsFrom, offset: number) {
+    return filtered.select(["p.created_at", "p.id"]).orderBy("p.created_at").orderBy("p.id").limit(1).offset(offset).executeTakeFirst();
   }
 
   /** At most TOTAL_CAP + 1 rows counted, from the index the list is read by. */
@@ -230,12 +236,7 @@ export function createCatalogService(db: Kysely<DB>, { rateLimiter }: { rateLimi
       const after = cursor ? decodeCategoryCursor(cursor) : undefined;
       let paged = db.selectFrom("categories");
       if (after) {
-        paged = paged.where((eb) =>
-          eb.or([
-            eb("created_at", ">", after.createdAt),
-            eb.and([eb("created_at", "=", after.createdAt), eb("name", ">", after.name)]),
-          ]),
-        );
+        paged = paged.where("created_at", ">=", after.createdAt).where((eb) => eb.or([eb("created_at", ">", after.createdAt), eb("name", ">", after.name)]));
       }
       const [rows, counted] = await Promise.all([
         paged.selectAll().orderBy("created_at").orderBy("name").limit(limit + 1).execute(),
