@@ -188,15 +188,16 @@ export async function benchCheckout(): Promise<void> {
     return;
   }
   const seconds = Number(process.env.BENCH_SECONDS ?? 10);
-  // The bench orders over and over with few shoppers to measure throughput, not abuse: the server it starts
-  // (which inherits this environment) gets limits that never refuse it (docs/decisions/014).
-  process.env.RATE_LIMIT_SCALE ??= "10000";
-  process.env.MAX_PENDING_ORDERS ??= "1000";
+  // The bench orders over and over with few shoppers to measure throughput, not abuse: the server it starts gets
+  // limits that never refuse it (docs/decisions/014). Passed explicitly: a test server inherits nothing of this
+  // process's environment (tests/support/shop-process.ts), and with the defaults every shopper reached the cap of
+  // pending orders within seconds, so the phases measured refusals.
+  const generousLimits = { RATE_LIMIT_SCALE: "10000", MAX_PENDING_ORDERS: "1000" };
   const target = await createPostgresDatabase(adminUrl, "plant_shop_bench");
   let server: ShopProcess | undefined;
   let database: Database | undefined;
   try {
-    server = startShopProcess({ port: PORT, databaseUrl: target.url });
+    server = startShopProcess({ port: PORT, databaseUrl: target.url, env: generousLimits });
     await waitUntilHealthy(server);
     database = openDatabase({ databaseUrl: target.url, poolSize: 2 });
     const { db } = database;
