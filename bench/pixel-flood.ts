@@ -4,28 +4,16 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import sharp from "sharp";
 import { createMediaService } from "../server/platform/media/media.ts";
 import { createResumableUploads } from "../server/platform/uploads/resumable-uploads.ts";
+import { pixelFloodPng } from "../tests/support/pixel-flood-png.ts";
 
 const owner = { id: "bench", name: "Bench", email: "bench@example.com", username: "bench", image: null, emailVerified: true, isAdmin: true };
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "plant-shop-flood-"));
 const uploads = createResumableUploads({ directory: path.join(dataDir, "uploads"), basePath: "/api/uploads" });
 const media = createMediaService({ mediaDir: path.join(dataDir, "media"), uploads });
 
-function crc32(bytes: Uint8Array): number {
-  let crc = 0xffffffff;
-  for (const byte of bytes) {
-    crc ^= byte;
-    for (let bit = 0; bit < 8; bit++) crc = crc & 1 ? (crc >>> 1) ^ 0xedb88320 : crc >>> 1;
-  }
-  return (crc ^ 0xffffffff) >>> 0;
-}
-
-const png = await sharp({ create: { width: 1, height: 1, channels: 3, background: "#2d6a4f" } }).png().toBuffer();
-png.writeUInt32BE(100_000, 16);
-png.writeUInt32BE(100_000, 20);
-png.writeUInt32BE(crc32(png.subarray(12, 29)), 29);
+const png = await pixelFloodPng(100_000, 100_000);
 
 const tus = { "Tus-Resumable": "1.0.0" };
 const created = await uploads.handle(
@@ -40,7 +28,7 @@ await uploads.handle(
   new Request(`http://127.0.0.1${location}`, {
     method: "PATCH",
     headers: { ...tus, "Upload-Offset": "0", "Content-Type": "application/offset+octet-stream" },
-    body: png,
+    body: new Uint8Array(png),
   }),
   owner,
 );

@@ -13,8 +13,11 @@ export function encodeCursor(row: { created_at: string | Date; id: string }): st
   return Buffer.from(JSON.stringify([toIsoString(row.created_at), row.id])).toString("base64url");
 }
 
-/** A cursor the server handed out, or a 400: a client's made-up cursor never reaches the database as anything else. */
-export function decodeCursor(cursor: string): ListCursor {
+/**
+ * The two strings of a cursor the server handed out (a time, then the key's second part, checked by `valid`), or a
+ * 400: a client's made-up cursor never reaches the database as anything else.
+ */
+function decodePair(cursor: string, valid: (second: string) => boolean): [string, string] {
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
@@ -27,11 +30,17 @@ export function decodeCursor(cursor: string): ListCursor {
     typeof parsed[0] !== "string" ||
     typeof parsed[1] !== "string" ||
     Number.isNaN(Date.parse(parsed[0])) ||
-    !/^[A-Za-z0-9_-]{1,64}$/.test(parsed[1])
+    !valid(parsed[1])
   ) {
     throw new InvalidInputError(CURSOR_MESSAGE, { after: CURSOR_MESSAGE });
   }
-  return { createdAt: parsed[0], id: parsed[1] };
+  return [parsed[0], parsed[1]];
+}
+
+/** A product cursor (its id is one of ours: letters, digits, - and _). */
+export function decodeCursor(cursor: string): ListCursor {
+  const [createdAt, id] = decodePair(cursor, (second) => /^[A-Za-z0-9_-]{1,64}$/.test(second));
+  return { createdAt, id };
 }
 
 /** Where a page of categories ended: the last category's created_at and name (the categories' sort key, unique). */
@@ -44,22 +53,8 @@ export function encodeCategoryCursor(row: { created_at: string | Date; name: str
   return Buffer.from(JSON.stringify([toIsoString(row.created_at), row.name])).toString("base64url");
 }
 
+/** A category cursor (a name, at most 200 characters). */
 export function decodeCategoryCursor(cursor: string): CategoryCursor {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-  } catch {
-    throw new InvalidInputError(CURSOR_MESSAGE, { after: CURSOR_MESSAGE });
-  }
-  if (
-    !Array.isArray(parsed) ||
-    parsed.length !== 2 ||
-    typeof parsed[0] !== "string" ||
-    typeof parsed[1] !== "string" ||
-    Number.isNaN(Date.parse(parsed[0])) ||
-    parsed[1].length > 200
-  ) {
-    throw new InvalidInputError(CURSOR_MESSAGE, { after: CURSOR_MESSAGE });
-  }
-  return { createdAt: parsed[0], name: parsed[1] };
+  const [createdAt, name] = decodePair(cursor, (second) => second.length <= 200);
+  return { createdAt, name };
 }

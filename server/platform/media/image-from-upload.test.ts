@@ -9,6 +9,7 @@ import { MAX_UPLOAD_BYTES } from "#common/shared/uploads.ts";
 import type { SessionUser } from "../session-user.ts";
 import { createResumableUploads, type ResumableUploads } from "../uploads/resumable-uploads.ts";
 import { createMediaService, type MediaService } from "./media.ts";
+import { pixelFloodPng } from "../../../tests/support/pixel-flood-png.ts";
 
 // media.imageFromUpload: a finished tus upload becomes stored images, or is refused with a message naming why.
 
@@ -52,24 +53,6 @@ const storedFiles = () => readdir(path.join(dataDir, "media")).catch(() => [] as
 const rawUploads = () => readdir(path.join(dataDir, "uploads"));
 
 /** A PNG whose header claims width × height, with one tiny compressed row after it: a decompression bomb's shape. */
-async function pixelFloodPng(width: number, height: number): Promise<Buffer> {
-  const png = await sharp({ create: { width: 1, height: 1, channels: 3, background: "#2d6a4f" } }).png().toBuffer();
-  // IHDR's data starts at byte 16: width, height (big-endian), then its CRC over type and data at byte 29.
-  png.writeUInt32BE(width, 16);
-  png.writeUInt32BE(height, 20);
-  png.writeUInt32BE(crc32(png.subarray(12, 29)), 29);
-  return png;
-}
-
-function crc32(bytes: Uint8Array): number {
-  let crc = 0xffffffff;
-  for (const byte of bytes) {
-    crc ^= byte;
-    for (let bit = 0; bit < 8; bit++) crc = crc & 1 ? (crc >>> 1) ^ 0xedb88320 : crc >>> 1;
-  }
-  return (crc ^ 0xffffffff) >>> 0;
-}
-
 describe("refusing what is not a usable picture", () => {
   it("refuses a text file named .png with a message naming the accepted types, and deletes the upload", async () => {
     const id = await finishedUpload(new TextEncoder().encode("these are not the pixels you are looking for\n".repeat(50)), owner, "plant.png");

@@ -8,6 +8,7 @@ import { UPLOAD_CHUNK_BYTES } from "../../../common/shared/uploads.ts";
 import { messages } from "../../../common/shared/messages.ts";
 import { expect } from "./fixtures.ts";
 import { ADMIN, submitLogin, toast } from "./pages.ts";
+export { pixelFloodPng } from "../../support/pixel-flood-png.ts";
 
 // Files and form steps shared by the upload tests (admin-uploads.spec.ts, admin-upload-refusals.spec.ts).
 
@@ -47,24 +48,6 @@ export async function twelveMebibytePng(): Promise<Buffer> {
   expect(png.length).toBeGreaterThan(2 * UPLOAD_CHUNK_BYTES);
   expect(png.length).toBeLessThanOrEqual(3 * UPLOAD_CHUNK_BYTES);
   return png;
-}
-
-/** A 1 × 1 PNG whose header claims 100,000 × 100,000 pixels (as bench/pixel-flood.ts): 10 gigapixels if decoded. */
-export async function pixelFloodPng(): Promise<Buffer> {
-  const png = await sharp({ create: { width: 1, height: 1, channels: 3, background: "#2d6a4f" } }).png().toBuffer();
-  png.writeUInt32BE(100_000, 16);
-  png.writeUInt32BE(100_000, 20);
-  png.writeUInt32BE(crc32(png.subarray(12, 29)), 29);
-  return png;
-}
-
-function crc32(bytes: Uint8Array): number {
-  let crc = 0xffffffff;
-  for (const byte of bytes) {
-    crc ^= byte;
-    for (let bit = 0; bit < 8; bit++) crc = crc & 1 ? (crc >>> 1) ^ 0xedb88320 : crc >>> 1;
-  }
-  return (crc ^ 0xffffffff) >>> 0;
 }
 
 /** The form's fields other than the pictures, for a category that exists (so no category picture is needed). */
