@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 import { freshPostgresDatabase } from "./tests/e2e/support/e2e-database.ts";
-import { serverEnvironment } from "./tests/support/server-env.ts";
+import { PRODUCTION_NODE_FLAGS, serverEnvironment } from "./tests/support/server-env.ts";
 
 // The production build, started with an empty data folder of its own (never the developer's database).
 // Set once in the runner process; workers inherit these variables.
@@ -54,7 +54,7 @@ export default defineConfig({
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
   webServer: {
     // The compiled server, run by node as in production (npm run test:e2e builds it first).
-    command: "node build/server/main.js",
+    command: `node ${PRODUCTION_NODE_FLAGS.join(" ")} build/server/main.js`,
     url: `${baseURL}/healthz`,
     reuseExistingServer: false,
     timeout: 60_000,

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -7,6 +7,7 @@ import { benchCheckout } from "./checkout.ts";
 import { printFirstLoads } from "./first-load-js.ts";
 import { benchScale } from "./scale.ts";
 import { benchStartup } from "./startup.ts";
+import { PRODUCTION_NODE_FLAGS } from "../tests/support/server-env.ts";
 
 // Loads the production shop and a bare node:http server returning the same bytes, one after the other,
 // over loopback, and prints each page's throughput and latency with the ratio to the bare server.
@@ -64,6 +65,12 @@ async function untilHealthy(url: string) {
   throw new Error(`${url} did not become healthy`);
 }
 
+/** The most memory the process has held resident since it started (Linux's VmHWM), in MB. */
+function peakResidentMb(child: ChildProcess): number {
+  const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? Number.NaN) / 1024;
+}
+
 /** Resolves once the process has exited, which also frees the data folder's lock (docs/decisions/012). */
 async function stop(child: ChildProcess) {
   const exited = new Promise((resolve) => child.once("exit", resolve));
@@ -75,7 +82,7 @@ async function stop(child: ChildProcess) {
 function startShop(dataDir: string, shopUrl: string, pageCacheSeconds: number) {
   return start(
     process.execPath,
-    ["build/server/main.js"],
+    [...PRODUCTION_NODE_FLAGS, "build/server/main.js"],
     {
       NODE_ENV: "production",
       HOST: "127.0.0.1",
@@ -113,10 +120,12 @@ async function main() {
 
   const rendered = new Map<string, Measured>();
   for (const p of paths) rendered.set(p, await load(shopUrl + p));
+  const peakRendering = peakResidentMb(shop);
   await stop(shop);
   shop = await startShop(dataDir, shopUrl, DEFAULT_PAGE_CACHE_SECONDS);
   const cached = new Map<string, Measured>();
   for (const p of paths) cached.set(p, await load(shopUrl + p));
+  const peakCached = peakResidentMb(shop);
   await stop(shop);
 
   const bare = await start(TSX, ["bench/bare-server.ts", recordedFile, String(BARE_PORT)], {}, (child) =>
@@ -151,6 +160,8 @@ async function main() {
     row(p, page ? " (rendered)" : " (uncached)", rendered.get(p)!);
     row(p, " (cached)", cached.get(p)!);
   }
+
+  console.log(`peak resident memory of the shop under this load: ${peakRendering.toFixed(1)} MB rendering every page, ${peakCached.toFixed(1)} MB with the caches (goal ≤ 250 MB)`);
 
   // What each page's first load downloads (from the build `npm run bench` just made).
   printFirstLoads();

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { PRODUCTION_NODE_FLAGS } from "../tests/support/server-env.ts";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 
@@ -14,7 +15,7 @@ const RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? 5);
 const IDLE_WAIT_MS = 2_000;
 
 const servers = [
-  { label: "compiled: node build/server/main.js", command: process.execPath, args: [path.resolve("build/server/main.js")] },
+  { label: "compiled: node build/server/main.js", command: process.execPath, args: [...PRODUCTION_NODE_FLAGS, path.resolve("build/server/main.js")] },
   { label: "from source: tsx server/main.ts", command: path.resolve("node_modules/.bin/tsx"), args: ["server/main.ts"] },
 ];
 

@@ -7,6 +7,7 @@ import { openDatabase } from "../../server/platform/db/client.ts";
 import { serverEnvironment } from "../support/server-env.ts";
 import { expect, test } from "./support/fixtures.ts";
 import { COMPILED_SERVER, extraPort } from "../support/shop-process.ts";
+import { PRODUCTION_NODE_FLAGS } from "../support/server-env.ts";
 import { hydrated } from "./support/pages.ts";
 
 interface Started {
@@ -16,7 +17,7 @@ interface Started {
 }
 
 function startShop(env: Record<string, string>): Started {
-  const child = spawn(process.execPath, [COMPILED_SERVER], {
+  const child = spawn(process.execPath, [...PRODUCTION_NODE_FLAGS, COMPILED_SERVER], {
     env: serverEnvironment({ NODE_ENV: "production", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env }),
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -10,7 +10,7 @@ import { hashPassword } from "../../server/modules/accounts/index.ts";
 import type { Dialect } from "../../server/platform/db/client.ts";
 import type { DB } from "../../server/platform/db/schema.ts";
 import { toFlag } from "../../server/platform/db/values.ts";
-import { serverEnvironment } from "./server-env.ts";
+import { PRODUCTION_NODE_FLAGS, serverEnvironment } from "./server-env.ts";
 
 // Production servers (the compiled build/server/main.js, run by node as in production) started as child
 // processes, fresh PostgreSQL databases for them, and shoppers with sessions written straight into the
@@ -51,7 +51,7 @@ export function startShopProcess({
   env: extra = {},
 }: ShopProcessOptions): ShopProcess {
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [COMPILED_SERVER], {
+  const child = spawn(process.execPath, [...PRODUCTION_NODE_FLAGS, COMPILED_SERVER], {
     // These settings only: nothing of the caller's shell (SMTP_URL, SHIPPING_FEE_PAISE, …) changes these servers.
     env: serverEnvironment({
       NODE_ENV: "production",

@@ -1,7 +1,6 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { Hono } from "hono";
-import sharp from "sharp";
 import { SHARE_IMAGE_SIZE } from "#common/shared/share-image.ts";
 import type { PlatformEnv } from "./http-env.ts";
 
@@ -16,6 +15,8 @@ export function shareImages(publicDir: string) {
   const render = async (name: string): Promise<Buffer | null> => {
     const svg = await readFile(path.join(publicDir, `${name}.svg`)).catch(() => null);
     if (!svg) return null;
+    // Loaded on the first share image, not at start-up (docs/decisions/029-bounded-memory.md).
+    const { default: sharp } = await import("sharp");
     return sharp(svg).resize(SHARE_IMAGE_SIZE.width, SHARE_IMAGE_SIZE.height, { fit: "contain", background: "#f1f8f1" }).flatten({ background: "#f1f8f1" }).png().toBuffer();
   };
   return new Hono<PlatformEnv>().get("/share/*", async (c) => {

@@ -3,7 +3,8 @@ import { readFile } from "node:fs/promises";
 import decodeBmp from "decode-bmp";
 import decodeIco from "decode-ico";
 import { fileTypeFromBuffer } from "file-type";
-import sharp, { type Sharp, type SharpOptions } from "sharp";
+import type createSharp from "sharp";
+import type { Sharp, SharpOptions } from "sharp";
 import { MAX_IMAGE_BYTES } from "#common/shared/constants.ts";
 import { MAX_IMAGE_WIDTH, variantName, variantUrl, variantWidths, type ImageFormat } from "#common/shared/media-variants.ts";
 import { messages } from "#common/shared/messages.ts";
@@ -11,6 +12,16 @@ import { MAX_UPLOAD_BYTES } from "#common/shared/uploads.ts";
 import { InvalidInputError, ServiceError, TooManyRequestsError } from "../errors.ts";
 import type { ResumableUploads } from "../uploads/resumable-uploads.ts";
 import { createLocalMediaStore, isSafeMediaName, type MediaStore, type StoredMedia } from "./media-store.ts";
+
+/**
+ * sharp (libvips, about 20 MB resident) is loaded with the first image this process encodes, not at start-up:
+ * most processes seldom encode one (docs/decisions/029-bounded-memory.md). The two pipelines' entry points
+ * (encodeVariants, encodeSquareWebp) load it; everything below them may then use it.
+ */
+let sharp: typeof createSharp;
+async function loadSharp(): Promise<void> {
+  sharp ??= (await import("sharp")).default;
+}
 
 export interface StoredImage {
   url: string;
@@ -201,6 +212,7 @@ interface EncodedVariants {
  * is free, so waiting uploads do not each hold 20 MB.
  */
 async function encodeVariants(read: () => Promise<Buffer>): Promise<EncodedVariants> {
+  await loadSharp();
   return decoders.run(async () => {
     const data = await read();
     if (data.byteLength > MAX_UPLOAD_BYTES) throw productTooLarge();
@@ -245,6 +257,7 @@ export function unsupportedImage(): InvalidInputError {
 }
 
 async function encodeSquareWebp(data: Uint8Array, size: number): Promise<Buffer> {
+  await loadSharp();
   if (data.byteLength > MAX_IMAGE_BYTES) throw new ServiceError(413, messages.images.tooLarge, { image: messages.images.tooLarge });
   return decoders.run(async () => {
     try {
