@@ -1,5 +1,6 @@
 import { Hono, type Context } from "hono";
 import type { AppEnv } from "../../app-env.ts";
+import { ifNoneMatchHits } from "../../platform/http/response-cache.ts";
 
 const XML = { "Content-Type": "application/xml; charset=utf-8" };
 
@@ -19,6 +20,11 @@ function streamXml(c: Context<AppEnv>, pieces: AsyncGenerator<string>, etag: str
   return c.body(body, 200, { ...XML, ETag: etag });
 }
 
+/** A 304 when the crawler already has this layout's files (the same If-None-Match rule as the response cache). */
+function unchangedFor(c: Context<AppEnv>, etag: string): Response | undefined {
+  return ifNoneMatchHits(c.req.header("If-None-Match"), etag) ? c.body(null, 304, { ETag: etag }) : undefined;
+}
+
 /** /robots.txt, and /sitemap.xml: an index of sitemap files of at most 50,000 addresses each. */
 export function seoFiles(publicOrigin: string) {
   return new Hono<AppEnv>()
@@ -28,20 +34,17 @@ export function seoFiles(publicOrigin: string) {
     .get("/sitemap.xml", async (c) => {
       const sitemaps = c.var.services.sitemaps;
       const etag = await sitemaps.etag();
-      if (c.req.header("If-None-Match") === etag) return c.body(null, 304, { ETag: etag });
-      return c.body(await sitemaps.index(publicOrigin), 200, { ...XML, ETag: etag });
+      return unchangedFor(c, etag) ?? c.body(await sitemaps.index(publicOrigin), 200, { ...XML, ETag: etag });
     })
     .get("/sitemaps/pages.xml", async (c) => {
       const sitemaps = c.var.services.sitemaps;
       const etag = await sitemaps.etag();
-      if (c.req.header("If-None-Match") === etag) return c.body(null, 304, { ETag: etag });
-      return streamXml(c, sitemaps.pagesFile(publicOrigin), etag);
+      return unchangedFor(c, etag) ?? streamXml(c, sitemaps.pagesFile(publicOrigin), etag);
     })
     .get("/sitemaps/:file{products-[1-9][0-9]{0,5}\\.xml}", async (c) => {
       const sitemaps = c.var.services.sitemaps;
       const n = Number(/\d+/.exec(c.req.param("file"))![0]);
       const etag = await sitemaps.etag();
-      if (c.req.header("If-None-Match") === etag) return c.body(null, 304, { ETag: etag });
-      return streamXml(c, await sitemaps.productsFile(n, publicOrigin), etag);
+      return unchangedFor(c, etag) ?? streamXml(c, await sitemaps.productsFile(n, publicOrigin), etag);
     });
 }
