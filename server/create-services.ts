@@ -63,7 +63,7 @@ export function createServices(deps: ServiceDependencies) {
     /** The auth library's configuration (its schema check in tests). */
     authOptions: auth.options,
     accounts: createAccountsService(auth, database, events),
-    profiles: createProfilesService(database.db, media, rateLimiter),
+    profiles: createProfilesService(database.db, media, rateLimiter, changes),
     catalog: createCatalogService(database.db, { rateLimiter }),
     /** The owner's catalogue: products, categories, their pictures (issue 10). */
     adminCatalog: createAdminCatalogService({ database, changes, images: catalogImagesFromMedia(media) }),

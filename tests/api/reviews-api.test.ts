@@ -137,3 +137,49 @@ describe("the product page", () => {
     expect((await app.services.reviews.listReviews(plant.id, {})).items).toMatchObject([{ text: "Grows fast", rating: 4 }]);
   });
 });
+
+describe("a reviewer's rename", () => {
+  const rename = (who: Awaited<ReturnType<typeof person>>, name: string) =>
+    send("PATCH", `/api/profiles/${who.user.id}`, who.cookie, { name, username: who.user.username.replaceAll("-", "_"), phone: "+91 98765 43210", address: "12 Garden Road" });
+  const anonymous = async (path: string) => {
+    const response = await app.request(`${TEST_ORIGIN}${path}`);
+    return { cache: response.headers.get("x-page-cache") ?? response.headers.get("x-api-cache"), text: await response.text() };
+  };
+
+  it("shows the new name at once on the cached product page and the cached reviews JSON of what they reviewed", async () => {
+    const plant = await createProduct(app.database.db);
+    const asha = await person("Asha Kulkarni");
+    expect((await send("PUT", `/api/products/${plant.id}/reviews/mine`, asha.cookie, { text: "Thriving", rating: 5 })).status).toBe(201);
+    for (const path of [`/product/${plant.id}`, `/api/products/${plant.id}/reviews`]) {
+      expect((await anonymous(path)).text).toContain("Asha Kulkarni");
+      expect(await anonymous(path)).toMatchObject({ cache: "hit", text: expect.stringContaining("Asha Kulkarni") });
+    }
+
+    expect((await rename(asha, "Asha Rao")).status).toBe(200);
+
+    for (const path of [`/product/${plant.id}`, `/api/products/${plant.id}/reviews`]) {
+      const seen = await anonymous(path);
+      expect(seen.text).toContain("Asha Rao");
+      expect(seen.text).not.toContain("Asha Kulkarni");
+    }
+  });
+
+  it("drops every cached page when the renamed person reviewed more products than are announced one by one", async () => {
+    const ravi = await person("Ravi Menon");
+    const plants = [];
+    for (let i = 0; i < 101; i++) {
+      const plant = await createProduct(app.database.db);
+      await app.services.reviews.saveMyReview(ravi.user, plant.id, { text: "Good", rating: 4 });
+      plants.push(plant);
+    }
+    const last = `/product/${plants.at(-1)!.id}`;
+    await anonymous(last);
+    expect(await anonymous(last)).toMatchObject({ cache: "hit", text: expect.stringContaining("Ravi Menon") });
+
+    expect((await rename(ravi, "Ravi M.")).status).toBe(200);
+
+    const seen = await anonymous(last);
+    expect(seen.text).toContain("Ravi M.");
+    expect(seen.text).not.toContain("Ravi Menon");
+  });
+});

@@ -4,6 +4,7 @@ import { messages } from "#common/shared/messages.ts";
 import type { z } from "zod";
 import { profileSchema, type privateProfileSchema, type publicProfileSchema } from "#common/accounts/account-schemas.ts";
 import { idSchema } from "#common/shared/fields.ts";
+import type { ChangeFeed } from "../../platform/change-feed/change-feed.ts";
 import type { DB, UserTable } from "../../platform/db/schema.ts";
 import { isUniqueViolation } from "../../platform/db/write-transaction.ts";
 import { fieldConflict, NotFoundError, parseInput } from "../../platform/errors.ts";
@@ -33,7 +34,10 @@ export type PrivateProfile = z.infer<typeof privateProfileSchema>;
 
 export type ProfilesService = ReturnType<typeof createProfilesService>;
 
-export function createProfilesService(db: Kysely<DB>, media: MediaService, rateLimiter: RateLimiter) {
+/** Beyond this many reviewed products, a rename drops every cached page at once instead of one event per product. */
+const RENAME_EVENTS_MAX = 100;
+
+export function createProfilesService(db: Kysely<DB>, media: MediaService, rateLimiter: RateLimiter, changes: ChangeFeed) {
   /** Counts one upload against both limits, before any of its bytes are decoded. */
   async function countUpload(user: Selectable<UserTable>, origin: UploadOrigin) {
     await rateLimiter.hit(uploadRateRules.perAccount, user.id);
@@ -74,6 +78,17 @@ export function createProfilesService(db: Kysely<DB>, media: MediaService, rateL
     if (stored && user.image) await media.remove(user.image, { owner });
   }
 
+  /**
+   * Reviews show their author's name, so a rename changes the pages of every product the person reviewed: each is
+   * announced on the change feed, which drops those pages from the caches and refreshes live pages (decision 027).
+   * Someone who reviewed more products than one announcement per product is worth makes every listener re-read.
+   */
+  async function announceRename(userId: string) {
+    const reviewed = await db.selectFrom("reviews").select("product_id").where("user_id", "=", userId).limit(RENAME_EVENTS_MAX + 1).execute();
+    if (reviewed.length > RENAME_EVENTS_MAX) return changes.publish(db, { type: "resync" });
+    for (const { product_id } of reviewed) changes.publish(db, { type: "product", productId: product_id, aspects: ["reviews"] });
+  }
+
   return {
     /** Anybody may see the public part; the owner also sees e-mail, phone and address. */
     async getProfile(viewer: SessionUser | null, userId: unknown): Promise<PublicProfile | PrivateProfile> {
@@ -103,6 +118,7 @@ export function createProfilesService(db: Kysely<DB>, media: MediaService, rateL
       if (clash) throw fieldConflict("username", messages.auth.usernameTaken);
       const { name, phone, address, location } = fields;
       await saveUser(user, { name, username, displayUsername: fields.username, phone, address, location }, picture);
+      if (name !== user.name) await announceRename(user.id);
       return this.getProfile(viewer, user.id);
     },
 

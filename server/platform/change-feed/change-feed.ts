@@ -11,8 +11,9 @@ export type Change =
   | { type: "product"; productId: string; aspects: readonly ProductAspect[] }
   | { type: "category"; categoryId: string }
   /**
-   * The feed may have missed changes (on PostgreSQL: its LISTEN connection dropped and came back): a listener
-   * re-reads, or forgets, everything it holds.
+   * The feed may have missed changes (on PostgreSQL: its LISTEN connection dropped and came back), or a change
+   * touched too many products to name each (a reviewer of many products renamed): a listener re-reads, or
+   * forgets, everything it holds.
    */
   | { type: "resync" };
 
