@@ -1,4 +1,6 @@
+import { messages } from "../../common/shared/messages.ts";
 import { expect, seriousAccessibilityViolations, test } from "./support/fixtures.ts";
+import { ADMIN, submitLogin, toast } from "./support/pages.ts";
 
 test.describe("small screens", () => {
   test.use({ viewport: { width: 375, height: 800 } });
@@ -43,5 +45,31 @@ test.describe("small screens", () => {
     await page.keyboard.press("Enter");
     await expect(page).toHaveURL(/\/$/);
     await expect(menu).toBeHidden();
+  });
+
+  test.describe("on a 390 px phone", () => {
+    test.use({ viewport: { width: 390, height: 844 } });
+
+    test("the signed-in owner's buttons stay on screen and the shop's name neither spills out of its link nor lies under them", async ({ page }) => {
+      await page.goto("/login");
+      await submitLogin(page, ADMIN);
+      await expect(toast(page, messages.auth.loggedIn)).toBeVisible();
+      const nav = page.getByRole("navigation", { name: "Main" });
+      const brand = nav.getByRole("link", { name: "Plant Shop" });
+      const buttons = [nav.getByRole("link", { name: "Your profile" }), nav.getByRole("link", { name: /^Cart\b/ }), nav.getByRole("link", { name: "Add Products" }), nav.getByRole("button", { name: "Open menu" })];
+      const box = async (element: typeof brand) => {
+        const found = await element.boundingBox();
+        if (!found) throw new Error("not laid out");
+        return found;
+      };
+      const spill = await brand.evaluate((el) => el.scrollWidth - el.clientWidth);
+      expect(spill, "the shop's name stays inside its own link").toBeLessThanOrEqual(0);
+      const brandBox = await box(brand);
+      for (const button of buttons) {
+        const buttonBox = await box(button);
+        expect(buttonBox.x, "starts after the shop's name").toBeGreaterThanOrEqual(brandBox.x + brandBox.width);
+        expect(buttonBox.x + buttonBox.width, "ends inside the 390 px screen").toBeLessThanOrEqual(390);
+      }
+    });
   });
 });

@@ -65,10 +65,11 @@ export function NavBar({ shopName, user, cartCount }: { shopName: string; user: 
   const items = navItems(user);
   return (
     <header className="sticky top-0 z-30 border-b border-stone-200 bg-white/95 backdrop-blur">
-      <nav aria-label="Main" className="container-page flex h-16 items-center gap-4">
-        <Link to="/" className="mr-auto flex items-center gap-2 whitespace-nowrap text-xl font-bold text-leaf-800">
-          <img src="/illustrations/favicon.svg" width={32} height={32} alt="" />
-          {shopName}
+      {/* On a phone the signed-in owner's four buttons leave the name little room: it is cut short, never overlapped. */}
+      <nav aria-label="Main" className="container-page flex h-16 items-center gap-1 sm:gap-4">
+        <Link to="/" className="mr-auto flex min-w-0 items-center gap-2 whitespace-nowrap text-xl font-bold text-leaf-800" title={shopName}>
+          <img src="/illustrations/favicon.svg" width={32} height={32} alt="" className="shrink-0" />
+          <span className="truncate">{shopName}</span>
         </Link>
         <ul className="hidden items-center gap-1 md:flex">
           {items.map((item) => (
