@@ -45,7 +45,7 @@ export function createServices(deps: ServiceDependencies) {
   const changes = deps.changes ?? createLocalChangeFeed();
   const rateLimiter = createRateLimiter(database.db, { scale: deps.limits.rateLimitScale, events });
   // Raw resumable uploads wait in DATA_DIR/uploads until a form turns them into images in DATA_DIR/media.
-  const uploads = createResumableUploads({ directory: path.join(deps.dataDir, "uploads"), basePath: UPLOADS_PATH });
+  const uploads = createResumableUploads({ directory: path.join(deps.dataDir, "uploads"), basePath: UPLOADS_PATH, rateLimiter });
   const media = createMediaService({ mediaDir: path.join(deps.dataDir, "media"), uploads });
   const auth = createAuth({
     database,

@@ -66,6 +66,18 @@ describe("who may upload", () => {
     expect(await readdir(path.join(shop.app.dataDir, "uploads"))).toHaveLength(2); // the file and its description
   });
 
+  it("counts a shopper's new uploads: the eleventh in ten minutes is refused with 429 and the spec's message, an admin's are not counted", async () => {
+    const user = await signUpVerified(shop.app, shop.capture, newPerson({ name: "Meera Iyer" }));
+    for (let i = 0; i < 10; i++) expect((await createUpload(user.cookie, 1000, "profile")).status).toBe(201);
+    const refused = await createUpload(user.cookie, 1000, "profile");
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect((await refused.json()).message).toBe(`${messages.images.tooManyUploads} Please try again in 10 minutes.`);
+
+    const admin = await signUpAdmin();
+    for (let i = 0; i < 11; i++) expect((await createUpload(admin.cookie, 1000, "product")).status).toBe(201);
+  });
+
   it("treats somebody else's upload as one that does not exist", async () => {
     const admin = await signUpAdmin();
     const other = await signUpVerified(shop.app, shop.capture, newPerson({ name: "Ravi Menon" }));

@@ -6,6 +6,7 @@ import { Server } from "@tus/server";
 import { MAX_UPLOAD_BYTES, UPLOAD_CHUNK_BYTES, UPLOAD_PURPOSES, type UploadPurpose } from "#common/shared/uploads.ts";
 import { messages } from "#common/shared/messages.ts";
 import { ForbiddenError, InvalidInputError, NotFoundError, ServiceError, UnauthorizedError } from "../errors.ts";
+import type { RateLimiter, RateRule } from "../rate-limit/rate-limit.ts";
 import type { SessionUser } from "../session-user.ts";
 
 /** tus names uploads with 16 random bytes in hex; nothing else may reach the disk as an upload id. */
@@ -15,6 +16,16 @@ const UPLOADER_HEADER = "x-plant-shop-uploader";
 /** Unfinished uploads, and finished ones no form used, are deleted this long after they began (tus expiration). */
 export const UPLOAD_EXPIRY_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * Each upload may hold up to 20 MB on disk for a day, so a signed-in shopper's new uploads are counted, per account
+ * and per address, before anything is stored. The owner's catalogue pictures are not: admins are trusted with
+ * the disk (decision 022).
+ */
+export const uploadStartRules = {
+  perAccount: { name: "upload-start-account", limit: 10, windowMs: 10 * 60_000, message: messages.images.tooManyUploads },
+  perAddress: { name: "upload-start-ip", limit: 30, windowMs: 10 * 60_000, message: messages.images.tooManyUploads },
+} satisfies Record<string, RateRule>;
+
 export interface ResumableUploadsOptions {
   /** The folder the raw uploads live in (DATA_DIR/uploads). */
   directory: string;
@@ -22,6 +33,8 @@ export interface ResumableUploadsOptions {
   basePath: string;
   expiryMs?: number;
   maxBytes?: number;
+  /** Counts shoppers' new uploads (uploadStartRules); without it nothing is counted (tests of the protocol alone). */
+  rateLimiter?: RateLimiter;
 }
 
 /** A finished upload, ready to be read once and removed. */
@@ -95,7 +108,7 @@ export function createResumableUploads(options: ResumableUploadsOptions) {
      * category images: admins; a profile picture: anyone signed in); every later request needs the upload's owner.
      * Reading an upload back (GET) is not offered: the raw bytes are never served.
      */
-    async handle(request: Request, user: SessionUser | null): Promise<Response> {
+    async handle(request: Request, user: SessionUser | null, clientIp: string | null = null): Promise<Response> {
       if (request.method === "OPTIONS") return tusEngine().tus.handleWeb(request);
       if (!user) throw new UnauthorizedError(messages.uploads.loginFirst);
       const headers = new Headers(request.headers);
@@ -113,6 +126,10 @@ export function createResumableUploads(options: ResumableUploadsOptions) {
         }
         const length = Number(request.headers.get("upload-length"));
         if (Number.isSafeInteger(length) && length > maxBytes) throw new ServiceError(413, messages.uploads.tooLarge);
+        if (!user.isAdmin && options.rateLimiter) {
+          await options.rateLimiter.hit(uploadStartRules.perAccount, user.id);
+          await options.rateLimiter.hit(uploadStartRules.perAddress, clientIp ?? "unknown");
+        }
         headers.set(UPLOADER_HEADER, user.id);
       } else if (request.method === "HEAD" || request.method === "PATCH" || request.method === "DELETE") {
         const id = request.url.split("?")[0]?.split("/").pop() ?? "";

@@ -1,7 +1,7 @@
 import { Hono, type Context, type Handler } from "hono";
 import { describeRoute, idParameter } from "../http/api-docs.ts";
 import type { PlatformEnv } from "../http/http-env.ts";
-import { currentUser } from "../http/request-context.ts";
+import { currentUser, requestContext } from "../http/request-context.ts";
 import type { ResumableUploads } from "./resumable-uploads.ts";
 
 // tus answers in its own protocol (statuses and text bodies), like Better Auth: the document names each step,
@@ -20,6 +20,7 @@ const TUS_REFUSALS: Record<number, string> = {
   404: "No such upload of one's own",
   409: "Upload-Offset is not where the upload stands",
   413: "Larger than 20 MB",
+  429: "Too many new uploads from this account or address (shoppers' uploads only)",
 };
 const uploadParameters = [idParameter("uploadId")];
 
@@ -32,7 +33,7 @@ export function uploadsApi<E extends PlatformEnv>(
 ) {
   /** Every tus request goes to tus itself, with who is asking; the routes below only say what the protocol does. */
   const toTus: Handler<E> = async (c) =>
-    uploadsOf(c).handle(c.req.raw, await currentUser(c));
+    uploadsOf(c).handle(c.req.raw, await currentUser(c), requestContext(c).clientIp);
   return (
     new Hono<E>()
       .post(
@@ -42,7 +43,7 @@ export function uploadsApi<E extends PlatformEnv>(
             "Begin a resumable upload (tus 1.0.0: Tus-Resumable, Upload-Length at most 20 MB, Upload-Metadata with purpose product, category or profile). Product and category pictures: admins only; a profile picture: anyone signed in",
           responses: {
             201: { description: "Created; Location is the upload's address" },
-            ...tusRefusals(400, 401, 403, 413),
+            ...tusRefusals(400, 401, 403, 413, 429),
           },
         }),
         toTus,
