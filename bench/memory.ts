@@ -9,7 +9,8 @@ import { PRODUCTION_NODE_FLAGS } from "../tests/support/server-env.ts";
 // connections, once per set of node flags, in alternating rounds on one data folder, beside a bare node:http
 // server sending the same bytes. Prints per page the requests/s, the ratio to the bare server, the server's CPU
 // time per request (steadier than requests/s on a shared machine), and the process's peak resident set (VmHWM).
-// After `npm run build`: `npx tsx bench/memory.ts` (BENCH_SECONDS, BENCH_ROUNDS, BENCH_MEMORY_PORT to change).
+// After `npm run build`: `npx tsx bench/memory.ts` (BENCH_SECONDS, BENCH_ROUNDS, BENCH_MEMORY_PORT to change;
+// BENCH_BEFORE_SERVER=path/to/old/build/server/main.js runs the "before" flags on an older build, for a before/after).
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const CONNECTIONS = 50;
@@ -17,8 +18,8 @@ const PORT = Number(process.env.BENCH_MEMORY_PORT ?? 4604);
 const BARE_PORT = PORT + 1;
 const url = `http://127.0.0.1:${PORT}`;
 const variants = [
-  { label: "semi-space 2 only (before)", flags: ["--max-semi-space-size=2"] },
-  { label: "production flags", flags: PRODUCTION_NODE_FLAGS },
+  { label: "semi-space 2 only (before)", flags: ["--max-semi-space-size=2"], server: process.env.BENCH_BEFORE_SERVER ?? "build/server/main.js" },
+  { label: "production flags", flags: PRODUCTION_NODE_FLAGS, server: "build/server/main.js" },
 ];
 
 const status = (pid: number, field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]) / 1024;
@@ -57,7 +58,7 @@ async function main() {
   let id = "";
   for (let round = 0; round < ROUNDS; round++) {
     for (const variant of variants) {
-      const shop = spawn(process.execPath, [...variant.flags, "build/server/main.js"], { env, stdio: ["ignore", "inherit", "inherit"] });
+      const shop = spawn(process.execPath, [...variant.flags, variant.server], { env, stdio: ["ignore", "inherit", "inherit"] });
       await untilHealthy(shop);
       await new Promise((r) => setTimeout(r, 2_000));
       const idle = status(shop.pid!, "VmRSS");
