@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { serverEnvironment } from "../support/server-env.ts";
+import { PRODUCTION_NODE_FLAGS, serverEnvironment } from "../support/server-env.ts";
 
 /** The environment a child process actually gets from `env`, as it reports it. */
 function seenByChild(env: Record<string, string | undefined>): Record<string, string> {
@@ -29,5 +30,20 @@ describe("serverEnvironment", () => {
       HOME: "/tmp/shop-home",
       DATABASE_URL: "postgres://127.0.0.1/e2e",
     });
+  });
+});
+
+describe("PRODUCTION_NODE_FLAGS", () => {
+  it("are exactly the flags of package.json's start and serve and of the Dockerfile's CMD, so tests and benches run what production runs", () => {
+    const scripts = (JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> }).scripts;
+    for (const name of ["start", "serve"]) {
+      expect(/exec node (.*) build\/server\/main\.js/.exec(scripts[name] ?? "")?.[1]?.split(" ")).toEqual(PRODUCTION_NODE_FLAGS);
+    }
+    const cmd = /^CMD (\[.*\])$/m.exec(readFileSync("Dockerfile", "utf8"))?.[1];
+    expect(JSON.parse(cmd ?? "[]")).toEqual(["node", ...PRODUCTION_NODE_FLAGS, "build/server/main.js"]);
+  });
+
+  it("are accepted by this node (it refuses to start on a flag it does not know)", () => {
+    expect(execFileSync(process.execPath, [...PRODUCTION_NODE_FLAGS, "-e", "process.stdout.write('started')"], { encoding: "utf8" })).toBe("started");
   });
 });

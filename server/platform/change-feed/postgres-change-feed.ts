@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sql, type Kysely } from "kysely";
-import pg from "pg";
+import type pg from "pg";
+import { loadPg } from "../db/load-pg.ts";
 import type { Logger } from "pino";
 import type { DB } from "../db/schema.ts";
 import { afterCommit } from "../db/write-transaction.ts";
@@ -65,14 +66,14 @@ export async function createPostgresChangeFeed(options: PostgresChangeFeedOption
 
   /** Opens the LISTEN connection; throws when it cannot. */
   async function connect(): Promise<void> {
-    const next = new pg.Client({ connectionString: databaseUrl, keepAlive: true });
+    const next = new (loadPg().Client)({ connectionString: databaseUrl, keepAlive: true });
     // An error on an idle client (the server went away) comes as an event; without a listener it would crash the process.
     next.on("error", (error) => lost(next, error));
     next.on("end", () => lost(next));
     next.on("notification", onNotification);
     try {
       await next.connect();
-      await next.query(`listen ${pg.escapeIdentifier(channel)}`);
+      await next.query(`listen ${loadPg().escapeIdentifier(channel)}`);
     } catch (error) {
       next.removeAllListeners("end");
       await next.end().catch(() => undefined);

@@ -2,7 +2,7 @@ import { closeSync, openSync } from "node:fs";
 import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import { withStatementCache } from "./statement-cache.ts";
-import pg from "pg";
+import { loadPg } from "./load-pg.ts";
 import type { DB } from "./schema.ts";
 
 export type Dialect = "sqlite" | "postgres";
@@ -22,13 +22,9 @@ export interface DatabaseOptions {
   poolSize?: number;
 }
 
-// PostgreSQL returns bigint counts as strings; make them numbers as on SQLite. Timestamps stay Date objects
-// there (Better Auth relies on it); our services read them through toIsoString (../db/values.ts).
-pg.types.setTypeParser(pg.types.builtins.INT8, Number);
-
 export function openDatabase(options: DatabaseOptions): Database {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({
+    const pool = new (loadPg().Pool)({
       connectionString: options.databaseUrl,
       max: options.poolSize ?? 10,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
