@@ -47,6 +47,28 @@ async function json<T>(response: Promise<Response>): Promise<T> {
   return (await answer.json()) as T;
 }
 
+/**
+ * One Lighthouse run. A run that fails to record its trace (NO_NAVSTART, NO_FCP…: it happens on a busy
+ * machine, and Lighthouse's message says to run it again) is run again, twice at most.
+ */
+async function audit(url: string, port: number, cookie: string | undefined): Promise<Result> {
+  for (let attempt = 1; ; attempt++) {
+    const run = await lighthouse(url, {
+      port,
+      output: "json",
+      logLevel: "error",
+      onlyCategories: [...CATEGORIES],
+      // Sent with every request of the page, its assets too: the session of a signed-in shopper.
+      ...(cookie ? { extraHeaders: { Cookie: cookie } } : {}),
+    });
+    if (!run) throw new Error(`Lighthouse returned nothing for ${url}`);
+    const error = run.lhr.runtimeError;
+    if (!error) return run.lhr;
+    if (attempt === 3) throw new Error(`Lighthouse on ${url}: ${error.code} ${error.message}`);
+    console.warn(`Lighthouse on ${url}: ${error.code}, running it again`);
+  }
+}
+
 export async function benchLighthouse(): Promise<PageScores[]> {
   const shop = startShopProcess({ port: PORT, env: { SEED_SAMPLE_DATA: "true", PAGE_CACHE_SECONDS: DEFAULT_PAGE_CACHE_SECONDS } });
   let chrome: chromeLauncher.LaunchedChrome | undefined;
@@ -79,17 +101,7 @@ export async function benchLighthouse(): Promise<PageScores[]> {
       await fetch(`${shop.url}${pathname}`, { headers: pageCookie ? { Cookie: pageCookie } : {} }).then((r) => r.arrayBuffer());
       const results: Result[] = [];
       for (let i = 0; i < RUNS; i++) {
-        const run = await lighthouse(`${shop.url}${pathname}`, {
-          port: chrome.port,
-          output: "json",
-          logLevel: "error",
-          onlyCategories: [...CATEGORIES],
-          // Sent with every request of the page, its assets too: the session of a signed-in shopper.
-          ...(pageCookie ? { extraHeaders: { Cookie: pageCookie } } : {}),
-        });
-        if (!run) throw new Error(`Lighthouse returned nothing for ${pathname}`);
-        if (run.lhr.runtimeError) throw new Error(`Lighthouse on ${pathname}: ${run.lhr.runtimeError.code} ${run.lhr.runtimeError.message}`);
-        results.push(run.lhr);
+        results.push(await audit(`${shop.url}${pathname}`, chrome.port, pageCookie));
       }
       const metric = (id: string) => median(results.map((r) => r.audits[id]?.numericValue ?? Number.NaN));
       scores.push({
