@@ -5,6 +5,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { benchCheckout } from "./checkout.ts";
 import { printFirstLoads } from "./first-load-js.ts";
+import { benchLighthouse, printLighthouse } from "./lighthouse.ts";
 import { benchScale } from "./scale.ts";
 import { benchStartup } from "./startup.ts";
 import { PRODUCTION_NODE_FLAGS } from "../tests/support/server-env.ts";
@@ -165,6 +166,9 @@ async function main() {
 
   // What each page's first load downloads (from the build `npm run bench` just made).
   printFirstLoads();
+
+  // Lighthouse mobile, median of three runs, for home, shop, a product, a category and a signed-in cart.
+  printLighthouse(await benchLighthouse());
 
   // Cold start and idle memory, compiled and from source.
   await benchStartup();
