@@ -21,7 +21,8 @@ const SHOPPERS = 50;
 const PLENTY = 100_000;
 const SCARCE_START = 20;
 const RESTOCK_EVERY_MS = 50;
-const PORT = 4611;
+// Its own port, overridable so that parallel runs on one machine do not meet (BENCH_CHECKOUT_PORT).
+const PORT = Number(process.env.BENCH_CHECKOUT_PORT ?? 4611);
 const shipping = { name: "Asha Kulkarni", phone: "+91 98765 43210", address: "12 Garden Road\nPune 411001" };
 
 interface Tally {
@@ -193,11 +194,13 @@ export async function benchCheckout(): Promise<void> {
   // process's environment (tests/support/shop-process.ts), and with the defaults every shopper reached the cap of
   // pending orders within seconds, so the phases measured refusals.
   const generousLimits = { RATE_LIMIT_SCALE: "10000", MAX_PENDING_ORDERS: "1000" };
+  // BENCH_SERVER_NODE_OPTIONS reaches the server's node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" for a profile.
+  const nodeOptions = process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {};
   const target = await createPostgresDatabase(adminUrl, "plant_shop_bench");
   let server: ShopProcess | undefined;
   let database: Database | undefined;
   try {
-    server = startShopProcess({ port: PORT, databaseUrl: target.url, env: generousLimits });
+    server = startShopProcess({ port: PORT, databaseUrl: target.url, env: { ...generousLimits, ...nodeOptions } });
     await waitUntilHealthy(server);
     database = openDatabase({ databaseUrl: target.url, poolSize: 2 });
     const { db } = database;
