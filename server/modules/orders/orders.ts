@@ -107,14 +107,20 @@ export function createOrdersService(deps: OrdersDependencies) {
    * stands (each such line named). Takes no row lock: see takeStock.
    */
   async function priceCart(from: Kysely<DB>, userId: string): Promise<PricedCart> {
-    const cart = await from.selectFrom("cart_items").select(["id", "product_id", "quantity"]).where("user_id", "=", userId).orderBy("product_id").execute();
+    // One statement: the lines with their products (none for a product deleted since), in product-id order.
+    const cart = await from
+      .selectFrom("cart_items as ci")
+      .leftJoin("products as p", "p.id", "ci.product_id")
+      .select(["ci.id", "ci.quantity", "p.id as product_id", "p.name", "p.price_paise", "p.stock"])
+      .where("ci.user_id", "=", userId)
+      .orderBy("ci.product_id")
+      .execute();
     if (!cart.length) throw new InvalidInputError(messages.checkout.emptyCart);
-    const ids = cart.flatMap((line) => (line.product_id ? [line.product_id] : []));
-    const products = ids.length
-      ? (await sql<Product>`select id, name, price_paise, stock from products where id in (${sql.join(ids)}) order by id`.execute(from)).rows
-      : [];
-    const byId = new Map(products.map((p) => [p.id, p]));
-    const lines = cart.map((line) => ({ id: line.id, quantity: line.quantity, product: line.product_id ? byId.get(line.product_id) : undefined }));
+    const lines = cart.map(({ id, quantity, product_id, name, price_paise, stock }) => ({
+      id,
+      quantity,
+      product: product_id === null ? undefined : { id: product_id, name: name!, price_paise: price_paise!, stock: stock! },
+    }));
     const problems = lines.flatMap((line) => lineProblem(line.product, line.quantity) ?? []);
     if (problems.length) throw new ConflictError(problems.join(" "), { cart: problems.join(" ") });
     const priced = lines as PricedLine[]; // every product is there: a missing one is a problem above
@@ -137,16 +143,28 @@ export function createOrdersService(deps: OrdersDependencies) {
     user: SessionUser,
     details: z.output<typeof checkoutSchema>,
     hold: PaymentHold,
-    quote: PricedCart,
+    quote: PricedCart | undefined,
   ): Promise<{ orderId: string; placed?: OrderDetail }> {
-    const earlier = await orderWithKey(trx, user.id, details.idempotencyKey);
+    // The earlier order with this key and the pending orders, in one statement.
+    const { earlier, pending } = await trx
+      .selectNoFrom((eb) => [
+        eb.selectFrom("orders").select("id").where("user_id", "=", user.id).where("idempotency_key", "=", details.idempotencyKey).as("earlier"),
+        eb
+          .selectFrom("orders")
+          .select((count) => count.fn.countAll<number>().as("n"))
+          .where("user_id", "=", user.id)
+          .where("status", "=", "pending")
+          .where("payment_method", "=", cashOnDelivery.label)
+          .as("pending"),
+      ])
+      .executeTakeFirstOrThrow();
     if (earlier) return { orderId: earlier };
-    await refuseTooManyPending(trx, user.id);
+    refuseTooManyPending(user.id, Number(pending));
     // Read without row locks: the shopper's lock keeps the cart still; the stock and prices are checked again below
     // by the statements that lock the products.
     const cart = await priceCart(trx, user.id);
     // A line added or changed (another tab) or a new price since the payment was held: the shopper looks again.
-    if (fingerprint(cart) !== fingerprint(quote)) throw new ConflictError(messages.checkout.cartChanged, { cart: messages.checkout.cartChanged });
+    if (quote && fingerprint(cart) !== fingerprint(quote)) throw new ConflictError(messages.checkout.cartChanged, { cart: messages.checkout.cartChanged });
     const now = new Date().toISOString();
     // The day of the daily totals this order counts on (docs/decisions/024), kept with it for a cancellation.
     const countedOn = shopDay(now, deps.timeZone);
@@ -223,16 +241,9 @@ export function createOrdersService(deps: OrdersDependencies) {
    * account cannot all pass it. Only orders nobody has started on count: a processing or shipped order was seen
    * by the shop. Paid orders (a future card method) are not capped.
    */
-  async function refuseTooManyPending(trx: Kysely<DB>, userId: string) {
+  function refuseTooManyPending(userId: string, pending: number) {
     if (payment.id !== cashOnDelivery.id) return;
-    const { n } = await trx
-      .selectFrom("orders")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("user_id", "=", userId)
-      .where("status", "=", "pending")
-      .where("payment_method", "=", cashOnDelivery.label)
-      .executeTakeFirstOrThrow();
-    if (Number(n) >= deps.maxPendingOrders) {
+    if (pending >= deps.maxPendingOrders) {
       events.warn("limit.hit", { limit: "pending-orders", subject: userId, max: deps.maxPendingOrders });
       throw new ConflictError(messages.checkout.tooManyPending(deps.maxPendingOrders));
     }
@@ -328,22 +339,28 @@ export function createOrdersService(deps: OrdersDependencies) {
         const id = await orderWithKey(db, user.id, details.idempotencyKey);
         return id ? loadOrder(id) : undefined;
       };
-      const already = await orderMadeByKey();
-      if (already) return already;
       // Counted once per idempotency key: a double click or a retry of one checkout is one attempt. The first
-      // request with a key claims it (atomically), and only that one counts against the limit.
+      // request with a key claims it (atomically), and only that one counts against the limit. (A repeat of a
+      // placed order is answered by the transaction below, which looks for the key first.)
       if (await rateLimiter.tryHit(checkoutKeyRule, `${user.id} ${details.idempotencyKey}`)) await rateLimiter.hit(checkoutRateRule, user.id);
 
-      let quote: PricedCart;
-      try {
-        quote = await priceCart(db, user.id);
-      } catch (error) {
-        // A request with the same key may have placed the order, and emptied the cart, a moment ago.
-        const winner = await orderMadeByKey();
-        if (winner) return winner;
-        throw error;
+      // A method that holds money is asked to hold the priced amount before the transaction. One that holds
+      // nothing (Cash on Delivery) needs no price beforehand: the cart is priced once, under the shopper's lock.
+      let quote: PricedCart | undefined;
+      let hold: PaymentHold;
+      if (payment.holdsNothing) {
+        hold = { orderId: randomUUID(), reference: null };
+      } else {
+        try {
+          quote = await priceCart(db, user.id);
+        } catch (error) {
+          // A request with the same key may have placed the order, and emptied the cart, a moment ago.
+          const winner = await orderMadeByKey();
+          if (winner) return winner;
+          throw error;
+        }
+        hold = await payment.authorize({ id: randomUUID(), totalPaise: quote.totalPaise });
       }
-      const hold = await payment.authorize({ id: randomUUID(), totalPaise: quote.totalPaise });
       let orderId: string;
       let placed: OrderDetail | undefined;
       try {
