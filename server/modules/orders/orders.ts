@@ -365,7 +365,7 @@ export function createOrdersService(deps: OrdersDependencies) {
       // Counted once per idempotency key: a double click or a retry of one checkout is one attempt. The first
       // request with a key claims it (atomically), and only that one counts against the limit. (A repeat of a
       // placed order is answered by the transaction below, which looks for the key first.)
-      if (await rateLimiter.tryHit(checkoutKeyRule, `${user.id} ${details.idempotencyKey}`)) await rateLimiter.hit(checkoutRateRule, user.id);
+      await rateLimiter.hitFirstTime(checkoutKeyRule, `${user.id} ${details.idempotencyKey}`, checkoutRateRule, user.id);
 
       // A method that holds money is asked to hold the priced amount before the transaction. One that holds
       // nothing (Cash on Delivery) needs no price beforehand: the cart is priced once, under the shopper's lock.
