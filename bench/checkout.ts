@@ -2,6 +2,7 @@ import { randomInt, randomUUID } from "node:crypto";
 import os from "node:os";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
 import { sql } from "kysely";
 import { openDatabase, type Database } from "../server/platform/db/client.ts";
 import { createProduct } from "../tests/support/factories.ts";
@@ -21,7 +22,8 @@ const SHOPPERS = 50;
 const PLENTY = 100_000;
 const SCARCE_START = 20;
 const RESTOCK_EVERY_MS = 50;
-const PORT = 4611;
+// Its own port, overridable so that parallel runs on one machine do not meet (BENCH_CHECKOUT_PORT).
+const PORT = Number(process.env.BENCH_CHECKOUT_PORT ?? 4611);
 const shipping = { name: "Asha Kulkarni", phone: "+91 98765 43210", address: "12 Garden Road\nPune 411001" };
 
 interface Tally {
@@ -41,6 +43,21 @@ interface Tally {
 interface Measured {
   tally: Tally;
   seconds: number;
+  /** CPU time the server process used in the phase (Linux /proc), ms; undefined where unknown. */
+  serverCpuMs?: number | undefined;
+}
+
+/**
+ * CPU time (user + system) a process has used so far, in ms, from /proc/<pid>/stat (Linux; undefined elsewhere).
+ * Per request it is a cost that other programs on the machine change far less than they change the rates.
+ */
+function cpuMs(pid: number | undefined): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+  } catch {
+    return undefined;
+  }
 }
 
 type Step = (url: string, cookie: string, tally: Tally) => Promise<void>;
@@ -111,7 +128,8 @@ function buy(productId: string): Step {
 }
 
 /** Every shopper repeats `step` until the phase's time is up. */
-async function runPhase(url: string, cookies: string[], seconds: number, step: Step): Promise<Measured> {
+async function runPhase(url: string, cookies: string[], seconds: number, step: Step, serverPid?: number): Promise<Measured> {
+  const cpuBefore = cpuMs(serverPid);
   const tally: Tally = { requests: 0, placed: 0, refused: 0, addsRefused: 0, unitsSold: 0, latencies: [], failures: new Map() };
   const started = performance.now();
   const deadline = started + seconds * 1000;
@@ -120,7 +138,8 @@ async function runPhase(url: string, cookies: string[], seconds: number, step: S
       while (performance.now() < deadline) await step(url, cookie, tally);
     }),
   );
-  return { tally, seconds: (performance.now() - started) / 1000 };
+  const cpuAfter = cpuMs(serverPid);
+  return { tally, seconds: (performance.now() - started) / 1000, serverCpuMs: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore };
 }
 
 /** Tops the plant's stock up every RESTOCK_EVERY_MS while `run` lasts; answers how many units it added. */
@@ -144,7 +163,8 @@ async function restocking<T>({ db }: Database, productId: string, unitsPerTick: 
   return { result, restocked };
 }
 
-function row(label: string, { tally, seconds }: Measured, baselinePerSecond: number) {
+function row(label: string, { tally, seconds, serverCpuMs }: Measured, baselinePerSecond: number) {
+  const cpuPerRequest = serverCpuMs === undefined || !tally.requests ? "?" : (serverCpuMs / tally.requests).toFixed(2);
   const perSecond = tally.requests / seconds;
   const latencies = [...tally.latencies].sort((a, b) => a - b);
   const ms = [50, 95, 99].map((p) => percentile(latencies, p).toFixed(1)).join("/");
@@ -160,6 +180,7 @@ function row(label: string, { tally, seconds }: Measured, baselinePerSecond: num
       String(tally.refused).padStart(8),
       String(tally.addsRefused).padStart(13),
       String(failures).padStart(9),
+      cpuPerRequest.padStart(14),
     ].join(" ") + detail
   );
 }
@@ -193,11 +214,13 @@ export async function benchCheckout(): Promise<void> {
   // process's environment (tests/support/shop-process.ts), and with the defaults every shopper reached the cap of
   // pending orders within seconds, so the phases measured refusals.
   const generousLimits = { RATE_LIMIT_SCALE: "10000", MAX_PENDING_ORDERS: "1000" };
+  // BENCH_SERVER_NODE_OPTIONS reaches the server's node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" for a profile.
+  const nodeOptions = process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {};
   const target = await createPostgresDatabase(adminUrl, "plant_shop_bench");
   let server: ShopProcess | undefined;
   let database: Database | undefined;
   try {
-    server = startShopProcess({ port: PORT, databaseUrl: target.url, env: generousLimits });
+    server = startShopProcess({ port: PORT, databaseUrl: target.url, env: { ...generousLimits, ...nodeOptions } });
     await waitUntilHealthy(server);
     database = openDatabase({ databaseUrl: target.url, poolSize: 2 });
     const { db } = database;
@@ -206,16 +229,17 @@ export async function benchCheckout(): Promise<void> {
     const cookies = (await insertShoppers(db, SHOPPERS, { password: "monstera-deliciosa-77", prefix: "bench" })).map((shopper) => shopper.cookie);
     const url = server.url;
 
-    const baseline = await runPhase(url, cookies, seconds, readCart);
-    const plentiful = await runPhase(url, cookies, seconds, buy(plenty.id));
+    const baseline = await runPhase(url, cookies, seconds, readCart, server.child.pid);
+    const plentiful = await runPhase(url, cookies, seconds, buy(plenty.id), server.child.pid);
     // Supply at half the rate the plentiful phase sold, so that about every other checkout finds too little.
     const unitsPerTick = Math.max(1, Math.round((plentiful.tally.unitsSold / plentiful.seconds / 2) * (RESTOCK_EVERY_MS / 1000)));
-    const { result: scarcity, restocked } = await restocking(database, scarce.id, unitsPerTick, () => runPhase(url, cookies, seconds, buy(scarce.id)));
+    const { result: scarcity, restocked } = await restocking(database, scarce.id, unitsPerTick, () => runPhase(url, cookies, seconds, buy(scarce.id), server!.child.pid));
 
     const baselinePerSecond = baseline.tally.requests / baseline.seconds;
     console.log(`\nCheckout bench: ${SHOPPERS} shoppers, ${seconds}s a phase, one server on PostgreSQL, loopback, ${os.cpus().length} cores, Node ${process.version}`);
     console.log("(an order costs two requests: add to cart, then the order; the rates count the order requests)");
-    console.log("phase                           requests/s  ÷ baseline    p50/p95/p99 ms   placed  refused  adds refused  failures");
+    console.log("(server CPU ms: the server process's CPU time in the phase per request counted, add to cart included in checkouts)");
+    console.log("phase                           requests/s  ÷ baseline    p50/p95/p99 ms   placed  refused  adds refused  failures  server CPU ms");
     console.log(row("baseline: GET /api/cart", baseline, baselinePerSecond));
     console.log(row("checkout, plenty of stock", plentiful, baselinePerSecond));
     console.log(row(`checkout, scarce (+${unitsPerTick}/${RESTOCK_EVERY_MS}ms)`, scarcity, baselinePerSecond));

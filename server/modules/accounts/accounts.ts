@@ -1,4 +1,4 @@
-import { randomInt } from "node:crypto";
+import { createHmac, randomInt, timingSafeEqual } from "node:crypto";
 import { isAPIError, type APIError } from "better-auth/api";
 import { parseSetCookieHeader } from "better-auth/cookies";
 import { sql, type Kysely } from "kysely";
@@ -11,7 +11,7 @@ import {
   resetPasswordSchema,
 } from "#common/accounts/account-schemas.ts";
 import type { Auth } from "./auth/auth.ts";
-import { CLIENT_IP_HEADER, SESSION_MAX_AGE_MS } from "./auth/auth-rules.ts";
+import { CLIENT_IP_HEADER, SESSION_IDLE_SECONDS, SESSION_MAX_AGE_MS, SESSION_REFRESH_SECONDS } from "./auth/auth-rules.ts";
 import type { Database, Dialect } from "../../platform/db/client.ts";
 import type { DB } from "../../platform/db/schema.ts";
 import { toFlag } from "../../platform/db/values.ts";
@@ -65,6 +65,38 @@ export function createAccountsService(auth: Auth, { db, dialect }: Pick<Database
     return (await auth.$context).authCookies.sessionToken.name;
   }
 
+  /**
+   * The fast path of getSession, for what nearly every signed-in request presents: a live session that needs no
+   * change. The credential's signature is checked as Better Auth checks it (HMAC-SHA256 of the token with the
+   * secret), synchronously, and the session and its user are read in one statement; everything else (a bad
+   * signature, no such session, an expired or too old one, one whose idle days are due to start again) is
+   * undefined and goes to Better Auth, which decides and says what becomes of the cookie. Nothing is cached: a
+   * signed-out session is gone on the next request, in every process (docs/decisions/009, issue 12).
+   */
+  async function liveSession(credential: string): Promise<SessionUser | undefined> {
+    const dot = credential.lastIndexOf(".");
+    const token = credential.slice(0, dot);
+    const signature = credential.slice(dot + 1);
+    if (dot < 1 || signature.length !== 44 || !signature.endsWith("=")) return undefined;
+    const expected = createHmac("sha256", (secret ??= (await auth.$context).secret)).update(token).digest();
+    const given = Buffer.from(signature, "base64");
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+    const row = await db
+      .selectFrom("sessions as s")
+      .innerJoin("users as u", "u.id", "s.userId")
+      .select(["s.expiresAt", "s.createdAt", "u.id", "u.name", "u.email", "u.image", "u.emailVerified", "u.username", "u.displayUsername", "u.role"])
+      .where("s.token", "=", token)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const now = Date.now();
+    const expiresAt = new Date(row.expiresAt).getTime();
+    // Better Auth slides the idle lifetime once SESSION_REFRESH_SECONDS have passed since it last did.
+    const refreshDue = expiresAt - SESSION_IDLE_SECONDS * 1000 + SESSION_REFRESH_SECONDS * 1000 <= now;
+    if (!(expiresAt > now) || refreshDue || new Date(row.createdAt).getTime() < now - SESSION_MAX_AGE_MS) return undefined;
+    return toSessionUser({ ...row, emailVerified: Boolean(row.emailVerified) });
+  }
+  let secret: string | undefined;
+
   /** A new password through Better Auth's own hasher, and every session of the account signed out. */
   async function resetAccount(userId: string, password: string) {
     const context = await auth.$context;
@@ -81,6 +113,8 @@ export function createAccountsService(auth: Auth, { db, dialect }: Pick<Database
      */
     async getSession(caller: SessionCaller): Promise<{ user: SessionUser | null; session: SessionOutcome }> {
       if (!caller.sessionCredential) return { user: null, session: SESSION_UNCHANGED };
+      const known = await liveSession(caller.sessionCredential);
+      if (known) return { user: known, session: SESSION_UNCHANGED };
       const read = async () => auth.api.getSession({ headers: await authHeaders(caller), returnHeaders: true });
       let { headers, response } = await read();
       // Sessions never outlive SESSION_MAX_AGE_MS from sign-in, however active (decision 008): an older one is

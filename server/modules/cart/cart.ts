@@ -113,15 +113,15 @@ export function createCartService(database: Pick<Database, "db" | "dialect">, { 
       const user = owner(viewer, c.addPrefix);
       const { productId, quantity } = withMessagePrefix(c.addPrefix, () => parseInput(addToCartSchema, input));
       await inShopperTransaction(database, user.id, async (trx) => {
-        const product = await trx.selectFrom("products").select(["id", "stock"]).where("id", "=", productId).executeTakeFirst();
-        if (!product) throw new NotFoundError(`${c.addPrefix} ${messages.product.notFound}`);
-        const existing = await trx
-          .selectFrom("cart_items")
-          .select("quantity")
-          .where("user_id", "=", user.id)
-          .where("product_id", "=", productId)
+        // The product's stock and the quantity already in the cart, in one statement.
+        const product = await trx
+          .selectFrom("products as p")
+          .leftJoin("cart_items as ci", (join) => join.onRef("ci.product_id", "=", "p.id").on("ci.user_id", "=", user.id))
+          .select(["p.stock", "ci.quantity"])
+          .where("p.id", "=", productId)
           .executeTakeFirst();
-        const wanted = (existing?.quantity ?? 0) + quantity;
+        if (!product) throw new NotFoundError(`${c.addPrefix} ${messages.product.notFound}`);
+        const wanted = (product.quantity ?? 0) + quantity;
         if (product.stock === 0) throw new ConflictError(`${c.addPrefix} ${c.outOfStock}`);
         if (wanted > product.stock) throw new ConflictError(`${c.addPrefix} ${c.onlyLeft(product.stock)}`);
         if (wanted > MAX_CART_QUANTITY) throw new InvalidInputError(`${c.addPrefix} ${c.quantityAtMost(MAX_CART_QUANTITY)}`);

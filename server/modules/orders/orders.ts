@@ -16,7 +16,7 @@ import { lineProblem } from "../cart/index.ts";
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError, parseInput } from "../../platform/errors.ts";
 import type { MailOutbox } from "../../platform/mail/mail-outbox.ts";
 import { orderEmail } from "./order-mails.ts";
-import { countCancelledOrder, countPlacedOrder } from "./daily-totals.ts";
+import { countCancelledOrder, countPlacedOrder, placedOrderCount } from "./daily-totals.ts";
 import { shopDay } from "../../platform/shop-day.ts";
 import { cashOnDelivery, type PaymentHold, type PaymentMethod } from "./payments.ts";
 import type { EventLog } from "../../platform/event-log.ts";
@@ -107,14 +107,20 @@ export function createOrdersService(deps: OrdersDependencies) {
    * stands (each such line named). Takes no row lock: see takeStock.
    */
   async function priceCart(from: Kysely<DB>, userId: string): Promise<PricedCart> {
-    const cart = await from.selectFrom("cart_items").select(["id", "product_id", "quantity"]).where("user_id", "=", userId).orderBy("product_id").execute();
+    // One statement: the lines with their products (none for a product deleted since), in product-id order.
+    const cart = await from
+      .selectFrom("cart_items as ci")
+      .leftJoin("products as p", "p.id", "ci.product_id")
+      .select(["ci.id", "ci.quantity", "p.id as product_id", "p.name", "p.price_paise", "p.stock"])
+      .where("ci.user_id", "=", userId)
+      .orderBy("ci.product_id")
+      .execute();
     if (!cart.length) throw new InvalidInputError(messages.checkout.emptyCart);
-    const ids = cart.flatMap((line) => (line.product_id ? [line.product_id] : []));
-    const products = ids.length
-      ? (await sql<Product>`select id, name, price_paise, stock from products where id in (${sql.join(ids)}) order by id`.execute(from)).rows
-      : [];
-    const byId = new Map(products.map((p) => [p.id, p]));
-    const lines = cart.map((line) => ({ id: line.id, quantity: line.quantity, product: line.product_id ? byId.get(line.product_id) : undefined }));
+    const lines = cart.map(({ id, quantity, product_id, name, price_paise, stock }) => ({
+      id,
+      quantity,
+      product: product_id === null ? undefined : { id: product_id, name: name!, price_paise: price_paise!, stock: stock! },
+    }));
     const problems = lines.flatMap((line) => lineProblem(line.product, line.quantity) ?? []);
     if (problems.length) throw new ConflictError(problems.join(" "), { cart: problems.join(" ") });
     const priced = lines as PricedLine[]; // every product is there: a missing one is a problem above
@@ -137,16 +143,28 @@ export function createOrdersService(deps: OrdersDependencies) {
     user: SessionUser,
     details: z.output<typeof checkoutSchema>,
     hold: PaymentHold,
-    quote: PricedCart,
+    quote: PricedCart | undefined,
   ): Promise<{ orderId: string; placed?: OrderDetail }> {
-    const earlier = await orderWithKey(trx, user.id, details.idempotencyKey);
+    // The earlier order with this key and the pending orders, in one statement.
+    const { earlier, pending } = await trx
+      .selectNoFrom((eb) => [
+        eb.selectFrom("orders").select("id").where("user_id", "=", user.id).where("idempotency_key", "=", details.idempotencyKey).as("earlier"),
+        eb
+          .selectFrom("orders")
+          .select((count) => count.fn.countAll<number>().as("n"))
+          .where("user_id", "=", user.id)
+          .where("status", "=", "pending")
+          .where("payment_method", "=", cashOnDelivery.label)
+          .as("pending"),
+      ])
+      .executeTakeFirstOrThrow();
     if (earlier) return { orderId: earlier };
-    await refuseTooManyPending(trx, user.id);
+    refuseTooManyPending(user.id, Number(pending));
     // Read without row locks: the shopper's lock keeps the cart still; the stock and prices are checked again below
     // by the statements that lock the products.
     const cart = await priceCart(trx, user.id);
     // A line added or changed (another tab) or a new price since the payment was held: the shopper looks again.
-    if (fingerprint(cart) !== fingerprint(quote)) throw new ConflictError(messages.checkout.cartChanged, { cart: messages.checkout.cartChanged });
+    if (quote && fingerprint(cart) !== fingerprint(quote)) throw new ConflictError(messages.checkout.cartChanged, { cart: messages.checkout.cartChanged });
     const now = new Date().toISOString();
     // The day of the daily totals this order counts on (docs/decisions/024), kept with it for a cancellation.
     const countedOn = shopDay(now, deps.timeZone);
@@ -176,9 +194,21 @@ export function createOrdersService(deps: OrdersDependencies) {
       unit_price_paise: product.price_paise,
       quantity,
     }));
-    await trx.insertInto("orders").values(columns).execute();
-    await trx.insertInto("order_lines").values(lines).execute();
-    await trx.deleteFrom("cart_items").where("id", "in", cart.lines.map((line) => line.id)).execute();
+    const ordered = cart.lines.map((line) => line.id);
+    if (database.dialect === "postgres") {
+      // One round trip on PostgreSQL: the order, its lines and the cart lines it empties, as one statement (the
+      // lines' foreign key is checked at its end, when the order is there).
+      await trx
+        .with("o", (q) => q.insertInto("orders").values(columns))
+        .with("l", (q) => q.insertInto("order_lines").values(lines))
+        .deleteFrom("cart_items")
+        .where("id", "in", ordered)
+        .execute();
+    } else {
+      await trx.insertInto("orders").values(columns).execute();
+      await trx.insertInto("order_lines").values(lines).execute();
+      await trx.deleteFrom("cart_items").where("id", "in", ordered).execute();
+    }
     if (details.saveToProfile) {
       await trx.updateTable("users").set({ name: details.name, phone: details.phone, address: details.address, updatedAt: now }).where("id", "=", user.id).execute();
     }
@@ -186,9 +216,9 @@ export function createOrdersService(deps: OrdersDependencies) {
     // Built from the rows just written, not read back: the same detail, two statements fewer in the transaction.
     const placed = toDetail(order, lines);
     await notify(trx, "placed", placed);
-    await takeStock(trx, cart, now);
-    // Last, so the day's row (one for every checkout of the day) stays locked only until commit.
-    await countPlacedOrder(trx, countedOn, cart.totalPaise);
+    // Last, so the day's row (one for every checkout of the day) stays locked only until commit; on PostgreSQL
+    // counted by the statement that takes the last line's stock, one round trip less while both rows are held.
+    await takeStock(trx, cart, now, { day: countedOn, totalPaise: cart.totalPaise });
     return { orderId: hold.orderId, placed };
   }
 
@@ -197,15 +227,25 @@ export function createOrdersService(deps: OrdersDependencies) {
    * update that locks the row: it changes nothing unless the stock covers the line, and it answers the price it
    * found, so a price changed since the cart was read is caught here, under the lock. Never oversells.
    */
-  async function takeStock(trx: Kysely<DB>, cart: PricedCart, now: string) {
+  async function takeStock(trx: Kysely<DB>, cart: PricedCart, now: string, count: { day: string; totalPaise: number }) {
+    const last = cart.lines.at(-1);
     for (const line of cart.lines) {
-      const taken = await trx
+      const decrement = trx
         .updateTable("products")
         .set({ stock: sql`stock - ${line.quantity}`, updated_at: now })
         .where("id", "=", line.product.id)
         .where("stock", ">=", line.quantity)
-        .returning(["price_paise"])
-        .executeTakeFirst();
+        .returning(["price_paise"]);
+      const countsTheDay = line === last && database.dialect === "postgres";
+      const taken = countsTheDay
+        ? // The day is counted only when the stock was taken (else the transaction rolls back below anyway).
+          await trx
+            .with("taken", () => decrement)
+            .with("counted", (q) => placedOrderCount(q, count.day, count.totalPaise, q.selectFrom("taken").select(sql`1`.as("one"))))
+            .selectFrom("taken")
+            .select("price_paise")
+            .executeTakeFirst()
+        : await decrement.executeTakeFirst();
       if (!taken) {
         // Bought by somebody else since the cart was read (or deleted): the same message the cart would show.
         const product = await trx.selectFrom("products").select(["name", "stock"]).where("id", "=", line.product.id).executeTakeFirst();
@@ -215,6 +255,7 @@ export function createOrdersService(deps: OrdersDependencies) {
       if (taken.price_paise !== line.product.price_paise) throw new ConflictError(messages.checkout.cartChanged, { cart: messages.checkout.cartChanged });
       deps.changes.publish(trx, { type: "product", productId: line.product.id, aspects: ["stock"] });
     }
+    if (database.dialect !== "postgres") await countPlacedOrder(trx, count.day, count.totalPaise);
   }
 
   /**
@@ -223,16 +264,9 @@ export function createOrdersService(deps: OrdersDependencies) {
    * account cannot all pass it. Only orders nobody has started on count: a processing or shipped order was seen
    * by the shop. Paid orders (a future card method) are not capped.
    */
-  async function refuseTooManyPending(trx: Kysely<DB>, userId: string) {
+  function refuseTooManyPending(userId: string, pending: number) {
     if (payment.id !== cashOnDelivery.id) return;
-    const { n } = await trx
-      .selectFrom("orders")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("user_id", "=", userId)
-      .where("status", "=", "pending")
-      .where("payment_method", "=", cashOnDelivery.label)
-      .executeTakeFirstOrThrow();
-    if (Number(n) >= deps.maxPendingOrders) {
+    if (pending >= deps.maxPendingOrders) {
       events.warn("limit.hit", { limit: "pending-orders", subject: userId, max: deps.maxPendingOrders });
       throw new ConflictError(messages.checkout.tooManyPending(deps.maxPendingOrders));
     }
@@ -328,22 +362,28 @@ export function createOrdersService(deps: OrdersDependencies) {
         const id = await orderWithKey(db, user.id, details.idempotencyKey);
         return id ? loadOrder(id) : undefined;
       };
-      const already = await orderMadeByKey();
-      if (already) return already;
       // Counted once per idempotency key: a double click or a retry of one checkout is one attempt. The first
-      // request with a key claims it (atomically), and only that one counts against the limit.
-      if (await rateLimiter.tryHit(checkoutKeyRule, `${user.id} ${details.idempotencyKey}`)) await rateLimiter.hit(checkoutRateRule, user.id);
+      // request with a key claims it (atomically), and only that one counts against the limit. (A repeat of a
+      // placed order is answered by the transaction below, which looks for the key first.)
+      await rateLimiter.hitFirstTime(checkoutKeyRule, `${user.id} ${details.idempotencyKey}`, checkoutRateRule, user.id);
 
-      let quote: PricedCart;
-      try {
-        quote = await priceCart(db, user.id);
-      } catch (error) {
-        // A request with the same key may have placed the order, and emptied the cart, a moment ago.
-        const winner = await orderMadeByKey();
-        if (winner) return winner;
-        throw error;
+      // A method that holds money is asked to hold the priced amount before the transaction. One that holds
+      // nothing (Cash on Delivery) needs no price beforehand: the cart is priced once, under the shopper's lock.
+      let quote: PricedCart | undefined;
+      let hold: PaymentHold;
+      if (payment.holdsNothing) {
+        hold = { orderId: randomUUID(), reference: null };
+      } else {
+        try {
+          quote = await priceCart(db, user.id);
+        } catch (error) {
+          // A request with the same key may have placed the order, and emptied the cart, a moment ago.
+          const winner = await orderMadeByKey();
+          if (winner) return winner;
+          throw error;
+        }
+        hold = await payment.authorize({ id: randomUUID(), totalPaise: quote.totalPaise });
       }
-      const hold = await payment.authorize({ id: randomUUID(), totalPaise: quote.totalPaise });
       let orderId: string;
       let placed: OrderDetail | undefined;
       try {

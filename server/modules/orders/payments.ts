@@ -13,6 +13,11 @@ export interface PaymentHold {
 export interface PaymentMethod {
   id: string;
   label: string;
+  /**
+   * True for a method that holds nothing (authorize and release do nothing): checkout then skips pricing the cart
+   * before its transaction, which prices it anyway (docs/decisions/009).
+   */
+  holdsNothing?: boolean;
   /** Holds the order's amount before the order is stored; throws (a ServiceError for the shopper) when refused. */
   authorize(order: { id: string; totalPaise: number }): Promise<PaymentHold>;
   /** Lets a hold go whose order was not stored: a plant ran short, a price changed, or a retry found the first order. */
@@ -22,6 +27,7 @@ export interface PaymentMethod {
 export const cashOnDelivery: PaymentMethod = {
   id: "cod",
   label: "Cash on Delivery",
+  holdsNothing: true,
   // Paid to the courier: nothing to hold now, nothing to let go.
   authorize: async (order) => ({ orderId: order.id, reference: null }),
   release: async () => undefined,

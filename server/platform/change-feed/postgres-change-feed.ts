@@ -22,11 +22,18 @@ export interface PostgresChangeFeedOptions {
 export const DEFAULT_CHANNEL = "plant_shop_changes";
 const RECONNECT_DELAYS_MS = [100, 500, 1000, 2000, 5000];
 
-/** What travels in a NOTIFY payload: the change, and which process sent it (so that it does not hear itself twice). */
+/**
+ * What travels in a NOTIFY payload: the changes, and which process sent them (so that it does not hear itself
+ * twice). `change` alone is what processes sent before changes were batched.
+ */
 interface Envelope {
   from: string;
-  change: Change;
+  changes?: Change[];
+  change?: Change;
 }
+
+/** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more; a batch is split to stay well under it. */
+const MAX_PAYLOAD_CHARS = 7000;
 
 /**
  * The change feed across server processes (decision 019): a change is delivered in this process at once
@@ -60,8 +67,8 @@ export async function createPostgresChangeFeed(options: PostgresChangeFeedOption
     } catch {
       return; // not one of ours
     }
-    if (envelope.from === processId || !envelope.change) return;
-    local.deliver(envelope.change);
+    if (envelope.from === processId) return;
+    for (const change of envelope.changes ?? (envelope.change ? [envelope.change] : [])) local.deliver(change);
   };
 
   /** Opens the LISTEN connection; throws when it cannot. */
@@ -121,15 +128,47 @@ export async function createPostgresChangeFeed(options: PostgresChangeFeedOption
   // The first connection must work: a shop that cannot listen would serve stale pages without a word.
   await connect();
 
+  // Changes wait here while a NOTIFY is on its way; the next one carries all of them, each once. Under load
+  // (every checkout changes a plant's stock) that is one NOTIFY per round trip instead of one per order, and
+  // when nothing is in flight a change still leaves at once (issue 12).
+  let waiting = new Map<string, Change>();
+  let sending = false;
+
+  function sendWaiting() {
+    if (sending || !waiting.size) return;
+    const changes = [...waiting.values()];
+    waiting = new Map();
+    const payloads: string[] = [];
+    let batch: Change[] = [];
+    const envelope = (list: Change[]) => JSON.stringify({ from: processId, changes: list } satisfies Envelope);
+    for (const change of changes) {
+      if (batch.length && envelope([...batch, change]).length > MAX_PAYLOAD_CHARS) {
+        payloads.push(envelope(batch));
+        batch = [];
+      }
+      batch.push(change);
+    }
+    payloads.push(envelope(batch));
+    sending = true;
+    const statement = sql`select pg_notify(${channel}, payload) from unnest(${payloads}::text[]) with ordinality as p(payload, n) order by n`;
+    statement
+      .execute(db)
+      .catch((error: unknown) => {
+        // The changes are committed and this process knows; the others see them at their next change or resync.
+        if (!closed) logger.error({ err: error, changes }, "change feed: could not tell the other processes");
+      })
+      .finally(() => {
+        sending = false;
+        sendWaiting();
+      });
+  }
+
   return {
     publish(trxOrDb, change) {
       afterCommit(trxOrDb, () => {
         local.deliver(change);
-        const payload = JSON.stringify({ from: processId, change } satisfies Envelope);
-        sql`select pg_notify(${channel}, ${payload})`.execute(db).catch((error: unknown) => {
-          // The change is committed and this process knows; the others see it at their next change or resync.
-          if (!closed) logger.error({ err: error, change }, "change feed: could not tell the other processes");
-        });
+        waiting.set(JSON.stringify(change), change);
+        sendWaiting();
       });
     },
     subscribe: (listener) => local.subscribe(listener),

@@ -3,7 +3,7 @@
 // with exponential backoff stored in the row, so a restart loses nothing and several processes on one
 // PostgreSQL database send each mail once.
 import { randomUUID } from "node:crypto";
-import type { Kysely } from "kysely";
+import { sql, type Expression, type Kysely, type SqlBool } from "kysely";
 import type { Logger } from "pino";
 import type { Database } from "../db/client.ts";
 import type { DB } from "../db/schema.ts";
@@ -189,19 +189,18 @@ export function createMailWorker({
 
   /**
    * Takes up to `batchSize` due mails: their due time moves forward by the lease and they get this claim. On
-   * PostgreSQL, in a transaction, `FOR UPDATE SKIP LOCKED` lets workers in other processes claim other rows at
-   * the same moment instead of waiting (a row another worker claimed meanwhile no longer matches and is passed
-   * over). SQLite runs the claim as one statement, which nothing can interleave with, and never holds its
-   * write lock across a wait.
+   * PostgreSQL `FOR UPDATE SKIP LOCKED` lets workers in other processes claim other rows at the same moment
+   * instead of waiting (a row another worker claimed meanwhile no longer matches and is passed over). SQLite runs
+   * the claim as one statement, which nothing can interleave with, and never holds its write lock across a wait.
    */
   async function claim() {
     const token = randomUUID();
     const startedAt = now();
-    const take = (trx: Kysely<DB>, ids: string[] | ReturnType<typeof dueIds>) =>
+    const take = (trx: Kysely<DB>, ids: Expression<SqlBool>) =>
       trx
         .updateTable("mail_outbox")
         .set((eb) => ({ next_attempt_at: iso(startedAt + leaseMs), attempts: eb("attempts", "+", 1), claim: token }))
-        .where("id", "in", ids)
+        .where(ids)
         .where("status", "=", "pending")
         .returning(["id", "kind", "reference", "recipient", "subject", "text_body", "html_body", "attempts"])
         .execute();
@@ -213,19 +212,18 @@ export function createMailWorker({
         .where("next_attempt_at", "<=", iso(startedAt))
         .orderBy("next_attempt_at")
         .limit(batchSize);
-    const rows =
-      dialect === "postgres"
-        ? await db.transaction().execute(async (trx) => {
-            const due = await dueIds(trx).forUpdate().skipLocked().execute();
-            return due.length ? take(trx, due.map((row) => row.id)) : [];
-          })
-        : await take(db, dueIds(db));
+    // One statement on both: on PostgreSQL the due rows are locked by its subquery (the usual queue claim), which
+    // saves the worker three round trips per claim (issue 12: it shares the pool with checkouts).
+    // `= any(array(…))`, not `in (…)`: PostgreSQL may run an `in` subquery again for every row it updates, each
+    // run skipping what the last one locked, and so claim more than `batchSize`; an array subquery runs once.
+    const rows = await take(db, dialect === "postgres" ? sql<SqlBool>`id = any(array(${dueIds(db).forUpdate().skipLocked()}))` : sql<SqlBool>`id in (${dueIds(db)})`);
     return rows.map((row) => ({ ...row, claim: token }));
   }
 
   type Claimed = Awaited<ReturnType<typeof claim>>[number];
 
-  async function send(mail: Claimed): Promise<void> {
+  /** Sends one claimed mail; answers true when it went (its row is then marked by markSent), false when not. */
+  async function send(mail: Claimed): Promise<boolean> {
     const about = { mailId: mail.id, kind: mail.kind, ...(mail.reference ? { reference: mail.reference } : {}) };
     const mine = (query: ReturnType<typeof update>) => query.where("id", "=", mail.id).where("claim", "=", mail.claim);
     const update = () => db.updateTable("mail_outbox");
@@ -249,11 +247,22 @@ export function createMailWorker({
         { ...about, attempt: mail.attempts, error: reason, ...(typeof code === "string" ? { code } : {}), willRetry: !giveUp, ...(giveUp ? {} : { nextAttemptAt }) },
         "e-mail could not be sent",
       );
-      return;
+      return false;
     }
-    await mine(update().set({ status: "sent", claim: null, finished_at: iso(now()), text_body: null, html_body: null, last_error: null })).execute();
     if (sent?.file) logger.info({ ...about, file: sent.file }, "e-mail written to the outbox folder");
     else logger.info(about, "e-mail sent");
+    return true;
+  }
+
+  /** The mails of one claim that went, marked sent in one statement (and their bodies dropped). */
+  async function markSent(claim: string, ids: string[]) {
+    if (!ids.length) return;
+    await db
+      .updateTable("mail_outbox")
+      .set({ status: "sent", claim: null, finished_at: iso(now()), text_body: null, html_body: null, last_error: null })
+      .where("id", "in", ids)
+      .where("claim", "=", claim)
+      .execute();
   }
 
   async function sendBatches(): Promise<number> {
@@ -262,13 +271,19 @@ export function createMailWorker({
       const batch = await claim();
       if (!batch.length) break;
       holding += batch.length;
-      await Promise.all(
+      const went = await Promise.all(
         batch.map((mail) =>
-          send(mail)
-            .catch((error: unknown) => logger.error({ err: error, mailId: mail.id }, "the outcome of an e-mail could not be recorded"))
-            .finally(() => holding--),
+          send(mail).catch((error: unknown) => {
+            logger.error({ err: error, mailId: mail.id }, "the outcome of an e-mail could not be recorded");
+            return false;
+          }),
         ),
       );
+      const sentIds = batch.filter((_, i) => went[i]).map((mail) => mail.id);
+      // A mail sent but not marked (the database is gone for a moment) is sent again after its lease: at least once.
+      await markSent(batch[0]!.claim, sentIds)
+        .catch((error: unknown) => logger.error({ err: error, mailIds: sentIds }, "the outcome of an e-mail could not be recorded"))
+        .finally(() => (holding -= batch.length));
       attempted += batch.length;
     }
     return attempted;

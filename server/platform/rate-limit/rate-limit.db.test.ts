@@ -35,6 +35,23 @@ describe("rate limiter", () => {
     await expect(limiter.hit(rule, "quiet")).rejects.toBeInstanceOf(TooManyRequestsError);
   });
 
+  it("hitFirstTime counts against the rule only the first hit of each subject of the first rule, and refuses past the limit", async () => {
+    let now = 1_000_000;
+    const limiter = createRateLimiter(database.db, { now: () => now, dialect: database.dialect });
+    const once: RateRule = { name: "once", limit: 1, windowMs: 60_000, message: "", fixed: true };
+    // Two keys, each hit twice (a double click): two counted, so a third key still passes a limit of 3.
+    for (const key of ["k1", "k1", "k2", "k2", "k3"]) await limiter.hitFirstTime(once, key, rule, "shopper");
+    const hits = async () => (await database.db.selectFrom("rate_limits").select("hits").where("key", "=", "test:shopper").executeTakeFirstOrThrow()).hits;
+    expect(await hits()).toBe(3);
+    await expect(limiter.hitFirstTime(once, "k4", rule, "shopper")).rejects.toMatchObject({ status: 429, retryAfterSeconds: 60 });
+    // A repeat of a key already seen is not counted, so it is never refused either.
+    await expect(limiter.hitFirstTime(once, "k1", rule, "shopper")).resolves.toBeUndefined();
+    expect(await hits()).toBe(4);
+    now += 60_000;
+    await expect(limiter.hitFirstTime(once, "k5", rule, "shopper")).resolves.toBeUndefined();
+    expect(await hits()).toBe(1);
+  });
+
   it("undo takes one hit back, never below zero and never into a new window", async () => {
     let now = 1_000_000;
     const limiter = createRateLimiter(database.db, { now: () => now });

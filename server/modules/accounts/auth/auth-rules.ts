@@ -30,6 +30,8 @@ export const authRateRules = {
 
 export const SESSION_IDLE_SECONDS = 7 * 24 * 60 * 60;
 export const SESSION_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
+/** How often a session's 7 idle days start again (Better Auth's updateAge): at most once a day. */
+export const SESSION_REFRESH_SECONDS = 24 * 60 * 60;
 export const RESET_LINK_MINUTES = 60;
 
 /**

@@ -12,7 +12,15 @@ import { TooManyRequestsError } from "../../../platform/errors.ts";
 import type { EventLog } from "../../../platform/event-log.ts";
 import { sessionCookieAttributes, authCookieName } from "../../../platform/http/session-cookie.ts";
 import type { RateLimiter, RateRule } from "../../../platform/rate-limit/rate-limit.ts";
-import { authRateRules, CLIENT_IP_HEADER, DISABLED_AUTH_PATHS, RESET_LINK_MINUTES, SESSION_IDLE_SECONDS, SESSION_MAX_AGE_MS } from "./auth-rules.ts";
+import {
+  authRateRules,
+  CLIENT_IP_HEADER,
+  DISABLED_AUTH_PATHS,
+  RESET_LINK_MINUTES,
+  SESSION_IDLE_SECONDS,
+  SESSION_MAX_AGE_MS,
+  SESSION_REFRESH_SECONDS,
+} from "./auth-rules.ts";
 import { isCommonPassword } from "./common-passwords.ts";
 import { hashPassword, verifyPassword } from "./password-hashing.ts";
 
@@ -74,7 +82,7 @@ export function createAuth({ database, publicUrl, secret, shopName, outbox, rate
         location: { type: "string", required: false, input: false },
       },
     },
-    session: { modelName: "sessions", expiresIn: SESSION_IDLE_SECONDS, updateAge: 24 * 60 * 60 },
+    session: { modelName: "sessions", expiresIn: SESSION_IDLE_SECONDS, updateAge: SESSION_REFRESH_SECONDS },
     account: { modelName: "accounts" },
     // Only a SHA-256 of each reset token reaches the database, so a copy of it opens no account (decision 015).
     // (Verification links are tokens signed with the secret and are never stored.)
