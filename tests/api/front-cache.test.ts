@@ -92,6 +92,19 @@ describe("the front cache", () => {
     }
   });
 
+  it("passes a hit in an encoding not made yet to the Hono chain once, which keeps it; the front writes the next", async () => {
+    const { url } = await shopWithCatalogue();
+    const stored = await get(`${url}/shop`, { "Accept-Encoding": "br" });
+    const firstGzip = await get(`${url}/shop`, { "Accept-Encoding": "gzip" });
+    const secondGzip = await get(`${url}/shop`, { "Accept-Encoding": "gzip" });
+    expect(fromFront(firstGzip)).toBe(false);
+    expect(firstGzip.headers["x-page-cache"]).toBe("hit");
+    expect(fromFront(secondGzip)).toBe(true);
+    expect(comparable(secondGzip)).toEqual(comparable(firstGzip));
+    expect(secondGzip.body.equals(firstGzip.body)).toBe(true);
+    expect(decodeBody("gzip", secondGzip.body).equals(decodeBody("br", stored.body))).toBe(true);
+  });
+
   it("answers If-None-Match with a 304 carrying the same headers as the Hono chain's 304, and no policy", async () => {
     const { shop, product, url } = await shopWithCatalogue();
     for (const path of [`/api/products/${product.id}`, "/shop"]) {

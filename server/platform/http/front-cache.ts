@@ -77,16 +77,18 @@ export function frontCache({ caches, trustedProxies, logger }: FrontCacheOptions
     const entry = key === undefined ? undefined : find(key);
     const wire = entry?.wire;
     if (!entry || !wire) return false;
+    const notModified = ifNoneMatchHits(header(req, "if-none-match"), entry.etag);
+    const encoding = notModified || !entry.encodable ? undefined : chooseEncoding(header(req, "accept-encoding"));
+    const encoded = encoding && entry.encoded[encoding];
+    // The form this client accepts is not made yet: the Hono chain makes and keeps it.
+    if (encoding && !encoded) return false;
     const started = performance.now();
     const chosenId = header(req, "x-request-id");
     const requestId = chosenId && REQUEST_ID.test(chosenId) ? chosenId : randomUUID();
-    let status = 200;
-    if (ifNoneMatchHits(header(req, "if-none-match"), entry.etag)) {
-      status = 304;
+    const status = notModified ? 304 : 200;
+    if (notModified) {
       res.writeHead(304, [...wire.notModified, "X-Request-Id", requestId, entry.hitHeader, "hit"]).end();
     } else {
-      const encoding = chooseEncoding(header(req, "accept-encoding"));
-      const encoded = encoding && entry.encoded[encoding];
       const body = encoded || entry.body;
       const headers = [...wire.ok, "X-Request-Id", requestId, entry.hitHeader, "hit", "Content-Length", String(body.byteLength)];
       if (encoded) headers.push("Content-Encoding", encoding);

@@ -13,7 +13,12 @@ export interface StoredAnswer {
   /** The body as first made. A page keeps the nonce it was rendered with, but no policy names it again: see scriptHashes. */
   body: Buffer;
   etag: string;
-  /** Brotli and gzip forms of a compressible body over COMPRESSION_THRESHOLD, made once when it was stored. */
+  /** Whether the body is worth encoding: a compressible type, over COMPRESSION_THRESHOLD. */
+  encodable: boolean;
+  /**
+   * Its brotli and gzip forms, each made once: the one the storing request accepted when it was stored, the other on
+   * its first demand (through the Hono chain: the front passes a request on while the form it accepts is missing).
+   */
   encoded: Partial<Record<Encoding, Buffer>>;
   /**
    * The CSP hash sources of the page's inline scripts, sent in place of a nonce with every replay (and with the
@@ -150,6 +155,17 @@ export function responseCache({ ttlMs, maxBytes, types, scopeOf, hitHeader, chan
     const key = c.req.url;
     const hit = lookup(key);
     if (hit) {
+      const encoding = chooseEncoding(c.req.header("accept-encoding"));
+      if (encoding && hit.encodable && !hit.encoded[encoding]) {
+        const encoded = await encode(hit.body, encoding, "stored");
+        // Still the same entry (not dropped while encoding): keep the encoded form with it.
+        if (entries.get(key) === hit && !hit.encoded[encoding]) {
+          hit.encoded[encoding] = encoded;
+          hit.bytes += encoded.byteLength;
+          totalBytes += encoded.byteLength;
+          evictOverBound();
+        }
+      }
       c.set("cspScriptHashes", hit.scriptHashes);
       return replaceResponse(c, answer(hit, c.req.header("if-none-match"), c.req.header("accept-encoding"), [[hitHeader, "hit"]]));
     }
@@ -162,14 +178,15 @@ export function responseCache({ ttlMs, maxBytes, types, scopeOf, hitHeader, chan
     const body = Buffer.from(await res.arrayBuffer());
     const etag = `W/"${createHash("sha1").update(body).digest("base64url").slice(0, 22)}"`;
     const scriptHashes = HTML.test(type) ? inlineScriptHashes(body.toString("utf8")) : [];
-    // Encoded once here, at the stored levels: every replay, and this answer, send these bytes.
+    // Encoded once, at the stored level, in the form this request accepts: this answer and every replay in that
+    // encoding send these bytes. (Only that form: an answer nobody asks for again costs one encoding, as before.)
+    const encodable = body.byteLength >= COMPRESSION_THRESHOLD && isCompressible(type);
+    const encoding = chooseEncoding(c.req.header("accept-encoding"));
     const encoded: StoredAnswer["encoded"] = {};
-    if (body.byteLength >= COMPRESSION_THRESHOLD && isCompressible(type)) {
-      [encoded.br, encoded.gzip] = await Promise.all([encode(body, "br", "stored"), encode(body, "gzip", "stored")]);
-    }
+    if (encodable && encoding) encoded[encoding] = await encode(body, encoding, "stored");
     const headers = [...res.headers.entries()].filter(([name]) => !PER_RESPONSE_HEADERS.test(name));
     const scope = scopeOf(c.req.path) ?? UNSCOPED;
-    const entry: StoredAnswer = { headers, body, etag, encoded, scriptHashes, hitHeader, bytes: 0, expiresAt: now() + ttlMs, scope };
+    const entry: StoredAnswer = { headers, body, etag, encodable, encoded, scriptHashes, hitHeader, bytes: 0, expiresAt: now() + ttlMs, scope };
     entry.bytes =
       body.byteLength + (encoded.br?.byteLength ?? 0) + (encoded.gzip?.byteLength ?? 0) + key.length +
       headers.reduce((sum, [name, value]) => sum + name.length + value.length, 0) + scriptHashes.length * 60 + ENTRY_OVERHEAD;
