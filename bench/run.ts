@@ -15,11 +15,16 @@ import { PRODUCTION_NODE_FLAGS } from "../tests/support/server-env.ts";
 // Nothing here asserts a speed: the ratio is measured in the same run on the same machine.
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
-const SHOP_PORT = 4601;
-const BARE_PORT = 4602;
+/** BENCH_PORT: the shop's port (the bare server takes the next one), so that two benches can run side by side. */
+const SHOP_PORT = Number(process.env.BENCH_PORT ?? 4601);
+const BARE_PORT = SHOP_PORT + 1;
 /** PAGE_CACHE_SECONDS's default (README): pages and catalogue JSON for visitors without cookies are reused at most this long. */
 const DEFAULT_PAGE_CACHE_SECONDS = 300;
 const TSX = path.resolve("node_modules/.bin/tsx");
+/** `--throughput`: only the throughput table (no first-load JS, start-up or checkout), to iterate on the server quickly. */
+const THROUGHPUT_ONLY = process.argv.includes("--throughput");
+/** `--cached-only`: skip the pages rendered for every request (the page cache off); the table then has cached rows only. */
+const CACHED_ONLY = process.argv.includes("--cached-only");
 
 interface Measured {
   rps: number;
@@ -103,7 +108,8 @@ async function main() {
   // First every page rendered for every request (the page cache off), then with the default cache.
   let shop = await startShop(dataDir, shopUrl, 0);
   const firstProduct = ((await (await fetch(`${shopUrl}/api/products?limit=1`)).json()) as { items: { id: string }[] }).items[0];
-  const paths = ["/api/products?limit=12", `/api/products/${firstProduct?.id}`, "/", "/shop", `/product/${firstProduct?.id}`];
+  const firstCategory = ((await (await fetch(`${shopUrl}/api/categories`)).json()) as { items: { id: string }[] }).items[0];
+  const paths = ["/api/products?limit=12", `/api/products/${firstProduct?.id}`, "/", "/shop", `/product/${firstProduct?.id}`, `/category/${firstCategory?.id}`];
   const pagePaths = paths.filter((p) => !p.startsWith("/api/"));
 
   // Record the shop's bytes for each path; the bare server answers with exactly those.
@@ -120,7 +126,7 @@ async function main() {
   writeFileSync(recordedFile, JSON.stringify(recorded));
 
   const rendered = new Map<string, Measured>();
-  for (const p of paths) rendered.set(p, await load(shopUrl + p));
+  if (!CACHED_ONLY) for (const p of paths) rendered.set(p, await load(shopUrl + p));
   const peakRendering = peakResidentMb(shop);
   await stop(shop);
   shop = await startShop(dataDir, shopUrl, DEFAULT_PAGE_CACHE_SECONDS);
@@ -142,7 +148,7 @@ async function main() {
   const row = (p: string, how: string, s: Measured) => {
     const b = bareResults.get(p)!;
     const bytes = Buffer.from(recorded[p]!.body, "base64").length;
-    const label = `${p.replace(firstProduct?.id ?? "{id}", "{id}")}${how}`;
+    const label = `${p.replace(firstProduct?.id ?? "{id}", "{id}").replace(firstCategory?.id ?? "{id}", "{id}")}${how}`;
     console.log(
       [
         label.padEnd(34),
@@ -158,11 +164,12 @@ async function main() {
   };
   for (const p of paths) {
     const page = pagePaths.includes(p);
-    row(p, page ? " (rendered)" : " (uncached)", rendered.get(p)!);
+    if (!CACHED_ONLY) row(p, page ? " (rendered)" : " (uncached)", rendered.get(p)!);
     row(p, " (cached)", cached.get(p)!);
   }
 
   console.log(`peak resident memory of the shop under this load: ${peakRendering.toFixed(1)} MB rendering every page, ${peakCached.toFixed(1)} MB with the caches (goal ≤ 250 MB)`);
+  if (THROUGHPUT_ONLY) return;
 
   // What each page's first load downloads (from the build `npm run bench` just made).
   printFirstLoads();

@@ -1,4 +1,6 @@
+import type http from "node:http";
 import path from "node:path";
+import { getRequestListener } from "@hono/node-server";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
 import { requestId } from "hono/request-id";
@@ -9,6 +11,7 @@ import type { AppEnv } from "./app-env.ts";
 import { resolveClientIp } from "./platform/http/client-ip.ts";
 import { handleError } from "./platform/http/errors.ts";
 import { useExternalOrigin } from "./platform/http/forwarded-origin.ts";
+import { frontCache } from "./platform/http/front-cache.ts";
 import { pageBodyLimits } from "./platform/http/page-body-limit.ts";
 import { anonymousApiCache, anonymousPageCache } from "./platform/http/page-cache.ts";
 import { compression } from "./platform/http/compression.ts";
@@ -55,10 +58,20 @@ const CACHED_API_ROUTES = [
 /** The shop's own illustrations (copied into the browser build too). */
 const PUBLIC_DIR = path.join(PROJECT_ROOT, "public");
 
-export function createApp({ config, services, logger, health, pages }: AppOptions) {
+/**
+ * The shop's HTTP app, and the node:http listener that serves it: anonymous answers the caches hold are written
+ * by the front cache before Hono; everything else goes through the app (docs/decisions/027).
+ */
+export function createApp({ config, services, logger, health, pages }: AppOptions): { app: Hono<AppEnv>; listener: http.RequestListener } {
   const origin = config.publicUrl.origin;
   const app = new Hono<AppEnv>();
+  // The catalogue's JSON and the pages for anonymous callers (docs/decisions/027), mounted below.
+  const apiCache = anonymousApiCache({ ttlMs: config.pageCacheSeconds * 1000, maxBytes: API_CACHE_BYTES, changes: services.changes });
+  const pageCache = anonymousPageCache({ ttlMs: config.pageCacheSeconds * 1000, maxBytes: PAGE_CACHE_BYTES, changes: services.changes });
+  const front = frontCache({ caches: [apiCache, pageCache], trustedProxies: config.trustProxy, logger });
   app.onError(handleError);
+  // Outermost: it records the headers the whole chain sends with an answer a cache stores, for the front to replay.
+  app.use(front.capture);
   app.use(requestId());
   app.use(resolveClientIp(config.trustProxy));
   app.use(useExternalOrigin(config.trustProxy));
@@ -71,7 +84,6 @@ export function createApp({ config, services, logger, health, pages }: AppOption
     await next();
   });
   // The catalogue's JSON for anonymous callers, before any step a cached answer does not need (docs/decisions/027).
-  const apiCache = anonymousApiCache({ ttlMs: config.pageCacheSeconds * 1000, maxBytes: API_CACHE_BYTES, changes: services.changes });
   for (const route of CACHED_API_ROUTES) app.use(route, apiCache);
   app.use(sameOriginOnly(origin));
   app.use(refuseControlCharactersInUrl());
@@ -113,8 +125,9 @@ export function createApp({ config, services, logger, health, pages }: AppOption
       app.use("*", serveStatic({ root: clientDir, precompressed: true, onFound: (_p, c) => c.header("Cache-Control", "public, max-age=3600") }));
     }
     app.use("*", pageBodyLimits());
-    app.use("*", anonymousPageCache({ ttlMs: config.pageCacheSeconds * 1000, maxBytes: PAGE_CACHE_BYTES, changes: services.changes }));
+    app.use("*", pageCache);
     app.all("*", pages.handler);
   }
-  return app;
+  const hono = getRequestListener(app.fetch);
+  return { app, listener: (req, res) => front.serve(req, res) || void hono(req, res) };
 }

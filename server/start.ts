@@ -1,7 +1,6 @@
 import http from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { getRequestListener } from "@hono/node-server";
 import type { Logger } from "pino";
 import type { ServerBuild } from "react-router";
 import { createApp, type HealthState } from "./app.ts";
@@ -62,7 +61,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   const build = vite
     ? () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>
     : ((await import(pathToFileURL(path.join(PROJECT_ROOT, "build/server/index.js")).href)) as ServerBuild);
-  const app = createApp({
+  const { listener } = createApp({
     config,
     services,
     logger,
@@ -73,7 +72,6 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     },
   });
 
-  const listener = getRequestListener(app.fetch);
   const handle: http.RequestListener = vite ? (req, res) => vite.middlewares(req, res, () => listener(req, res)) : listener;
   const inFlight = new Set<http.ServerResponse>();
   let stopping = false;

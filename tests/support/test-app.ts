@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { serve, type ServerType } from "@hono/node-server";
 import { pino, type Logger } from "pino";
 import { apiDocument, apiRoutes } from "../../server/api-routes.ts";
 import { createApp, type AppOptions } from "../../server/app.ts";
@@ -26,7 +26,7 @@ export interface TestApp {
   dataDir: string;
   /** Drives the app in-process; a JSON API answer that is not what the OpenAPI document promises fails the test. */
   request(path: string, init?: RequestInit): Promise<Response>;
-  /** Serves the app on a loopback port, as the real server does; returns its address. Closed by cleanup(). */
+  /** Serves the app on a loopback port as the real server does (front cache first); returns its address. Closed by cleanup(). */
   listen(): Promise<string>;
   cleanup(): Promise<void>;
 }
@@ -39,8 +39,8 @@ export async function createTestApp(env: NodeJS.ProcessEnv = {}, pages?: AppOpti
   const config = loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, PUBLIC_URL: TEST_ORIGIN, ...env });
   const { services, startMailWorker, closeMail, endLiveStreams, closeChanges } = await composeShop(config, database, logger);
   startMailWorker();
-  const app = createApp({ config, services, logger, health: { ready: true }, ...(pages ? { pages } : {}) });
-  let server: ServerType | undefined;
+  const { app, listener } = createApp({ config, services, logger, health: { ready: true }, ...(pages ? { pages } : {}) });
+  let server: http.Server | undefined;
   return {
     database,
     services,
@@ -52,7 +52,8 @@ export async function createTestApp(env: NodeJS.ProcessEnv = {}, pages?: AppOpti
     },
     listen: () =>
       new Promise((resolve) => {
-        server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, (info) => resolve(`http://127.0.0.1:${info.port}`));
+        const listening = http.createServer(listener);
+        server = listening.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(listening.address() as { port: number }).port}`));
       }),
     async cleanup() {
       endLiveStreams();

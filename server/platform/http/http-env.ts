@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import type { HttpBindings } from "@hono/node-server";
 import type { Logger } from "pino";
 import type { SessionCaller, SessionOutcome, SessionUser } from "../session-user.ts";
+import type { StoredAnswer } from "./response-cache.ts";
 import type { SessionCookies } from "./session-cookie.ts";
 
 /** Looks up who holds a session credential, and what (if anything) to tell their browser about the session. */
@@ -15,6 +16,10 @@ export interface PlatformVariables {
   log: Logger;
   requestId: string;
   secureHeadersNonce?: string;
+  /** Set by a response cache for an answer it stores or replays: the policy names these scripts, not the nonce. */
+  cspScriptHashes?: string[];
+  /** Set by a response cache when it stores this answer, for the front cache to record the headers sent with it. */
+  storedAnswer?: StoredAnswer;
   /** Set by resolveClientIp() for every request. */
   clientIp?: string | null;
   /** Set by sessions(): how this request's session is read, looked up and written. */

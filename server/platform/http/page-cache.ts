@@ -1,5 +1,5 @@
 import type { ChangeFeed } from "../change-feed/change-feed.ts";
-import { responseCache } from "./response-cache.ts";
+import { responseCache, type ResponseCache } from "./response-cache.ts";
 
 /** Pages, and React Router's data for client navigation and revalidation (`.data`, text/x-script). */
 const PAGE_TYPES = /^text\/html|^text\/x-script/;
@@ -13,9 +13,9 @@ const PRODUCT_API = /^\/api\/products\/(?!suggestions$)([^/]+)(?:\/|$)/;
 /**
  * The pages anonymous visitors see, kept until what they show changes (docs/decisions/007 and 027). Server
  * rendering is what limits page throughput; a page a visitor without cookies sees is the same for every such
- * visitor, so it is rendered once. Each replay carries its own CSP nonce.
+ * visitor, so it is rendered once. Its policy names its inline scripts by hash, never a shared nonce (decision 004).
  */
-export function anonymousPageCache({ ttlMs, maxBytes, changes, now }: { ttlMs: number; maxBytes: number; changes?: ChangeFeed; now?: () => number }) {
+export function anonymousPageCache({ ttlMs, maxBytes, changes, now }: { ttlMs: number; maxBytes: number; changes?: ChangeFeed; now?: () => number }): ResponseCache {
   return responseCache({
     ttlMs,
     maxBytes,
@@ -31,7 +31,7 @@ export function anonymousPageCache({ ttlMs, maxBytes, changes, now }: { ttlMs: n
  * The catalogue's JSON for anonymous callers (products, one product, suggestions, categories), kept like the pages:
  * until the change feed says it changed. Mounted only on those paths.
  */
-export function anonymousApiCache({ ttlMs, maxBytes, changes, now }: { ttlMs: number; maxBytes: number; changes?: ChangeFeed; now?: () => number }) {
+export function anonymousApiCache({ ttlMs, maxBytes, changes, now }: { ttlMs: number; maxBytes: number; changes?: ChangeFeed; now?: () => number }): ResponseCache {
   return responseCache({
     ttlMs,
     maxBytes,

@@ -1,21 +1,37 @@
 import { createHash } from "node:crypto";
+import type { MiddlewareHandler } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { ChangeFeed } from "../change-feed/change-feed.ts";
 import { asBody, chooseEncoding, COMPRESSION_THRESHOLD, encode, isCompressible, replaceResponse, varyOnAcceptEncoding, type Encoding } from "./compression.ts";
 import type { PlatformEnv } from "./http-env.ts";
+import { inlineScriptHashes } from "./inline-script-hashes.ts";
 
-interface Entry {
-  status: number;
-  /** Stored headers, without the per-response ones (CSP, request id, length). */
+/** One stored answer: fixed bytes, encoded once when stored, replayed by the Hono chain or by the front (front-cache.ts). */
+export interface StoredAnswer {
+  /** Headers the handler gave, without the per-response ones (CSP, request id, length, encoding, ETag). */
   headers: [string, string][];
-  /**
-   * The body cut at the CSP nonce it was rendered with: each replay joins the parts with its own response's nonce.
-   * One part when the body carries no nonce (JSON, page data), which can then be kept encoded as well.
-   */
-  parts: Buffer[];
+  /** The body as first made. A page keeps the nonce it was rendered with, but no policy names it again: see scriptHashes. */
+  body: Buffer;
   etag: string;
-  /** Encoded forms of a nonce-free body, made on the first request that accepts each (docs/decisions/027). */
+  /** Whether the body is worth encoding: a compressible type, over COMPRESSION_THRESHOLD. */
+  encodable: boolean;
+  /**
+   * Its brotli and gzip forms, each made once: the one the storing request accepted when it was stored, the other on
+   * its first demand (through the Hono chain: the front passes a request on while the form it accepts is missing).
+   */
   encoded: Partial<Record<Encoding, Buffer>>;
+  /**
+   * The CSP hash sources of the page's inline scripts, sent in place of a nonce with every replay (and with the
+   * answer that stored it): no nonce is shared between responses, and the bytes can be encoded once. Empty for JSON.
+   */
+  scriptHashes: string[];
+  /** The header that marks a replay. */
+  hitHeader: string;
+  /**
+   * The headers the whole chain sent with the answer that stored it (security headers, Vary, ETag…), flat name/value
+   * lists for node's writeHead, for a 200 and for a 304; set by front-cache.ts's capture, which alone reads them.
+   */
+  wire?: { ok: string[]; notModified: string[] };
   bytes: number;
   expiresAt: number;
   /** The product it shows, or UNSCOPED. */
@@ -43,11 +59,18 @@ export interface ResponseCacheOptions {
   now?: () => number;
 }
 
+/** A response cache's Hono middleware, and its lookup for the front (front-cache.ts). */
+export type ResponseCache = MiddlewareHandler<PlatformEnv> & {
+  /** The stored answer for this URL (the request's full URL, as Hono's `c.req.url`), if any and still fresh; counts as a use. */
+  lookup(key: string): StoredAnswer | undefined;
+};
+
 const PER_RESPONSE_HEADERS = /^(content-security-policy|x-request-id|content-length|content-encoding|etag|transfer-encoding)$/i;
 /** What a 304 carries besides the validator (RFC 9110 §15.4.5): never the CSP, whose nonce belongs to another body. */
 const NOT_MODIFIED_HEADERS = /^(cache-control|vary|expires|content-location)$/i;
-/** Bookkeeping per entry besides its bytes (the entry object, the map slot, header strings), roughly. */
-const ENTRY_OVERHEAD = 512;
+/** Bookkeeping per entry besides its bytes (the entry object, the map slot, the front's copy of the headers), roughly. */
+const ENTRY_OVERHEAD = 2048;
+const HTML = /^\s*text\/html/i;
 
 /** True when If-None-Match names this entity tag (weak comparison, RFC 9110 §13.1.2), or is `*`. */
 export function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
@@ -66,8 +89,8 @@ export function ifNoneMatchHits(header: string | undefined, etag: string): boole
  * safety net. Memory is bounded in bytes, least recently used first out. Each stored answer has a weak ETag
  * (a hash of its body), and a matching If-None-Match gets a 304 without a body.
  */
-export function responseCache({ ttlMs, maxBytes, types, scopeOf, hitHeader, changes, now = Date.now }: ResponseCacheOptions) {
-  const entries = new Map<string, Entry>();
+export function responseCache({ ttlMs, maxBytes, types, scopeOf, hitHeader, changes, now = Date.now }: ResponseCacheOptions): ResponseCache {
+  const entries = new Map<string, StoredAnswer>();
   /** Keys of each scope's entries, to drop them without looking through the whole cache. */
   const scopeKeys = new Map<string, Set<string>>();
   let totalBytes = 0;
@@ -114,77 +137,91 @@ export function responseCache({ ttlMs, maxBytes, types, scopeOf, hitHeader, chan
     }
   });
 
-  const bodyOf = (entry: Entry, nonce: string) => (entry.parts.length === 1 ? entry.parts[0]! : Buffer.concat(interleave(entry.parts, Buffer.from(nonce))));
-
-  const notModified = (stored: [string, string][], etag: string, extra: [string, string][] = []) => {
-    const headers = new Headers([...stored.filter(([name]) => NOT_MODIFIED_HEADERS.test(name)), ["etag", etag], ...extra]);
-    if (isCompressible(stored.find(([name]) => name === "content-type")?.[1])) varyOnAcceptEncoding(headers);
-    return new Response(null, { status: 304, headers });
+  const lookup = (key: string) => {
+    const hit = entries.get(key);
+    if (!hit) return undefined;
+    if (hit.expiresAt <= now()) {
+      forget(key);
+      return undefined;
+    }
+    // Most recently used last: eviction takes the oldest first.
+    entries.delete(key);
+    entries.set(key, hit);
+    return hit;
   };
 
-  return createMiddleware<PlatformEnv>(async (c, next) => {
+  const middleware = createMiddleware<PlatformEnv>(async (c, next) => {
     if (ttlMs <= 0 || c.req.method !== "GET" || c.req.header("cookie") || c.req.header("authorization")) return next();
     const key = c.req.url;
-    const nonce = c.var.secureHeadersNonce ?? "";
-    const hit = entries.get(key);
-    if (hit && hit.expiresAt > now()) {
-      // Most recently used last: eviction takes the oldest first.
-      entries.delete(key);
-      entries.set(key, hit);
-      const marker: [string, string] = [hitHeader, "hit"];
-      if (ifNoneMatchHits(c.req.header("if-none-match"), hit.etag)) return replaceResponse(c, notModified(hit.headers, hit.etag, [marker]));
-      const headers = new Headers([...hit.headers, ["etag", hit.etag], marker]);
-      const encoding = hit.parts.length === 1 ? chooseEncoding(c.req.header("accept-encoding")) : undefined;
-      const body = hit.parts[0]!;
-      if (encoding && body.byteLength >= COMPRESSION_THRESHOLD && isCompressible(headers.get("content-type"))) {
-        let encoded = hit.encoded[encoding];
-        if (!encoded) {
-          encoded = await encode(body, encoding, "stored");
-          // Still the same entry (not dropped while encoding): keep the encoded form with it.
-          if (entries.get(key) === hit && !hit.encoded[encoding]) {
-            hit.encoded[encoding] = encoded;
-            hit.bytes += encoded.byteLength;
-            totalBytes += encoded.byteLength;
-            evictOverBound();
-          }
+    const hit = lookup(key);
+    if (hit) {
+      const encoding = chooseEncoding(c.req.header("accept-encoding"));
+      if (encoding && hit.encodable && !hit.encoded[encoding]) {
+        const encoded = await encode(hit.body, encoding, "stored");
+        // Still the same entry (not dropped while encoding): keep the encoded form with it.
+        if (entries.get(key) === hit && !hit.encoded[encoding]) {
+          hit.encoded[encoding] = encoded;
+          hit.bytes += encoded.byteLength;
+          totalBytes += encoded.byteLength;
+          evictOverBound();
         }
-        headers.set("content-encoding", encoding);
-        varyOnAcceptEncoding(headers);
-        return replaceResponse(c, new Response(asBody(encoded), { status: hit.status, headers }));
       }
-      return replaceResponse(c, new Response(asBody(bodyOf(hit, nonce)), { status: hit.status, headers }));
+      c.set("cspScriptHashes", hit.scriptHashes);
+      return replaceResponse(c, answer(hit, c.req.header("if-none-match"), c.req.header("accept-encoding"), [[hitHeader, "hit"]]));
     }
-    if (hit) forget(key);
 
     const startedAt = generation;
     await next();
     const res = c.res;
-    if (res.status !== 200 || res.headers.has("set-cookie") || res.headers.has("content-encoding") || !types.test(res.headers.get("content-type") ?? "")) return;
+    const type = res.headers.get("content-type") ?? "";
+    if (res.status !== 200 || res.headers.has("set-cookie") || res.headers.has("content-encoding") || !types.test(type)) return;
     const body = Buffer.from(await res.arrayBuffer());
-    const parts = nonce ? splitAt(body, Buffer.from(nonce)) : [body];
-    const hash = createHash("sha1");
-    for (const part of parts) hash.update(part).update("\0nonce\0");
-    const etag = `W/"${hash.digest("base64url").slice(0, 22)}"`;
+    const etag = `W/"${createHash("sha1").update(body).digest("base64url").slice(0, 22)}"`;
+    const scriptHashes = HTML.test(type) ? inlineScriptHashes(body.toString("utf8")) : [];
+    // Encoded once, at the stored level, in the form this request accepts: this answer and every replay in that
+    // encoding send these bytes. (Only that form: an answer nobody asks for again costs one encoding, as before.)
+    const encodable = body.byteLength >= COMPRESSION_THRESHOLD && isCompressible(type);
+    const encoding = chooseEncoding(c.req.header("accept-encoding"));
+    const encoded: StoredAnswer["encoded"] = {};
+    if (encodable && encoding) encoded[encoding] = await encode(body, encoding, "stored");
     const headers = [...res.headers.entries()].filter(([name]) => !PER_RESPONSE_HEADERS.test(name));
     const scope = scopeOf(c.req.path) ?? UNSCOPED;
+    const entry: StoredAnswer = { headers, body, etag, encodable, encoded, scriptHashes, hitHeader, bytes: 0, expiresAt: now() + ttlMs, scope };
+    entry.bytes =
+      body.byteLength + (encoded.br?.byteLength ?? 0) + (encoded.gzip?.byteLength ?? 0) + key.length +
+      headers.reduce((sum, [name, value]) => sum + name.length + value.length, 0) + scriptHashes.length * 60 + ENTRY_OVERHEAD;
+    // Checked after encoding: a change that came meanwhile makes this answer possibly out of date.
     const stale = allDroppedAt > startedAt || (droppedAt.get(scope) ?? 0) > startedAt;
-    const bytes = body.byteLength + key.length + headers.reduce((sum, [name, value]) => sum + name.length + value.length, 0) + ENTRY_OVERHEAD;
-    if (!stale && bytes <= maxBytes / 8) {
+    if (!stale && entry.bytes <= maxBytes / 8) {
       forget(key);
-      entries.set(key, { status: 200, headers, parts, etag, encoded: {}, bytes, expiresAt: now() + ttlMs, scope });
-      totalBytes += bytes;
+      entries.set(key, entry);
+      totalBytes += entry.bytes;
       let keys = scopeKeys.get(scope);
       if (!keys) scopeKeys.set(scope, (keys = new Set()));
       keys.add(key);
       evictOverBound();
+      c.set("storedAnswer", entry);
     }
-    if (ifNoneMatchHits(c.req.header("if-none-match"), etag)) {
-      return replaceResponse(c, notModified(headers, etag));
-    }
-    const fresh = new Headers(headers);
-    fresh.set("etag", etag);
-    replaceResponse(c, new Response(asBody(body), { status: 200, headers: fresh }));
+    c.set("cspScriptHashes", scriptHashes);
+    replaceResponse(c, answer(entry, c.req.header("if-none-match"), c.req.header("accept-encoding")));
   });
+  return Object.assign(middleware, { lookup });
+}
+
+/** A stored answer as a Response: 304 to a matching If-None-Match, else its bytes in the best accepted encoding. */
+function answer(entry: StoredAnswer, ifNoneMatch: string | undefined, acceptEncoding: string | undefined, extra: [string, string][] = []) {
+  const compressible = isCompressible(entry.headers.find(([name]) => name === "content-type")?.[1]);
+  if (ifNoneMatchHits(ifNoneMatch, entry.etag)) {
+    const headers = new Headers([...entry.headers.filter(([name]) => NOT_MODIFIED_HEADERS.test(name)), ["etag", entry.etag], ...extra]);
+    if (compressible) varyOnAcceptEncoding(headers);
+    return new Response(null, { status: 304, headers });
+  }
+  const headers = new Headers([...entry.headers, ["etag", entry.etag], ...extra]);
+  const encoding = chooseEncoding(acceptEncoding);
+  const encoded = encoding && entry.encoded[encoding];
+  if (encoded) headers.set("content-encoding", encoding);
+  if (compressible) varyOnAcceptEncoding(headers);
+  return new Response(asBody(encoded || entry.body), { status: 200, headers });
 }
 
 /**
@@ -197,24 +234,4 @@ export function keepPolicyOnNotModified() {
     await next();
     if (c.res.status === 304) c.res.headers.delete("content-security-policy");
   });
-}
-
-function splitAt(body: Buffer, separator: Buffer): Buffer[] {
-  const parts: Buffer[] = [];
-  let from = 0;
-  for (let at = body.indexOf(separator, from); at >= 0; at = body.indexOf(separator, from)) {
-    parts.push(body.subarray(from, at));
-    from = at + separator.byteLength;
-  }
-  parts.push(body.subarray(from));
-  return parts;
-}
-
-function interleave(parts: Buffer[], separator: Buffer): Buffer[] {
-  const out: Buffer[] = [];
-  parts.forEach((part, i) => {
-    if (i > 0) out.push(separator);
-    out.push(part);
-  });
-  return out;
 }

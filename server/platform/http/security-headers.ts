@@ -1,11 +1,18 @@
+import { createMiddleware } from "hono/factory";
 import { NONCE, secureHeaders } from "hono/secure-headers";
+import type { PlatformEnv } from "./http-env.ts";
+
+/** The nonce source of a policy (production's script-src); development's policy has none. */
+const NONCE_SOURCE = / 'nonce-[^']*'/;
 
 /**
  * Security headers for every response. Scripts run only from our origin or with this response's nonce
  * (React Router's inline hydration scripts carry it); see docs/decisions/004-content-security-policy.md.
+ * An answer a response cache stores or replays names its inline scripts by hash instead (`cspScriptHashes`): the
+ * same bytes go to many visitors, and a nonce must never be shared between responses.
  */
 export function securityHeaders({ dev, https }: { dev: boolean; https: boolean }) {
-  return secureHeaders({
+  const headers = secureHeaders({
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
       // Vite's dev client evaluates modules and opens a WebSocket; production needs neither.
@@ -27,5 +34,11 @@ export function securityHeaders({ dev, https }: { dev: boolean; https: boolean }
     crossOriginOpenerPolicy: "same-origin",
     crossOriginResourcePolicy: "same-origin",
     permissionsPolicy: { camera: [], microphone: [], geolocation: [] },
+  });
+  return createMiddleware<PlatformEnv>(async (c, next) => {
+    await headers(c, next);
+    const hashes = c.var.cspScriptHashes;
+    const policy = hashes && c.res.headers.get("content-security-policy");
+    if (policy) c.res.headers.set("content-security-policy", policy.replace(NONCE_SOURCE, hashes.map((hash) => ` ${hash}`).join("")));
   });
 }
