@@ -6,7 +6,7 @@ import { forwardedClientIp } from "./client-ip.ts";
 import { chooseEncoding } from "./compression.ts";
 import { externalOrigin } from "./forwarded-origin.ts";
 import type { PlatformEnv } from "./http-env.ts";
-import { ifNoneMatchHits, type ResponseCache, type StoredAnswer } from "./response-cache.ts";
+import { ifNoneMatchHits, NOT_MODIFIED_HEADERS, type ResponseCache, type StoredAnswer } from "./response-cache.ts";
 
 /**
  * Request targets Hono's node adapter takes as they are (its own fast path, `buildUrl`): with them the cache key
@@ -20,8 +20,6 @@ const PLAIN_HOST = /^[a-z0-9._-]+(?::(?:[1-5]\d{3,4}|[6-9]\d{3}))?$/;
 const REQUEST_ID = /^[\w\-=]{1,255}$/;
 /** Per-response headers: the front writes its own; the marker of a replay is added as a hit. */
 const NOT_KEPT = /^(x-request-id|content-length|content-encoding|transfer-encoding|date|connection|keep-alive)$/i;
-/** What a 304 carries of the answer's own headers (RFC 9110 §15.4.5), as response-cache.ts's answer() sends it. */
-const NOT_MODIFIED_OWN = /^(cache-control|vary|expires|content-location)$/i;
 
 export interface FrontCacheOptions {
   /** The anonymous caches to answer from, each looked up by the request's full URL. */
@@ -48,7 +46,7 @@ export function frontCache({ caches, trustedProxies, logger }: FrontCacheOptions
     const sent = [...c.res.headers.entries()].filter(([name]) => !NOT_KEPT.test(name) && name !== entry.hitHeader.toLowerCase());
     const own = new Set(entry.headers.map(([name]) => name.toLowerCase()));
     // A 304 as the chain sends it: the headers the chain adds, the answer's own that a 304 keeps, never the CSP.
-    const notModified = sent.filter(([name]) => name !== "content-security-policy" && (!own.has(name) || NOT_MODIFIED_OWN.test(name)));
+    const notModified = sent.filter(([name]) => name !== "content-security-policy" && (!own.has(name) || NOT_MODIFIED_HEADERS.test(name)));
     entry.wire = { ok: sent.flat(), notModified: notModified.flat() };
   });
 

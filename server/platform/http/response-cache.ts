@@ -67,7 +67,7 @@ export type ResponseCache = MiddlewareHandler<PlatformEnv> & {
 
 const PER_RESPONSE_HEADERS = /^(content-security-policy|x-request-id|content-length|content-encoding|etag|transfer-encoding)$/i;
 /** What a 304 carries besides the validator (RFC 9110 §15.4.5): never the CSP, whose nonce belongs to another body. */
-const NOT_MODIFIED_HEADERS = /^(cache-control|vary|expires|content-location)$/i;
+export const NOT_MODIFIED_HEADERS = /^(cache-control|vary|expires|content-location)$/i;
 /** Bookkeeping per entry besides its bytes (the entry object, the map slot, the front's copy of the headers), roughly. */
 const ENTRY_OVERHEAD = 2048;
 const HTML = /^\s*text\/html/i;
