@@ -4,6 +4,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { openDatabase } from "../server/platform/db/client.ts";
 import { createPostgresDatabase, insertShoppers, startShopProcess, stopShopProcess, waitUntilHealthy, type ShopProcess } from "../tests/support/shop-process.ts";
+import { residentMb } from "./proc-memory.ts";
 
 // Abusive requests against a production server (issue 7), each case on a fresh server so that its peak memory
 // is its own. For each case it prints how long the abusive requests took, the worst latency of a probe that
@@ -56,11 +57,6 @@ function serverPid(shop: ShopProcess): number {
   return Number(children[0] ?? pid);
 }
 
-function memoryKb(pid: number, field: "VmRSS" | "VmHWM"): number {
-  const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith(`${field}:`));
-  return Number(line?.replace(/\D+/g, "") ?? 0);
-}
-
 async function measure(abuse: Case) {
   const database = await createPostgresDatabase(ADMIN_URL, "plant_shop_abuse");
   const shop = startShopProcess({ port: PORT, databaseUrl: database.url });
@@ -72,7 +68,7 @@ async function measure(abuse: Case) {
     const pid = serverPid(shop);
     // Warm up: the pages and the static files once, so that first-use costs are not counted.
     for (const p of ["/login", "/illustrations/favicon.svg", "/"]) await (await fetch(`${shop.url}${p}`)).arrayBuffer();
-    const rssBefore = memoryKb(pid, "VmRSS");
+    const rssBeforeMb = residentMb(pid, "VmRSS");
 
     let running = true;
     let worstProbeMs = 0;
@@ -89,7 +85,7 @@ async function measure(abuse: Case) {
     const tookMs = performance.now() - started;
     running = false;
     await probe;
-    return { statuses, tookMs, worstProbeMs, rssBeforeMb: rssBefore / 1024, peakRssMb: memoryKb(pid, "VmHWM") / 1024 };
+    return { statuses, tookMs, worstProbeMs, rssBeforeMb, peakRssMb: residentMb(pid, "VmHWM") };
   } finally {
     await stopShopProcess(shop);
     await database.drop();

@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -7,6 +6,7 @@ import { openDatabase } from "../server/platform/db/client.ts";
 import { createProduct } from "../tests/support/factories.ts";
 import { createPostgresDatabase, insertSessions, startShopProcess, stopShopProcess, waitUntilHealthy } from "../tests/support/shop-process.ts";
 import { createShopper } from "../tests/support/shoppers.ts";
+import { residentMb } from "./proc-memory.ts";
 
 // What idle live product pages cost (issue 9: 1,000 open subscriptions on one process under 50 MB extra).
 // Starts the compiled server (`npm run build` first) on a fresh SQLite data folder, or on a fresh PostgreSQL
@@ -21,20 +21,14 @@ const PORT = Number(process.env.BENCH_PORT ?? 4424);
 const GOAL_MB = 50;
 const url = `http://127.0.0.1:${PORT}`;
 
-/** The server's resident set size in MB (Linux /proc). */
-function rssMb(pid: number): number {
-  const kb = Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]);
-  return kb / 1024;
-}
-
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** RSS once it stops moving (the server's collector and allocator settle after a burst). */
 async function settledRssMb(pid: number): Promise<number> {
-  let last = rssMb(pid);
+  let last = residentMb(pid, "VmRSS");
   for (let i = 0; i < 10; i++) {
     await pause(1000);
-    const now = rssMb(pid);
+    const now = residentMb(pid, "VmRSS");
     if (Math.abs(now - last) < 0.5) return now;
     last = now;
   }

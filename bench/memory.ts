@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { PRODUCTION_NODE_FLAGS } from "../tests/support/server-env.ts";
+import { residentMb } from "./proc-memory.ts";
 
 // The A/B behind docs/decisions/029: the compiled shop rendering every page (the page cache off) for 50
 // connections, once per set of node flags, in alternating rounds on one data folder, beside a bare node:http
@@ -22,7 +23,6 @@ const variants = [
   { label: "production flags", flags: PRODUCTION_NODE_FLAGS, server: "build/server/main.js" },
 ];
 
-const status = (pid: number, field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]) / 1024;
 /** User plus system CPU time of a process in ms (Linux /proc, 100 ticks a second). */
 function cpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
@@ -61,7 +61,7 @@ async function main() {
       const shop = spawn(process.execPath, [...variant.flags, variant.server], { env, stdio: ["ignore", "inherit", "inherit"] });
       await untilHealthy(shop);
       await new Promise((r) => setTimeout(r, 2_000));
-      const idle = status(shop.pid!, "VmRSS");
+      const idle = residentMb(shop.pid!, "VmRSS");
       if (!paths.length) {
         id = ((await (await fetch(`${url}/api/products?limit=1`)).json()) as { items: { id: string }[] }).items[0]!.id;
         paths = ["/", "/shop", `/product/${id}`];
@@ -74,7 +74,7 @@ async function main() {
       }
       const measured = [];
       for (const p of paths) measured.push({ p, ...(await load(url + p, shop.pid)) });
-      const peak = status(shop.pid!, "VmHWM");
+      const peak = residentMb(shop.pid!, "VmHWM");
       await stop(shop);
       const bare = spawn(path.resolve("node_modules/.bin/tsx"), ["bench/bare-server.ts", path.join(dataDir, "recorded.json"), String(BARE_PORT)], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
       await new Promise((resolve) => bare.once("message", resolve));

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -9,6 +9,7 @@ import { benchLighthouse, printLighthouse } from "./lighthouse.ts";
 import { benchScale } from "./scale.ts";
 import { benchStartup } from "./startup.ts";
 import { PRODUCTION_NODE_FLAGS } from "../tests/support/server-env.ts";
+import { residentMb } from "./proc-memory.ts";
 
 // Loads the production shop and a bare node:http server returning the same bytes, one after the other,
 // over loopback, and prints each page's throughput and latency with the ratio to the bare server.
@@ -71,12 +72,6 @@ async function untilHealthy(url: string) {
   throw new Error(`${url} did not become healthy`);
 }
 
-/** The most memory the process has held resident since it started (Linux's VmHWM), in MB. */
-function peakResidentMb(child: ChildProcess): number {
-  const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
-  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? Number.NaN) / 1024;
-}
-
 /** Resolves once the process has exited, which also frees the data folder's lock (docs/decisions/012). */
 async function stop(child: ChildProcess) {
   const exited = new Promise((resolve) => child.once("exit", resolve));
@@ -127,12 +122,12 @@ async function main() {
 
   const rendered = new Map<string, Measured>();
   if (!CACHED_ONLY) for (const p of paths) rendered.set(p, await load(shopUrl + p));
-  const peakRendering = peakResidentMb(shop);
+  const peakRendering = residentMb(shop.pid!, "VmHWM");
   await stop(shop);
   shop = await startShop(dataDir, shopUrl, DEFAULT_PAGE_CACHE_SECONDS);
   const cached = new Map<string, Measured>();
   for (const p of paths) cached.set(p, await load(shopUrl + p));
-  const peakCached = peakResidentMb(shop);
+  const peakCached = residentMb(shop.pid!, "VmHWM");
   await stop(shop);
 
   const bare = await start(TSX, ["bench/bare-server.ts", recordedFile, String(BARE_PORT)], {}, (child) =>

@@ -5,6 +5,7 @@ import path from "node:path";
 import { PRODUCTION_NODE_FLAGS } from "../tests/support/server-env.ts";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import { residentMb } from "./proc-memory.ts";
 
 // Cold start (spawn until /healthz answers 200) and idle memory (resident set 2 s after that, no request
 // served) of the compiled server that production runs, and of the same server run from its TypeScript
@@ -18,12 +19,6 @@ const servers = [
   { label: "compiled: node build/server/main.js", command: process.execPath, args: [...PRODUCTION_NODE_FLAGS, path.resolve("build/server/main.js")] },
   { label: "from source: tsx server/main.ts", command: path.resolve("node_modules/.bin/tsx"), args: ["server/main.ts"] },
 ];
-
-/** The resident set of a process in MB (Linux /proc). */
-function rssMb(pid: number): number {
-  const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
-  return Number(kb) / 1024;
-}
 
 /** tsx runs the server in a child process of its own: the process that listens is the one to weigh. */
 function serverPid(pid: number): number {
@@ -51,7 +46,7 @@ async function startOnce(server: (typeof servers)[number], dataDir: string) {
   }
   const coldStartMs = performance.now() - started;
   await new Promise((resolve) => setTimeout(resolve, IDLE_WAIT_MS));
-  const idleRssMb = rssMb(serverPid(child.pid!));
+  const idleRssMb = residentMb(serverPid(child.pid!), "VmRSS");
   child.kill("SIGTERM");
   await exited;
   return { coldStartMs, idleRssMb };
