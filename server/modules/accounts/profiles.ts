@@ -9,17 +9,15 @@ import type { DB, UserTable } from "../../platform/db/schema.ts";
 import { isUniqueViolation } from "../../platform/db/write-transaction.ts";
 import { fieldConflict, NotFoundError, parseInput } from "../../platform/errors.ts";
 import { unsupportedImage, type MediaService } from "../../platform/media/media.ts";
-import type { RateLimiter, RateRule } from "../../platform/rate-limit/rate-limit.ts";
+import type { RateLimiter } from "../../platform/rate-limit/rate-limit.ts";
+import { countUpload, uploadLimits } from "../../platform/uploads/upload-limits.ts";
 import type { SessionUser } from "../../platform/session-user.ts";
 
 /**
  * Pictures are decoded and re-encoded on the server, the costliest work anyone can ask for (issue 7: eight
  * uploads at once made static files wait 14 s), so uploads are counted per account and per client address.
  */
-export const uploadRateRules = {
-  perAccount: { name: "upload-account", limit: 10, windowMs: 10 * 60_000, message: messages.images.tooManyUploads },
-  perAddress: { name: "upload-ip", limit: 30, windowMs: 10 * 60_000, message: messages.images.tooManyUploads },
-} satisfies Record<string, RateRule>;
+export const uploadRateRules = uploadLimits("upload");
 
 /** Where an upload comes from, for its limit per address. */
 export interface UploadOrigin {
@@ -38,12 +36,6 @@ export type ProfilesService = ReturnType<typeof createProfilesService>;
 const RENAME_EVENTS_MAX = 100;
 
 export function createProfilesService(db: Kysely<DB>, media: MediaService, rateLimiter: RateLimiter, changes: ChangeFeed) {
-  /** Counts one upload against both limits, before any of its bytes are decoded. */
-  async function countUpload(user: Selectable<UserTable>, origin: UploadOrigin) {
-    await rateLimiter.hit(uploadRateRules.perAccount, user.id);
-    await rateLimiter.hit(uploadRateRules.perAddress, origin.clientIp ?? "unknown");
-  }
-
   async function findUser(userId: unknown) {
     const id = idSchema.safeParse(userId);
     const user = id.success ? await db.selectFrom("users").selectAll().where("id", "=", id.data).executeTakeFirst() : undefined;
@@ -112,7 +104,7 @@ export function createProfilesService(db: Kysely<DB>, media: MediaService, rateL
     async updateProfile(viewer: SessionUser | null, userId: unknown, input: unknown, picture?: Uint8Array | null, origin: UploadOrigin = { clientIp: null }) {
       const user = await findOwnUser(viewer, userId);
       const fields = parseInput(profileSchema, input);
-      if (picture?.length) await countUpload(user, origin);
+      if (picture?.length) await countUpload(rateLimiter, uploadRateRules, user.id, origin.clientIp);
       const username = fields.username.toLowerCase();
       const clash = await db.selectFrom("users").select("id").where("username", "=", username).where("id", "!=", user.id).executeTakeFirst();
       if (clash) throw fieldConflict("username", messages.auth.usernameTaken);
@@ -126,7 +118,7 @@ export function createProfilesService(db: Kysely<DB>, media: MediaService, rateL
     async setPicture(viewer: SessionUser | null, userId: unknown, picture: Uint8Array | null, origin: UploadOrigin = { clientIp: null }) {
       const user = await findOwnUser(viewer, userId);
       if (!picture?.length) throw unsupportedImage();
-      await countUpload(user, origin);
+      await countUpload(rateLimiter, uploadRateRules, user.id, origin.clientIp);
       await saveUser(user, {}, picture);
       return this.getProfile(viewer, user.id);
     },

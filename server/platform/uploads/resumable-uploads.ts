@@ -6,7 +6,8 @@ import { Server } from "@tus/server";
 import { MAX_UPLOAD_BYTES, UPLOAD_CHUNK_BYTES, UPLOAD_PURPOSES, type UploadPurpose } from "#common/shared/uploads.ts";
 import { messages } from "#common/shared/messages.ts";
 import { ForbiddenError, InvalidInputError, NotFoundError, ServiceError, UnauthorizedError } from "../errors.ts";
-import type { RateLimiter, RateRule } from "../rate-limit/rate-limit.ts";
+import type { RateLimiter } from "../rate-limit/rate-limit.ts";
+import { countUpload, uploadLimits } from "./upload-limits.ts";
 import type { SessionUser } from "../session-user.ts";
 
 /** tus names uploads with 16 random bytes in hex; nothing else may reach the disk as an upload id. */
@@ -21,10 +22,7 @@ export const UPLOAD_EXPIRY_MS = 24 * 60 * 60 * 1000;
  * and per address, before anything is stored. The owner's catalogue pictures are not: admins are trusted with
  * the disk (decision 022).
  */
-export const uploadStartRules = {
-  perAccount: { name: "upload-start-account", limit: 10, windowMs: 10 * 60_000, message: messages.images.tooManyUploads },
-  perAddress: { name: "upload-start-ip", limit: 30, windowMs: 10 * 60_000, message: messages.images.tooManyUploads },
-} satisfies Record<string, RateRule>;
+export const uploadStartRules = uploadLimits("upload-start");
 
 export interface ResumableUploadsOptions {
   /** The folder the raw uploads live in (DATA_DIR/uploads). */
@@ -127,8 +125,7 @@ export function createResumableUploads(options: ResumableUploadsOptions) {
         const length = Number(request.headers.get("upload-length"));
         if (Number.isSafeInteger(length) && length > maxBytes) throw new ServiceError(413, messages.uploads.tooLarge);
         if (!user.isAdmin && options.rateLimiter) {
-          await options.rateLimiter.hit(uploadStartRules.perAccount, user.id);
-          await options.rateLimiter.hit(uploadStartRules.perAddress, clientIp ?? "unknown");
+          await countUpload(options.rateLimiter, uploadStartRules, user.id, clientIp);
         }
         headers.set(UPLOADER_HEADER, user.id);
       } else if (request.method === "HEAD" || request.method === "PATCH" || request.method === "DELETE") {
