@@ -2,7 +2,7 @@ import { randomInt, randomUUID } from "node:crypto";
 import os from "node:os";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { sql } from "kysely";
 import { openDatabase, type Database } from "../server/platform/db/client.ts";
 import { createProduct } from "../tests/support/factories.ts";
@@ -43,20 +43,81 @@ interface Tally {
 interface Measured {
   tally: Tally;
   seconds: number;
-  /** CPU time the server process used in the phase (Linux /proc), ms; undefined where unknown. */
-  serverCpuMs?: number | undefined;
+  /** CPU time used in the phase (Linux /proc), ms; undefined where unknown. */
+  cpu?: CpuUse | undefined;
 }
 
-/**
- * CPU time (user + system) a process has used so far, in ms, from /proc/<pid>/stat (Linux; undefined elsewhere).
- * Per request it is a cost that other programs on the machine change far less than they change the rates.
- */
-function cpuMs(pid: number | undefined): number | undefined {
+/** CPU time (user + system, ms) of the programs that share the machine in a phase, and of the machine itself. */
+interface CpuUse {
+  server: number;
+  /** Every `postgres` process: the backends serving the server's pool, and PostgreSQL's own writers. */
+  postgres: number;
+  /** This process: the fifty shoppers' HTTP clients. */
+  loadGenerator: number;
+  /** All cores together: time not idle, and all time. */
+  machineBusy: number;
+  machineTotal: number;
+}
+
+const TICK_MS = 1000 / 100; // /proc counts CPU time in clock ticks (USER_HZ = 100)
+
+/** utime + stime of /proc/<pid>/stat, in ms; undefined when unreadable. */
+function processCpuMs(pid: number | string | undefined): number | undefined {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
   } catch {
     return undefined;
+  }
+}
+
+/** Each live `postgres` process's CPU time so far, by pid. */
+function postgresCpuMs(): Map<string, number> {
+  const byPid = new Map<string, number>();
+  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, "utf8").trim() !== "postgres") continue;
+    } catch {
+      continue;
+    }
+    const ms = processCpuMs(pid);
+    if (ms !== undefined) byPid.set(pid, ms);
+  }
+  return byPid;
+}
+
+/** The machine's busy and total CPU time so far, all cores, from the first line of /proc/stat. */
+function machineCpuMs(): { busy: number; total: number } {
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1, 9).map(Number) as number[];
+  const total = user! + nice! + system! + idle! + iowait! + irq! + softirq! + steal!;
+  return { busy: (total - idle! - iowait!) * TICK_MS, total: total * TICK_MS };
+}
+
+/** Starts counting; the function it answers gives the CPU used since. Undefined where /proc is missing. */
+function startCpuClock(serverPid: number | undefined): () => CpuUse | undefined {
+  try {
+    const server = processCpuMs(serverPid);
+    const postgres = postgresCpuMs();
+    const self = process.cpuUsage();
+    const machine = machineCpuMs();
+    if (server === undefined) return () => undefined;
+    return () => {
+      const serverNow = processCpuMs(serverPid);
+      if (serverNow === undefined) return undefined;
+      let postgresUsed = 0;
+      for (const [pid, ms] of postgresCpuMs()) postgresUsed += ms - (postgres.get(pid) ?? 0);
+      const selfUsed = process.cpuUsage(self);
+      const machineNow = machineCpuMs();
+      return {
+        server: serverNow - server,
+        postgres: postgresUsed,
+        loadGenerator: (selfUsed.user + selfUsed.system) / 1000,
+        machineBusy: machineNow.busy - machine.busy,
+        machineTotal: machineNow.total - machine.total,
+      };
+    };
+  } catch {
+    return () => undefined;
   }
 }
 
@@ -129,7 +190,7 @@ function buy(productId: string): Step {
 
 /** Every shopper repeats `step` until the phase's time is up. */
 async function runPhase(url: string, cookies: string[], seconds: number, step: Step, serverPid?: number): Promise<Measured> {
-  const cpuBefore = cpuMs(serverPid);
+  const cpuSince = startCpuClock(serverPid);
   const tally: Tally = { requests: 0, placed: 0, refused: 0, addsRefused: 0, unitsSold: 0, latencies: [], failures: new Map() };
   const started = performance.now();
   const deadline = started + seconds * 1000;
@@ -138,8 +199,8 @@ async function runPhase(url: string, cookies: string[], seconds: number, step: S
       while (performance.now() < deadline) await step(url, cookie, tally);
     }),
   );
-  const cpuAfter = cpuMs(serverPid);
-  return { tally, seconds: (performance.now() - started) / 1000, serverCpuMs: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore };
+  const cpu = cpuSince();
+  return { tally, seconds: (performance.now() - started) / 1000, cpu };
 }
 
 /** Tops the plant's stock up every RESTOCK_EVERY_MS while `run` lasts; answers how many units it added. */
@@ -163,8 +224,8 @@ async function restocking<T>({ db }: Database, productId: string, unitsPerTick: 
   return { result, restocked };
 }
 
-function row(label: string, { tally, seconds, serverCpuMs }: Measured, baselinePerSecond: number) {
-  const cpuPerRequest = serverCpuMs === undefined || !tally.requests ? "?" : (serverCpuMs / tally.requests).toFixed(2);
+function row(label: string, { tally, seconds, cpu }: Measured, baselinePerSecond: number) {
+  const perRequest = (ms: number | undefined) => (ms === undefined || !tally.requests ? "?" : (ms / tally.requests).toFixed(2));
   const perSecond = tally.requests / seconds;
   const latencies = [...tally.latencies].sort((a, b) => a - b);
   const ms = [50, 95, 99].map((p) => percentile(latencies, p).toFixed(1)).join("/");
@@ -180,8 +241,26 @@ function row(label: string, { tally, seconds, serverCpuMs }: Measured, baselineP
       String(tally.refused).padStart(8),
       String(tally.addsRefused).padStart(13),
       String(failures).padStart(9),
-      cpuPerRequest.padStart(14),
+      perRequest(cpu?.server).padStart(7),
+      perRequest(cpu?.postgres).padStart(11),
+      perRequest(cpu?.loadGenerator).padStart(11),
+      (cpu ? `${((100 * cpu.machineBusy) / cpu.machineTotal).toFixed(0)}%` : "?").padStart(13),
     ].join(" ") + detail
+  );
+}
+
+/**
+ * What the machine can give checkout at most: the CPU one order costs all three programs together, against the
+ * cores there are. The rate cannot pass cores × 1000 / that cost, whatever the waits (docs/decisions/009).
+ */
+function printCpuBudget({ tally, cpu }: Measured) {
+  if (!cpu || !tally.requests) return;
+  const [server, postgres, loadGenerator] = [cpu.server, cpu.postgres, cpu.loadGenerator].map((ms) => ms / tally.requests) as [number, number, number];
+  const perOrder = server + postgres + loadGenerator;
+  const cores = os.cpus().length;
+  console.log(
+    `CPU per order, plenty phase: ${server.toFixed(2)} server + ${postgres.toFixed(2)} PostgreSQL + ${loadGenerator.toFixed(2)} load generator = ${perOrder.toFixed(2)} ms; ` +
+      `${cores} cores fully used give at most ${((cores * 1000) / perOrder).toFixed(0)} orders/s at that cost; one core's worth of server time, ${(1000 / server).toFixed(0)}`,
   );
 }
 
@@ -238,11 +317,13 @@ export async function benchCheckout(): Promise<void> {
     const baselinePerSecond = baseline.tally.requests / baseline.seconds;
     console.log(`\nCheckout bench: ${SHOPPERS} shoppers, ${seconds}s a phase, one server on PostgreSQL, loopback, ${os.cpus().length} cores, Node ${process.version}`);
     console.log("(an order costs two requests: add to cart, then the order; the rates count the order requests)");
-    console.log("(server CPU ms: the server process's CPU time in the phase per request counted, add to cart included in checkouts)");
-    console.log("phase                           requests/s  ÷ baseline    p50/p95/p99 ms   placed  refused  adds refused  failures  server CPU ms");
+    console.log("(CPU ms per request counted, add to cart included in checkouts: the server process, every PostgreSQL process, and");
+    console.log(" this bench's own HTTP clients; machine busy: all cores, in the phase)");
+    console.log("phase                           requests/s  ÷ baseline    p50/p95/p99 ms   placed  refused  adds refused  failures  server  PostgreSQL  load gen.  machine busy");
     console.log(row("baseline: GET /api/cart", baseline, baselinePerSecond));
     console.log(row("checkout, plenty of stock", plentiful, baselinePerSecond));
     console.log(row(`checkout, scarce (+${unitsPerTick}/${RESTOCK_EVERY_MS}ms)`, scarcity, baselinePerSecond));
+    printCpuBudget(plentiful);
 
     const ok = [
       await checkInvariant(database, "plenty", plenty.id, PLENTY, 0, plentiful.tally.unitsSold),
