@@ -26,11 +26,7 @@ export async function countPlacedOrder(trx: Kysely<DB>, day: string, totalPaise:
  * has a row.
  */
 export function placedOrderCount(trx: QueryCreator<DB>, day: string, totalPaise: number, when?: SelectQuery) {
-  return insertValuesWhen(
-    trx.insertInto("order_daily_totals"),
-    { day: [day, "text"], orders_placed: [1, "integer"], orders_cancelled: [0, "integer"], revenue_paise: [totalPaise, "bigint"] },
-    when,
-  )
+  return insertValuesWhen(trx.insertInto("order_daily_totals"), { day, orders_placed: 1, orders_cancelled: 0, revenue_paise: totalPaise }, when)
     .onConflict((conflict) =>
       conflict.column("day").doUpdateSet({
         orders_placed: sql`order_daily_totals.orders_placed + 1`,

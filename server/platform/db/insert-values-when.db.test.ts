@@ -1,8 +1,7 @@
 import { sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/test-database.ts";
-import { insertValuesWhen, type TypedValues } from "./insert-values-when.ts";
-import type { RateLimitTable } from "./schema.ts";
+import { insertValuesWhen } from "./insert-values-when.ts";
 
 let database: TestDatabase;
 beforeEach(async () => {
@@ -12,9 +11,9 @@ afterEach(async () => {
   await database.cleanup();
 });
 
-// Past 2^31, so a value that were not cast to bigint would not fit (PostgreSQL would take the parameter as text).
+// Past 2^31: each parameter must arrive with its column's type (bigint here), not text nor integer.
 const resetsAt = 2 ** 40;
-const counted: TypedValues<RateLimitTable> = { key: ["counted", "text"], hits: [1, "integer"], resets_at: [resetsAt, "bigint"] };
+const counted = { key: "counted", hits: 1, resets_at: resetsAt };
 
 async function rows() {
   const found = await database.db.selectFrom("rate_limits").selectAll().orderBy("key").execute();
@@ -25,7 +24,7 @@ async function rows() {
 const gate = () => database.db.selectFrom("rate_limits").select("key").where("key", "=", "gate");
 
 describe("insertValuesWhen", () => {
-  it("inserts the values, cast to their columns' types, when the query has a row", async () => {
+  it("inserts the values, each as its column's type, when the query has a row", async () => {
     await database.db.insertInto("rate_limits").values({ key: "gate", hits: 5, resets_at: 1 }).execute();
     await insertValuesWhen(database.db.insertInto("rate_limits"), counted, gate()).execute();
     expect(await rows()).toEqual([

@@ -1,25 +1,23 @@
-import { sql, type ColumnDataType, type Expression, type InsertObject, type InsertQueryBuilder, type Insertable } from "kysely";
-
-/** Each column's value with the SQL type to cast it to: a bare parameter in a SELECT list is text on PostgreSQL. */
-export type TypedValues<Row> = { [C in keyof Insertable<Row>]: readonly [value: Insertable<Row>[C], type: ColumnDataType] };
+import { sql, type Expression, type InsertObject, type InsertQueryBuilder } from "kysely";
 
 /** A select query (not a condition): `when` holds if it has a row. */
 export type SelectQuery = Expression<unknown> & { readonly isSelectQueryBuilder: true };
 
 /**
  * Inserts one row of `values`; with `when`, only if that query has a row, in the same statement
- * (`insert … select cast($1 as text), … where exists (when)`), e.g. a data-modifying CTE that depends on another
- * one on PostgreSQL. Without `when`, a plain `insert … values (…)`. Conflict handling and `returning` go on the
- * builder returned, as usual.
+ * (`insert … select $1, $2 … where exists (when)`), e.g. a data-modifying CTE that depends on another one on
+ * PostgreSQL. Without `when`, a plain `insert … values (…)`. Conflict handling and `returning` go on the builder
+ * returned, as usual. No casts: in INSERT … SELECT, PostgreSQL types each parameter by its destination column
+ * (its manual, "SELECT Output Columns"), as it does in VALUES.
  */
 export function insertValuesWhen<DB, TB extends keyof DB, O>(
   insert: InsertQueryBuilder<DB, TB, O>,
-  values: TypedValues<DB[TB]>,
+  values: InsertObject<DB, TB>,
   when?: SelectQuery,
 ): InsertQueryBuilder<DB, TB, O> {
-  const entries = Object.entries(values) as [keyof DB[TB] & string, readonly [unknown, ColumnDataType]][];
-  if (!when) return insert.values(Object.fromEntries(entries.map(([column, [value]]) => [column, value])) as InsertObject<DB, TB>);
+  if (!when) return insert.values(values);
+  const row = Object.entries(values as Record<keyof DB[TB] & string, unknown>).filter(([, value]) => value !== undefined);
   return insert
-    .columns(entries.map(([column]) => column))
-    .expression((eb) => sql`select ${sql.join(entries.map(([, [value, type]]) => eb.cast(eb.val(value), type)))} where ${eb.exists(when)}`);
+    .columns(row.map(([column]) => column as keyof DB[TB] & string))
+    .expression((eb) => sql`select ${sql.join(row.map(([, value]) => value))} where ${eb.exists(when)}`);
 }

@@ -47,7 +47,7 @@ export function createRateLimiter(db: Kysely<DB>, { now = Date.now, scale = 1, e
   /** The upsert that counts one request (the counter restarts when its window has ended); with `when`, only if that query has a row. */
   function upsert(from: QueryCreator<DB>, rule: RateRule, subject: string, at: number, when?: SelectQuery) {
     const resetsAt = at + rule.windowMs;
-    return insertValuesWhen(from.insertInto("rate_limits"), { key: [keyOf(rule, subject), "text"], hits: [1, "integer"], resets_at: [resetsAt, "bigint"] }, when)
+    return insertValuesWhen(from.insertInto("rate_limits"), { key: keyOf(rule, subject), hits: 1, resets_at: resetsAt }, when)
       .onConflict((oc) =>
         oc.column("key").doUpdateSet({
           hits: sql`case when rate_limits.resets_at <= ${at} then 1 else rate_limits.hits + 1 end`,
