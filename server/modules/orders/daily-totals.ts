@@ -1,4 +1,5 @@
-import { sql, type Kysely, type Expression, type QueryCreator } from "kysely";
+import { sql, type Kysely, type QueryCreator } from "kysely";
+import { insertValuesWhen, type SelectQuery } from "../../platform/db/insert-values-when.ts";
 import type { DB } from "../../platform/db/schema.ts";
 
 /** One day's orders in the shop's time zone: placed, cancelled since, and the revenue of those still standing. */
@@ -24,18 +25,8 @@ export async function countPlacedOrder(trx: Kysely<DB>, day: string, totalPaise:
  * the stock, so that the hot rows are held for one round trip less). With `when`, it counts only if that query
  * has a row.
  */
-export function placedOrderCount(trx: QueryCreator<DB>, day: string, totalPaise: number, when?: Expression<unknown>) {
-  const values = { day, orders_placed: 1, orders_cancelled: 0, revenue_paise: totalPaise };
-  return trx
-    .insertInto("order_daily_totals")
-    .$call((q) =>
-      when
-        ? q
-            .columns(["day", "orders_placed", "orders_cancelled", "revenue_paise"])
-            // Typed casts: in a SELECT list a parameter would otherwise be text.
-            .expression(sql`select cast(${day} as text), 1, 0, cast(${totalPaise} as bigint) where exists (${when})`)
-        : q.values(values),
-    )
+export function placedOrderCount(trx: QueryCreator<DB>, day: string, totalPaise: number, when?: SelectQuery) {
+  return insertValuesWhen(trx.insertInto("order_daily_totals"), { day, orders_placed: 1, orders_cancelled: 0, revenue_paise: totalPaise }, when)
     .onConflict((conflict) =>
       conflict.column("day").doUpdateSet({
         orders_placed: sql`order_daily_totals.orders_placed + 1`,

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type QueryCreator } from "kysely";
+import { insertValuesWhen, type SelectQuery } from "../db/insert-values-when.ts";
 import type { DB } from "../db/schema.ts";
 import { TooManyRequestsError } from "../errors.ts";
 import type { EventLog } from "../event-log.ts";
@@ -43,12 +44,10 @@ export function createRateLimiter(db: Kysely<DB>, { now = Date.now, scale = 1, e
     await db.deleteFrom("rate_limits").where("resets_at", "<=", at).execute();
   }
 
-  /** The upsert that counts one request (the counter restarts when its window has ended). */
-  function upsert(from: QueryCreator<DB>, rule: RateRule, subject: string, at: number) {
+  /** The upsert that counts one request (the counter restarts when its window has ended); with `when`, only if that query has a row. */
+  function upsert(from: QueryCreator<DB>, rule: RateRule, subject: string, at: number, when?: SelectQuery) {
     const resetsAt = at + rule.windowMs;
-    return from
-      .insertInto("rate_limits")
-      .values({ key: keyOf(rule, subject), hits: 1, resets_at: resetsAt })
+    return insertValuesWhen(from.insertInto("rate_limits"), { key: keyOf(rule, subject), hits: 1, resets_at: resetsAt }, when)
       .onConflict((oc) =>
         oc.column("key").doUpdateSet({
           hits: sql`case when rate_limits.resets_at <= ${at} then 1 else rate_limits.hits + 1 end`,
@@ -99,15 +98,7 @@ export function createRateLimiter(db: Kysely<DB>, { now = Date.now, scale = 1, e
       await pruneNowAndThen(at);
       const row = await db
         .with("claim", (q) => upsert(q, first, firstSubject, at))
-        .with("counted", (q) =>
-          upsert(q, rule, subject, at).$call((insert) =>
-            insert
-              .columns(["key", "hits", "resets_at"])
-              .expression(
-                sql`select cast(${keyOf(rule, subject)} as text), 1, cast(${at + rule.windowMs} as bigint) where (select hits from claim) <= ${limitOf(first)}`,
-              ),
-          ),
-        )
+        .with("counted", (q) => upsert(q, rule, subject, at, q.selectFrom("claim").select("hits").where("hits", "<=", limitOf(first))))
         .selectNoFrom((eb) => [
           eb.selectFrom("claim").select("hits").as("claimHits"),
           eb.selectFrom("counted").select("hits").as("hits"),
