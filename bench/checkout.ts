@@ -293,7 +293,8 @@ export async function benchCheckout(): Promise<void> {
   // process's environment (tests/support/shop-process.ts), and with the defaults every shopper reached the cap of
   // pending orders within seconds, so the phases measured refusals.
   const generousLimits = { RATE_LIMIT_SCALE: "10000", MAX_PENDING_ORDERS: "1000" };
-  // BENCH_SERVER_NODE_OPTIONS reaches the server's node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" for a profile.
+  // BENCH_SERVER_NODE_OPTIONS reaches the server's node as NODE_OPTIONS. Node refuses --cpu-prof there: for a
+  // profile, --require a file that starts node:inspector's Profiler and writes it out on SIGTERM.
   const nodeOptions = process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {};
   const target = await createPostgresDatabase(adminUrl, "plant_shop_bench");
   let server: ShopProcess | undefined;
