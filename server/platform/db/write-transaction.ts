@@ -7,28 +7,29 @@ import type { DB } from "./schema.ts";
  * `BEGIN IMMEDIATE` on SQLite; on PostgreSQL an ordinary transaction, in which the caller locks the rows it
  * will change (SELECT … FOR UPDATE, in a fixed order so that two transactions cannot deadlock).
  */
-export async function inWriteTransaction<T>({ db, dialect }: Pick<Database, "db" | "dialect">, work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+export async function inWriteTransaction<T>(database: Pick<Database, "db" | "dialect">, work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+  return inTransactionOpenedBy(database, database.dialect === "postgres" ? "begin" : "begin immediate", work);
+}
+
+/**
+ * Runs `work` on one connection between `opening` (BEGIN, and what must come first) and COMMIT, or ROLLBACK when
+ * it throws; then the hooks afterCommit collected. Opened by hand rather than by Kysely's transaction(), so that
+ * the opening can carry a first statement in the same round trip (a simple query of several statements).
+ */
+async function inTransactionOpenedBy<T>({ db }: Pick<Database, "db">, opening: string, work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
   const hooks: (() => void)[] = [];
-  const tracked = (trx: Kysely<DB>) => {
-    commitHooks.set(trx, hooks);
-    return work(trx);
-  };
-  let result: T;
-  if (dialect === "postgres") {
-    result = await db.transaction().execute(tracked);
-  } else {
-    result = await db.connection().execute(async (connection) => {
-      await sql`begin immediate`.execute(connection);
-      try {
-        const value = await tracked(connection);
-        await sql`commit`.execute(connection);
-        return value;
-      } catch (error) {
-        await sql`rollback`.execute(connection);
-        throw error;
-      }
-    });
-  }
+  const result = await db.connection().execute(async (connection) => {
+    await sql.raw(opening).execute(connection);
+    try {
+      commitHooks.set(connection, hooks);
+      const value = await work(connection);
+      await sql`commit`.execute(connection);
+      return value;
+    } catch (error) {
+      await sql`rollback`.execute(connection);
+      throw error;
+    }
+  });
   for (const hook of hooks) hook();
   return result;
 }
@@ -56,11 +57,19 @@ const SHOPPER_LOCKS = 0x5053_0001;
  * shopper, taken before any row lock, so it cannot take part in a deadlock.
  */
 export async function inShopperTransaction<T>(database: Pick<Database, "db" | "dialect">, userId: string, work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+  if (database.dialect !== "postgres") return inWriteTransaction(database, work);
+  // The lock is the transaction's first statement, so it goes with BEGIN in one round trip: one of the few a
+  // checkout or an add to the cart makes (decision 009). The id is written into the SQL only when it is a plain
+  // one (Better Auth's ids and UUIDs are); any other goes as a parameter, in a statement of its own.
+  if (PLAIN_ID.test(userId)) return inTransactionOpenedBy(database, `begin; select pg_advisory_xact_lock(${SHOPPER_LOCKS}, hashtext('${userId}'))`, work);
   return inWriteTransaction(database, async (trx) => {
-    if (database.dialect === "postgres") await sql`select pg_advisory_xact_lock(${SHOPPER_LOCKS}, hashtext(${userId}))`.execute(trx);
+    await sql`select pg_advisory_xact_lock(${SHOPPER_LOCKS}, hashtext(${userId}))`.execute(trx);
     return work(trx);
   });
 }
+
+/** Letters, digits, '-' and '_': an id that needs no quoting inside a SQL string. */
+const PLAIN_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
 /** True for a unique-constraint violation on either database. */
 export function isUniqueViolation(error: unknown): boolean {
