@@ -43,8 +43,7 @@ function declaresBody(c: Context<PlatformEnv>): boolean {
  * The size is read from Content-Length where the request declares one (Node's parser never hands on more bytes than
  * it declares); only a body without one is counted as it streams, by Hono's bodyLimit. Hono's middleware asks for the
  * body stream first, which makes @hono/node-server build a web Request around every request, GETs included, and
- * then read a JSON body through web streams instead of straight from the socket: a fifth of the allocations of a
- * signed-in API request (docs/decisions/009).
+ * then read a JSON body through web streams instead of straight from the socket (docs/decisions/009).
  */
 export function jsonBodies(maxBytes: number) {
   const tooLarge = () => {
