@@ -65,6 +65,9 @@ export function createAccountsService(auth: Auth, { db, dialect }: Pick<Database
     return (await auth.$context).authCookies.sessionToken.name;
   }
 
+  /** Sessions never outlive SESSION_MAX_AGE_MS from sign-in, however active (decision 008). */
+  const pastMaxAge = (createdAt: string | Date, now = Date.now()) => new Date(createdAt).getTime() < now - SESSION_MAX_AGE_MS;
+
   /**
    * The fast path of getSession, for what nearly every signed-in request presents: a live session that needs no
    * change. The credential's signature is checked as Better Auth checks it (HMAC-SHA256 of the token with the
@@ -92,7 +95,7 @@ export function createAccountsService(auth: Auth, { db, dialect }: Pick<Database
     const expiresAt = new Date(row.expiresAt).getTime();
     // Better Auth slides the idle lifetime once SESSION_REFRESH_SECONDS have passed since it last did.
     const refreshDue = expiresAt - SESSION_IDLE_SECONDS * 1000 + SESSION_REFRESH_SECONDS * 1000 <= now;
-    if (!(expiresAt > now) || refreshDue || new Date(row.createdAt).getTime() < now - SESSION_MAX_AGE_MS) return undefined;
+    if (!(expiresAt > now) || refreshDue || pastMaxAge(row.createdAt, now)) return undefined;
     return toSessionUser({ ...row, emailVerified: Boolean(row.emailVerified) });
   }
   let secret: string | undefined;
@@ -117,10 +120,10 @@ export function createAccountsService(auth: Auth, { db, dialect }: Pick<Database
       if (known) return { user: known, session: SESSION_UNCHANGED };
       const read = async () => auth.api.getSession({ headers: await authHeaders(caller), returnHeaders: true });
       let { headers, response } = await read();
-      // Sessions never outlive SESSION_MAX_AGE_MS from sign-in, however active (decision 008): an older one is
-      // deleted on sight, and read again so that Better Auth answers "no session" and clears the cookie. Checked
-      // on the row just read rather than by a DELETE before every signed-in request.
-      if (response && new Date(response.session.createdAt).getTime() < Date.now() - SESSION_MAX_AGE_MS) {
+      // A session past its maximum age is deleted on sight, and read again so that Better Auth answers "no
+      // session" and clears the cookie. Checked on the row just read rather than by a DELETE before every
+      // signed-in request.
+      if (response && pastMaxAge(response.session.createdAt)) {
         await db.deleteFrom("sessions").where("token", "=", response.session.token).execute();
         ({ headers, response } = await read());
       }

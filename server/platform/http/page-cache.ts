@@ -10,35 +10,27 @@ const JSON_TYPES = /^application\/json/;
 /** One product's answers: itself, its reviews (its change events are an event stream, never stored). */
 const PRODUCT_API = /^\/api\/products\/(?!suggestions$)([^/]+)(?:\/|$)/;
 
+interface AnonymousCacheOptions {
+  ttlMs: number;
+  maxBytes: number;
+  changes?: ChangeFeed | undefined;
+  now?: () => number;
+}
+
+/** A response cache for one kind of answer (its content types, what change drops it, its hit header). */
+function anonymousCache(kind: { types: RegExp; scopeOf: (path: string) => string | undefined; hitHeader: string }) {
+  return ({ ttlMs, maxBytes, changes, now }: AnonymousCacheOptions): ResponseCache => responseCache({ ttlMs, maxBytes, changes, ...kind, ...(now ? { now } : {}) });
+}
+
 /**
  * The pages anonymous visitors see, kept until what they show changes (docs/decisions/007 and 027). Server
  * rendering is what limits page throughput; a page a visitor without cookies sees is the same for every such
  * visitor, so it is rendered once. Its policy names its inline scripts by hash, never a shared nonce (decision 004).
  */
-export function anonymousPageCache({ ttlMs, maxBytes, changes, now }: { ttlMs: number; maxBytes: number; changes?: ChangeFeed; now?: () => number }): ResponseCache {
-  return responseCache({
-    ttlMs,
-    maxBytes,
-    types: PAGE_TYPES,
-    scopeOf: (path) => PRODUCT_PAGE.exec(path)?.[1],
-    hitHeader: "X-Page-Cache",
-    changes,
-    ...(now ? { now } : {}),
-  });
-}
+export const anonymousPageCache = anonymousCache({ types: PAGE_TYPES, scopeOf: (path) => PRODUCT_PAGE.exec(path)?.[1], hitHeader: "X-Page-Cache" });
 
 /**
  * The catalogue's JSON for anonymous callers (products, one product, suggestions, categories), kept like the pages:
  * until the change feed says it changed. Mounted only on those paths.
  */
-export function anonymousApiCache({ ttlMs, maxBytes, changes, now }: { ttlMs: number; maxBytes: number; changes?: ChangeFeed; now?: () => number }): ResponseCache {
-  return responseCache({
-    ttlMs,
-    maxBytes,
-    types: JSON_TYPES,
-    scopeOf: (path) => PRODUCT_API.exec(path)?.[1],
-    hitHeader: "X-Api-Cache",
-    changes,
-    ...(now ? { now } : {}),
-  });
-}
+export const anonymousApiCache = anonymousCache({ types: JSON_TYPES, scopeOf: (path) => PRODUCT_API.exec(path)?.[1], hitHeader: "X-Api-Cache" });
