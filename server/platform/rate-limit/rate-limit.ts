@@ -1,4 +1,5 @@
 import { sql, type Kysely, type QueryCreator } from "kysely";
+import type { Dialect } from "../db/client.ts";
 import { insertValuesWhen, type SelectQuery } from "../db/insert-values-when.ts";
 import type { DB } from "../db/schema.ts";
 import { TooManyRequestsError } from "../errors.ts";
@@ -27,7 +28,7 @@ export interface RateLimiterOptions {
   /** Every how many hits the counters whose window has ended are deleted. */
   pruneEvery?: number;
   /** PostgreSQL lets hitFirstTime count in one statement (data-modifying CTEs); elsewhere it takes two. */
-  dialect?: "sqlite" | "postgres";
+  dialect?: Dialect;
 }
 
 export type RateLimiter = ReturnType<typeof createRateLimiter>;
