@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { sql, type Kysely, type Selectable } from "kysely";
+import { sql, type Kysely, type QueryCreator, type Selectable } from "kysely";
 import type { Logger } from "pino";
 import { messages } from "#common/shared/messages.ts";
 import { formatPriceExact } from "#common/shared/money.ts";
@@ -97,9 +97,9 @@ export function createOrdersService(deps: OrdersDependencies) {
     return order;
   }
 
-  async function orderWithKey(from: Kysely<DB>, userId: string, key: string): Promise<string | undefined> {
-    const row = await from.selectFrom("orders").select("id").where("user_id", "=", userId).where("idempotency_key", "=", key).executeTakeFirst();
-    return row?.id;
+  /** The shopper's order placed with this idempotency key: a query, run alone or inside another statement. */
+  function orderIdWithKey(from: QueryCreator<DB>, userId: string, key: string) {
+    return from.selectFrom("orders").select("id").where("user_id", "=", userId).where("idempotency_key", "=", key);
   }
 
   /**
@@ -148,7 +148,7 @@ export function createOrdersService(deps: OrdersDependencies) {
     // The earlier order with this key and the pending orders, in one statement.
     const { earlier, pending } = await trx
       .selectNoFrom((eb) => [
-        eb.selectFrom("orders").select("id").where("user_id", "=", user.id).where("idempotency_key", "=", details.idempotencyKey).as("earlier"),
+        orderIdWithKey(trx, user.id, details.idempotencyKey).as("earlier"),
         eb
           .selectFrom("orders")
           .select((count) => count.fn.countAll<number>().as("n"))
@@ -359,8 +359,8 @@ export function createOrdersService(deps: OrdersDependencies) {
       if (!user.emailVerified) throw new ForbiddenError(messages.checkout.verifyFirst);
       const details = parseInput(checkoutSchema, input);
       const orderMadeByKey = async () => {
-        const id = await orderWithKey(db, user.id, details.idempotencyKey);
-        return id ? loadOrder(id) : undefined;
+        const row = await orderIdWithKey(db, user.id, details.idempotencyKey).executeTakeFirst();
+        return row ? loadOrder(row.id) : undefined;
       };
       // Counted once per idempotency key: a double click or a retry of one checkout is one attempt. The first
       // request with a key claims it (atomically), and only that one counts against the limit. (A repeat of a
