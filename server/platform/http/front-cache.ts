@@ -6,6 +6,7 @@ import { forwardedClientIp } from "./client-ip.ts";
 import { chooseEncoding } from "./compression.ts";
 import { externalOrigin } from "./forwarded-origin.ts";
 import type { PlatformEnv } from "./http-env.ts";
+import { logRequest } from "./request-logger.ts";
 import { ifNoneMatchHits, NOT_MODIFIED_HEADERS, type ResponseCache, type StoredAnswer } from "./response-cache.ts";
 
 /**
@@ -93,18 +94,8 @@ export function frontCache({ caches, trustedProxies, logger }: FrontCacheOptions
       res.writeHead(200, headers).end(body);
     }
     // The line requestLogger writes, through the same asynchronous destination (decision 027).
-    logger.info(
-      {
-        requestId,
-        method: "GET",
-        path: req.url!.replace(/\?.*$/, ""),
-        status,
-        ms: Math.round((performance.now() - started) * 10) / 10,
-        clientIp: forwardedClientIp(req.socket.remoteAddress ?? null, header(req, "x-forwarded-for"), trustedProxies),
-        accountId: null,
-      },
-      "request",
-    );
+    const clientIp = forwardedClientIp(req.socket.remoteAddress ?? null, header(req, "x-forwarded-for"), trustedProxies);
+    logRequest(logger, { requestId, method: "GET", path: req.url!.replace(/\?.*$/, ""), status, started, clientIp, accountId: null });
     return true;
   };
 
