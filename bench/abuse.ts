@@ -4,7 +4,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { openDatabase } from "../server/platform/db/client.ts";
 import { createPostgresDatabase, insertShoppers, startShopProcess, stopShopProcess, waitUntilHealthy, type ShopProcess } from "../tests/support/shop-process.ts";
-import { residentMb } from "./proc-memory.ts";
+import { residentMb } from "./proc.ts";
 
 // Abusive requests against a production server (issue 7), each case on a fresh server so that its peak memory
 // is its own. For each case it prints how long the abusive requests took, the worst latency of a probe that

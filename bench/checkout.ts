@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { sql } from "kysely";
 import { openDatabase, type Database } from "../server/platform/db/client.ts";
 import { createProduct } from "../tests/support/factories.ts";
+import { cpuMs, TICK_MS } from "./proc.ts";
 import { createPostgresDatabase, insertShoppers, startShopProcess, stopShopProcess, waitUntilHealthy, type ShopProcess } from "../tests/support/shop-process.ts";
 
 // Checkout under load: one production server on a fresh PostgreSQL database and fifty signed-in shoppers, in
@@ -59,18 +60,6 @@ interface CpuUse {
   machineTotal: number;
 }
 
-const TICK_MS = 1000 / 100; // /proc counts CPU time in clock ticks (USER_HZ = 100)
-
-/** utime + stime of /proc/<pid>/stat, in ms; undefined when unreadable. */
-function processCpuMs(pid: number | string | undefined): number | undefined {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Each live `postgres` process's CPU time so far, by pid. */
 function postgresCpuMs(): Map<string, number> {
   const byPid = new Map<string, number>();
@@ -80,7 +69,7 @@ function postgresCpuMs(): Map<string, number> {
     } catch {
       continue;
     }
-    const ms = processCpuMs(pid);
+    const ms = cpuMs(pid);
     if (ms !== undefined) byPid.set(pid, ms);
   }
   return byPid;
@@ -96,13 +85,13 @@ function machineCpuMs(): { busy: number; total: number } {
 /** Starts counting; the function it answers gives the CPU used since. Undefined where /proc is missing. */
 function startCpuClock(serverPid: number | undefined): () => CpuUse | undefined {
   try {
-    const server = processCpuMs(serverPid);
+    const server = cpuMs(serverPid);
     const postgres = postgresCpuMs();
     const self = process.cpuUsage();
     const machine = machineCpuMs();
     if (server === undefined) return () => undefined;
     return () => {
-      const serverNow = processCpuMs(serverPid);
+      const serverNow = cpuMs(serverPid);
       if (serverNow === undefined) return undefined;
       let postgresUsed = 0;
       for (const [pid, ms] of postgresCpuMs()) postgresUsed += ms - (postgres.get(pid) ?? 0);

@@ -6,7 +6,7 @@ import { openDatabase } from "../server/platform/db/client.ts";
 import { createProduct } from "../tests/support/factories.ts";
 import { createPostgresDatabase, insertSessions, startShopProcess, stopShopProcess, waitUntilHealthy } from "../tests/support/shop-process.ts";
 import { createShopper } from "../tests/support/shoppers.ts";
-import { residentMb } from "./proc-memory.ts";
+import { residentMb } from "./proc.ts";
 
 // What idle live product pages cost (issue 9: 1,000 open subscriptions on one process under 50 MB extra).
 // Starts the compiled server (`npm run build` first) on a fresh SQLite data folder, or on a fresh PostgreSQL

@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { PRODUCTION_NODE_FLAGS } from "../tests/support/server-env.ts";
-import { residentMb } from "./proc-memory.ts";
+import { cpuMs, residentMb } from "./proc.ts";
 
 // The A/B behind docs/decisions/029: the compiled shop rendering every page (the page cache off) for 50
 // connections, once per set of node flags, in alternating rounds on one data folder, beside a bare node:http
@@ -23,12 +23,6 @@ const variants = [
   { label: "production flags", flags: PRODUCTION_NODE_FLAGS, server: "build/server/main.js" },
 ];
 
-/** User plus system CPU time of a process in ms (Linux /proc, 100 ticks a second). */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
 async function untilHealthy(child: ChildProcess) {
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the shop exited with ${child.exitCode}`);
@@ -45,9 +39,9 @@ async function stop(child: ChildProcess) {
 
 async function load(target: string, pid?: number) {
   await autocannon({ url: target, connections: CONNECTIONS, duration: 1 });
-  const before = pid ? cpuMs(pid) : 0;
+  const before = cpuMs(pid) ?? Number.NaN;
   const result = await autocannon({ url: target, connections: CONNECTIONS, duration: SECONDS });
-  return { rps: result.requests.average, cpuPerRequest: pid ? (cpuMs(pid) - before) / result.requests.total : NaN, failures: result.non2xx + result.errors + result.timeouts };
+  return { rps: result.requests.average, cpuPerRequest: ((cpuMs(pid) ?? Number.NaN) - before) / result.requests.total, failures: result.non2xx + result.errors + result.timeouts };
 }
 
 async function main() {

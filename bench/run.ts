@@ -9,7 +9,7 @@ import { benchLighthouse, printLighthouse } from "./lighthouse.ts";
 import { benchScale } from "./scale.ts";
 import { benchStartup } from "./startup.ts";
 import { PRODUCTION_NODE_FLAGS } from "../tests/support/server-env.ts";
-import { residentMb } from "./proc-memory.ts";
+import { residentMb } from "./proc.ts";
 
 // Loads the production shop and a bare node:http server returning the same bytes, one after the other,
 // over loopback, and prints each page's throughput and latency with the ratio to the bare server.

@@ -5,7 +5,7 @@ import path from "node:path";
 import { PRODUCTION_NODE_FLAGS } from "../tests/support/server-env.ts";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { residentMb } from "./proc-memory.ts";
+import { residentMb } from "./proc.ts";
 
 // Cold start (spawn until /healthz answers 200) and idle memory (resident set 2 s after that, no request
 // served) of the compiled server that production runs, and of the same server run from its TypeScript
