@@ -153,9 +153,9 @@ export function responseCache({ ttlMs, maxBytes, types, scopeOf, hitHeader, chan
   const middleware = createMiddleware<PlatformEnv>(async (c, next) => {
     if (ttlMs <= 0 || c.req.method !== "GET" || c.req.header("cookie") || c.req.header("authorization")) return next();
     const key = c.req.url;
+    const encoding = chooseEncoding(c.req.header("accept-encoding"));
     const hit = lookup(key);
     if (hit) {
-      const encoding = chooseEncoding(c.req.header("accept-encoding"));
       if (encoding && hit.encodable && !hit.encoded[encoding]) {
         const encoded = await encode(hit.body, encoding, "stored");
         // Still the same entry (not dropped while encoding): keep the encoded form with it.
@@ -167,7 +167,7 @@ export function responseCache({ ttlMs, maxBytes, types, scopeOf, hitHeader, chan
         }
       }
       c.set("cspScriptHashes", hit.scriptHashes);
-      return replaceResponse(c, answer(hit, c.req.header("if-none-match"), c.req.header("accept-encoding"), [[hitHeader, "hit"]]));
+      return replaceResponse(c, answer(hit, c.req.header("if-none-match"), encoding, [[hitHeader, "hit"]]));
     }
 
     const startedAt = generation;
@@ -181,7 +181,6 @@ export function responseCache({ ttlMs, maxBytes, types, scopeOf, hitHeader, chan
     // Encoded once, at the stored level, in the form this request accepts: this answer and every replay in that
     // encoding send these bytes. (Only that form: an answer nobody asks for again costs one encoding, as before.)
     const encodable = body.byteLength >= COMPRESSION_THRESHOLD && isCompressible(type);
-    const encoding = chooseEncoding(c.req.header("accept-encoding"));
     const encoded: StoredAnswer["encoded"] = {};
     if (encodable && encoding) encoded[encoding] = await encode(body, encoding, "stored");
     const headers = [...res.headers.entries()].filter(([name]) => !PER_RESPONSE_HEADERS.test(name));
@@ -203,13 +202,13 @@ export function responseCache({ ttlMs, maxBytes, types, scopeOf, hitHeader, chan
       c.set("storedAnswer", entry);
     }
     c.set("cspScriptHashes", scriptHashes);
-    replaceResponse(c, answer(entry, c.req.header("if-none-match"), c.req.header("accept-encoding")));
+    replaceResponse(c, answer(entry, c.req.header("if-none-match"), encoding));
   });
   return Object.assign(middleware, { lookup });
 }
 
-/** A stored answer as a Response: 304 to a matching If-None-Match, else its bytes in the best accepted encoding. */
-function answer(entry: StoredAnswer, ifNoneMatch: string | undefined, acceptEncoding: string | undefined, extra: [string, string][] = []) {
+/** A stored answer as a Response: 304 to a matching If-None-Match, else its bytes in the encoding the client accepts, if kept. */
+function answer(entry: StoredAnswer, ifNoneMatch: string | undefined, encoding: Encoding | undefined, extra: [string, string][] = []) {
   const compressible = isCompressible(entry.headers.find(([name]) => name === "content-type")?.[1]);
   if (ifNoneMatchHits(ifNoneMatch, entry.etag)) {
     const headers = new Headers([...entry.headers.filter(([name]) => NOT_MODIFIED_HEADERS.test(name)), ["etag", entry.etag], ...extra]);
@@ -217,7 +216,6 @@ function answer(entry: StoredAnswer, ifNoneMatch: string | undefined, acceptEnco
     return new Response(null, { status: 304, headers });
   }
   const headers = new Headers([...entry.headers, ["etag", entry.etag], ...extra]);
-  const encoding = chooseEncoding(acceptEncoding);
   const encoded = encoding && entry.encoded[encoding];
   if (encoded) headers.set("content-encoding", encoding);
   if (compressible) varyOnAcceptEncoding(headers);
