@@ -1,10 +1,10 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { openDatabase } from "../server/platform/db/client.ts";
-import { createPostgresDatabase, insertShoppers, startShopProcess, stopShopProcess, waitUntilHealthy, type ShopProcess } from "../tests/support/shop-process.ts";
-import { residentMb } from "./proc.ts";
+import { createPostgresDatabase, insertShoppers, startShopProcess, stopShopProcess, waitUntilHealthy} from "../tests/support/shop-process.ts";
+import { innermostPid, residentMb } from "./proc.ts";
 
 // Abusive requests against a production server (issue 7), each case on a fresh server so that its peak memory
 // is its own. For each case it prints how long the abusive requests took, the worst latency of a probe that
@@ -50,13 +50,6 @@ const CASES: Case[] = [
   { name: "eight nested-<use> SVG uploads at once", run: (url, cookie, userId) => Promise.all(Array.from({ length: 8 }, () => svgUpload(url, cookie, userId))) },
 ];
 
-/** The node process serving (tsx runs the server in a child of its own). */
-function serverPid(shop: ShopProcess): number {
-  const pid = shop.child.pid!;
-  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
-  return Number(children[0] ?? pid);
-}
-
 async function measure(abuse: Case) {
   const database = await createPostgresDatabase(ADMIN_URL, "plant_shop_abuse");
   const shop = startShopProcess({ port: PORT, databaseUrl: database.url });
@@ -65,7 +58,8 @@ async function measure(abuse: Case) {
     const db = openDatabase({ databaseUrl: database.url });
     const [shopper] = await insertShoppers(db.db, 1, { password: "monstera-deliciosa-77", prefix: "abuse" });
     await db.destroy();
-    const pid = serverPid(shop);
+    // The node process serving (tsx would run the server in a child of its own).
+    const pid = innermostPid(shop.child.pid!);
     // Warm up: the pages and the static files once, so that first-use costs are not counted.
     for (const p of ["/login", "/illustrations/favicon.svg", "/"]) await (await fetch(`${shop.url}${p}`)).arrayBuffer();
     const rssBeforeMb = residentMb(pid, "VmRSS");

@@ -4,6 +4,7 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { readdirSync, readFileSync } from "node:fs";
 import { sql } from "kysely";
+import { Pool } from "undici";
 import { openDatabase, type Database } from "../server/platform/db/client.ts";
 import { createProduct } from "../tests/support/factories.ts";
 import { cpuMs, TICK_MS } from "./proc.ts";
@@ -23,8 +24,11 @@ const SHOPPERS = 50;
 const PLENTY = 100_000;
 const SCARCE_START = 20;
 const RESTOCK_EVERY_MS = 50;
-// Its own port, overridable so that parallel runs on one machine do not meet (BENCH_CHECKOUT_PORT).
+// Its own port, overridable so that parallel runs on one machine do not meet (BENCH_CHECKOUT_PORT); more server
+// copies, on the ports after it, with BENCH_CHECKOUT_SERVERS (default 1): each shopper talks to one copy, and all
+// copies share the one PostgreSQL database, as several containers would (decision 009, "more cores").
 const PORT = Number(process.env.BENCH_CHECKOUT_PORT ?? 4611);
+const SERVERS = Math.max(1, Number(process.env.BENCH_CHECKOUT_SERVERS ?? 1));
 const shipping = { name: "Asha Kulkarni", phone: "+91 98765 43210", address: "12 Garden Road\nPune 411001" };
 
 interface Tally {
@@ -83,15 +87,25 @@ function machineCpuMs(): { busy: number; total: number } {
 }
 
 /** Starts counting; the function it answers gives the CPU used since. Undefined where /proc is missing. */
-function startCpuClock(serverPid: number | undefined): () => CpuUse | undefined {
+function startCpuClock(serverPids: (number | undefined)[]): () => CpuUse | undefined {
+  /** All the server copies' CPU time so far; undefined when any cannot be read. */
+  const serversCpuMs = () => {
+    let sum = 0;
+    for (const pid of serverPids) {
+      const ms = cpuMs(pid);
+      if (ms === undefined) return undefined;
+      sum += ms;
+    }
+    return sum;
+  };
   try {
-    const server = cpuMs(serverPid);
+    const server = serversCpuMs();
     const postgres = postgresCpuMs();
     const self = process.cpuUsage();
     const machine = machineCpuMs();
     if (server === undefined) return () => undefined;
     return () => {
-      const serverNow = cpuMs(serverPid);
+      const serverNow = serversCpuMs();
       if (serverNow === undefined) return undefined;
       let postgresUsed = 0;
       for (const [pid, ms] of postgresCpuMs()) postgresUsed += ms - (postgres.get(pid) ?? 0);
@@ -110,7 +124,13 @@ function startCpuClock(serverPid: number | undefined): () => CpuUse | undefined 
   }
 }
 
-type Step = (url: string, cookie: string, tally: Tally) => Promise<void>;
+/** A signed-in shopper and the server copy they use. */
+interface Shopper {
+  url: string;
+  cookie: string;
+}
+
+type Step = (shopper: Shopper, tally: Tally) => Promise<void>;
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
@@ -118,14 +138,37 @@ function percentile(sorted: number[], p: number): number {
 
 const fail = (tally: Tally, what: string) => tally.failures.set(what, (tally.failures.get(what) ?? 0) + 1);
 
-function call(url: string, cookie: string, method: string, pathname: string, body?: unknown) {
-  const headers: Record<string, string> = { Origin: url, Cookie: cookie };
-  if (body === undefined) return fetch(`${url}${pathname}`, { method, headers });
-  return fetch(`${url}${pathname}`, { method, headers: { ...headers, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+/** An answer's status and its body, read (or thrown away) by the caller. */
+interface Answer {
+  status: number;
+  ok: boolean;
+  json: () => Promise<unknown>;
+  discard: () => Promise<void>;
+}
+
+/**
+ * The shoppers' HTTP client: undici's Pool, one kept-alive connection per shopper. Not fetch: on a two-core machine
+ * the load generator shares the cores with the server and PostgreSQL, and fetch's web streams and Request objects
+ * cost it about twice the CPU per request that the pool's own request does (docs/decisions/009).
+ */
+const pools = new Map<string, Pool>();
+
+async function call({ url, cookie }: Shopper, method: "GET" | "POST" | "DELETE", pathname: string, body?: unknown): Promise<Answer> {
+  let pool = pools.get(url);
+  if (!pool) pools.set(url, (pool = new Pool(url, { connections: Math.ceil(SHOPPERS / SERVERS), pipelining: 1 })));
+  const headers: Record<string, string> = { origin: url, cookie };
+  if (body !== undefined) headers["content-type"] = "application/json";
+  const answer = await pool.request({ method, path: pathname, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  return {
+    status: answer.statusCode,
+    ok: answer.statusCode >= 200 && answer.statusCode < 300,
+    json: () => answer.body.json(),
+    discard: () => answer.body.dump(),
+  };
 }
 
 /** Times one request into the tally; network errors are counted as failures of `what`. */
-async function timed(tally: Tally, what: string, request: () => Promise<Response>): Promise<Response | undefined> {
+async function timed(tally: Tally, what: string, request: () => Promise<Answer>): Promise<Answer | undefined> {
   const started = performance.now();
   try {
     const response = await request();
@@ -139,20 +182,20 @@ async function timed(tally: Tally, what: string, request: () => Promise<Response
 }
 
 /** The baseline: one cart read. */
-const readCart: Step = async (url, cookie, tally) => {
-  const response = await timed(tally, "read", () => call(url, cookie, "GET", "/api/cart"));
-  await response?.body?.cancel();
+const readCart: Step = async (shopper, tally) => {
+  const response = await timed(tally, "read", () => call(shopper, "GET", "/api/cart"));
+  await response?.discard();
   if (response && !response.ok) fail(tally, `read ${response.status}`);
 };
 
 /** Puts 1–3 units of the plant in the cart and orders; after a refusal for lack of stock, removes the line. */
 function buy(productId: string): Step {
-  return async (url, cookie, tally) => {
+  return async (shopper, tally) => {
     let cart: { lines: { id: string; productId: string }[] };
     try {
-      const added = await call(url, cookie, "POST", "/api/cart/items", { productId, quantity: randomInt(1, 4) });
+      const added = await call(shopper, "POST", "/api/cart/items", { productId, quantity: randomInt(1, 4) });
       if (!added.ok) {
-        await added.body?.cancel();
+        await added.discard();
         if (added.status === 409) tally.addsRefused++;
         else fail(tally, `cart ${added.status}`);
         return;
@@ -161,7 +204,7 @@ function buy(productId: string): Step {
     } catch {
       return void fail(tally, "cart error");
     }
-    const response = await timed(tally, "order", () => call(url, cookie, "POST", "/api/orders", { ...shipping, idempotencyKey: `bench-${randomUUID()}` }));
+    const response = await timed(tally, "order", () => call(shopper, "POST", "/api/orders", { ...shipping, idempotencyKey: `bench-${randomUUID()}` }));
     if (!response) return;
     const body = (await response.json()) as { lines?: { productId: string; quantity: number }[] };
     if (response.status === 201) {
@@ -170,7 +213,7 @@ function buy(productId: string): Step {
     } else if (response.status === 409) {
       tally.refused++;
       const line = cart.lines.find((l) => l.productId === productId);
-      if (line) await call(url, cookie, "DELETE", `/api/cart/items/${line.id}`).then((r) => r.body?.cancel(), () => fail(tally, "remove error"));
+      if (line) await call(shopper, "DELETE", `/api/cart/items/${line.id}`).then((r) => r.discard(), () => fail(tally, "remove error"));
     } else {
       fail(tally, `order ${response.status}`);
     }
@@ -178,14 +221,14 @@ function buy(productId: string): Step {
 }
 
 /** Every shopper repeats `step` until the phase's time is up. */
-async function runPhase(url: string, cookies: string[], seconds: number, step: Step, serverPid?: number): Promise<Measured> {
-  const cpuSince = startCpuClock(serverPid);
+async function runPhase(shoppers: Shopper[], seconds: number, step: Step, serverPids: (number | undefined)[]): Promise<Measured> {
+  const cpuSince = startCpuClock(serverPids);
   const tally: Tally = { requests: 0, placed: 0, refused: 0, addsRefused: 0, unitsSold: 0, latencies: [], failures: new Map() };
   const started = performance.now();
   const deadline = started + seconds * 1000;
   await Promise.all(
-    cookies.map(async (cookie) => {
-      while (performance.now() < deadline) await step(url, cookie, tally);
+    shoppers.map(async (shopper) => {
+      while (performance.now() < deadline) await step(shopper, tally);
     }),
   );
   const cpu = cpuSince();
@@ -249,7 +292,7 @@ function printCpuBudget({ tally, cpu }: Measured) {
   const cores = os.cpus().length;
   console.log(
     `CPU per order, plenty phase: ${server.toFixed(2)} server + ${postgres.toFixed(2)} PostgreSQL + ${loadGenerator.toFixed(2)} load generator = ${perOrder.toFixed(2)} ms; ` +
-      `${cores} cores fully used give at most ${((cores * 1000) / perOrder).toFixed(0)} orders/s at that cost; one core's worth of server time, ${(1000 / server).toFixed(0)}`,
+      `${cores} cores fully used give at most ${((cores * 1000) / perOrder).toFixed(0)} orders/s at that cost; the ${SERVERS === 1 ? "server's one JavaScript thread" : `${SERVERS} servers' JavaScript threads`}, ${((SERVERS * 1000) / server).toFixed(0)}`,
   );
 }
 
@@ -286,28 +329,29 @@ export async function benchCheckout(): Promise<void> {
   // profile, --require a file that starts node:inspector's Profiler and writes it out on SIGTERM.
   const nodeOptions = process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {};
   const target = await createPostgresDatabase(adminUrl, "plant_shop_bench");
-  let server: ShopProcess | undefined;
+  const servers: ShopProcess[] = [];
   let database: Database | undefined;
   try {
-    server = startShopProcess({ port: PORT, databaseUrl: target.url, env: { ...generousLimits, ...nodeOptions } });
-    await waitUntilHealthy(server);
+    for (let copy = 0; copy < SERVERS; copy++) servers.push(startShopProcess({ port: PORT + copy, databaseUrl: target.url, env: { ...generousLimits, ...nodeOptions } }));
+    for (const server of servers) await waitUntilHealthy(server);
     database = openDatabase({ databaseUrl: target.url, poolSize: 2 });
     const { db } = database;
     const plenty = await createProduct(db, { name: "Bench Monstera", price_paise: 49_900, stock: PLENTY });
     const scarce = await createProduct(db, { name: "Bench Bonsai", price_paise: 249_900, stock: SCARCE_START });
-    const cookies = (await insertShoppers(db, SHOPPERS, { password: "monstera-deliciosa-77", prefix: "bench" })).map((shopper) => shopper.cookie);
-    const url = server.url;
+    const shoppers = (await insertShoppers(db, SHOPPERS, { password: "monstera-deliciosa-77", prefix: "bench" })).map(({ cookie }, i) => ({ url: servers[i % SERVERS]!.url, cookie }));
+    const pids = servers.map((server) => server.child.pid);
 
-    const baseline = await runPhase(url, cookies, seconds, readCart, server.child.pid);
-    const plentiful = await runPhase(url, cookies, seconds, buy(plenty.id), server.child.pid);
+    const baseline = await runPhase(shoppers, seconds, readCart, pids);
+    const plentiful = await runPhase(shoppers, seconds, buy(plenty.id), pids);
     // Supply at half the rate the plentiful phase sold, so that about every other checkout finds too little.
     const unitsPerTick = Math.max(1, Math.round((plentiful.tally.unitsSold / plentiful.seconds / 2) * (RESTOCK_EVERY_MS / 1000)));
-    const { result: scarcity, restocked } = await restocking(database, scarce.id, unitsPerTick, () => runPhase(url, cookies, seconds, buy(scarce.id), server!.child.pid));
+    const { result: scarcity, restocked } = await restocking(database, scarce.id, unitsPerTick, () => runPhase(shoppers, seconds, buy(scarce.id), pids));
 
     const baselinePerSecond = baseline.tally.requests / baseline.seconds;
-    console.log(`\nCheckout bench: ${SHOPPERS} shoppers, ${seconds}s a phase, one server on PostgreSQL, loopback, ${os.cpus().length} cores, Node ${process.version}`);
+    const serving = SERVERS === 1 ? "one server" : `${SERVERS} server copies (each shopper on one)`;
+    console.log(`\nCheckout bench: ${SHOPPERS} shoppers, ${seconds}s a phase, ${serving} on PostgreSQL, loopback, ${os.cpus().length} cores, Node ${process.version}`);
     console.log("(an order costs two requests: add to cart, then the order; the rates count the order requests)");
-    console.log("(CPU ms per request counted, add to cart included in checkouts: the server process, every PostgreSQL process, and");
+    console.log("(CPU ms per request counted, add to cart included in checkouts: the server processes, every PostgreSQL process, and");
     console.log(" this bench's own HTTP clients; machine busy: all cores, in the phase)");
     console.log("phase                           requests/s  ÷ baseline    p50/p95/p99 ms   placed  refused  adds refused  failures  server  PostgreSQL  load gen.  machine busy");
     console.log(row("baseline: GET /api/cart", baseline, baselinePerSecond));
@@ -321,8 +365,10 @@ export async function benchCheckout(): Promise<void> {
     ].every(Boolean);
     if (!ok) process.exitCode = 1;
   } finally {
+    for (const pool of pools.values()) await pool.close();
+    pools.clear();
     await database?.destroy();
-    if (server) await stopShopProcess(server);
+    for (const server of servers) await stopShopProcess(server);
     await target.drop();
   }
 }

@@ -23,3 +23,17 @@ export function cpuMs(pid: number | string | undefined): number | undefined {
     return undefined;
   }
 }
+
+/**
+ * The process that does the work under `pid`: its first child's, recursively (tsx runs a program in a child
+ * process of its own), or `pid` itself when it has none or its children cannot be read.
+ */
+export function innermostPid(pid: number): number {
+  let children: string[];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
+  } catch {
+    return pid;
+  }
+  return children.length ? innermostPid(Number(children[0])) : pid;
+}

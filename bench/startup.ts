@@ -1,11 +1,11 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { PRODUCTION_NODE_FLAGS } from "../tests/support/server-env.ts";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { residentMb } from "./proc.ts";
+import { innermostPid, residentMb } from "./proc.ts";
 
 // Cold start (spawn until /healthz answers 200) and idle memory (resident set 2 s after that, no request
 // served) of the compiled server that production runs, and of the same server run from its TypeScript
@@ -19,17 +19,6 @@ const servers = [
   { label: "compiled: node build/server/main.js", command: process.execPath, args: [...PRODUCTION_NODE_FLAGS, path.resolve("build/server/main.js")] },
   { label: "from source: tsx server/main.ts", command: path.resolve("node_modules/.bin/tsx"), args: ["server/main.ts"] },
 ];
-
-/** tsx runs the server in a child process of its own: the process that listens is the one to weigh. */
-function serverPid(pid: number): number {
-  let children: string[];
-  try {
-    children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
-  } catch {
-    return pid;
-  }
-  return children.length ? serverPid(Number(children[0])) : pid;
-}
 
 async function startOnce(server: (typeof servers)[number], dataDir: string) {
   const url = `http://127.0.0.1:${PORT}`;
@@ -46,7 +35,7 @@ async function startOnce(server: (typeof servers)[number], dataDir: string) {
   }
   const coldStartMs = performance.now() - started;
   await new Promise((resolve) => setTimeout(resolve, IDLE_WAIT_MS));
-  const idleRssMb = residentMb(serverPid(child.pid!), "VmRSS");
+  const idleRssMb = residentMb(innermostPid(child.pid!), "VmRSS");
   child.kill("SIGTERM");
   await exited;
   return { coldStartMs, idleRssMb };
