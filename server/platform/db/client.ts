@@ -3,6 +3,7 @@ import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import { withStatementCache } from "./statement-cache.ts";
 import { loadPg } from "./load-pg.ts";
+import { CUSTOM_PLANS_OPTION, withPreparedStatements } from "./pg-statements.ts";
 import type { DB } from "./schema.ts";
 
 export type Dialect = "sqlite" | "postgres";
@@ -24,11 +25,13 @@ export interface DatabaseOptions {
 
 export function openDatabase(options: DatabaseOptions): Database {
   if (options.databaseUrl) {
-    const pool = new (loadPg().Pool)({
-      connectionString: options.databaseUrl,
-      max: options.poolSize ?? 10,
-      ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
-    });
+    const pool = withPreparedStatements(
+      new (loadPg().Pool)({
+        connectionString: options.databaseUrl,
+        max: options.poolSize ?? 10,
+        options: [CUSTOM_PLANS_OPTION, ...(options.pgSchema ? [`-c search_path=${options.pgSchema}`] : [])].join(" "),
+      }),
+    );
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: "postgres", destroy: () => db.destroy() };
   }
