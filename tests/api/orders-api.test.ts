@@ -66,6 +66,23 @@ describe("the cart API", () => {
     expect((await zero.json()).lines).toEqual([]);
   });
 
+  it("adds to the line already in the cart, refuses a total past 999 even with the stock there, and refuses a product that does not exist", async () => {
+    const plant = await createProduct(shop.app.database.db, { stock: 5000 });
+    const { cookie } = await signUpVerified(shop.app, shop.capture);
+    expect((await send("POST", "/api/cart/items", cookie, { productId: plant.id, quantity: 990 })).status).toBe(201);
+    const more = await send("POST", "/api/cart/items", cookie, { productId: plant.id, quantity: 9 });
+    expect(more.status).toBe(201);
+    expect((await more.json()).lines.map((line: { quantity: number }) => line.quantity)).toEqual([999]);
+    const pastCap = await send("POST", "/api/cart/items", cookie, { productId: plant.id, quantity: 1 });
+    expect(pastCap.status).toBe(400);
+    expect((await pastCap.json()).message).toBe("Failed to add product to cart: Quantity must be at most 999.");
+    const missing = await send("POST", "/api/cart/items", cookie, { productId: "00000000-0000-4000-8000-000000000000" });
+    expect(missing.status).toBe(404);
+    expect((await missing.json()).message).toBe(`Failed to add product to cart: ${messages.product.notFound}`);
+    const cart = await (await send("GET", "/api/cart", cookie)).json();
+    expect(cart.lines.map((line: { quantity: number }) => line.quantity)).toEqual([999]);
+  });
+
   it("stops at the stock when one shopper adds many times at once, telling the rest how many are left", async () => {
     const plant = await createProduct(shop.app.database.db, { stock: 3 });
     const { cookie } = await signUpVerified(shop.app, shop.capture);

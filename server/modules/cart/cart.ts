@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { Cart, CartLine } from "#common/cart/cart-types.ts";
 import { MAX_CART_QUANTITY } from "#common/shared/constants.ts";
 import { messages } from "#common/shared/messages.ts";
@@ -113,23 +113,37 @@ export function createCartService(database: Pick<Database, "db" | "dialect">, { 
       const user = owner(viewer, c.addPrefix);
       const { productId, quantity } = withMessagePrefix(c.addPrefix, () => parseInput(addToCartSchema, input));
       await inShopperTransaction(database, user.id, async (trx) => {
-        // The product's stock and the quantity already in the cart, in one statement.
-        const product = await trx
-          .selectFrom("products as p")
-          .leftJoin("cart_items as ci", (join) => join.onRef("ci.product_id", "=", "p.id").on("ci.user_id", "=", user.id))
-          .select(["p.stock", "ci.quantity"])
-          .where("p.id", "=", productId)
-          .executeTakeFirst();
+        // The product, and the shopper's line of it if there is one: what an add reads and stores from.
+        const productWithLine = () =>
+          trx
+            .selectFrom("products as p")
+            .leftJoin("cart_items as ci", (join) => join.onRef("ci.product_id", "=", "p.id").on("ci.user_id", "=", user.id))
+            .where("p.id", "=", productId);
+        const cartQuantity = sql<number>`coalesce(ci.quantity, 0) + ${quantity}`;
+        /** Stores the line at the cart's new quantity; when `checked`, only where the stock and the cap allow it. */
+        const store = (checked: boolean) =>
+          trx
+            .insertInto("cart_items")
+            .columns(["id", "user_id", "product_id", "quantity", "created_at"])
+            .expression(
+              productWithLine()
+                .select([sql.val(randomUUID()).as("id"), sql.val(user.id).as("user_id"), "p.id", cartQuantity.as("quantity"), sql.val(new Date().toISOString()).as("created_at")])
+                .$if(checked, (query) => query.where((where) => where(cartQuantity, "<=", where.ref("p.stock"))).where(cartQuantity, "<=", MAX_CART_QUANTITY)),
+            )
+            .onConflict((oc) => oc.columns(["user_id", "product_id"]).doUpdateSet((eb) => ({ quantity: eb.ref("excluded.quantity") })))
+            .returning("quantity")
+            .executeTakeFirst();
+        // One statement when the add is allowed; the reason is read only when it is refused (decision 009).
+        if (await store(true)) return;
+        const product = await productWithLine().select(["p.stock", "ci.quantity"]).executeTakeFirst();
         if (!product) throw new NotFoundError(`${c.addPrefix} ${messages.product.notFound}`);
         const wanted = (product.quantity ?? 0) + quantity;
         if (product.stock === 0) throw new ConflictError(`${c.addPrefix} ${c.outOfStock}`);
         if (wanted > product.stock) throw new ConflictError(`${c.addPrefix} ${c.onlyLeft(product.stock)}`);
         if (wanted > MAX_CART_QUANTITY) throw new InvalidInputError(`${c.addPrefix} ${c.quantityAtMost(MAX_CART_QUANTITY)}`);
-        await trx
-          .insertInto("cart_items")
-          .values({ id: randomUUID(), user_id: user.id, product_id: productId, quantity: wanted, created_at: new Date().toISOString() })
-          .onConflict((oc) => oc.columns(["user_id", "product_id"]).doUpdateSet({ quantity: wanted }))
-          .execute();
+        // No reason holds: restocked between the two statements (the shopper's lock keeps the line still, not the
+        // stock), and the stock just read allows the add.
+        await store(false);
       });
     },
 
