@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { messages } from "#common/shared/messages.ts";
@@ -367,12 +368,21 @@ describe("announcing stock changes on the change feed", () => {
     const changes = createLocalChangeFeed();
     const heard: Change[] = [];
     changes.subscribe((change) => heard.push(change));
-    // The confirmation is queued last in the order's transaction, after the stock was decremented and announced.
-    const failingOutbox = { ...createMailOutbox(testSealer), enqueue: () => Promise.reject(new Error("outbox unavailable")) };
-    const { orders } = ordersWith({ changes, outbox: failingOutbox });
+    // The day's totals are counted after the stock was decremented and announced (on PostgreSQL in the same
+    // statement); a trigger makes that count fail, so the order's transaction rolls back after taking the stock.
+    const { db } = app.database;
+    if (app.database.dialect === "postgres") {
+      await sql`create function refuse_day() returns trigger language plpgsql as $$ begin raise exception 'daily totals unavailable'; end $$`.execute(db);
+      await sql`create trigger refuse_day before insert or update on order_daily_totals for each row execute function refuse_day()`.execute(db);
+    } else {
+      await sql`create trigger refuse_day before insert on order_daily_totals begin select raise(abort, 'daily totals unavailable'); end`.execute(db);
+    }
+    const { orders } = ordersWith({ changes });
 
-    await expect(orders.placeOrder(user, checkoutInput())).rejects.toThrow("outbox unavailable");
+    await expect(orders.placeOrder(user, checkoutInput())).rejects.toThrow("daily totals unavailable");
     expect(await stockOf(plant.id)).toBe(3);
+    expect(await db.selectFrom("orders").select("id").execute()).toEqual([]);
+    expect(await db.selectFrom("mail_outbox").select("id").execute()).toEqual([]);
     expect(heard).toEqual([]);
   });
 });

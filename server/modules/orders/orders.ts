@@ -14,7 +14,7 @@ import { toIsoString } from "../../platform/db/values.ts";
 import { inShopperTransaction, inWriteTransaction, isUniqueViolation } from "../../platform/db/write-transaction.ts";
 import { lineProblem } from "../cart/index.ts";
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError, parseInput } from "../../platform/errors.ts";
-import type { MailOutbox } from "../../platform/mail/mail-outbox.ts";
+import type { MailOutbox, OutboxMail } from "../../platform/mail/mail-outbox.ts";
 import { orderEmail } from "./order-mails.ts";
 import { countCancelledOrder, countPlacedOrder, placedOrderCount } from "./daily-totals.ts";
 import { shopDay } from "../../platform/shop-day.ts";
@@ -102,25 +102,32 @@ export function createOrdersService(deps: OrdersDependencies) {
     return from.selectFrom("orders").select("id").where("user_id", "=", userId).where("idempotency_key", "=", key);
   }
 
+  /** The shopper's cart lines with their products (none for a product deleted since), in product-id order. */
+  function cartLines(from: Kysely<DB>, userId: string) {
+    return from
+      .selectFrom("cart_items as ci")
+      .leftJoin("products as p", "p.id", "ci.product_id")
+      .select(["ci.id", "ci.quantity", "p.id as product_id", "p.name", "p.price_paise", "p.stock"])
+      .where("ci.user_id", "=", userId)
+      .orderBy("ci.product_id");
+  }
+
   /**
    * The shopper's cart priced at today's prices; refused when it is empty or any line cannot be ordered as it
    * stands (each such line named). Takes no row lock: see takeStock.
    */
   async function priceCart(from: Kysely<DB>, userId: string): Promise<PricedCart> {
-    // One statement: the lines with their products (none for a product deleted since), in product-id order.
-    const cart = await from
-      .selectFrom("cart_items as ci")
-      .leftJoin("products as p", "p.id", "ci.product_id")
-      .select(["ci.id", "ci.quantity", "p.id as product_id", "p.name", "p.price_paise", "p.stock"])
-      .where("ci.user_id", "=", userId)
-      .orderBy("ci.product_id")
-      .execute();
-    if (!cart.length) throw new InvalidInputError(messages.checkout.emptyCart);
-    const lines = cart.map(({ id, quantity, product_id, name, price_paise, stock }) => ({
-      id,
-      quantity,
-      product: product_id === null ? undefined : { id: product_id, name: name!, price_paise: price_paise!, stock: stock! },
-    }));
+    return priceLines(await cartLines(from, userId).execute());
+  }
+
+  type CartRow = { id: string | null; quantity: number | null; product_id: string | null; name: string | null; price_paise: number | null; stock: number | null };
+
+  /** Prices the rows of cartLines (an empty cart has none, or one without a line: see storeOrder). */
+  function priceLines(rows: CartRow[]): PricedCart {
+    const lines = rows.flatMap(({ id, quantity, product_id, name, price_paise, stock }) =>
+      id === null ? [] : [{ id, quantity: quantity!, product: product_id === null ? undefined : { id: product_id, name: name!, price_paise: price_paise!, stock: stock! } }],
+    );
+    if (!lines.length) throw new InvalidInputError(messages.checkout.emptyCart);
     const problems = lines.flatMap((line) => lineProblem(line.product, line.quantity) ?? []);
     if (problems.length) throw new ConflictError(problems.join(" "), { cart: problems.join(" ") });
     const priced = lines as PricedLine[]; // every product is there: a missing one is a problem above
@@ -145,24 +152,33 @@ export function createOrdersService(deps: OrdersDependencies) {
     hold: PaymentHold,
     quote: PricedCart | undefined,
   ): Promise<{ orderId: string; placed?: OrderDetail }> {
-    // The earlier order with this key and the pending orders, in one statement.
-    const { earlier, pending } = await trx
-      .selectNoFrom((eb) => [
-        orderIdWithKey(trx, user.id, details.idempotencyKey).as("earlier"),
-        eb
-          .selectFrom("orders")
-          .select((count) => count.fn.countAll<number>().as("n"))
-          .where("user_id", "=", user.id)
-          .where("status", "=", "pending")
-          .where("payment_method", "=", cashOnDelivery.label)
-          .as("pending"),
-      ])
-      .executeTakeFirstOrThrow();
+    // The earlier order with this key, the pending orders and the cart, in one statement: one row of the first
+    // two, beside each cart line (or beside none, for an empty cart). The cart is read without row locks: the
+    // shopper's lock keeps it still; the stock and prices are checked again below by the statements that lock
+    // the products.
+    const rows = await trx
+      .selectFrom(
+        trx
+          .selectNoFrom((eb) => [
+            orderIdWithKey(trx, user.id, details.idempotencyKey).as("earlier"),
+            eb
+              .selectFrom("orders")
+              .select((count) => count.fn.countAll<number>().as("n"))
+              .where("user_id", "=", user.id)
+              .where("status", "=", "pending")
+              .where("payment_method", "=", cashOnDelivery.label)
+              .as("pending"),
+          ])
+          .as("k"),
+      )
+      .leftJoin(cartLines(trx, user.id).as("line"), (join) => join.onTrue())
+      .select(["k.earlier", "k.pending", "line.id", "line.quantity", "line.product_id", "line.name", "line.price_paise", "line.stock"])
+      .orderBy("line.product_id")
+      .execute();
+    const { earlier, pending } = rows[0]!;
     if (earlier) return { orderId: earlier };
     refuseTooManyPending(user.id, Number(pending));
-    // Read without row locks: the shopper's lock keeps the cart still; the stock and prices are checked again below
-    // by the statements that lock the products.
-    const cart = await priceCart(trx, user.id);
+    const cart = priceLines(rows);
     // A line added or changed (another tab) or a new price since the payment was held: the shopper looks again.
     if (quote && fingerprint(cart) !== fingerprint(quote)) throw new ConflictError(messages.checkout.cartChanged, { cart: messages.checkout.cartChanged });
     const now = new Date().toISOString();
@@ -195,27 +211,29 @@ export function createOrdersService(deps: OrdersDependencies) {
       quantity,
     }));
     const ordered = cart.lines.map((line) => line.id);
+    // Built from the rows about to be written, not read back: the same detail, two statements fewer.
+    const placed = toDetail(order, lines);
+    // The confirmation commits with the order: no order without its mail, no mail for an order that never was.
+    const confirmation = orderMail("placed", placed);
     if (database.dialect === "postgres") {
-      // One round trip on PostgreSQL: the order, its lines and the cart lines it empties, as one statement (the
-      // lines' foreign key is checked at its end, when the order is there).
+      // One round trip on PostgreSQL: the order, its lines, its mail and the cart lines it empties, as one
+      // statement (the lines' foreign key is checked at its end, when the order is there).
       await trx
         .with("o", (q) => q.insertInto("orders").values(columns))
         .with("l", (q) => q.insertInto("order_lines").values(lines))
+        .with("m", outbox.enqueueWithin(trx, confirmation))
         .deleteFrom("cart_items")
         .where("id", "in", ordered)
         .execute();
     } else {
       await trx.insertInto("orders").values(columns).execute();
       await trx.insertInto("order_lines").values(lines).execute();
+      await outbox.enqueue(trx, confirmation);
       await trx.deleteFrom("cart_items").where("id", "in", ordered).execute();
     }
     if (details.saveToProfile) {
       await trx.updateTable("users").set({ name: details.name, phone: details.phone, address: details.address, updatedAt: now }).where("id", "=", user.id).execute();
     }
-    // The confirmation commits with the order: no order without its mail, no mail for an order that never was.
-    // Built from the rows just written, not read back: the same detail, two statements fewer in the transaction.
-    const placed = toDetail(order, lines);
-    await notify(trx, "placed", placed);
     // Last, so the day's row (one for every checkout of the day) stays locked only until commit; on PostgreSQL
     // counted by the statement that takes the last line's stock, one round trip less while both rows are held.
     await takeStock(trx, cart, now, { day: countedOn, totalPaise: cart.totalPaise });
@@ -279,7 +297,12 @@ export function createOrdersService(deps: OrdersDependencies) {
 
   /** Queues an order's news to its customer in the transaction that made it; the worker sends it after commit. */
   async function notify(trx: Kysely<DB>, kind: "placed" | "shipped" | "cancelled", order: OrderDetail) {
-    await outbox.enqueue(trx, {
+    await outbox.enqueue(trx, orderMail(kind, order));
+  }
+
+  /** An order's news to its customer, as the outbox queues it. */
+  function orderMail(kind: "placed" | "shipped" | "cancelled", order: OrderDetail): OutboxMail {
+    return {
       kind: `order-${kind}`,
       reference: order.id,
       to: order.customer.email,
@@ -294,7 +317,7 @@ export function createOrdersService(deps: OrdersDependencies) {
         total: formatPriceExact(order.totalPaise),
         address: `${order.shipName}\n${order.shipAddress}\n${order.shipPhone}`,
       }),
-    });
+    };
   }
 
   /** Puts back the stock of a cancelled order's lines (inside the caller's transaction). */

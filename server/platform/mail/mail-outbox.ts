@@ -3,7 +3,7 @@
 // with exponential backoff stored in the row, so a restart loses nothing and several processes on one
 // PostgreSQL database send each mail once.
 import { randomUUID } from "node:crypto";
-import { sql, type Expression, type Kysely, type SqlBool } from "kysely";
+import { sql, type Expression, type InsertQueryBuilder, type InsertResult, type Kysely, type QueryCreator, type SqlBool } from "kysely";
 import type { Logger } from "pino";
 import type { Database } from "../db/client.ts";
 import type { DB } from "../db/schema.ts";
@@ -26,6 +26,12 @@ export interface MailOutbox {
    * transaction commits. Answers the mail's id.
    */
   enqueue(db: Kysely<DB>, mail: OutboxMail): Promise<string>;
+  /**
+   * The same, as an insert for the caller to run inside a statement of its own in `db`'s transaction (a CTE on
+   * PostgreSQL: one round trip less at checkout, decision 009). It is sent only if that transaction commits; the
+   * worker is woken after the commit whether or not the caller ran the insert.
+   */
+  enqueueWithin(db: Kysely<DB>, mail: OutboxMail): (into: QueryCreator<DB>) => InsertQueryBuilder<DB, "mail_outbox", InsertResult>;
   /** Calls `listener` after each committed enqueue (this process's worker starts sending at once). */
   onQueued(listener: () => void): () => void;
   /** A queued body in clear: the table holds it sealed, because its links carry tokens (decision 015). */
@@ -40,16 +46,22 @@ export function createMailOutbox(sealer: Sealer): MailOutbox {
   const notify = () => {
     for (const listener of listeners) listener();
   };
+  /** A pending mail's row, its bodies sealed, due now. */
+  const queuedRow = ({ kind, reference, to, subject, text, html }: OutboxMail) => {
+    const now = new Date().toISOString();
+    return { id: randomUUID(), kind, reference: reference ?? null, recipient: to, subject, text_body: sealer.seal(BODY_PURPOSE, text), html_body: sealer.seal(BODY_PURPOSE, html), status: "pending" as const, next_attempt_at: now, created_at: now };
+  };
   return {
-    async enqueue(db, { kind, reference, to, subject, text, html }) {
-      const id = randomUUID();
-      const now = new Date().toISOString();
-      await db
-        .insertInto("mail_outbox")
-        .values({ id, kind, reference: reference ?? null, recipient: to, subject, text_body: sealer.seal(BODY_PURPOSE, text), html_body: sealer.seal(BODY_PURPOSE, html), status: "pending", next_attempt_at: now, created_at: now })
-        .execute();
+    async enqueue(db, mail) {
+      const row = queuedRow(mail);
+      await db.insertInto("mail_outbox").values(row).execute();
       afterCommit(db, notify);
-      return id;
+      return row.id;
+    },
+    enqueueWithin(db, mail) {
+      const row = queuedRow(mail);
+      afterCommit(db, notify);
+      return (into) => into.insertInto("mail_outbox").values(row);
     },
     onQueued(listener) {
       listeners.add(listener);
