@@ -7,7 +7,7 @@ import { chooseEncoding } from "./compression.ts";
 import { externalOrigin } from "./forwarded-origin.ts";
 import type { PlatformEnv } from "./http-env.ts";
 import { logRequest } from "./request-logger.ts";
-import { ifNoneMatchHits, NOT_MODIFIED_HEADERS, type ResponseCache, type StoredAnswer } from "./response-cache.ts";
+import { ifNoneMatchHits, isAnonymousRead, NOT_MODIFIED_HEADERS, type ResponseCache, type StoredAnswer } from "./response-cache.ts";
 
 /**
  * Request targets Hono's node adapter takes as they are (its own fast path, `buildUrl`): with them the cache key
@@ -31,11 +31,11 @@ export interface FrontCacheOptions {
 }
 
 /**
- * Answers an anonymous GET that a response cache holds straight from node:http, before Hono (docs/decisions/027):
+ * Answers an anonymous GET (or HEAD) that a response cache holds straight from node:http, before Hono (docs/decisions/027):
  * no Request, Response or middleware per hit. It writes what the whole chain wrote when the answer was stored
  * (`capture`, mounted outermost), so a hit carries the same headers as the Hono path: security headers with the
  * page's script hashes, Vary, ETag, Cache-Control; plus its own request id, the precompressed body the client
- * accepts, or a 304. Everything else (a cookie, Authorization, HEAD, a URL Hono would normalise, a miss, an answer
+ * accepts, or a 304. Everything else (a cookie, Authorization, another method, a URL Hono would normalise, a miss, an answer
  * whose headers were not captured yet) falls through to Hono unchanged, which keeps every guard for it.
  */
 export function frontCache({ caches, trustedProxies, logger }: FrontCacheOptions) {
@@ -71,7 +71,8 @@ export function frontCache({ caches, trustedProxies, logger }: FrontCacheOptions
 
   /** Answers the request from memory and returns true, or returns false having written nothing. */
   const serve = (req: http.IncomingMessage, res: http.ServerResponse): boolean => {
-    if (req.method !== "GET" || req.headers.cookie !== undefined || req.headers.authorization !== undefined) return false;
+    // A HEAD gets the GET's headers: node:http sends no body in answer to a HEAD.
+    if (!isAnonymousRead(req.method, header(req, "cookie"), header(req, "authorization"))) return false;
     const key = keyOf(req);
     const entry = key === undefined ? undefined : find(key);
     const wire = entry?.wire;
@@ -95,7 +96,7 @@ export function frontCache({ caches, trustedProxies, logger }: FrontCacheOptions
     }
     // The line requestLogger writes, through the same asynchronous destination (decision 027).
     const clientIp = forwardedClientIp(req.socket.remoteAddress ?? null, header(req, "x-forwarded-for"), trustedProxies);
-    logRequest(logger, { requestId, method: "GET", path: req.url!.replace(/\?.*$/, ""), status, started, clientIp, accountId: null });
+    logRequest(logger, { requestId, method: req.method === "HEAD" ? "HEAD" : "GET", path: req.url!.replace(/\?.*$/, ""), status, started, clientIp, accountId: null });
     return true;
   };
 

@@ -151,7 +151,7 @@ export function responseCache({ ttlMs, maxBytes, types, scopeOf, hitHeader, chan
   };
 
   const middleware = createMiddleware<PlatformEnv>(async (c, next) => {
-    if (ttlMs <= 0 || c.req.method !== "GET" || c.req.header("cookie") || c.req.header("authorization")) return next();
+    if (ttlMs <= 0 || !isAnonymousRead(c.req.method, c.req.header("cookie"), c.req.header("authorization"))) return next();
     const key = c.req.url;
     const encoding = chooseEncoding(c.req.header("accept-encoding"));
     const hit = lookup(key);
@@ -220,6 +220,15 @@ function answer(entry: StoredAnswer, ifNoneMatch: string | undefined, encoding: 
   if (encoded) headers.set("content-encoding", encoding);
   if (compressible) varyOnAcceptEncoding(headers);
   return new Response(asBody(encoded || entry.body), { status: 200, headers });
+}
+
+/**
+ * Whether the anonymous caches may answer (and keep) a request: a GET, or a HEAD (Hono runs the GET chain for it
+ * and sends the headers alone, so a HEAD never renders a cached page), sent with no Cookie and no Authorization
+ * header at all. The front cache and the cache in the chain ask the same question.
+ */
+export function isAnonymousRead(method: string | undefined, cookie: string | undefined, authorization: string | undefined): boolean {
+  return (method === "GET" || method === "HEAD") && cookie === undefined && authorization === undefined;
 }
 
 /**
