@@ -2,12 +2,11 @@ import { randomInt, randomUUID } from "node:crypto";
 import os from "node:os";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { readdirSync, readFileSync } from "node:fs";
 import { sql } from "kysely";
 import { Pool } from "undici";
 import { openDatabase, type Database } from "../server/platform/db/client.ts";
 import { createProduct } from "../tests/support/factories.ts";
-import { cpuMs, TICK_MS } from "./proc.ts";
+import { cpuMs, machineCpuMs, postgresCpuMs } from "./proc.ts";
 import { createPostgresDatabase, insertShoppers, startShopProcess, stopShopProcess, waitUntilHealthy, type ShopProcess } from "../tests/support/shop-process.ts";
 
 // Checkout under load: one production server on a fresh PostgreSQL database and fifty signed-in shoppers, in
@@ -62,28 +61,6 @@ interface CpuUse {
   /** All cores together: time not idle, and all time. */
   machineBusy: number;
   machineTotal: number;
-}
-
-/** Each live `postgres` process's CPU time so far, by pid. */
-function postgresCpuMs(): Map<string, number> {
-  const byPid = new Map<string, number>();
-  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
-    try {
-      if (readFileSync(`/proc/${pid}/comm`, "utf8").trim() !== "postgres") continue;
-    } catch {
-      continue;
-    }
-    const ms = cpuMs(pid);
-    if (ms !== undefined) byPid.set(pid, ms);
-  }
-  return byPid;
-}
-
-/** The machine's busy and total CPU time so far, all cores, from the first line of /proc/stat. */
-function machineCpuMs(): { busy: number; total: number } {
-  const [user, nice, system, idle, iowait, irq, softirq, steal] = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1, 9).map(Number) as number[];
-  const total = user! + nice! + system! + idle! + iowait! + irq! + softirq! + steal!;
-  return { busy: (total - idle! - iowait!) * TICK_MS, total: total * TICK_MS };
 }
 
 /** Starts counting; the function it answers gives the CPU used since. Undefined where /proc is missing. */

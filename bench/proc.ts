@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
 // What the benches read of a process from Linux's /proc.
 
@@ -22,6 +22,28 @@ export function cpuMs(pid: number | string | undefined): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Each live `postgres` process's CPU time so far, by pid. */
+export function postgresCpuMs(): Map<string, number> {
+  const byPid = new Map<string, number>();
+  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, "utf8").trim() !== "postgres") continue;
+    } catch {
+      continue;
+    }
+    const ms = cpuMs(pid);
+    if (ms !== undefined) byPid.set(pid, ms);
+  }
+  return byPid;
+}
+
+/** The machine's busy and total CPU time so far, all cores, from the first line of /proc/stat. */
+export function machineCpuMs(): { busy: number; total: number } {
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1, 9).map(Number) as number[];
+  const total = user! + nice! + system! + idle! + iowait! + irq! + softirq! + steal!;
+  return { busy: (total - idle! - iowait!) * TICK_MS, total: total * TICK_MS };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { sql, type Kysely, type QueryCreator, type Selectable } from "kysely";
+import { sql, type Kysely, type Nullable, type QueryCreator, type Selectable } from "kysely";
 import type { Logger } from "pino";
 import { messages } from "#common/shared/messages.ts";
 import { formatPriceExact } from "#common/shared/money.ts";
@@ -102,14 +102,13 @@ export function createOrdersService(deps: OrdersDependencies) {
     return from.selectFrom("orders").select("id").where("user_id", "=", userId).where("idempotency_key", "=", key);
   }
 
-  /** The shopper's cart lines with their products (none for a product deleted since), in product-id order. */
+  /** The shopper's cart lines with their products (none for a product deleted since); callers choose the order. */
   function cartLines(from: Kysely<DB>, userId: string) {
     return from
       .selectFrom("cart_items as ci")
       .leftJoin("products as p", "p.id", "ci.product_id")
       .select(["ci.id", "ci.quantity", "p.id as product_id", "p.name", "p.price_paise", "p.stock"])
-      .where("ci.user_id", "=", userId)
-      .orderBy("ci.product_id");
+      .where("ci.user_id", "=", userId);
   }
 
   /**
@@ -117,10 +116,11 @@ export function createOrdersService(deps: OrdersDependencies) {
    * stands (each such line named). Takes no row lock: see takeStock.
    */
   async function priceCart(from: Kysely<DB>, userId: string): Promise<PricedCart> {
-    return priceLines(await cartLines(from, userId).execute());
+    return priceLines(await cartLines(from, userId).orderBy("ci.product_id").execute());
   }
 
-  type CartRow = { id: string | null; quantity: number | null; product_id: string | null; name: string | null; price_paise: number | null; stock: number | null };
+  /** A row of cartLines, every column nullable: storeOrder left-joins the lines, so an empty cart is a row of nulls. */
+  type CartRow = Nullable<Awaited<ReturnType<ReturnType<typeof cartLines>["execute"]>>[number]>;
 
   /** Prices the rows of cartLines (an empty cart has none, or one without a line: see storeOrder). */
   function priceLines(rows: CartRow[]): PricedCart {
