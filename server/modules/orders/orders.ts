@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { sql, type Kysely, type Nullable, type QueryCreator, type Selectable } from "kysely";
+import { sql, type InferResult, type Kysely, type Nullable, type QueryCreator, type Selectable } from "kysely";
 import type { Logger } from "pino";
 import { messages } from "#common/shared/messages.ts";
 import { formatPriceExact } from "#common/shared/money.ts";
@@ -120,7 +120,7 @@ export function createOrdersService(deps: OrdersDependencies) {
   }
 
   /** A row of cartLines, every column nullable: storeOrder left-joins the lines, so an empty cart is a row of nulls. */
-  type CartRow = Nullable<Awaited<ReturnType<ReturnType<typeof cartLines>["execute"]>>[number]>;
+  type CartRow = Nullable<InferResult<ReturnType<typeof cartLines>>[number]>;
 
   /** Prices the rows of cartLines (an empty cart has none, or one without a line: see storeOrder). */
   function priceLines(rows: CartRow[]): PricedCart {
