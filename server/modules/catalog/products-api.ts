@@ -60,7 +60,7 @@ export const productsApi = new Hono<AppEnv>()
       },
     }),
     async (c) => {
-      const { id, updatedAt } = await c.var.services.catalog.getProduct(c.req.param());
+      const { id, updatedAt } = await c.var.services.catalog.getProductVersion(c.req.param());
       const events = c.var.services.productEvents;
       const response = streamSSE(c, async (stream) => {
         // Resolves when the connection ends: the client went, or the server is shutting down (hub.close()).
