@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import type { InferResult, Kysely } from "kysely";
 import type { ReviewCursor } from "#common/reviews/review-schemas.ts";
 import type { Review } from "#common/reviews/review-types.ts";
 import { messages } from "#common/shared/messages.ts";
@@ -14,7 +14,7 @@ function reviewsWithAuthor(db: Kysely<DB>) {
     .select(["r.id", "r.product_id", "r.user_id", "r.rating", "r.text", "r.created_at", "r.updated_at", "u.name as author_name"]);
 }
 
-type ReviewRow = Awaited<ReturnType<ReturnType<typeof reviewsWithAuthor>["executeTakeFirstOrThrow"]>>;
+type ReviewRow = InferResult<ReturnType<typeof reviewsWithAuthor>>[number];
 
 /**
  * One page of a product's reviews, newest first, starting after `after`: a range of the index
