@@ -80,6 +80,25 @@ describe("GET /api/products/:productId/events", () => {
     expect(await events.next()).toBe(`event: change\ndata: {"aspects":["stock"]}`);
   });
 
+  it("hears a change committed after its version read and before its stream opened: the change follows the ready event", async () => {
+    const plant = await createProduct(app.database.db, { stock: 5 });
+    const shopper = await createShopper(app.database.db, app.database.dialect);
+    const catalog = app.services.catalog;
+    const readVersion = catalog.getProductVersion;
+    // Holds the window open: the route has read the version when an order takes stock, and its notice reaches
+    // this process (an order placed here is announced locally once committed) before the stream starts.
+    catalog.getProductVersion = async (input) => {
+      const version = await readVersion(input);
+      await app.services.cart.addToCart(shopper, { productId: plant.id, quantity: 1 });
+      await app.services.orders.placeOrder(shopper, checkoutInput());
+      return version;
+    };
+    const { updatedAt } = await readVersion({ productId: plant.id });
+    const events = await openEvents(plant.id);
+    expect(await events.next()).toBe(`event: ready\ndata: {"updatedAt":"${updatedAt}"}`);
+    expect(await events.next()).toBe(`event: change\ndata: {"aspects":["stock"]}`);
+  });
+
   it("answers 404 JSON for a product that does not exist, and for an id that cannot be one", async () => {
     for (const id of [randomUUID(), "not-a-product"]) {
       const response = await fetch(`${url}/api/products/${id}/events`);

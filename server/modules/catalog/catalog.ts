@@ -194,14 +194,14 @@ export function createCatalogService(db: Kysely<DB>, { rateLimiter }: { rateLimi
     },
 
     /**
-     * The product's id and when it last changed, for its event stream's `ready` event (decision 019): one indexed
+     * When the product last changed, for its event stream's `ready` event (decision 019): one indexed
      * row of one column, where the product itself would also read its category and images.
      */
-    async getProductVersion(input: unknown): Promise<{ id: string; updatedAt: string }> {
+    async getProductVersion(input: unknown): Promise<{ updatedAt: string }> {
       const { productId } = parseInput(productIdParamSchema, input);
       const product = await db.selectFrom("products").select("updated_at").where("id", "=", productId).executeTakeFirst();
       if (!product) throw new NotFoundError(messages.product.notFound);
-      return { id: productId, updatedAt: toIsoString(product.updated_at) };
+      return { updatedAt: toIsoString(product.updated_at) };
     },
 
     async getProduct(input: unknown): Promise<ProductDetail> {

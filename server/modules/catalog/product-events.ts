@@ -82,6 +82,45 @@ export function createProductEvents(changes: ChangeFeed, { heartbeatMs = 25_000 
         if (!count) stop();
       };
     },
+    /**
+     * Starts hearing `productId`'s changes now and holds them until `deliverTo` names the watcher: for a route that
+     * must subscribe before it reads the product's version (so that a change committed after the read is never
+     * missed) but can only write once its response has begun. What is held stays small: the aspects heard, merged,
+     * and whether the hub ended the connection; heartbeats before delivery are dropped, the stream is not open yet.
+     */
+    listen(productId: string) {
+      let target: ProductWatcher | undefined;
+      const heldAspects = new Set<ProductAspect | "resync">();
+      let ended = false;
+      const stop = this.watch(productId, {
+        changed: (aspects) => {
+          if (target) target.changed(aspects);
+          else for (const aspect of aspects) heldAspects.add(aspect);
+        },
+        heartbeat: () => target?.heartbeat(),
+        end: () => {
+          if (target) target.end();
+          else ended = true;
+        },
+      });
+      return {
+        /** True when the hub has ended this connection already (the server is shutting down). */
+        get ended() {
+          return ended;
+        },
+        /** From now on `watcher` hears the changes; what was held is told to it first, merged into one change. */
+        deliverTo(watcher: ProductWatcher) {
+          target = watcher;
+          if (heldAspects.size) tell(watcher, [...heldAspects]);
+          heldAspects.clear();
+          if (ended) watcher.end();
+        },
+        /** Stops hearing (the client went, or the route answered without a stream). */
+        stop() {
+          if (stop) stop();
+        },
+      };
+    },
     /** How many connections are open (the benchmark and tests read it). */
     get size() {
       return count;

@@ -60,25 +60,33 @@ export const productsApi = new Hono<AppEnv>()
       },
     }),
     async (c) => {
-      const { id, updatedAt } = await c.var.services.catalog.getProductVersion(c.req.param());
-      const events = c.var.services.productEvents;
+      // Subscribed before the version is read: a change committed after the read is then heard, whenever its
+      // notice arrives, and sent after `ready`; one committed before it shows in the version itself.
+      const changes = c.var.services.productEvents.listen(c.req.param("productId"));
+      let version: { updatedAt: string };
+      try {
+        version = await c.var.services.catalog.getProductVersion(c.req.param());
+      } catch (error) {
+        changes.stop(); // a 400 or 404 answered without a stream
+        throw error;
+      }
       const response = streamSSE(c, async (stream) => {
         // Resolves when the connection ends: the client went, or the server is shutting down (hub.close()).
         await new Promise<void>((resolve) => {
+          if (changes.ended) return resolve();
           const send = (text: string) => void stream.write(text);
-          const stop = events.watch(id, {
-            changed: (aspects) => send(`event: change\ndata: ${JSON.stringify({ aspects })}\n\n`),
-            heartbeat: () => send(": keep-alive\n\n"),
-            end: resolve,
-          });
-          if (!stop) return;
           stream.onAbort(() => {
-            stop();
+            changes.stop();
             resolve();
           });
           // Sent at once: the page learns whether what it shows is older than the product now (a change between
           // its render and this subscription), and proxies pass the headers on.
-          send(`event: ready\ndata: ${JSON.stringify({ updatedAt })}\n\n`);
+          send(`event: ready\ndata: ${JSON.stringify({ updatedAt: version.updatedAt })}\n\n`);
+          changes.deliverTo({
+            changed: (aspects) => send(`event: change\ndata: ${JSON.stringify({ aspects })}\n\n`),
+            heartbeat: () => send(": keep-alive\n\n"),
+            end: resolve,
+          });
         });
       });
       // Never stored by the browser or a proxy, never buffered by nginx.
