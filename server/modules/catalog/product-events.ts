@@ -58,30 +58,31 @@ export function createProductEvents(changes: ChangeFeed, { heartbeatMs = 25_000 
     heartbeat = undefined;
   }
 
+  /**
+   * Starts telling `watcher` about `productId`'s changes; answers the function that stops it. After close()
+   * the watcher is ended at once (a request that arrived during shutdown) and false is answered.
+   */
+  function watch(productId: string, watcher: ProductWatcher): (() => void) | false {
+    if (closed) {
+      watcher.end();
+      return false;
+    }
+    if (!unsubscribe) start();
+    let set = watchers.get(productId);
+    if (!set) watchers.set(productId, (set = new Set()));
+    set.add(watcher);
+    count++;
+    return () => {
+      const current = watchers.get(productId);
+      if (!current?.delete(watcher)) return;
+      count--;
+      if (!current.size) watchers.delete(productId);
+      // Nobody is watching: no timer and no subscription left behind (tests, idle servers).
+      if (!count) stop();
+    };
+  }
+
   return {
-    /**
-     * Starts telling `watcher` about `productId`'s changes; answers the function that stops it. After close()
-     * the watcher is ended at once (a request that arrived during shutdown) and false is answered.
-     */
-    watch(productId: string, watcher: ProductWatcher): (() => void) | false {
-      if (closed) {
-        watcher.end();
-        return false;
-      }
-      if (!unsubscribe) start();
-      let set = watchers.get(productId);
-      if (!set) watchers.set(productId, (set = new Set()));
-      set.add(watcher);
-      count++;
-      return () => {
-        const current = watchers.get(productId);
-        if (!current?.delete(watcher)) return;
-        count--;
-        if (!current.size) watchers.delete(productId);
-        // Nobody is watching: no timer and no subscription left behind (tests, idle servers).
-        if (!count) stop();
-      };
-    },
     /**
      * Starts hearing `productId`'s changes now and holds them until `deliverTo` names the watcher: for a route that
      * must subscribe before it reads the product's version (so that a change committed after the read is never
@@ -92,7 +93,7 @@ export function createProductEvents(changes: ChangeFeed, { heartbeatMs = 25_000 
       let target: ProductWatcher | undefined;
       const heldAspects = new Set<ProductAspect | "resync">();
       let ended = false;
-      const stop = this.watch(productId, {
+      const stop = watch(productId, {
         changed: (aspects) => {
           if (target) target.changed(aspects);
           else for (const aspect of aspects) heldAspects.add(aspect);
