@@ -93,7 +93,6 @@ export function compression() {
     varyOnAcceptEncoding(res.headers);
     if (
       c.req.method === "HEAD" ||
-      !res.body ||
       res.status === 204 ||
       res.status === 206 ||
       res.status === 304 ||
@@ -106,6 +105,9 @@ export function compression() {
     if (!encoding) return;
     const declared = res.headers.get("content-length");
     if (declared !== null && Number(declared) < COMPRESSION_THRESHOLD) return;
+    // Asked last: @hono/node-server answers c.json() and c.text() with a light response that it writes straight to
+    // the socket, and reading `body` turns it into a full web Response with a stream, for every API answer.
+    if (!res.body) return;
     const body = new Uint8Array(await res.arrayBuffer());
     const headers = new Headers(res.headers);
     if (body.byteLength < COMPRESSION_THRESHOLD) {
