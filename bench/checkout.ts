@@ -19,7 +19,7 @@ import { createPostgresDatabase, insertShoppers, startShopProcess, stopShopProce
 // baseline's reads per second (engineering guide: speed is a ratio against a baseline measured in the same
 // run). Then checks against the database, per plant, that no unit was lost or oversold:
 // stock + units sold = initial stock + units restocked. Nothing here asserts a speed.
-const SHOPPERS = 50;
+export const SHOPPERS = 50;
 const PLENTY = 100_000;
 const SCARCE_START = 20;
 const RESTOCK_EVERY_MS = 50;
@@ -30,7 +30,7 @@ const PORT = Number(process.env.BENCH_CHECKOUT_PORT ?? 4611);
 const SERVERS = Math.max(1, Number(process.env.BENCH_CHECKOUT_SERVERS ?? 1));
 const shipping = { name: "Asha Kulkarni", phone: "+91 98765 43210", address: "12 Garden Road\nPune 411001" };
 
-interface Tally {
+export interface Tally {
   /** Requests measured: cart reads in the baseline, order requests in the checkout phases. */
   requests: number;
   placed: number;
@@ -44,7 +44,7 @@ interface Tally {
   failures: Map<string, number>;
 }
 
-interface Measured {
+export interface Measured {
   tally: Tally;
   seconds: number;
   /** CPU time used in the phase (Linux /proc), ms; undefined where unknown. */
@@ -102,12 +102,12 @@ function startCpuClock(serverPids: (number | undefined)[]): () => CpuUse | undef
 }
 
 /** A signed-in shopper and the server copy they use. */
-interface Shopper {
+export interface Shopper {
   url: string;
   cookie: string;
 }
 
-type Step = (shopper: Shopper, tally: Tally) => Promise<void>;
+export type Step = (shopper: Shopper, tally: Tally) => Promise<void>;
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
@@ -129,6 +129,12 @@ interface Answer {
  * cost it about twice the CPU per request that the pool's own request does (docs/decisions/009).
  */
 const pools = new Map<string, Pool>();
+
+/** Closes the shoppers' connections (at the end of a bench). */
+export async function closeClients(): Promise<void> {
+  for (const pool of pools.values()) await pool.close();
+  pools.clear();
+}
 
 async function call({ url, cookie }: Shopper, method: "GET" | "POST" | "DELETE", pathname: string, body?: unknown): Promise<Answer> {
   let pool = pools.get(url);
@@ -159,14 +165,14 @@ async function timed(tally: Tally, what: string, request: () => Promise<Answer>)
 }
 
 /** The baseline: one cart read. */
-const readCart: Step = async (shopper, tally) => {
+export const readCart: Step = async (shopper, tally) => {
   const response = await timed(tally, "read", () => call(shopper, "GET", "/api/cart"));
   await response?.discard();
   if (response && !response.ok) fail(tally, `read ${response.status}`);
 };
 
 /** Puts 1–3 units of the plant in the cart and orders; after a refusal for lack of stock, removes the line. */
-function buy(productId: string): Step {
+export function buy(productId: string): Step {
   return async (shopper, tally) => {
     let cart: { lines: { id: string; productId: string }[] };
     try {
@@ -198,7 +204,7 @@ function buy(productId: string): Step {
 }
 
 /** Every shopper repeats `step` until the phase's time is up. */
-async function runPhase(shoppers: Shopper[], seconds: number, step: Step, serverPids: (number | undefined)[]): Promise<Measured> {
+export async function runPhase(shoppers: Shopper[], seconds: number, step: Step, serverPids: (number | undefined)[]): Promise<Measured> {
   const cpuSince = startCpuClock(serverPids);
   const tally: Tally = { requests: 0, placed: 0, refused: 0, addsRefused: 0, unitsSold: 0, latencies: [], failures: new Map() };
   const started = performance.now();
@@ -342,8 +348,7 @@ export async function benchCheckout(): Promise<void> {
     ].every(Boolean);
     if (!ok) process.exitCode = 1;
   } finally {
-    for (const pool of pools.values()) await pool.close();
-    pools.clear();
+    await closeClients();
     await database?.destroy();
     for (const server of servers) await stopShopProcess(server);
     await target.drop();

@@ -40,6 +40,8 @@ export interface ShopProcessOptions {
   publicUrl?: string;
   /** More settings, over the ones below (TRUST_PROXY, ADMIN_EMAIL…). */
   env?: NodeJS.ProcessEnv;
+  /** The compiled server to run: COMPILED_SERVER unless given (bench/checkout-ab.ts runs two builds). */
+  server?: string;
 }
 
 /** Starts `node build/server/main.js` on loopback. */
@@ -49,9 +51,10 @@ export function startShopProcess({
   dataDir = mkdtempSync(path.join(os.tmpdir(), `plant-shop-${port}-`)),
   publicUrl,
   env: extra = {},
+  server = COMPILED_SERVER,
 }: ShopProcessOptions): ShopProcess {
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [...PRODUCTION_NODE_FLAGS, COMPILED_SERVER], {
+  const child = spawn(process.execPath, [...PRODUCTION_NODE_FLAGS, server], {
     // These settings only: nothing of the caller's shell (SMTP_URL, SHIPPING_FEE_PAISE, …) changes these servers.
     env: serverEnvironment({
       NODE_ENV: "production",
