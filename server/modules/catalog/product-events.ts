@@ -93,7 +93,7 @@ export function createProductEvents(changes: ChangeFeed, { heartbeatMs = 25_000 
       let target: ProductWatcher | undefined;
       const heldAspects = new Set<ProductAspect | "resync">();
       let ended = false;
-      const stop = watch(productId, {
+      const unwatch = watch(productId, {
         changed: (aspects) => {
           if (target) target.changed(aspects);
           else for (const aspect of aspects) heldAspects.add(aspect);
@@ -118,7 +118,7 @@ export function createProductEvents(changes: ChangeFeed, { heartbeatMs = 25_000 
         },
         /** Stops hearing (the client went, or the route answered without a stream). */
         stop() {
-          if (stop) stop();
+          if (unwatch) unwatch();
         },
       };
     },
