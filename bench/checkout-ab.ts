@@ -3,6 +3,7 @@ import path from "node:path";
 import { openDatabase, type Database } from "../server/platform/db/client.ts";
 import { createProduct } from "../tests/support/factories.ts";
 import { createPostgresDatabase, insertShoppers, startShopProcess, stopShopProcess, waitUntilHealthy, type ShopProcess } from "../tests/support/shop-process.ts";
+import { median } from "./statistics.ts";
 import { buy, closeClients, readCart, runPhase, SHOPPERS, type Measured, type Step } from "./checkout.ts";
 
 // Two builds of the server, compared on the checkout bench's own phases, interleaved: A, B, B, A, A, B… for
@@ -30,11 +31,6 @@ interface Side {
   orders: Measured[];
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 const cpuPerRequest = ({ cpu, tally }: Measured) => (cpu && tally.requests ? cpu.server / tally.requests : Number.NaN);
 const perSecond = ({ tally, seconds }: Measured) => tally.requests / seconds;
 

@@ -6,6 +6,7 @@ import * as chromeLauncher from "chrome-launcher";
 import lighthouse, { type Result } from "lighthouse";
 import { openDatabase } from "../server/platform/db/client.ts";
 import { insertShoppers, startShopProcess, stopShopProcess, waitUntilHealthy } from "../tests/support/shop-process.ts";
+import { median } from "./statistics.ts";
 
 // Lighthouse's mobile audit (its default: a mid-range phone on a simulated slow 4G, CPU slowed 4×) of home, shop,
 // a product, a category and a signed-in shopper's cart, each RUNS times, against the production build started on
@@ -38,7 +39,6 @@ export interface PageScores {
   tbtMs: number;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 const score = (result: Result, category: (typeof CATEGORIES)[number]) => Math.round((result.categories[category]?.score ?? Number.NaN) * 100);
 
 async function json<T>(response: Promise<Response>): Promise<T> {

@@ -6,6 +6,7 @@ import { PRODUCTION_NODE_FLAGS } from "../tests/support/server-env.ts";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { innermostPid, residentMb } from "./proc.ts";
+import { median } from "./statistics.ts";
 
 // Cold start (spawn until /healthz answers 200) and idle memory (resident set 2 s after that, no request
 // served) of the compiled server that production runs, and of the same server run from its TypeScript
@@ -40,8 +41,6 @@ async function startOnce(server: (typeof servers)[number], dataDir: string) {
   await exited;
   return { coldStartMs, idleRssMb };
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 
 export async function benchStartup() {
   console.log(`\nStart-up: ${RUNS} starts each on a data folder already migrated and seeded (the first start on an empty one shown apart), median`);
