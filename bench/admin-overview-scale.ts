@@ -10,6 +10,7 @@ import { createRateLimiter } from "../server/platform/rate-limit/rate-limit.ts";
 import { createMailOutbox } from "../server/platform/mail/mail-outbox.ts";
 import { createSealer } from "../server/platform/sealed-values.ts";
 import { addDays } from "../server/platform/shop-day.ts";
+import { median } from "./statistics.ts";
 
 const database = await createTestDatabase();
 const { db } = database;
@@ -35,21 +36,20 @@ await sql`analyze`.execute(db);
 const contact = createContactService(database, createRateLimiter(db), { outbox: createMailOutbox(createSealer("x".repeat(40))), shopName: "S", contactEmail: undefined });
 const overview = createOverviewService({ database, timeZone: "Asia/Kolkata" });
 
-async function median(label: string, run: () => Promise<unknown>) {
+async function timeMedian(label: string, run: () => Promise<unknown>) {
   const times: number[] = [];
   for (let i = 0; i < 50; i++) {
     const t = performance.now();
     await run();
     times.push(performance.now() - t);
   }
-  times.sort((a, b) => a - b);
-  console.log(`${label}: median ${times[25]!.toFixed(2)} ms`);
+  console.log(`${label}: median ${median(times).toFixed(2)} ms`);
 }
-await median("getOverview", () => overview.getOverview(admin));
+await timeMedian("getOverview", () => overview.getOverview(admin));
 const firstUnhandled = await contact.listMessages(admin, { filter: "unhandled" });
-await median("listMessages unhandled, page 2", () => contact.listMessages(admin, { filter: "unhandled", cursor: firstUnhandled.nextCursor }));
-await median("listMessages all, page 1", () => contact.listMessages(admin, {}));
-await median("countUnhandledMessages (cap 100)", () => countUnhandledMessages(db, 100));
+await timeMedian("listMessages unhandled, page 2", () => contact.listMessages(admin, { filter: "unhandled", cursor: firstUnhandled.nextCursor }));
+await timeMedian("listMessages all, page 1", () => contact.listMessages(admin, {}));
+await timeMedian("countUnhandledMessages (cap 100)", () => countUnhandledMessages(db, 100));
 
 const plan = async (query: string) => (await sql.raw(`explain query plan ${query}`).execute(db)).rows.map((r) => (r as { detail: string }).detail).join(" | ");
 console.log("low stock:", await plan("select id, name, stock from products where stock <= 5 order by stock, id limit 11"));

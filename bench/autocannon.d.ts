@@ -9,6 +9,8 @@ declare module "autocannon" {
   }
   interface Result {
     requests: { average: number; total: number };
+    /** Seconds the run took. */
+    duration: number;
     non2xx: number;
     errors: number;
     timeouts: number;

@@ -3,11 +3,12 @@ import path from "node:path";
 import { openDatabase, type Database } from "../server/platform/db/client.ts";
 import { createProduct } from "../tests/support/factories.ts";
 import { createPostgresDatabase, insertShoppers, startShopProcess, stopShopProcess, waitUntilHealthy, type ShopProcess } from "../tests/support/shop-process.ts";
+import { inTurn } from "./in-turn.ts";
 import { median } from "./statistics.ts";
 import { buy, closeClients, readCart, runPhase, SHOPPERS, type Measured, type Step } from "./checkout.ts";
 
-// Two builds of the server, compared on the checkout bench's own phases, interleaved: A, B, B, A, A, B… for
-// AB_ROUNDS rounds of AB_SECONDS each. This machine's speed drifts by ±30 % within minutes (other programs, the
+// Two builds of the server, compared on the checkout bench's own phases, in turn (bench/in-turn.ts): A, B, B, A…
+// for AB_ROUNDS rounds of AB_SECONDS each. This machine's speed drifts by ±30 % within minutes (other programs, the
 // host), which swamps a difference of 10 % between two runs made one after the other; interleaved short rounds see
 // the same drift, so the per-round ratio B/A and its median mean something where two whole bench runs did not.
 // What is compared is the server's CPU time per request (from /proc), the steadier figure; the rates are printed
@@ -29,6 +30,12 @@ interface Side {
   server: ShopProcess;
   reads: Measured[];
   orders: Measured[];
+}
+
+/** One round of one side: its cart reads, then its orders. */
+interface Round {
+  reads: Measured;
+  orders: Measured;
 }
 
 const cpuPerRequest = ({ cpu, tally }: Measured) => (cpu && tally.requests ? cpu.server / tally.requests : Number.NaN);
@@ -78,11 +85,11 @@ async function main() {
     };
     // A first warm-up round each (JIT, connection pools), not counted.
     for (const side of sides) await run(side, buy(plant.id));
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const side of round % 2 ? [...sides].reverse() : sides) {
-        side.reads.push(await run(side, readCart));
-        side.orders.push(await run(side, buy(plant.id)));
-      }
+    const round = async (side: Side): Promise<Round> => ({ reads: await run(side, readCart), orders: await run(side, buy(plant.id)) });
+    const rounds = await inTurn(ROUNDS, () => round(sides[0]!), () => round(sides[1]!));
+    for (const [side, measured] of [[sides[0]!, rounds.a], [sides[1]!, rounds.b]] as const) {
+      side.reads = measured.map((m) => m.reads);
+      side.orders = measured.map((m) => m.orders);
     }
     console.log(`\nCheckout A/B: ${ROUNDS} rounds of ${SECONDS}s per phase, interleaved, ${SHOPPER_COUNT} shoppers, one server each on PostgreSQL`);
     console.log("A:", buildA, "\nB:", buildB);

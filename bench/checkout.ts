@@ -7,6 +7,7 @@ import { Pool } from "undici";
 import { openDatabase, type Database } from "../server/platform/db/client.ts";
 import { createProduct } from "../tests/support/factories.ts";
 import { cpuMs, machineCpuMs, postgresCpuMs } from "./proc.ts";
+import { percentile } from "./statistics.ts";
 import { createPostgresDatabase, insertShoppers, startShopProcess, stopShopProcess, waitUntilHealthy, type ShopProcess } from "../tests/support/shop-process.ts";
 
 // Checkout under load: one production server on a fresh PostgreSQL database and fifty signed-in shoppers, in
@@ -108,10 +109,6 @@ export interface Shopper {
 }
 
 export type Step = (shopper: Shopper, tally: Tally) => Promise<void>;
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
 
 const fail = (tally: Tally, what: string) => tally.failures.set(what, (tally.failures.get(what) ?? 0) + 1);
 

@@ -9,52 +9,102 @@ import { benchLighthouse, printLighthouse } from "./lighthouse.ts";
 import { benchScale } from "./scale.ts";
 import { benchStartup } from "./startup.ts";
 import { PRODUCTION_NODE_FLAGS } from "../tests/support/server-env.ts";
-import { residentMb } from "./proc.ts";
+import { cpuMs, residentMb } from "./proc.ts";
+import { inTurn } from "./in-turn.ts";
+import { median, percentile } from "./statistics.ts";
 
-// Loads the production shop and a bare node:http server returning the same bytes, one after the other,
-// over loopback, and prints each page's throughput and latency with the ratio to the bare server.
-// Nothing here asserts a speed: the ratio is measured in the same run on the same machine.
+// Loads the production shop and a bare node:http server returning the same bytes over loopback, in turn, and
+// prints each page's throughput and latency with the ratio to the bare server, and the servers' CPU time per
+// request. Nothing here asserts a speed: the ratio is measured in the same run on the same machine.
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+/**
+ * BENCH_THROUGHPUT_ROUNDS: a cached row loads the shop and the bare server in turn (bench/in-turn.ts), this many rounds,
+ * each server for BENCH_SECONDS in all, split over the rounds. Both servers run the whole time, and the row's ratio is
+ * the median of the rounds' ratios.
+ */
+const ROUNDS = Math.max(1, Number(process.env.BENCH_THROUGHPUT_ROUNDS ?? 4));
 const CONNECTIONS = 50;
 /** BENCH_PORT: the shop's port (the bare server takes the next one), so that two benches can run side by side. */
 const SHOP_PORT = Number(process.env.BENCH_PORT ?? 4601);
 const BARE_PORT = SHOP_PORT + 1;
 /** PAGE_CACHE_SECONDS's default (README): pages and catalogue JSON for visitors without cookies are reused at most this long. */
 const DEFAULT_PAGE_CACHE_SECONDS = 300;
-const TSX = path.resolve("node_modules/.bin/tsx");
 /** `--throughput`: only the throughput table (no first-load JS, start-up or checkout), to iterate on the server quickly. */
 const THROUGHPUT_ONLY = process.argv.includes("--throughput");
 /** `--cached-only`: skip the pages rendered for every request (the page cache off); the table then has cached rows only. */
 const CACHED_ONLY = process.argv.includes("--cached-only");
 
-interface Measured {
-  rps: number;
-  p50: number;
-  p95: number;
-  p99: number;
+/** One load of one server: autocannon's answers, and the CPU time the server used meanwhile. */
+interface Load {
+  requests: number;
+  seconds: number;
+  latencies: number[];
   failures: number;
+  /** The server's CPU time (user + system, /proc) per answered request, ms; undefined where /proc is missing. */
+  cpuMsPerRequest: number | undefined;
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+/** A server seen by the bench: where to load it, and the process whose CPU time counts. */
+interface Target {
+  url: string;
+  pid: number;
 }
 
-const ms = (m: Measured) => [m.p50, m.p95, m.p99].map((v) => v.toFixed(1)).join("/");
+/** A row: each server's loads (one per round) and, per round, the shop's rate and CPU cost against the bare's. */
+interface Compared {
+  shop: Load[];
+  bare: Load[];
+  ratios: number[];
+  /** Per round: the bare server's CPU ms per request ÷ the shop's (1 would be as cheap as the bare server). */
+  cpuRatios: number[];
+}
 
-async function load(url: string): Promise<Measured> {
-  // A short warm-up so that both servers are measured hot.
+const rate = (load: Load) => load.requests / load.seconds;
+
+/** p50/p95/p99 of all the loads' answers together. */
+function latencyColumn(loads: Load[]): string {
+  const all = loads.flatMap((load) => load.latencies).sort((a, b) => a - b);
+  return [50, 95, 99].map((p) => percentile(all, p).toFixed(1)).join("/");
+}
+
+async function warmUp(url: string) {
   await autocannon({ url, connections: CONNECTIONS, duration: 1 });
+}
+
+async function load(target: Target, pathname: string, seconds: number): Promise<Load> {
   const latencies: number[] = [];
-  const instance = autocannon({ url, connections: CONNECTIONS, duration: SECONDS });
+  const cpuBefore = cpuMs(target.pid);
+  const instance = autocannon({ url: target.url + pathname, connections: CONNECTIONS, duration: seconds });
   instance.on("response", (_client, _status, _bytes, ms) => latencies.push(ms));
   const result = await instance;
-  latencies.sort((a, b) => a - b);
+  const cpuAfter = cpuMs(target.pid);
+  const requests = result.requests.total;
   return {
-    rps: result.requests.average,
-    p50: percentile(latencies, 50),
-    p95: percentile(latencies, 95),
-    p99: percentile(latencies, 99),
+    requests,
+    seconds: result.duration,
+    latencies,
     failures: result.non2xx + result.errors + result.timeouts,
+    cpuMsPerRequest: cpuBefore === undefined || cpuAfter === undefined || !requests ? undefined : (cpuAfter - cpuBefore) / requests,
+  };
+}
+
+/** Both servers warmed up, then loaded in turn for `rounds` rounds of `seconds` each (bench/in-turn.ts). */
+async function compare(shop: Target, bare: Target, pathname: string, rounds: number, seconds: number): Promise<Compared> {
+  await warmUp(shop.url + pathname);
+  await warmUp(bare.url + pathname);
+  const loads = await inTurn(
+    rounds,
+    () => load(shop, pathname, seconds),
+    () => load(bare, pathname, seconds),
+  );
+  const rounded = loads.a.map((shopLoad, round) => ({ shopLoad, bareLoad: loads.b[round]! }));
+  return {
+    shop: loads.a,
+    bare: loads.b,
+    ratios: rounded.map(({ shopLoad, bareLoad }) => rate(shopLoad) / rate(bareLoad)),
+    cpuRatios: rounded.flatMap(({ shopLoad, bareLoad }) =>
+      shopLoad.cpuMsPerRequest && bareLoad.cpuMsPerRequest ? [bareLoad.cpuMsPerRequest / shopLoad.cpuMsPerRequest] : [],
+    ),
   };
 }
 
@@ -125,40 +175,50 @@ async function main() {
   const recordedFile = path.join(dataDir, "recorded.json");
   writeFileSync(recordedFile, JSON.stringify(recorded));
 
-  const rendered = new Map<string, Measured>();
-  if (!CACHED_ONLY) for (const p of paths) rendered.set(p, await load(shopUrl + p));
+  // The bare server runs beside the shop from here on, through tsx's loader inside node itself (the tsx command would
+  // run it in a child process, whose CPU time the bench would not see).
+  const bare = await start(process.execPath, ["--import", "tsx", "bench/bare-server.ts", recordedFile, String(BARE_PORT)], {}, (child) =>
+    new Promise((resolve) => child.once("message", () => resolve())),
+  );
+  const bareTarget: Target = { url: `http://127.0.0.1:${BARE_PORT}`, pid: bare.pid! };
+  // A page made for every request is measured once, against the bare server right after it.
+  const rendered = new Map<string, Compared>();
+  if (!CACHED_ONLY) for (const p of paths) rendered.set(p, await compare({ url: shopUrl, pid: shop.pid! }, bareTarget, p, 1, SECONDS));
   const peakRendering = residentMb(shop.pid!, "VmHWM");
   await stop(shop);
   shop = await startShop(dataDir, shopUrl, DEFAULT_PAGE_CACHE_SECONDS);
-  const cached = new Map<string, Measured>();
-  for (const p of paths) cached.set(p, await load(shopUrl + p));
+  const cached = new Map<string, Compared>();
+  for (const p of paths) cached.set(p, await compare({ url: shopUrl, pid: shop.pid! }, bareTarget, p, ROUNDS, SECONDS / ROUNDS));
   const peakCached = residentMb(shop.pid!, "VmHWM");
   await stop(shop);
-
-  const bare = await start(TSX, ["bench/bare-server.ts", recordedFile, String(BARE_PORT)], {}, (child) =>
-    new Promise((resolve) => child.once("message", () => resolve())),
-  );
-  const bareResults = new Map<string, Measured>();
-  for (const p of paths) bareResults.set(p, await load(`http://127.0.0.1:${BARE_PORT}${p}`));
   await stop(bare);
   rmSync(dataDir, { recursive: true, force: true });
 
-  console.log(`\nPlant Shop bench: ${CONNECTIONS} connections, ${SECONDS}s per path, loopback, ${os.cpus().length} cores, Node ${process.version}`);
-  console.log("path                                bytes   shop req/s  p50/p95/p99 ms     bare req/s  p50/p95/p99 ms   shop/bare  failures");
-  const row = (p: string, how: string, s: Measured) => {
-    const b = bareResults.get(p)!;
+  console.log(`\nPlant Shop bench: ${CONNECTIONS} connections, ${SECONDS}s per path and server, loopback, ${os.cpus().length} cores, Node ${process.version}`);
+  console.log(
+    `(cached rows: ${ROUNDS} rounds of ${(SECONDS / ROUNDS).toFixed(1)}s each, shop and bare in turn; req/s and the ratios are the rounds' medians, the range in brackets;\n` +
+      " cpu ratio: the bare server's CPU time per request ÷ the shop's, from /proc)",
+  );
+  console.log(
+    "path                                bytes   shop req/s  p50/p95/p99 ms     bare req/s  p50/p95/p99 ms   shop/bare (range)       cpu ratio (range)  failures",
+  );
+  /** The median, and with more than one round the range. */
+  const range = (values: number[]) =>
+    values.length > 1 ? `${median(values).toFixed(3)} (${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)})` : (values[0]?.toFixed(3) ?? "–");
+  const row = (p: string, how: string, compared: Compared) => {
     const bytes = Buffer.from(recorded[p]!.body, "base64").length;
     const label = `${p.replace(firstProduct?.id ?? "{id}", "{id}").replace(firstCategory?.id ?? "{id}", "{id}")}${how}`;
     console.log(
       [
         label.padEnd(34),
         String(bytes).padStart(7),
-        s.rps.toFixed(0).padStart(12),
-        ms(s).padStart(16),
-        b.rps.toFixed(0).padStart(13),
-        ms(b).padStart(16),
-        (s.rps / b.rps).toFixed(3).padStart(11),
-        String(s.failures).padStart(9),
+        median(compared.shop.map(rate)).toFixed(0).padStart(12),
+        latencyColumn(compared.shop).padStart(16),
+        median(compared.bare.map(rate)).toFixed(0).padStart(13),
+        latencyColumn(compared.bare).padStart(16),
+        range(compared.ratios).padStart(19),
+        range(compared.cpuRatios).padStart(23),
+        String(compared.shop.reduce((n, l) => n + l.failures, 0)).padStart(9),
       ].join(" "),
     );
   };

@@ -8,6 +8,7 @@ import { migrateToLatest } from "../server/platform/db/migrate.ts";
 import type { DB } from "../server/platform/db/schema.ts";
 import { createProductSearch, encodeCursor, sampleProducts, seedSampleData } from "../server/modules/catalog/index.ts";
 import { createPostgresDatabase, startShopProcess, stopShopProcess, waitUntilHealthy } from "../tests/support/shop-process.ts";
+import { percentile } from "./statistics.ts";
 
 // Scale mode (issue 11): the same storefront pages and APIs at 10 products and at N (default 100,000), on SQLite
 // and (with BENCH_DATABASE_URL or TEST_DATABASE_URL) on PostgreSQL. Each size gets a fresh database: the sample
@@ -117,8 +118,7 @@ async function timeRepeatedly(call: () => Promise<boolean>): Promise<Latency> {
     if (i >= WARM_UP) samples.push(took);
   }
   samples.sort((a, b) => a - b);
-  const at = (p: number) => samples[Math.min(samples.length - 1, Math.floor((p / 100) * samples.length))]!;
-  return { p50: at(50), p95: at(95), p99: at(99), failures };
+  return { p50: percentile(samples, 50), p95: percentile(samples, 95), p99: percentile(samples, 99), failures };
 }
 
 /** The requests of the issue's table, named so both sizes line up. */
