@@ -89,6 +89,25 @@ describe("who may upload", () => {
     expect(await offsetOf(location, admin.cookie)).toBe(0);
   });
 
+  it("acts only on the upload its path names: a query string naming somebody else's upload changes or deletes nothing of theirs", async () => {
+    const admin = await signUpAdmin();
+    const other = await signUpVerified(shop.app, shop.capture, newPerson({ name: "Kiran Rao" }));
+    const theirs = (await createUpload(admin.cookie, 5)).headers.get("Location")!;
+    const mine = (await createUpload(other.cookie, 5, "profile")).headers.get("Location")!;
+    // tus reads an id from the end of the whole URL, query string included; the ownership check reads the path.
+    const aimedAtTheirs = `${mine}?then=/${theirs.split("/").pop()}`;
+
+    const patch = await sendChunk(aimedAtTheirs, other.cookie, 0, new TextEncoder().encode("EVIL!"));
+    expect(patch.status).toBe(204);
+    expect(await offsetOf(theirs, admin.cookie)).toBe(0);
+    expect(await offsetOf(mine, other.cookie)).toBe(5);
+
+    const removed = await shop.app.request(aimedAtTheirs, { method: "DELETE", headers: { ...TUS, Cookie: other.cookie } });
+    expect(removed.status).toBe(204);
+    expect(await offsetOf(theirs, admin.cookie)).toBe(0);
+    expect((await shop.app.request(mine, { method: "HEAD", headers: { ...TUS, Cookie: other.cookie } })).status).toBe(404);
+  });
+
   it("refuses an upload declared larger than 20 MB before any byte is sent, naming the limit", async () => {
     const admin = await signUpAdmin();
     const response = await createUpload(admin.cookie, MAX_UPLOAD_BYTES + 1);

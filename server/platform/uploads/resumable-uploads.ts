@@ -12,6 +12,17 @@ import type { SessionUser } from "../session-user.ts";
 
 /** tus names uploads with 16 random bytes in hex; nothing else may reach the disk as an upload id. */
 const UPLOAD_ID = /^[0-9a-f]{32}$/;
+
+/**
+ * The upload a request's URL names: the last segment of its path, when it is an id this store makes. The one reading
+ * of the id, for the owner check and for tus alike: tus's own takes the end of the whole URL, query string included,
+ * so `…/<mine>?x=/<theirs>` passed the check on one upload and reached the other (stop 22's review).
+ */
+function uploadIdIn(url: string): string | undefined {
+  const id = new URL(url).pathname.split("/").pop() ?? "";
+  return UPLOAD_ID.test(id) ? id : undefined;
+}
+
 /** Set by us on the request handed to tus (a client's own copy is dropped), read back in onUploadCreate. */
 const UPLOADER_HEADER = "x-plant-shop-uploader";
 /** Unfinished uploads, and finished ones no form used, are deleted this long after they began (tus expiration). */
@@ -71,7 +82,9 @@ export function createResumableUploads(options: ResumableUploadsOptions) {
       datastore: store,
       maxSize: maxBytes,
       relativeLocation: true,
-      // The upload id is the capability to continue an upload: only its owner may use it (checked in `handle`).
+      // The upload id is the capability to continue an upload: only its owner may use it (checked in `handle`, on
+      // the id read the same way).
+      getFileIdFromRequest: (request) => uploadIdIn(request.url),
       disableTerminationForFinishedUploads: false,
       async onUploadCreate(request, upload) {
         const uploader = request.headers.get(UPLOADER_HEADER);
@@ -129,8 +142,8 @@ export function createResumableUploads(options: ResumableUploadsOptions) {
         }
         headers.set(UPLOADER_HEADER, user.id);
       } else if (request.method === "HEAD" || request.method === "PATCH" || request.method === "DELETE") {
-        const id = request.url.split("?")[0]?.split("/").pop() ?? "";
-        const info = await readInfo(id);
+        const id = uploadIdIn(request.url);
+        const info = id === undefined ? null : await readInfo(id);
         // Somebody else's upload looks exactly like one that does not exist.
         if (!info || info.metadata?.uploader !== user.id) throw new NotFoundError(messages.uploads.notFound);
       } else {
