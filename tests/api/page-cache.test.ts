@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import sharp from "sharp";
 import { afterEach, describe, expect, it } from "vitest";
 import type { PageHandler } from "../../server/pages.ts";
 import { createProduct } from "../support/factories.ts";
@@ -81,6 +82,37 @@ describe("the anonymous page cache", () => {
     expect((await page(unchanged)).response.headers.get("x-page-cache")).toBe("hit");
   });
 
+  it("drops a person's cached profile page and its data when their profile changes, and nothing else; a product change leaves it", async () => {
+    app = await createTestApp({ PAGE_CACHE_SECONDS: "60" }, { handler: pages });
+    for (const path of ["/profile/u-1", "/profile/u-1.data", "/profile/u-2", "/shop"]) await page(path);
+    app.services.changes.publish(app.database.db, { type: "product", productId: "p-1", aspects: ["details"] });
+    expect((await page("/profile/u-1")).response.headers.get("x-page-cache")).toBe("hit");
+    expect((await page("/shop")).body, "a product change drops the lists").toContain("render 5");
+
+    app.services.changes.publish(app.database.db, { type: "profile", userId: "u-1" });
+    expect((await page("/profile/u-1")).body).toContain("render 6");
+    expect((await page("/profile/u-1.data")).body).toContain("render 7");
+    expect((await page("/profile/u-2")).response.headers.get("x-page-cache")).toBe("hit");
+    expect((await page("/shop")).response.headers.get("x-page-cache")).toBe("hit");
+  });
+
+  it("drops a person's profile page when they change their location or picture through the profile service", async () => {
+    app = await createTestApp({ PAGE_CACHE_SECONDS: "60" }, { handler: pages });
+    const shopper = await createShopper(app.database.db, app.database.dialect);
+    const profilePage = `/profile/${shopper.id}`;
+    await page(profilePage);
+    expect((await page(profilePage)).response.headers.get("x-page-cache")).toBe("hit");
+
+    const form = { name: shopper.name, username: "asha.k", phone: "+91 98765 43210", address: "12 Garden Road", location: "Pune" };
+    await app.services.profiles.updateProfile(shopper, shopper.id, form);
+    expect((await page(profilePage)).response.headers.get("x-page-cache")).toBeNull();
+    expect((await page(profilePage)).response.headers.get("x-page-cache")).toBe("hit");
+
+    const picture = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#2a7" } }).png().toBuffer();
+    await app.services.profiles.setPicture(shopper, shopper.id, new Uint8Array(picture));
+    expect((await page(profilePage)).response.headers.get("x-page-cache")).toBeNull();
+  });
+
   it("drops every cached page when the feed may have missed changes (resync)", async () => {
     app = await createTestApp({ PAGE_CACHE_SECONDS: "60" }, { handler: pages });
     await page("/shop");
@@ -134,5 +166,22 @@ describe("the anonymous catalogue JSON cache", () => {
     const afterReview = await read(detail);
     expect(afterReview.hit).toBeNull();
     expect(afterReview.body.reviewCount).toBe(1);
+  });
+
+  it("drops the reviews a shopper wrote when a checkout saves a new name on their profile", async () => {
+    app = await createTestApp({ PAGE_CACHE_SECONDS: "3600" });
+    const [reviewed, bought] = [await createProduct(app.database.db), await createProduct(app.database.db, { stock: 5 })];
+    const shopper = await createShopper(app.database.db, app.database.dialect, { name: "Asha K" });
+    await app.services.reviews.saveMyReview(shopper, reviewed.id, { rating: 5, text: "Flowers all summer." });
+    const reviews = `/api/products/${reviewed.id}/reviews`;
+    await app.request(reviews);
+    expect((await app.request(reviews)).headers.get("x-api-cache")).toBe("hit");
+
+    await app.services.cart.addToCart(shopper, { productId: bought.id, quantity: 1 });
+    const details = { name: "Asha Kulkarni", phone: "+91 98765 43210", address: "12 Garden Road\nPune 411001", saveToProfile: true };
+    await app.services.orders.placeOrder(shopper, { ...details, idempotencyKey: "rename-at-checkout-1" });
+    const afterCheckout = await app.request(reviews);
+    expect(afterCheckout.headers.get("x-api-cache")).toBeNull();
+    expect(await afterCheckout.text()).toContain("Asha Kulkarni");
   });
 });

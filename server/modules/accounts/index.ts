@@ -7,5 +7,5 @@ export { isCommonPassword } from "./auth/common-passwords.ts";
 export { hashPassword } from "./auth/password-hashing.ts";
 export { loadAuthSecret } from "./auth/secret.ts";
 export { initialsAvatarSvg } from "./avatars.ts";
-export { createProfilesService, uploadRateRules } from "./profiles.ts";
+export { announceProfileChange, createProfilesService, uploadRateRules } from "./profiles.ts";
 export { meApi, profilePictureApi, profilesApi } from "./profiles-api.ts";

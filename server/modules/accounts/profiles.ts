@@ -35,6 +35,22 @@ export type ProfilesService = ReturnType<typeof createProfilesService>;
 /** Beyond this many reviewed products, a rename drops every cached page at once instead of one event per product. */
 const RENAME_EVENTS_MAX = 100;
 
+/**
+ * Announces on the change feed that what a person's public profile shows changed, which drops their cached profile
+ * page on every server process (decision 027). Reviews show their author's name, so a rename also changes the pages
+ * of every product the person reviewed: each is announced too, and someone who reviewed more products than one
+ * announcement per product is worth makes every listener re-read. With a transaction as `from`, nothing is
+ * announced before it commits. Every writer of a user's name, username, location or picture calls it: the profile
+ * form, the picture upload, and a checkout that saves its details on the profile (orders.ts).
+ */
+export async function announceProfileChange(changes: ChangeFeed, from: Kysely<DB>, userId: string, { renamed }: { renamed: boolean }) {
+  changes.publish(from, { type: "profile", userId });
+  if (!renamed) return;
+  const reviewed = await from.selectFrom("reviews").select("product_id").where("user_id", "=", userId).limit(RENAME_EVENTS_MAX + 1).execute();
+  if (reviewed.length > RENAME_EVENTS_MAX) return changes.publish(from, { type: "resync" });
+  for (const { product_id } of reviewed) changes.publish(from, { type: "product", productId: product_id, aspects: ["reviews"] });
+}
+
 export function createProfilesService(db: Kysely<DB>, media: MediaService, rateLimiter: RateLimiter, changes: ChangeFeed) {
   async function findUser(userId: unknown) {
     const id = idSchema.safeParse(userId);
@@ -70,17 +86,6 @@ export function createProfilesService(db: Kysely<DB>, media: MediaService, rateL
     if (stored && user.image) await media.remove(user.image, { owner });
   }
 
-  /**
-   * Reviews show their author's name, so a rename changes the pages of every product the person reviewed: each is
-   * announced on the change feed, which drops those pages from the caches and refreshes live pages (decision 027).
-   * Someone who reviewed more products than one announcement per product is worth makes every listener re-read.
-   */
-  async function announceRename(userId: string) {
-    const reviewed = await db.selectFrom("reviews").select("product_id").where("user_id", "=", userId).limit(RENAME_EVENTS_MAX + 1).execute();
-    if (reviewed.length > RENAME_EVENTS_MAX) return changes.publish(db, { type: "resync" });
-    for (const { product_id } of reviewed) changes.publish(db, { type: "product", productId: product_id, aspects: ["reviews"] });
-  }
-
   return {
     /** Anybody may see the public part; the owner also sees e-mail, phone and address. */
     async getProfile(viewer: SessionUser | null, userId: unknown): Promise<PublicProfile | PrivateProfile> {
@@ -110,7 +115,7 @@ export function createProfilesService(db: Kysely<DB>, media: MediaService, rateL
       if (clash) throw fieldConflict("username", messages.auth.usernameTaken);
       const { name, phone, address, location } = fields;
       await saveUser(user, { name, username, displayUsername: fields.username, phone, address, location }, picture);
-      if (name !== user.name) await announceRename(user.id);
+      await announceProfileChange(changes, db, user.id, { renamed: name !== user.name });
       return this.getProfile(viewer, user.id);
     },
 
@@ -120,6 +125,7 @@ export function createProfilesService(db: Kysely<DB>, media: MediaService, rateL
       if (!picture?.length) throw unsupportedImage();
       await countUpload(rateLimiter, uploadRateRules, user.id, origin.clientIp);
       await saveUser(user, {}, picture);
+      await announceProfileChange(changes, db, user.id, { renamed: false });
       return this.getProfile(viewer, user.id);
     },
   };

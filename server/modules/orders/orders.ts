@@ -12,6 +12,7 @@ import type { Database } from "../../platform/db/client.ts";
 import type { DB, OrderLineTable, OrderTable } from "../../platform/db/schema.ts";
 import { toIsoString } from "../../platform/db/values.ts";
 import { inShopperTransaction, inWriteTransaction, isUniqueViolation } from "../../platform/db/write-transaction.ts";
+import { announceProfileChange } from "../accounts/index.ts";
 import { lineProblem } from "../cart/index.ts";
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError, parseInput } from "../../platform/errors.ts";
 import type { MailOutbox, OutboxMail } from "../../platform/mail/mail-outbox.ts";
@@ -233,6 +234,8 @@ export function createOrdersService(deps: OrdersDependencies) {
     }
     if (details.saveToProfile) {
       await trx.updateTable("users").set({ name: details.name, phone: details.phone, address: details.address, updatedAt: now }).where("id", "=", user.id).execute();
+      // The name is public (the profile page, the person's reviews): announced once the order commits.
+      if (details.name !== user.name) await announceProfileChange(deps.changes, trx, user.id, { renamed: true });
     }
     // Last, so the day's row (one for every checkout of the day) stays locked only until commit; on PostgreSQL
     // counted by the statement that takes the last line's stock, one round trip less while both rows are held.

@@ -10,6 +10,8 @@ import { afterCommit } from "../db/write-transaction.ts";
 export type Change =
   | { type: "product"; productId: string; aspects: readonly ProductAspect[] }
   | { type: "category"; categoryId: string }
+  /** What a person's public profile shows (name, username, location, picture) changed. */
+  | { type: "profile"; userId: string }
   /**
    * The feed may have missed changes (on PostgreSQL: its LISTEN connection dropped and came back), or a change
    * touched too many products to name each (a reviewer of many products renamed): a listener re-reads, or

@@ -41,6 +41,9 @@ export interface StoredAnswer {
 /** The scope of every answer that shows no single product: lists, searches, categories, other pages. */
 const UNSCOPED = "\0unscoped";
 
+/** The scope of a person's public profile page: dropped by a change of that profile alone (no product shows it). */
+export const profileScope = (userId: string) => `\0profile:${userId}`;
+
 export interface ResponseCacheOptions {
   /** The safety lifetime: changes drop entries at once, this bounds what a missed change can cost. 0 turns the cache off. */
   ttlMs: number;
@@ -50,7 +53,8 @@ export interface ResponseCacheOptions {
   types: RegExp;
   /**
    * The product an URL shows, if it shows one: a change of that product drops its entries and every entry with no
-   * scope (lists, searches, categories); a change of another product leaves them.
+   * scope (lists, searches, categories); a change of another product leaves them. Or `profileScope(id)` for a
+   * person's public profile, which only a change of that profile drops.
    */
   scopeOf: (path: string) => string | undefined;
   /** Header that marks a replayed answer (tests and operators read it). */
@@ -122,19 +126,25 @@ export function responseCache({ ttlMs, maxBytes, types, scopeOf, hitHeader, chan
     allDroppedAt = generation;
   };
 
-  changes?.subscribe((change) => {
-    generation++;
-    if (change.type !== "product") return clear();
+  const drop = (scopes: string[]) => {
     // Bounded: a drop older than any answer in flight no longer matters, so the map is emptied when it grows.
     if (droppedAt.size >= 10_000) {
       droppedAt.clear();
       allDroppedAt = generation;
     }
-    // Lists, searches and categories may show the product: they go too.
-    for (const scope of [change.productId, UNSCOPED]) {
+    for (const scope of scopes) {
       for (const key of [...(scopeKeys.get(scope) ?? [])]) forget(key);
       droppedAt.set(scope, generation);
     }
+  };
+
+  changes?.subscribe((change) => {
+    generation++;
+    // The pages showing the person's reviews are announced as those products' changes (profiles.ts).
+    if (change.type === "profile") return drop([profileScope(change.userId)]);
+    if (change.type !== "product") return clear();
+    // Lists, searches and categories may show the product: they go too.
+    drop([change.productId, UNSCOPED]);
   });
 
   const lookup = (key: string) => {
