@@ -1,6 +1,7 @@
 import sharp from "sharp";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createProduct } from "../support/factories.ts";
+import { createShopper } from "../support/shoppers.ts";
 import { createTestApp, type TestApp } from "../support/test-app.ts";
 
 let app: TestApp;
@@ -150,6 +151,23 @@ describe("sitemap and robots", () => {
     expect((await app.request("/sitemaps/products-0.xml")).status).toBe(404);
     const etag = (await app.request("/sitemap.xml")).headers.get("etag")!;
     expect((await app.request("/sitemap.xml", { headers: { "If-None-Match": etag } })).status).toBe(304);
+  });
+
+  it("answers a products file afresh every time, with no ETag to match: its lastmod moves with every stock change", async () => {
+    const product = await createProduct(app.database.db, { stock: 5 });
+    const admin = await createShopper(app.database.db, app.database.dialect, { isAdmin: true });
+    const lastmod = async () => /<lastmod>([^<]+)<\/lastmod>/.exec(await (await app.request("/sitemaps/products-1.xml")).text())?.[1];
+    const first = await app.request("/sitemaps/products-1.xml");
+    expect(first.headers.get("etag")).toBeNull();
+    const before = await lastmod();
+    const indexTag = (await app.request("/sitemap.xml")).headers.get("etag")!;
+
+    await new Promise((resolve) => setTimeout(resolve, 5)); // a later millisecond for updated_at
+    await app.services.adminCatalog.setStock(admin, { productId: product.id }, { stock: 2 });
+    expect(await lastmod()).not.toBe(before);
+    const asked = await app.request("/sitemaps/products-1.xml", { headers: { "If-None-Match": indexTag } });
+    expect(asked.status).toBe(200);
+    expect((await app.request("/sitemap.xml", { headers: { "If-None-Match": indexTag } })).status, "a stock change moves no file of the index").toBe(304);
   });
 });
 

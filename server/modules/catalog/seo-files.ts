@@ -5,7 +5,7 @@ import { ifNoneMatchHits } from "../../platform/http/response-cache.ts";
 const XML = { "Content-Type": "application/xml; charset=utf-8" };
 
 /** Sends XML written piece by piece: a products file of 50,000 addresses is never one string in memory. */
-function streamXml(c: Context<AppEnv>, pieces: AsyncGenerator<string>, etag: string) {
+function streamXml(c: Context<AppEnv>, pieces: AsyncGenerator<string>, etag?: string) {
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -17,7 +17,7 @@ function streamXml(c: Context<AppEnv>, pieces: AsyncGenerator<string>, etag: str
       await pieces.return(undefined);
     },
   });
-  return c.body(body, 200, { ...XML, ETag: etag });
+  return c.body(body, 200, etag === undefined ? XML : { ...XML, ETag: etag });
 }
 
 /** A 304 when the crawler already has this layout's files (the same If-None-Match rule as the response cache). */
@@ -44,7 +44,7 @@ export function seoFiles(publicOrigin: string) {
     .get("/sitemaps/:file{products-[1-9][0-9]{0,5}\\.xml}", async (c) => {
       const sitemaps = c.var.services.sitemaps;
       const n = Number(/\d+/.exec(c.req.param("file"))![0]);
-      const etag = await sitemaps.etag();
-      return unchangedFor(c, etag) ?? streamXml(c, await sitemaps.productsFile(n, publicOrigin), etag);
+      // Read afresh every time, without a tag: its lastmod dates change with every order (sitemaps.etag).
+      return streamXml(c, await sitemaps.productsFile(n, publicOrigin));
     });
 }

@@ -48,6 +48,12 @@ describe("sitemap index", () => {
     expect(locations(pages)).toEqual([`${ORIGIN}/`, `${ORIGIN}/shop`, `${ORIGIN}/category/${category.id}`]);
   });
 
+  it("never tags two services' layouts alike, as a restarted process or another process would count from the same start", async () => {
+    await createProduct(database.db);
+    const [before, after] = [1, 2].map(() => createSitemapService(database.db, createLocalChangeFeed(), { urlsPerFile: URLS_PER_FILE }));
+    expect(await before!.etag()).not.toBe(await after!.etag());
+  });
+
   it("keeps its layout until the change feed says the catalogue changed, then lists the new product", async () => {
     const changes = createLocalChangeFeed();
     const sitemaps = createSitemapService(database.db, changes, { urlsPerFile: URLS_PER_FILE });

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { ChangeFeed } from "../../platform/change-feed/change-feed.ts";
 import type { DB } from "../../platform/db/schema.ts";
@@ -25,10 +26,16 @@ interface SitemapLayout {
  * changes (the change feed); a file is written out in batches by key, so no request holds the catalogue in memory.
  */
 export function createSitemapService(db: Kysely<DB>, changes: ChangeFeed, { urlsPerFile = SITEMAP_MAX_URLS } = {}) {
+  /**
+   * Names this service's layouts in ETags. Each process counts its layouts from 0, so without it the tag of a layout
+   * after a restart, or on another process, could be one a crawler kept for other files and be answered 304.
+   */
+  const instance = randomUUID().slice(0, 8);
   let generation = 0;
   let layout: Promise<SitemapLayout> | undefined;
   changes.subscribe((change) => {
-    // Stock and reviews change no address and no lastmod of a sitemap.
+    // Stock, reviews and profiles move no address: the files' list and the pages file stay as they are.
+    if (change.type === "profile") return;
     if (change.type === "product" && change.aspects.every((aspect) => aspect === "stock" || aspect === "reviews")) return;
     generation++;
     layout = undefined;
@@ -109,9 +116,13 @@ export function createSitemapService(db: Kysely<DB>, changes: ChangeFeed, { urls
   }
 
   return {
-    /** A tag that changes with the catalogue: crawlers asking again get 304 Not Modified. */
+    /**
+     * A tag for the index and the pages file, which change only with the layout (a product or category added,
+     * changed or removed): crawlers asking again get 304 Not Modified. Not for a products file: its lastmod dates
+     * move with every order (a stock change updates the product), which the layout does not follow.
+     */
     async etag(): Promise<string> {
-      return `W/"sitemap-${(await currentLayout()).generation}"`;
+      return `W/"sitemap-${instance}-${(await currentLayout()).generation}"`;
     },
 
     async index(origin: string): Promise<string> {
