@@ -17,6 +17,7 @@ export const adminMessages = {
     tooManyImages: (max: number) => `At most ${max} product images`,
     nameTaken: "Another product already has this name. Choose a different one.",
     unknownImage: "One of the pictures is no longer part of this product. Reload the page and try again.",
+    pictureTwice: "The same uploaded picture is chosen twice. Choose each picture once and try again.",
   },
   category: {
     defaultDescription: "Default description",

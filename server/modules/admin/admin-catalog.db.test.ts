@@ -143,6 +143,18 @@ describe("createProduct", () => {
     expect(pictures.removed).toEqual(["/media/one.webp"]);
   });
 
+  it("refuses one upload chosen twice, as two product pictures or as a picture and the new Category Image, before decoding it", async () => {
+    for (const twice of [form({ images: ["upload:one", "upload:one"] }), form({ category: "Bonsai", categoryImage: "upload:one" })]) {
+      await expect(service.createProduct(admin, twice)).rejects.toMatchObject({
+        status: 400,
+        message: adminMessages.productForm.pictureTwice,
+        fieldErrors: { images: adminMessages.productForm.pictureTwice },
+      });
+    }
+    expect(pictures.stored.size).toBe(0);
+    expect(await database.db.selectFrom("products").select("id").execute()).toEqual([]);
+  });
+
   it("removes an uploaded Category Image that is not needed because the category exists", async () => {
     await createCategory(database.db, { name: "Indoor" });
     await service.createProduct(admin, form({ categoryImage: "upload:cat" }));

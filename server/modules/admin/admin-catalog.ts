@@ -151,6 +151,10 @@ export function createAdminCatalogService({
     const admin = requireAdmin(viewer);
     const input = parseInput(productId ? productFormSchema : newProductFormSchema, rawInput);
     const tokens = [...input.images, ...(input.categoryImage ? [input.categoryImage] : [])];
+    // One upload makes one set of files. Shared by a product's picture and a new category's, removing either (an edit,
+    // a deletion, a new category image) would break the other; twice in one product it is one picture shown twice.
+    const uploadIds = tokens.flatMap((token) => (token.kind === "upload" ? [token.id] : []));
+    if (new Set(uploadIds).size !== uploadIds.length) throw new InvalidInputError(m.productForm.pictureTwice, { images: m.productForm.pictureTwice });
     const uploads = await storeUploads(tokens, admin);
     const usedUploads = new Set<string>();
     try {

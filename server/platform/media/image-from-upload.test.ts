@@ -78,6 +78,22 @@ describe("refusing what is not a usable picture", () => {
     expect(await rawUploads()).toEqual([]);
   });
 
+  it("refuses an upload deleted while it waited for a decoder as one that does not exist, not with a server error", async () => {
+    const id = await finishedUpload(await sharp({ create: { width: 10, height: 10, channels: 3, background: "#fff" } }).png().toBuffer());
+    // Its owner's tus DELETE lands after the upload was found and before its bytes are read.
+    const deletedMeanwhile: ResumableUploads = {
+      ...uploads,
+      async takeFinished(uploadId, uploaderId) {
+        const upload = await uploads.takeFinished(uploadId, uploaderId);
+        rmSync(upload.filePath);
+        return upload;
+      },
+    };
+    const racing = createMediaService({ mediaDir: path.join(dataDir, "media"), uploads: deletedMeanwhile });
+    await expect(racing.imageFromUpload(id, owner.id)).rejects.toMatchObject({ status: 400, message: messages.uploads.notFound });
+    expect(await storedFiles()).toEqual([]);
+  });
+
   it("refuses to use somebody else's upload, leaving it in place", async () => {
     const id = await finishedUpload(await sharp({ create: { width: 10, height: 10, channels: 3, background: "#fff" } }).png().toBuffer());
     await expect(media.imageFromUpload(id, "someone-else")).rejects.toMatchObject({ status: 400, message: messages.uploads.notFound });

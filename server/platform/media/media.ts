@@ -41,6 +41,19 @@ export interface StoredImageSet {
   sourceType: string;
 }
 
+/**
+ * A finished upload's bytes. Its owner may delete it (tus DELETE) while it waits for a decoder: then it is refused
+ * like an upload that does not exist, not as a server error.
+ */
+async function readUpload(filePath: string): Promise<Buffer> {
+  try {
+    return await readFile(filePath);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new InvalidInputError(messages.uploads.notFound);
+    throw error;
+  }
+}
+
 /** Pixels sharp may decode from one upload (up to 160 MB as RGBA); more is refused as a decompression bomb. */
 const MAX_INPUT_PIXELS = 40_000_000;
 /**
@@ -150,7 +163,7 @@ export function createMediaService(options: {
       let keepUpload = false;
       try {
         if (upload.size > MAX_UPLOAD_BYTES) throw productTooLarge();
-        const variants = await encodeVariants(() => readFile(upload.filePath));
+        const variants = await encodeVariants(() => readUpload(upload.filePath));
         const key = randomBytes(16).toString("hex");
         const written: string[] = [];
         try {
@@ -218,12 +231,6 @@ async function encodeVariants(read: () => Promise<Buffer>): Promise<EncodedVaria
     if (data.byteLength > MAX_UPLOAD_BYTES) throw productTooLarge();
     try {
       const sourceType = await detectType(data);
-      // The size the header declares, read before a single pixel is decoded: a decompression bomb stops here,
-      // told apart from a broken file. (A drawing is rendered at a bounded size whatever it declares.)
-      if (sourceType !== "svg") {
-        const header = await sharp(data, { limitInputPixels: false }).metadata().catch(() => null);
-        if (header?.width && header.height && header.width * header.height > MAX_INPUT_PIXELS) throw tooManyPixels();
-      }
       const image = await openImage(data);
       const { data: pixels, info } = await image
         .rotate()
@@ -318,12 +325,17 @@ async function detectType(data: Uint8Array): Promise<ImageType> {
   throw unsupportedImage();
 }
 
-/** A sharp pipeline over data that must be the given format in sharp's own reading too. */
-async function openWithSharp(data: Uint8Array, format: ImageType, options: SharpOptions = {}): Promise<Sharp> {
-  const image = sharp(data, { ...SHARP_OPTIONS, ...options });
-  const metadata = await image.metadata();
-  if (metadata.format !== format) throw unsupportedImage();
-  return image;
+/**
+ * A sharp pipeline over data that must be the given format in sharp's own reading too. The size its header declares
+ * is read first, before a single pixel is decoded, and without the pixel limit (which would make a decompression bomb
+ * look like a broken file): over 40 megapixels is refused with its own message, for product and profile pictures
+ * alike. (A drawing is rendered at a bounded size whatever it declares; bitmaps and icons have their own bound.)
+ */
+async function openWithSharp(data: Uint8Array, format: ImageType): Promise<Sharp> {
+  const header = await sharp(data, { limitInputPixels: false }).metadata();
+  if (header.format !== format) throw unsupportedImage();
+  if (header.width && header.height && header.width * header.height > MAX_INPUT_PIXELS) throw tooManyPixels();
+  return sharp(data, SHARP_OPTIONS);
 }
 
 function fromRgba(pixels: Uint8ClampedArray, width: number, height: number): Sharp {
