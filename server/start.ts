@@ -1,4 +1,5 @@
 import http from "node:http";
+import net from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Logger } from "pino";
@@ -110,11 +111,13 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       // Live pages' event streams never finish by themselves: ended now, their pages reconnect to another server
       // (or to this one once it is back) and catch up.
       endLiveStreams();
-      const closed = new Promise<void>((resolve) => {
-        // A turn of the event loop first, so that requests already in the socket buffers when the signal came
-        // are read (and so count as in flight) before idle connections are closed.
-        setImmediate(() => server.close(() => resolve()));
-      });
+      // Stop accepting at once, through net.Server's close: http.Server's own closes the idle connections
+      // first, which leaves a moment in which a client that saw its idle connection closed can still connect.
+      // The callback comes once every connection has ended.
+      const closed = new Promise<void>((resolve) => net.Server.prototype.close.call(server, () => resolve()));
+      // A turn of the event loop before idle connections are closed, so that requests already in the socket
+      // buffers when the signal came are read (and so count as in flight).
+      setImmediate(() => server.closeIdleConnections());
       const timer = setTimeout(() => {
         logger.warn({ requests: inFlight.size }, "shutdown budget spent: closing connections with requests still running");
         server.closeAllConnections();
