@@ -12,7 +12,9 @@ import { resolveClientIp } from "./platform/http/client-ip.ts";
 import { handleError } from "./platform/http/errors.ts";
 import { useExternalOrigin } from "./platform/http/forwarded-origin.ts";
 import { frontCache } from "./platform/http/front-cache.ts";
+import { formPartsLimit } from "./platform/http/form-parts-limit.ts";
 import { pageBodyLimits } from "./platform/http/page-body-limit.ts";
+import { formTooLarge } from "./platform/http/upload-too-large.ts";
 import { anonymousApiCache, anonymousPageCache } from "./platform/http/page-cache.ts";
 import { compression } from "./platform/http/compression.ts";
 import { keepPolicyOnNotModified } from "./platform/http/response-cache.ts";
@@ -125,6 +127,7 @@ export function createApp({ config, services, logger, health, pages }: AppOption
       app.use("*", serveStatic({ root: clientDir, precompressed: true, onFound: (_p, c) => c.header("Cache-Control", "public, max-age=3600") }));
     }
     app.use("*", pageBodyLimits());
+    app.use("*", formPartsLimit(formTooLarge));
     app.use("*", pageCache);
     app.all("*", pages.handler);
   }

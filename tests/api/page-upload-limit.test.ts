@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { MAX_IMAGE_BYTES } from "../../common/shared/constants.ts";
 import { messages } from "../../common/shared/messages.ts";
+import { MAX_FORM_PARTS } from "../../server/platform/http/form-parts-limit.ts";
 import { PAGE_FORM_LIMIT } from "../../server/platform/http/page-body-limit.ts";
 import type { PageHandler } from "../../server/pages.ts";
 import { signUpVerified } from "../support/accounts.ts";
@@ -47,6 +48,37 @@ describe("a page form over the upload limit", () => {
     expect(page).toContain(`<h1>${messages.images.uploadTooLarge}</h1>`);
     expect(page).toContain(messages.images.tooLarge);
     expect(page).toContain(`<a href="/profile/${userId}?edit">`);
+  });
+});
+
+/** A multipart form of `fields` one-byte fields. */
+const manyFields = (fields: number) => {
+  const form = new FormData();
+  for (let i = 0; i < fields; i++) form.append(`f${i}`, "a");
+  return form;
+};
+
+describe("a page form of more parts than any form of the shop has", () => {
+  it("is refused before it is parsed: 100,000 one-byte fields to one's own profile page (8.8 MB, under the picture's byte limit) get the form-too-large page", async () => {
+    app = await createTestApp({ SMTP_URL: capture.url }, { handler: pages });
+    const { cookie, userId } = await signUpVerified(app, capture);
+    for (const path of [`/profile/${userId}?edit`, `/profile/${userId}.data`]) {
+      const response = await app.request(path, { method: "POST", headers: { Origin: TEST_ORIGIN, Cookie: cookie }, body: manyFields(100_000) });
+      expect(response.status, path).toBe(413);
+      const page = await response.text();
+      expect(page).toContain(`<h1>${messages.forms.tooLarge}</h1>`);
+      expect(page).not.toContain("the form had");
+    }
+  });
+
+  it(`is refused on a page without a picture too (${MAX_FORM_PARTS + 1} fields to the contact page), while ${MAX_FORM_PARTS} reach the page whole`, async () => {
+    app = await createTestApp({}, { handler: pages });
+    const refused = await app.request("/contact", { method: "POST", headers: { Origin: TEST_ORIGIN }, body: manyFields(MAX_FORM_PARTS + 1) });
+    expect(refused.status).toBe(413);
+    expect(await refused.text()).toContain(`<h1>${messages.forms.tooLarge}</h1>`);
+    const allowed = await app.request("/contact", { method: "POST", headers: { Origin: TEST_ORIGIN }, body: manyFields(MAX_FORM_PARTS) });
+    expect(allowed.status).toBe(200);
+    expect(await allowed.text()).toContain(`the form had ${MAX_FORM_PARTS} fields`);
   });
 });
 

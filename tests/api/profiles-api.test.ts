@@ -31,6 +31,21 @@ const imageOf = async (userId: string) =>
 const mediaFile = (url: string) => path.join(shop.app.dataDir, "media", path.basename(url));
 
 describe("a profile picture", () => {
+  it("is refused with 413 and a message, unparsed and unsaved, when the form around it has thousands of parts", async () => {
+    const asha = await signUpVerified(shop.app, shop.capture);
+    const form = new FormData();
+    form.set("image", new File([new Uint8Array(await png("#c0643c"))], "me.png", { type: "image/png" }));
+    for (let i = 0; i < 100_000; i++) form.append(`f${i}`, "a");
+    const response = await shop.app.request(`/api/profiles/${asha.userId}/picture`, {
+      method: "POST",
+      headers: { Origin: TEST_ORIGIN, Cookie: asha.cookie },
+      body: form,
+    });
+    expect(response.status).toBe(413);
+    expect((await response.json()).message).toBe(messages.forms.tooLargeDetail);
+    expect(await imageOf(asha.userId)).toBeNull();
+  });
+
   it("cannot be set by anybody but the owner", async () => {
     const asha = await signUpVerified(shop.app, shop.capture);
     const ravi = await signUpVerified(shop.app, shop.capture, newPerson({ name: "Ravi Menon" }));

@@ -8,6 +8,7 @@ import { ACCEPTED_IMAGE_TYPES } from "#common/shared/images.ts";
 import { privateProfileSchema, profileSchema, profileViewSchema, sessionUserSchema } from "#common/accounts/account-schemas.ts";
 import type { AppEnv } from "../../app-env.ts";
 import { describeRoute, idParameter, json, jsonBody, problems } from "../../platform/http/api-docs.ts";
+import { formPartsLimit } from "../../platform/http/form-parts-limit.ts";
 import { currentUser, requestContext } from "../../platform/http/request-context.ts";
 import { NotFoundError, UnauthorizedError } from "../../platform/errors.ts";
 import type { SessionUser } from "../../platform/session-user.ts";
@@ -68,6 +69,9 @@ export const profilePictureApi = new Hono<AppEnv>().post(
     onError: () => {
       throw new HTTPException(413, { message: messages.images.tooLarge });
     },
+  }),
+  formPartsLimit(() => {
+    throw new HTTPException(413, { message: messages.forms.tooLargeDetail });
   }),
   async (c) => {
     // Only the owner may send a picture: anybody else's upload is refused before its 10 MB are read.
