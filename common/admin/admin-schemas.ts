@@ -10,6 +10,8 @@ export const MAX_PRODUCT_IMAGES = 10;
 export const MAX_STOCK = 1_000_000;
 /** Rs. 1 crore: far above any plant, far below where paise stop being exact. */
 const MAX_PRICE_PAISE = 1_000_000_000;
+/** A new category's description, as the product form takes it. */
+const MAX_CATEGORY_DESCRIPTION = 500;
 
 /**
  * One picture of the form, as the images field posts it: a finished upload not yet stored (`upload:<id>`) or
@@ -17,7 +19,7 @@ const MAX_PRICE_PAISE = 1_000_000_000;
  */
 export const imageTokenSchema = z
   .string()
-  .regex(/^(upload|image):[A-Za-z0-9_-]{1,128}$/, "Not a picture of this form")
+  .regex(/^(upload|image):[A-Za-z0-9_-]{1,128}$/, m.notAPicture)
   .transform((token) => {
     const [kind, id] = token.split(":") as ["upload" | "image", string];
     return { kind, id };
@@ -65,7 +67,7 @@ export const productFormSchema = z.object({
   categoryDescription: z
     .string()
     .trim()
-    .max(500, "At most 500 characters")
+    .max(MAX_CATEGORY_DESCRIPTION, m.categoryDescriptionTooLong(MAX_CATEGORY_DESCRIPTION))
     .pipe(plainText())
     .optional()
     .transform((value) => (value ? value : undefined)),

@@ -25,7 +25,9 @@ export const checkoutSchema = z.object({
   address: addressSchema,
   saveToProfile: z.preprocess((v) => v === true || v === "on" || v === "true", z.boolean()).default(false),
   /** Made by the checkout page once per attempt; the same key never makes a second order. */
-  idempotencyKey: z.string().min(8).max(100).regex(/^[A-Za-z0-9_-]+$/),
+  idempotencyKey: z
+    .string({ error: messages.checkout.attemptKeyInvalid })
+    .regex(/^[A-Za-z0-9_-]{8,100}$/, messages.checkout.attemptKeyInvalid),
 });
 
 // ---- What the JSON API answers (and the cart and checkout pages show).

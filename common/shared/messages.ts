@@ -172,6 +172,8 @@ export const messages = {
       `You already have ${max} Cash-on-Delivery orders waiting for the shop to confirm them. Please wait until one is confirmed, or cancel one, before placing another.`,
     cannotOrderYet: "Some plants in your cart cannot be ordered as they are:",
     fixCart: "Change them in your cart",
+    /** The key the checkout page sends with every attempt; only a client of the raw API can get it wrong. */
+    attemptKeyInvalid: "Send an idempotencyKey of 8 to 100 letters, digits, '-' or '_', made once for each order you mean to place.",
   },
   orders: {
     placed: "Thank you! Your order has been placed.",

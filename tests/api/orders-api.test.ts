@@ -175,6 +175,22 @@ describe("the orders API", () => {
     }
   });
 
+  it("refuses an order without a usable idempotency key with a message that says what to send, and orders nothing", async () => {
+    const plant = await createProduct(shop.app.database.db, { stock: 2 });
+    const shopper = await signUpVerified(shop.app, shop.capture);
+    expect((await send("POST", "/api/cart/items", shopper.cookie, { productId: plant.id })).status).toBe(201);
+    const { idempotencyKey: _, ...withoutKey } = checkoutInput();
+    for (const body of [withoutKey, checkoutInput("short"), checkoutInput("has spaces in it"), checkoutInput("k".repeat(101))]) {
+      const refused = await send("POST", "/api/orders", shopper.cookie, body);
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toEqual({
+        message: messages.checkout.attemptKeyInvalid,
+        fieldErrors: { idempotencyKey: messages.checkout.attemptKeyInvalid },
+      });
+    }
+    expect(await shop.app.database.db.selectFrom("orders").select("id").execute()).toEqual([]);
+  });
+
   it("refuses an order from a shopper whose e-mail is not verified, with the message to verify first", async () => {
     const plant = await createProduct(shop.app.database.db, { stock: 2 });
     const unverified = await createShopper(shop.app.database.db, shop.app.database.dialect, { emailVerified: false });
