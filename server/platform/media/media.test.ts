@@ -431,6 +431,16 @@ describe("media service", () => {
       expectColour(await colourAt(file, 135, 128), BLUE);
     });
 
+    it("refuses a drawing declared 1,000,000 px across, too large to draw even at the lowest density, naming the pixel limit", async () => {
+      const declared = svg('<rect width="40" height="40" fill="rgb(210,120,30)"/>', 'width="1000000" height="1000000" viewBox="0 0 40 40"');
+      await expect(media.saveSquareImage(declared)).rejects.toMatchObject({
+        status: 400,
+        message: messages.images.tooManyPixels,
+        fieldErrors: { image: messages.images.tooManyPixels },
+      });
+      expect(await filesIn(mediaDir)).toEqual([]);
+    });
+
     const unsafe: [string, string][] = [
       ["an entity", '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]><svg xmlns="http://www.w3.org/2000/svg"><text>&x;</text></svg>'],
       ["entity expansion (billion laughs)", '<!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><svg xmlns="http://www.w3.org/2000/svg"><text>&b;</text></svg>'],

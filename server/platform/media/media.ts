@@ -490,6 +490,8 @@ async function openSvg(data: Uint8Array): Promise<Sharp> {
   if (svgRenderCost(new TextDecoder().decode(data)) > MAX_SVG_RENDERED_ELEMENTS) throw svgTooComplex();
   const { format, width, height } = await sharp(data, { limitInputPixels: false }).metadata();
   if (format !== "svg" || !width || !height) throw unsupportedImage();
+  // sharp's lowest density is 1 dpi: a drawing larger than the limit even there cannot be loaded at all.
+  if ((width / 72) * (height / 72) > MAX_INPUT_PIXELS) throw tooManyPixels();
   const scale = Math.min(1, Math.sqrt(MAX_SVG_RENDER_PIXELS / (width * height)));
   return sharp(data, { ...SHARP_OPTIONS, density: Math.max(72 * scale, 1) });
 }
