@@ -2,6 +2,7 @@ import { z } from "zod";
 import { REVIEW_MAX_LENGTH, REVIEWS_MAX_PAGE_SIZE, REVIEWS_PAGE_SIZE } from "../shared/constants.ts";
 import { idSchema, multiLineText } from "../shared/fields.ts";
 import { messages } from "../shared/messages.ts";
+import { isServerInstant } from "../shared/timestamps.ts";
 
 const r = messages.reviews;
 
@@ -83,9 +84,7 @@ function decodeCursor(value: string): ReviewCursor | null {
   if (separator < 0) return null;
   const createdAt = value.slice(0, separator);
   const id = value.slice(separator + 1);
-  // Only what the server writes (toISOString): '2030-02-30…' would parse in JavaScript and fail in PostgreSQL.
-  const time = Date.parse(createdAt);
-  if (Number.isNaN(time) || new Date(time).toISOString() !== createdAt) return null;
+  if (!isServerInstant(createdAt)) return null;
   if (!idSchema.safeParse(id).success) return null;
   return { createdAt, id };
 }

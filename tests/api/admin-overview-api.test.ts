@@ -79,6 +79,11 @@ describe("the admin overview and inbox API", () => {
     expect((await send("PATCH", `/api/admin/messages/${messageId}`, admin.cookie, { handled: 1 })).status).toBe(400);
     expect((await send("PATCH", `/api/admin/messages/${messageId}`, admin.cookie, [])).status).toBe(400);
     expect((await send("GET", "/api/admin/messages?cursor=%%%", admin.cookie)).status).toBe(400);
+    // Times JavaScript reads and PostgreSQL does not: a 400 there too, never the database's 500.
+    for (const time of ["0000-06-01T00:00:00.000Z", "+010000-01-01T00:00:00.000Z", "2030-02-30T00:00:00.000Z"]) {
+      const cursor = Buffer.from(JSON.stringify([time, messageId])).toString("base64url");
+      expect((await send("GET", `/api/admin/messages?cursor=${cursor}`, admin.cookie)).status, time).toBe(400);
+    }
     // An unknown filter falls back to all messages rather than failing.
     expect((await send("GET", "/api/admin/messages?filter=spam", admin.cookie)).status).toBe(200);
   });

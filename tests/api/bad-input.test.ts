@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { messages } from "../../common/shared/messages.ts";
 import { uploadRateRules } from "../../server/modules/accounts/index.ts";
 import { callerWith, signUpVerified } from "../support/accounts.ts";
+import { createProduct } from "../support/factories.ts";
 import { useAppWithMail } from "../support/app-with-mail.ts";
 import { postJson } from "../support/test-app.ts";
 
@@ -41,6 +42,27 @@ describe("control characters", () => {
     expect((await refused.json()).fieldErrors).toEqual({ subject: messages.validation.controlCharacters });
     const withNul = await shop.app.request("/api/contact", postJson({ ...message, message: "a\u0000b" }));
     expect((await withNul.json()).fieldErrors).toEqual({ message: messages.validation.controlCharacters });
+  });
+});
+
+describe("page cursors", () => {
+  // JavaScript's Date.parse reads all of these; PostgreSQL refused each with an error, answered as a 500.
+  const times = ["1", "hello 5", "2030-02-30T00:00:00.000Z", "0000-01-01T00:00:00.000Z", "-000001-01-01T00:00:00.000Z", "+010000-01-01T00:00:00.000Z"];
+  const pair = (time: string, second: string) => Buffer.from(JSON.stringify([time, second])).toString("base64url");
+
+  it("with a time PostgreSQL cannot read are a 400 with a message, for products, categories and reviews", async () => {
+    const plant = await createProduct(shop.app.database.db);
+    for (const time of times) {
+      for (const path of [
+        `/api/products?after=${pair(time, "abc")}`,
+        `/api/categories?after=${pair(time, "Indoor")}`,
+        `/api/products/${plant.id}/reviews?after=${encodeURIComponent(`${time}_00000000-0000-0000-0000-000000000000`)}`,
+      ]) {
+        const response = await shop.app.request(path);
+        expect(response.status, `${path} (${time})`).toBe(400);
+        expect((await response.json()).message, path).toMatch(/Not a valid page/);
+      }
+    }
   });
 });
 

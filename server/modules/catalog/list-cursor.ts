@@ -1,3 +1,4 @@
+import { isServerInstant } from "#common/shared/timestamps.ts";
 import { toIsoString } from "../../platform/db/values.ts";
 import { InvalidInputError } from "../../platform/errors.ts";
 
@@ -29,7 +30,7 @@ function decodePair(cursor: string, valid: (second: string) => boolean): [string
     parsed.length !== 2 ||
     typeof parsed[0] !== "string" ||
     typeof parsed[1] !== "string" ||
-    Number.isNaN(Date.parse(parsed[0])) ||
+    !isServerInstant(parsed[0]) ||
     !valid(parsed[1])
   ) {
     throw new InvalidInputError(CURSOR_MESSAGE, { after: CURSOR_MESSAGE });

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { contactAdminMessages, contactMessageSchema, markHandledSchema, messageListQuerySchema } from "#common/contact/contact-schemas.ts";
 import type { ContactMessage, ContactMessagesPage } from "#common/contact/contact-types.ts";
 import { idSchema } from "#common/shared/fields.ts";
+import { isServerInstant } from "#common/shared/timestamps.ts";
 import type { Kysely, Selectable } from "kysely";
 import type { ContactMessageTable, DB } from "../../platform/db/schema.ts";
 import type { Database } from "../../platform/db/client.ts";
@@ -36,8 +37,8 @@ function encodeCursor(message: ContactMessage): string {
 function decodeCursor(cursor: string): { createdAt: string; id: string } {
   try {
     const [createdAt, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown[];
-    if (typeof createdAt === "string" && !Number.isNaN(Date.parse(createdAt)) && idSchema.safeParse(id).success) {
-      return { createdAt: new Date(createdAt).toISOString(), id: id as string };
+    if (typeof createdAt === "string" && isServerInstant(createdAt) && idSchema.safeParse(id).success) {
+      return { createdAt, id: id as string };
     }
   } catch {
     // falls through to the refusal
