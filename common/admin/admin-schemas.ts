@@ -72,6 +72,8 @@ export const productFormSchema = z.object({
     .optional()
     .transform((value) => (value ? value : undefined)),
   images: z.array(imageTokenSchema).max(MAX_PRODUCT_IMAGES, m.tooManyImages(MAX_PRODUCT_IMAGES)).default([]),
+  /** The stock the edit form was filled with: the same `stock` leaves it alone; another is set only if it is still this. */
+  stockBefore: stockSchema.optional(),
 });
 export type ProductFormInput = z.output<typeof productFormSchema>;
 
@@ -81,9 +83,9 @@ export const newProductFormSchema = productFormSchema.extend({
 });
 
 /** The browser's check of the form before it is sent: the same texts, on the fields as posted. */
-export const productFormFieldsSchema = productFormSchema.omit({ images: true, categoryImage: true });
+export const productFormFieldsSchema = productFormSchema.omit({ images: true, categoryImage: true, stockBefore: true });
 
-export const stockUpdateSchema = z.object({ stock: stockSchema });
+export const stockUpdateSchema = z.object({ stock: stockSchema, stockBefore: stockSchema.optional() });
 
 export const categoryRenameSchema = z.object({ name: requiredText(adminMessages.category.nameRequired, 60) });
 export const categoryImageSchema = z.object({ image: imageTokenSchema });

@@ -199,6 +199,47 @@ describe("updateProduct", () => {
   });
 });
 
+describe("editing while plants sell", () => {
+  /** A sale made while the admin's form is open: what checkout does to the product row. */
+  const sell = (productId: string, units: number) =>
+    database.db.updateTable("products").set((eb) => ({ stock: eb("stock", "-", units) })).where("id", "=", productId).execute();
+
+  it("an edit that leaves the stock as the form showed it keeps the sales made meanwhile, and announces no stock change", async () => {
+    await createCategory(database.db, { name: "Indoor" });
+    const { productId } = await service.createProduct(admin, form({ stock: "10" }));
+    const shown = await service.getProductForEdit(admin, { productId });
+    await sell(productId, 4);
+    published.length = 0;
+    await service.updateProduct(admin, { productId }, form({ description: "New words.", stock: String(shown.stock), stockBefore: String(shown.stock) }));
+    expect(await productRow(productId)).toMatchObject({ stock: 6, description: "New words." });
+    expect(published).toEqual([{ type: "product", productId, aspects: ["details", "images"] }]);
+  });
+
+  it("a changed stock is refused with the stock now when plants sold meanwhile, saving nothing; saved again from the reloaded form, it is set", async () => {
+    await createCategory(database.db, { name: "Indoor" });
+    const { productId } = await service.createProduct(admin, form({ stock: "10" }));
+    await sell(productId, 4);
+    const refused = service.updateProduct(admin, { productId }, form({ description: "New words.", stock: "15", stockBefore: "10" }));
+    await expect(refused).rejects.toBeInstanceOf(ConflictError);
+    await expect(refused).rejects.toMatchObject({ fieldErrors: { stock: adminMessages.productForm.stockChanged(6) } });
+    expect(await productRow(productId)).toMatchObject({ stock: 6, description: "Glossy leaves and white flowers." });
+
+    await service.updateProduct(admin, { productId }, form({ description: "New words.", stock: "15", stockBefore: "6" }));
+    expect(await productRow(productId)).toMatchObject({ stock: 15, description: "New words." });
+  });
+
+  it("the stock field of the product list is refused the same way, while a raw API call without stockBefore still sets the stock", async () => {
+    const plant = await createProduct(database.db, { stock: 10 });
+    await sell(plant.id, 3);
+    await expect(service.setStock(admin, { productId: plant.id }, { stock: "20", stockBefore: "10" })).rejects.toThrow(adminMessages.productForm.stockChanged(7));
+    expect((await productRow(plant.id))?.stock).toBe(7);
+    await service.setStock(admin, { productId: plant.id }, { stock: "20", stockBefore: "7" });
+    expect((await productRow(plant.id))?.stock).toBe(20);
+    await service.setStock(admin, { productId: plant.id }, { stock: "5" });
+    expect((await productRow(plant.id))?.stock).toBe(5);
+  });
+});
+
 describe("setStock", () => {
   it("sets a whole number ≥ 0, refuses anything else, and announces the stock change", async () => {
     const plant = await createProduct(database.db, { stock: 3 });

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { sql, type Kysely } from "kysely";
+import { sql, type Kysely, type Updateable } from "kysely";
 import { adminMessages } from "#common/admin/admin-messages.ts";
 import {
   adminCategoryListSchema,
@@ -18,7 +18,7 @@ import {
 import { messages } from "#common/shared/messages.ts";
 import { categoryIdParamSchema, productIdParamSchema } from "#common/catalog/catalog-schemas.ts";
 import type { Database } from "../../platform/db/client.ts";
-import type { DB } from "../../platform/db/schema.ts";
+import type { DB, ProductTable } from "../../platform/db/schema.ts";
 import { inWriteTransaction, isUniqueViolation } from "../../platform/db/write-transaction.ts";
 import { ConflictError, fieldConflict, InvalidInputError, NotFoundError, parseInput, type ServiceError } from "../../platform/errors.ts";
 import type { ChangeFeed, ProductAspect } from "../../platform/change-feed/change-feed.ts";
@@ -143,6 +143,21 @@ export function createAdminCatalogService({
   }
 
   /**
+   * Updates a product; with `stockBefore` (the stock the admin's form showed), only while the stock is still that,
+   * so a sale made while the form was open is never undone by saving it. Otherwise 404, or a conflict naming the
+   * stock now (the form, reloaded, then shows it).
+   */
+  async function updateUnlessStockMoved(trx: Kysely<DB>, productId: string, fields: Updateable<ProductTable>, stockBefore: number | undefined) {
+    let update = trx.updateTable("products").set(fields).where("id", "=", productId);
+    if (stockBefore !== undefined) update = update.where("stock", "=", stockBefore);
+    const updated = await update.executeTakeFirst();
+    if (updated.numUpdatedRows > 0n) return;
+    const now = await trx.selectFrom("products").select("stock").where("id", "=", productId).executeTakeFirst();
+    if (!now) throw new NotFoundError(messages.product.notFound);
+    throw fieldConflict("stock", m.productForm.stockChanged(now.stock));
+  }
+
+  /**
    * Creates (no productId) or updates a product from the form, in one transaction with a new category if the
    * form names one. Nothing is half-saved: on any failure the transaction rolls back and the pictures made
    * from this form's uploads are removed.
@@ -162,24 +177,24 @@ export function createAdminCatalogService({
         const category = await resolveCategory(trx, input, uploads);
         if (category.created && input.categoryImage) usedUploads.add(input.categoryImage.id);
         const now = new Date().toISOString();
+        // An edit that leaves the stock as the form showed it writes no stock: orders placed meanwhile keep theirs.
+        const keepsStock = productId !== undefined && input.stock === input.stockBefore;
         const fields = {
           name: capitaliseFirst(input.name),
           description: input.description,
           price_paise: input.price,
-          stock: input.stock,
+          ...(keepsStock ? {} : { stock: input.stock }),
           category_id: category.id,
           updated_at: now,
         };
         let id: string;
-        const aspects: ProductAspect[] = ["details", "stock", "images"];
+        const aspects: ProductAspect[] = keepsStock ? ["details", "images"] : ["details", "stock", "images"];
         if (productId) {
-          const before = await trx.selectFrom("products").select(["id"]).where("id", "=", productId).executeTakeFirst();
-          if (!before) throw new NotFoundError(messages.product.notFound);
-          await trx.updateTable("products").set(fields).where("id", "=", productId).execute();
+          await updateUnlessStockMoved(trx, productId, fields, keepsStock ? undefined : input.stockBefore);
           id = productId;
         } else {
           id = randomUUID();
-          await trx.insertInto("products").values({ id, ...fields, created_at: now }).execute();
+          await trx.insertInto("products").values({ id, ...fields, stock: input.stock, created_at: now }).execute();
         }
         const { dropped } = await writeImages(trx, id, input.images, uploads);
         for (const token of input.images) if (token.kind === "upload") usedUploads.add(token.id);
@@ -234,10 +249,9 @@ export function createAdminCatalogService({
     async setStock(viewer: SessionUser | null, idInput: unknown, input: unknown): Promise<{ productId: string; stock: number }> {
       requireAdmin(viewer);
       const { productId } = parseInput(productIdParamSchema, idInput);
-      const { stock } = parseInput(stockUpdateSchema, input);
+      const { stock, stockBefore } = parseInput(stockUpdateSchema, input);
       return inWriteTransaction(database, async (trx) => {
-        const updated = await trx.updateTable("products").set({ stock, updated_at: new Date().toISOString() }).where("id", "=", productId).executeTakeFirst();
-        if (updated.numUpdatedRows === 0n) throw new NotFoundError(messages.product.notFound);
+        await updateUnlessStockMoved(trx, productId, { stock, updated_at: new Date().toISOString() }, stockBefore);
         changes.publish(trx, { type: "product", productId, aspects: ["stock"] });
         return { productId, stock };
       });

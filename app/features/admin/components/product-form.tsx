@@ -34,8 +34,11 @@ export function ProductForm({
   failure,
   productImages,
   categoryImage,
+  stockBefore,
 }: {
   heading: string;
+  /** Editing: the stock as loaded (again after a refused save), so that saving an unchanged stock never undoes a sale. */
+  stockBefore?: number;
   values: ProductFormValues | null;
   categoryNames: string[];
   failure: ProductFormFailure | undefined;
@@ -81,6 +84,7 @@ export function ProductForm({
       </div>
       <FormField label="Category Description (for a new category)" name="categoryDescription" placeholder={adminMessages.category.defaultDescription} error={errors.categoryDescription} />
       <FormField label="Stock Quantity" name="stock" inputMode="numeric" defaultValue={values?.stock} error={errors.stock} />
+      {stockBefore === undefined ? null : <input type="hidden" name="stockBefore" value={stockBefore} />}
       <div>
         <SubmitButton busy={busy} busyLabel={uploading.images || uploading.categoryImage ? "Uploading pictures…" : "Saving…"}>
           {heading}
@@ -101,6 +105,7 @@ export function productInputFromForm(form: FormData) {
     description: text("description"),
     price: text("price"),
     stock: text("stock"),
+    stockBefore: text("stockBefore"),
     category: text("category"),
     categoryImage: text("categoryImage"),
     categoryDescription: text("categoryDescription"),

@@ -29,7 +29,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   if (form.get("intent") === "delete") {
     return actionResult(() => context.services.adminCatalog.deleteProduct(admin, target), { intent: "delete" as const, rowId: String(productId) });
   }
-  return actionResult(() => context.services.adminCatalog.setStock(admin, target, { stock: form.get("stock") }), { intent: "stock" as const, rowId: String(productId) });
+  return actionResult(() => context.services.adminCatalog.setStock(admin, target, { stock: form.get("stock"), stockBefore: form.get("stockBefore") ?? undefined }), { intent: "stock" as const, rowId: String(productId) });
 }
 
 export default function AdminProducts({ loaderData, actionData }: Route.ComponentProps) {
@@ -93,6 +93,7 @@ export default function AdminProducts({ loaderData, actionData }: Route.Componen
                   <td className="py-2">
                     <Form method="post" className="flex items-center gap-2">
                       <input type="hidden" name="intent" value="stock" />
+                      <input type="hidden" name="stockBefore" value={product.stock} />
                       <input type="hidden" name="productId" value={product.id} />
                       <label className="sr-only" htmlFor={`stock-${product.id}`}>
                         Stock of {product.name}

@@ -45,6 +45,7 @@ export default function EditProduct({ loaderData, actionData }: Route.ComponentP
           category: product.categoryName,
         }}
         categoryNames={categoryNames}
+        stockBefore={product.stock}
         failure={actionData && !actionData.ok ? actionData : undefined}
         productImages={(busy) => (
           <ImagesField
