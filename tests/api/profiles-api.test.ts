@@ -35,7 +35,7 @@ describe("a profile picture", () => {
     const asha = await signUpVerified(shop.app, shop.capture);
     const form = new FormData();
     form.set("image", new File([new Uint8Array(await png("#c0643c"))], "me.png", { type: "image/png" }));
-    for (let i = 0; i < 100_000; i++) form.append(`f${i}`, "a");
+    for (let i = 0; i < 20_000; i++) form.append(`f${i}`, "a");
     const response = await shop.app.request(`/api/profiles/${asha.userId}/picture`, {
       method: "POST",
       headers: { Origin: TEST_ORIGIN, Cookie: asha.cookie },
