@@ -159,6 +159,46 @@ test.describe("the owner's catalogue", () => {
     expect(images).toEqual([{ url: "/illustrations/products/cactus-plant-1.svg" }, { url: "/illustrations/products/aloe-vera-1.svg" }]);
   });
 
+  test("plants sold while the edit form is open stay sold when it is saved with its stock untouched; a changed stock is then refused with the stock now, and set when saved again", async ({ page, shopDb, consoleErrors }) => {
+    const plant = await createProduct(shopDb.db, { name: unique("Selling Fern"), stock: 10 });
+    const stockNow = async () => (await shopDb.db.selectFrom("products").select("stock").where("id", "=", plant.id).executeTakeFirstOrThrow()).stock;
+    // What checkout does to the row while the owner's form is open.
+    const sell = (units: number) => shopDb.db.updateTable("products").set((eb) => ({ stock: eb("stock", "-", units) })).where("id", "=", plant.id).execute();
+    await logIn(page);
+    await page.goto(`/product/${plant.id}/edit`);
+    await expect(page.getByLabel("Stock Quantity")).toHaveValue("10");
+    await hydrated(page.getByRole("button", { name: f.updateHeading }));
+
+    await sell(4);
+    await page.getByLabel("Product Description").fill("Repotted this spring.");
+    await page.getByRole("button", { name: f.updateHeading }).click();
+    await expect(page).toHaveURL(urlIs(`/product/${plant.id}`));
+    await expect(page.getByText(messages.product.availableStock(6))).toBeVisible();
+    expect(await stockNow()).toBe(6);
+
+    await page.goto(`/product/${plant.id}/edit`);
+    await expect(page.getByLabel("Stock Quantity")).toHaveValue("6");
+    await hydrated(page.getByRole("button", { name: f.updateHeading }));
+    await sell(1);
+    await page.getByLabel("Stock Quantity").fill("20");
+    await page.getByRole("button", { name: f.updateHeading }).click();
+    await expect(page.getByTestId("failure-reason")).toHaveText(f.stockChanged(5));
+    expect(await stockNow()).toBe(5);
+    await page.getByRole("button", { name: f.updateHeading }).click();
+    await expect(page).toHaveURL(urlIs(`/product/${plant.id}`));
+    expect(await stockNow()).toBe(20);
+    allowStatusLogs(consoleErrors, 409);
+  });
+
+  test("on a 390 px phone /admin/products scrolls its table sideways, never the whole page", async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await logIn(page);
+    await page.goto("/admin/products");
+    await expect(page.getByRole("heading", { name: adminMessages.products.heading, level: 1 })).toBeVisible();
+    const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, screen: window.innerWidth }));
+    expect(widths.page).toBe(widths.screen);
+  });
+
   test("/admin/products lists lowest stock first, saves a stock in place, and deletes a product after its confirmation", async ({ page, shopDb }) => {
     const plant = await createProduct(shopDb.db, { name: unique("Admin List Fern"), stock: 0 });
     await logIn(page);

@@ -1,4 +1,4 @@
-import { redirect } from "react-router";
+import { redirect, type ShouldRevalidateFunctionArgs } from "react-router";
 import { adminMessages } from "#common/admin/admin-messages.ts";
 import { rupeesFromPaise } from "#common/admin/price-text.ts";
 import { AdminNav } from "../components/admin-nav.tsx";
@@ -27,6 +27,14 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const result = await actionResult(() => context.services.adminCatalog.updateProduct(admin, params, input));
   if ("ok" in result && result.ok) return redirect(`/product/${result.productId}`);
   return result;
+}
+
+/**
+ * A save refused as a conflict (the stock moved meanwhile) reloads the product too, which React Router skips after
+ * a 4xx by default: the form's stockBefore must become the stock now for the next save to go through.
+ */
+export function shouldRevalidate({ actionStatus, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return actionStatus === 409 || defaultShouldRevalidate;
 }
 
 export default function EditProduct({ loaderData, actionData }: Route.ComponentProps) {
