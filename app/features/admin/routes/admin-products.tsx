@@ -59,7 +59,8 @@ export default function AdminProducts({ loaderData, actionData }: Route.Componen
       {actionData?.intent === "delete" && actionData.ok ? <FormMessage tone="success" message={m.deleted} /> : null}
       {actionData && !actionData.ok && actionData.intent === "delete" ? <FormMessage message={actionData.message} /> : null}
       <p className="mt-2 text-sm text-stone-600">Lowest stock first.</p>
-      <div className="overflow-x-auto">
+      {/* Positioned, so the table's sr-only labels (absolutely placed) stay inside it: they widened the page at 390 px. */}
+      <div className="relative overflow-x-auto">
         <table className="data-table w-full min-w-2xl text-left">
           <thead className="border-b border-stone-300 text-sm text-stone-600">
             <tr>
