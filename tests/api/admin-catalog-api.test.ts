@@ -1,3 +1,7 @@
+import { randomUUID } from "node:crypto";
+import { readdir } from "node:fs/promises";
+import path from "node:path";
+import sharp from "sharp";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { adminMessages } from "../../common/admin/admin-messages.ts";
 import { createCategory, createProduct } from "../support/factories.ts";
@@ -26,6 +30,27 @@ async function signedIn(isAdmin: boolean): Promise<string> {
   const person = await createShopper(app.database.db, dialectUnderTest, { isAdmin });
   return (await insertSessions(app.database.db, [person.id]))[0]!;
 }
+
+/** A finished tus upload (POST, then one PATCH) of a small PNG, for the product form; returns its id. */
+async function uploadPicture(cookie: string, colour: string): Promise<string> {
+  const png = await sharp({ create: { width: 48, height: 32, channels: 3, background: colour } }).png().toBuffer();
+  const tus = { "Tus-Resumable": "1.0.0", Origin: TEST_ORIGIN, Cookie: cookie };
+  const created = await app.request("/api/uploads", {
+    method: "POST",
+    headers: { ...tus, "Upload-Length": String(png.byteLength), "Upload-Metadata": `purpose ${btoa("product")}` },
+  });
+  expect(created.status).toBe(201);
+  const location = created.headers.get("Location")!;
+  const patched = await app.request(location, {
+    method: "PATCH",
+    headers: { ...tus, "Upload-Offset": "0", "Content-Type": "application/offset+octet-stream" },
+    body: new Uint8Array(png),
+  });
+  expect(patched.status).toBe(204);
+  return location.split("/").pop()!;
+}
+
+const filesIn = async (folder: string) => (await readdir(path.join(app.dataDir, folder)).catch(() => [] as string[])).sort();
 
 /** Every call of the admin catalogue API, with a body where it takes one. */
 function everyCall(productId: string, categoryId: string): [string, string, unknown?][] {
@@ -98,4 +123,39 @@ describe("the admin catalogue API", () => {
     expect((await send("DELETE", `/api/admin/categories/${category.id}`, admin)).status).toBe(200);
     expect((await send("GET", "/api/admin/products/not%20an%20id", admin)).status).toBe(400);
   });
+
+  it("keeps a product form's uploads usable after a refused save (new category without image, name taken, unknown picture), and removes them once the save commits", async () => {
+    const admin = await signedIn(true);
+    const indoor = await createCategory(app.database.db, { name: "Indoor" });
+    await createProduct(app.database.db, { category_id: indoor.id, name: "Taken fern" });
+    const picture = await uploadPicture(admin, "#52796f");
+    const form = { name: "boston fern", description: "Arching fronds.", price: "499", stock: "3", category: "Ferns", images: [`upload:${picture}`] };
+
+    const noCategoryImage = await send("POST", "/api/admin/products", admin, form);
+    expect(noCategoryImage.status).toBe(400);
+    expect((await noCategoryImage.json()).fieldErrors.categoryImage).toBe(adminMessages.productForm.newCategoryNeedsImage);
+
+    const categoryPicture = await uploadPicture(admin, "#84a98c");
+    const withCategoryImage = { ...form, categoryImage: `upload:${categoryPicture}` };
+    const nameTaken = await send("POST", "/api/admin/products", admin, { ...withCategoryImage, name: "taken fern" });
+    expect(nameTaken.status).toBe(409);
+    expect((await nameTaken.json()).fieldErrors.name).toBe(adminMessages.productForm.nameTaken);
+
+    const unknownPicture = await send("POST", "/api/admin/products", admin, { ...withCategoryImage, images: [`upload:${picture}`, `image:${randomUUID()}`] });
+    expect(unknownPicture.status).toBe(400);
+    expect((await unknownPicture.json()).message).toBe(adminMessages.productForm.unknownImage);
+    // Each refusal removed the pictures it had made, so nothing is left over in the media folder.
+    expect(await filesIn("media")).toEqual([]);
+
+    // The same tokens, as the form still holds them, now save.
+    const saved = await send("POST", "/api/admin/products", admin, withCategoryImage);
+    expect(saved.status, JSON.stringify(await saved.clone().json())).toBe(201);
+    const { productId, categoryId } = await saved.json();
+    const productImage = await app.database.db.selectFrom("product_images").select("media_key").where("product_id", "=", productId).executeTakeFirstOrThrow();
+    const category = await app.database.db.selectFrom("categories").select("image_media_key").where("id", "=", categoryId).executeTakeFirstOrThrow();
+    // The raw uploads are gone once used, and the stored files are exactly the two pictures' sets.
+    expect(await filesIn("uploads")).toEqual([]);
+    const keys = new Set((await filesIn("media")).map((name) => name.split("-")[0]));
+    expect(keys).toEqual(new Set([productImage.media_key, category.image_media_key]));
+  }, 60_000);
 });

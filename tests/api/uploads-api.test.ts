@@ -147,7 +147,7 @@ describe("who may upload", () => {
 });
 
 describe("a resumable upload", () => {
-  it("arrives in 5 MiB chunks from tus-js-client and becomes WebP and AVIF images at 320, 640 and 1280 px", { timeout: 60_000 }, async () => {
+  it("arrives in 5 MiB chunks from tus-js-client and becomes WebP and AVIF images at 320, 640 and 1280 px, the upload kept until removed", { timeout: 60_000 }, async () => {
     const admin = await signUpAdmin();
     const base = await shop.app.listen();
     const photo = await noisyJpeg(2600, 1700);
@@ -181,7 +181,9 @@ describe("a resumable upload", () => {
         expect((await sharp(Buffer.from(await response.arrayBuffer())).metadata()).width).toBe(width);
       }
     }
-    // The raw upload is gone once it became images.
+    // The raw upload stays until the save that uses the images commits and removes it.
+    expect(await readdir(path.join(shop.app.dataDir, "uploads"))).toHaveLength(2);
+    await shop.app.services.media.removeUpload(uploadId);
     expect(await readdir(path.join(shop.app.dataDir, "uploads"))).toEqual([]);
   });
 

@@ -16,6 +16,7 @@ import { ADMIN_PAGE_SIZE, capitaliseFirst, createAdminCatalogService, type Admin
 function fakeImages() {
   const stored = new Set<string>();
   const removed: string[] = [];
+  const removedUploads: string[] = [];
   const images: CatalogImages = {
     async fromUpload(uploadId) {
       if (uploadId.startsWith("bad")) throw new InvalidInputError("Choose an image file: PNG, JPG, JPEG, SVG, GIF, WEBP, BMP, TIFF or ICO.");
@@ -23,12 +24,15 @@ function fakeImages() {
       stored.add(url);
       return { url, width: 1280, height: 960, mediaKey: `key-${uploadId}` };
     },
+    async removeUpload(uploadId) {
+      removedUploads.push(uploadId);
+    },
     async remove(url) {
       removed.push(url);
       stored.delete(url);
     },
   };
-  return { images, stored, removed };
+  return { images, stored, removed, removedUploads };
 }
 
 const form = (overrides: Record<string, unknown> = {}) => ({
@@ -153,6 +157,17 @@ describe("createProduct", () => {
     }
     expect(pictures.stored.size).toBe(0);
     expect(await database.db.selectFrom("products").select("id").execute()).toEqual([]);
+  });
+
+  it("keeps the raw uploads when a save is refused, by a check or by the database's unique name, and removes them all after a commit", async () => {
+    const category = await createCategory(database.db, { name: "Indoor" });
+    await createProduct(database.db, { name: "Taken", category_id: category.id });
+    await expect(service.createProduct(admin, form({ category: "Bonsai" }))).rejects.toBeInstanceOf(InvalidInputError);
+    await expect(service.createProduct(admin, form({ name: "taken", category: "Bonsai", categoryImage: "upload:cat" }))).rejects.toBeInstanceOf(ConflictError);
+    await expect(service.createProduct(admin, form({ images: ["upload:one", "upload:bad-text"] }))).rejects.toThrow(/Choose an image file/);
+    expect(pictures.removedUploads).toEqual([]);
+    await service.createProduct(admin, form({ categoryImage: "upload:cat" }));
+    expect(pictures.removedUploads.sort()).toEqual(["cat", "one", "two"]);
   });
 
   it("removes an uploaded Category Image that is not needed because the category exists", async () => {

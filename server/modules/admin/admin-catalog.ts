@@ -32,7 +32,8 @@ export const ADMIN_PAGE_SIZE = 25;
 
 /**
  * Where the pictures of the product form come from: a finished upload (the tus endpoint of h/uploads) turned
- * into a stored image, and the removal of a stored image nobody uses any more.
+ * into a stored image, the removal of that upload once the save commits, and the removal of a stored image
+ * nobody uses any more.
  */
 export interface CatalogImages {
   /**
@@ -40,6 +41,11 @@ export interface CatalogImages {
    * (migration 0009); a ServiceError with a message when it is not one.
    */
   fromUpload(uploadId: string, user: SessionUser): Promise<UploadedImage>;
+  /**
+   * Deletes the raw upload a picture was made from, once the save that used it has committed: until then it
+   * stays, so a refused save can be sent again with the same `upload:<id>` tokens.
+   */
+  removeUpload(uploadId: string): Promise<void>;
   /** Deletes a stored picture; a url this store did not make (a sample illustration) is left alone. */
   remove(url: string): Promise<void>;
 }
@@ -83,6 +89,11 @@ export function createAdminCatalogService({
   async function removeQuietly(urls: string[]): Promise<void> {
     // A file left behind costs disk space, never a wrong page: the save itself has already been decided.
     await Promise.allSettled(urls.map((url) => images.remove(url)));
+  }
+
+  /** After a commit: the form's raw uploads are done with (one left behind expires after a day). */
+  async function removeUploadsQuietly(uploadIds: string[]): Promise<void> {
+    await Promise.allSettled(uploadIds.map((uploadId) => images.removeUpload(uploadId)));
   }
 
   /** The category a form names: an existing one (any case), or a new one made in the same transaction. */
@@ -160,7 +171,8 @@ export function createAdminCatalogService({
   /**
    * Creates (no productId) or updates a product from the form, in one transaction with a new category if the
    * form names one. Nothing is half-saved: on any failure the transaction rolls back and the pictures made
-   * from this form's uploads are removed.
+   * from this form's uploads are removed, while the uploads themselves stay for the next attempt; after a
+   * commit the uploads are removed.
    */
   async function saveProduct(viewer: SessionUser | null, rawInput: unknown, productId?: string): Promise<{ productId: string; categoryId: string }> {
     const admin = requireAdmin(viewer);
@@ -204,6 +216,7 @@ export function createAdminCatalogService({
       });
       const unused = [...uploads].filter(([uploadId]) => !usedUploads.has(uploadId)).map(([, image]) => image.url);
       await removeQuietly([...outcome.dropped, ...unused]);
+      await removeUploadsQuietly([...uploads.keys()]);
       return { productId: outcome.productId, categoryId: outcome.categoryId };
     } catch (error) {
       await removeQuietly([...uploads.values()].map((image) => image.url));
@@ -375,6 +388,7 @@ export function createAdminCatalogService({
         throw error;
       }
       await removeQuietly([previous]);
+      await removeUploadsQuietly([token.id]);
       return { categoryId };
     },
 

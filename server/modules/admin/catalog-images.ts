@@ -9,12 +9,13 @@ const IMAGE_SET_URL = /^\/media\/([0-9a-f]{32})-(\d{1,5})\.webp$/;
  * at a few widths; removing a picture removes every file of its set. Urls the media service did not make (the
  * sample illustrations under /illustrations) are left alone.
  */
-export function catalogImagesFromMedia(media: Pick<MediaService, "imageFromUpload" | "removeImageSet" | "remove">): CatalogImages {
+export function catalogImagesFromMedia(media: Pick<MediaService, "imageFromUpload" | "removeUpload" | "removeImageSet" | "remove">): CatalogImages {
   return {
     async fromUpload(uploadId, user) {
       const image = await media.imageFromUpload(uploadId, user.id);
       return { url: image.url, width: image.width, height: image.height, mediaKey: image.key };
     },
+    removeUpload: (uploadId) => media.removeUpload(uploadId),
     async remove(url) {
       const set = IMAGE_SET_URL.exec(url);
       if (set) await media.removeImageSet(set[1]!, Number(set[2]));

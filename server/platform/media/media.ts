@@ -153,14 +153,14 @@ export function createMediaService(options: {
      * Turns the finished upload `uploadId` of `uploaderId` into a stored image: checked by content (the types
      * of ACCEPTED_IMAGE_TYPES), refused unopened beyond 40 megapixels, turned upright, re-encoded to WebP and
      * AVIF at 320, 640 and 1280 px wide (never wider than sent), metadata (GPS, camera) dropped, stored under
-     * a random key. The raw upload is deleted whether it was accepted or refused. Callers check who may
-     * attach it to what (e.g. only admins to products).
+     * a random key. A refused upload is deleted (except when the decoders are busy); an accepted one stays
+     * until the caller's save commits and calls `removeUpload`, so a save refused after this call can use it
+     * again (it expires after a day otherwise). Callers check who may attach it to what (e.g. only admins to products).
      */
     async imageFromUpload(uploadId: string, uploaderId: string): Promise<StoredImageSet> {
       if (!options.uploads) throw new Error("The media service was made without resumable uploads.");
       const uploads = options.uploads;
       const upload = await uploads.takeFinished(uploadId, uploaderId);
-      let keepUpload = false;
       try {
         if (upload.size > MAX_UPLOAD_BYTES) throw productTooLarge();
         const variants = await encodeVariants(() => readUpload(upload.filePath));
@@ -180,11 +180,14 @@ export function createMediaService(options: {
         return { key, width: variants.width, height: variants.height, url: variantUrl(key, variants.width, "webp"), sourceType: variants.sourceType };
       } catch (error) {
         // Busy is not the file's fault: the upload stays for the retry.
-        if (error instanceof TooManyRequestsError) keepUpload = true;
+        if (!(error instanceof TooManyRequestsError)) await uploads.remove(uploadId);
         throw error;
-      } finally {
-        if (!keepUpload) await uploads.remove(uploadId);
       }
+    },
+
+    /** Deletes a raw upload once what was made from it is saved (see `imageFromUpload`). */
+    async removeUpload(uploadId: string): Promise<void> {
+      await options.uploads?.remove(uploadId);
     },
 
     /** Deletes every file of an image made by `imageFromUpload`, given its key and width. */
