@@ -17,6 +17,7 @@ import { pageBodyLimits } from "./platform/http/page-body-limit.ts";
 import { formTooLarge } from "./platform/http/upload-too-large.ts";
 import { anonymousApiCache, anonymousPageCache } from "./platform/http/page-cache.ts";
 import { compression } from "./platform/http/compression.ts";
+import { cachePolicy } from "./platform/http/cache-policy.ts";
 import { keepPolicyOnNotModified } from "./platform/http/response-cache.ts";
 import type { PageHandler } from "./pages.ts";
 import { refuseControlCharactersInUrl, sameOriginOnly } from "./platform/http/request-guards.ts";
@@ -74,6 +75,9 @@ export function createApp({ config, services, logger, health, pages }: AppOption
   app.onError(handleError);
   // Outermost: it records the headers the whole chain sends with an answer a cache stores, for the front to replay.
   app.use(front.capture);
+  // Answers to requests with a cookie (a session) and Better Auth's are private, no-store; anonymous ones say
+  // Vary: Cookie, which the front replays too.
+  app.use(cachePolicy({ neverStored: (path) => /^\/api\/auth(?:\/|$)/.test(path) }));
   app.use(requestId());
   app.use(resolveClientIp(config.trustProxy));
   app.use(useExternalOrigin(config.trustProxy));

@@ -64,10 +64,13 @@ export function encode(body: Uint8Array, encoding: Encoding, level: "fast" | "st
 }
 
 /** Adds Accept-Encoding to Vary: a shared cache must keep the encoded and plain forms apart. */
-export function varyOnAcceptEncoding(headers: Headers) {
+export const varyOnAcceptEncoding = (headers: Headers) => addToVary(headers, "Accept-Encoding");
+
+/** Adds a request header's name to Vary, unless Vary names it already or is `*`. */
+export function addToVary(headers: Headers, name: string) {
   const vary = headers.get("vary");
-  if (vary === "*" || (vary && /(?:^|,)\s*accept-encoding\s*(?:,|$)/i.test(vary))) return;
-  headers.set("vary", vary ? `${vary}, Accept-Encoding` : "Accept-Encoding");
+  if (vary === "*" || (vary && vary.split(",").some((field) => field.trim().toLowerCase() === name.toLowerCase()))) return;
+  headers.set("vary", vary ? `${vary}, ${name}` : name);
 }
 
 /** A Buffer as a Response body (node's Buffers are Uint8Arrays; their type names a wider backing store). */
