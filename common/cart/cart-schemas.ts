@@ -28,6 +28,15 @@ export const checkoutSchema = z.object({
   idempotencyKey: z
     .string({ error: messages.checkout.attemptKeyInvalid })
     .regex(/^[A-Za-z0-9_-]{8,100}$/, messages.checkout.attemptKeyInvalid),
+  /** The checkout page always sends it (docs/decisions/009); only a raw API client may leave it out. */
+  cartFingerprint: z
+    .string({ error: messages.checkout.cartFingerprintInvalid })
+    .regex(/^[A-Za-z0-9_-]{1,100}$/, messages.checkout.cartFingerprintInvalid)
+    .optional()
+    .meta({
+      description:
+        "The `fingerprint` of the cart (GET /api/cart) whose summary the shopper was shown. If the cart's lines, quantities or prices differ from it now, nothing is ordered: 409 with code CART_CHANGED, and the shopper should look at the cart again. Left out, the cart is ordered as it stands.",
+    }),
 });
 
 // ---- What the JSON API answers (and the cart and checkout pages show).
@@ -55,5 +64,8 @@ export const cartSchema = z
     shippingPaise: z.int().min(0).meta({ description: "The flat fee whenever there is something to order (itemCount > 0); 0 otherwise" }),
     totalPaise: z.int().min(0),
     canCheckOut: z.boolean().meta({ description: "Every line can be ordered as it stands: only then does checkout offer Place Order" }),
+    fingerprint: z.string().meta({
+      description: "A digest of the lines, their quantities and prices: send it as cartFingerprint with the order, which is then refused (409, CART_CHANGED) if the cart has changed since",
+    }),
   })
   .meta({ id: "Cart" });

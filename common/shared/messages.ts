@@ -174,6 +174,8 @@ export const messages = {
     fixCart: "Change them in your cart",
     /** The key the checkout page sends with every attempt; only a client of the raw API can get it wrong. */
     attemptKeyInvalid: "Send an idempotencyKey of 8 to 100 letters, digits, '-' or '_', made once for each order you mean to place.",
+    /** Likewise: the page sends the fingerprint of the cart it showed. */
+    cartFingerprintInvalid: "Send as cartFingerprint the fingerprint of the cart you showed (GET /api/cart answers it), or leave it out.",
   },
   orders: {
     placed: "Thank you! Your order has been placed.",

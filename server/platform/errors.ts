@@ -43,8 +43,8 @@ export class ForbiddenError extends ServiceError {
 }
 
 export class ConflictError extends ServiceError {
-  constructor(message: string, fieldErrors?: FieldErrors) {
-    super(409, message, fieldErrors);
+  constructor(message: string, fieldErrors?: FieldErrors, code?: ErrorCode) {
+    super(409, message, fieldErrors, code);
   }
 }
 

@@ -153,7 +153,7 @@ const PAGES: Array<[string, string[] | null]> = [
   ["/admin/products", ["intent", "productId", "stock"]],
   ["/admin/categories", ["intent", "categoryId", "name", "image"]],
   ["/cart", ["intent", "itemId", "quantity"]],
-  ["/checkout", ["name", "phone", "address", "saveToProfile", "idempotencyKey"]],
+  ["/checkout", ["name", "phone", "address", "saveToProfile", "idempotencyKey", "cartFingerprint"]],
   ["/orders", null],
   ["/orders/{orderId}", ["confirm"]],
   ["/admin/orders", null],

@@ -191,6 +191,29 @@ describe("the orders API", () => {
     expect(await shop.app.database.db.selectFrom("orders").select("id").execute()).toEqual([]);
   });
 
+  it("refuses an order whose cartFingerprint is from before a price change with 409 CART_CHANGED, orders nothing, and orders with the fresh fingerprint or none", async () => {
+    const plant = await createProduct(shop.app.database.db, { name: "Snake Plant", stock: 5, price_paise: 150_000 });
+    const shopper = await signUpVerified(shop.app, shop.capture);
+    expect((await send("POST", "/api/cart/items", shopper.cookie, { productId: plant.id })).status).toBe(201);
+    const shown = await (await send("GET", "/api/cart", shopper.cookie)).json();
+    expect(shown.totalPaise).toBe(152_000);
+    await shop.app.database.db.updateTable("products").set({ price_paise: 300_000 }).where("id", "=", plant.id).execute();
+
+    const refused = await send("POST", "/api/orders", shopper.cookie, { ...checkoutInput(), cartFingerprint: shown.fingerprint });
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toEqual({ message: messages.checkout.cartChanged, fieldErrors: { cart: messages.checkout.cartChanged }, code: "CART_CHANGED" });
+    expect(await shop.app.database.db.selectFrom("orders").select("id").execute()).toEqual([]);
+    expect(await shop.app.database.db.selectFrom("products").select("stock").where("id", "=", plant.id).executeTakeFirstOrThrow()).toEqual({ stock: 5 });
+
+    const fresh = await (await send("GET", "/api/cart", shopper.cookie)).json();
+    const placed = await send("POST", "/api/orders", shopper.cookie, { ...checkoutInput(), cartFingerprint: fresh.fingerprint });
+    expect(placed.status).toBe(201);
+    expect((await placed.json()).totalPaise).toBe(302_000);
+    // A raw API client that sends no fingerprint orders the cart as it stands, as before.
+    expect((await send("POST", "/api/cart/items", shopper.cookie, { productId: plant.id })).status).toBe(201);
+    expect((await send("POST", "/api/orders", shopper.cookie, checkoutInput())).status).toBe(201);
+  });
+
   it("refuses an order from a shopper whose e-mail is not verified, with the message to verify first", async () => {
     const plant = await createProduct(shop.app.database.db, { stock: 2 });
     const unverified = await createShopper(shop.app.database.db, shop.app.database.dialect, { emailVerified: false });

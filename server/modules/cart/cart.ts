@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { sql, type Kysely } from "kysely";
 import type { Cart, CartLine } from "#common/cart/cart-types.ts";
 import { MAX_CART_QUANTITY } from "#common/shared/constants.ts";
@@ -20,6 +20,15 @@ export type CartService = ReturnType<typeof createCartService>;
 export function lineProblem(product: { name: string; stock: number } | null | undefined, quantity: number): string | null {
   if (!product) return messages.checkout.noLongerSold;
   return product.stock >= quantity ? null : messages.checkout.shortage(product.name, product.stock);
+}
+
+/**
+ * What an order is checked against (docs/decisions/009): the lines, their quantities and prices, in any order.
+ * The checkout page sends the one of the summary it showed; the order is refused if the cart's differs now.
+ */
+export function cartFingerprint(lines: Iterable<{ id: string; quantity: number; unitPricePaise: number }>): string {
+  const parts = Array.from(lines, (line) => `${line.id}:${line.quantity}:${line.unitPricePaise}`).sort();
+  return createHash("sha256").update(parts.join(",")).digest("base64url");
 }
 
 /**
@@ -63,6 +72,7 @@ export function createCartService(database: Pick<Database, "db" | "dialect">, { 
       shippingPaise,
       totalPaise: subtotalPaise + shippingPaise,
       canCheckOut: lines.length > 0 && counted.length === lines.length,
+      fingerprint: cartFingerprint(lines),
     };
   }
 

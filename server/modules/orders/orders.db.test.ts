@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { messages } from "#common/shared/messages.ts";
+import { ERROR_CODES } from "#common/shared/user-facing-error.ts";
 import { createProduct } from "../../../tests/support/factories.ts";
 import { checkoutInput, createShopper } from "../../../tests/support/shoppers.ts";
 import { createTestApp, TEST_ORIGIN, type TestApp } from "../../../tests/support/test-app.ts";
@@ -146,6 +147,56 @@ describe("placing an order", () => {
   });
 });
 
+describe("Cash on Delivery: the order is the summary the checkout page showed", () => {
+  /** Everything an order writes, to prove that a refused one wrote none of it. */
+  const everythingAnOrderTouches = async (userId: string) => ({
+    stock: await app.database.db.selectFrom("products").select(["id", "stock", "price_paise"]).orderBy("id").execute(),
+    cart: await app.database.db.selectFrom("cart_items").select(["id", "product_id", "quantity"]).where("user_id", "=", userId).orderBy("id").execute(),
+    orders: await app.database.db.selectFrom("orders").select("id").execute(),
+    lines: await app.database.db.selectFrom("order_lines").select("id").execute(),
+    outbox: await queuedMails(),
+    dailyTotals: await app.database.db.selectFrom("order_daily_totals").selectAll().execute(),
+  });
+
+  it.each([
+    ["the price changes (the admin sets 3000)", async (plantId: string) => {
+      await app.database.db.updateTable("products").set({ price_paise: 300_000 }).where("id", "=", plantId).execute();
+    }],
+    ["a plant is added in another tab", async (_: string, user: Awaited<ReturnType<typeof shopper>>) => {
+      const other = await createProduct(app.database.db, { name: "Peace Lily", stock: 5 });
+      await app.services.cart.addToCart(user, { productId: other.id });
+    }],
+    ["the quantity changes in another tab", async (_: string, user: Awaited<ReturnType<typeof shopper>>) => {
+      const [line] = (await app.services.cart.getCart(user)).lines;
+      await app.services.cart.setQuantity(user, line!.id, { quantity: 2 });
+    }],
+  ])("refuses with cartChanged and changes nothing when %s after the summary was shown", async (_, change) => {
+    const { plant, user } = await shopperWithCart({ name: "Snake Plant", price_paise: 150_000, stock: 5 }, 1);
+    const shown = await app.services.cart.getCart(user);
+    expect(shown.totalPaise).toBe(152_000);
+    await change(plant.id, user);
+    const before = await everythingAnOrderTouches(user.id);
+
+    const refusal = app.services.orders.placeOrder(user, { ...checkoutInput(), cartFingerprint: shown.fingerprint });
+    await expect(refusal).rejects.toMatchObject({ status: 409, message: messages.checkout.cartChanged, code: ERROR_CODES.cartChanged });
+    expect(await everythingAnOrderTouches(user.id)).toEqual(before);
+  });
+
+  it("after a cartChanged refusal, orders the cart at its new price once the page has shown the fresh summary", async () => {
+    const { plant, user } = await shopperWithCart({ name: "Snake Plant", price_paise: 150_000, stock: 5 }, 1);
+    const shown = await app.services.cart.getCart(user);
+    await app.database.db.updateTable("products").set({ price_paise: 300_000 }).where("id", "=", plant.id).execute();
+    await expect(app.services.orders.placeOrder(user, { ...checkoutInput(), cartFingerprint: shown.fingerprint })).rejects.toMatchObject({ status: 409 });
+
+    const shownAgain = await app.services.cart.getCart(user);
+    expect(shownAgain.fingerprint).not.toBe(shown.fingerprint);
+    const order = await app.services.orders.placeOrder(user, { ...checkoutInput(), cartFingerprint: shownAgain.fingerprint });
+    expect(shownAgain.totalPaise).toBe(302_000);
+    expect(order).toMatchObject({ totalPaise: 302_000, itemCount: 1 });
+    expect(await stockOf(plant.id)).toBe(4);
+  });
+});
+
 describe("placing an order: details, amounts and e-mail", () => {
   it("saves the name, phone and address on the profile only when asked", async () => {
     const { user } = await shopperWithCart();
@@ -219,6 +270,19 @@ describe("payment", () => {
     expect(await app.database.db.selectFrom("orders").select("id").execute()).toEqual([]);
     expect(await queuedMails()).toEqual([]);
     expect((await app.services.cart.getCart(user)).lines).toHaveLength(1);
+  });
+
+  it("refuses a cart that is not the one the checkout page showed before holding any money", async () => {
+    const { plant, user } = await shopperWithCart({ price_paise: 30_000, stock: 5 }, 1);
+    const shown = await app.services.cart.getCart(user);
+    await app.database.db.updateTable("products").set({ price_paise: 31_000 }).where("id", "=", plant.id).execute();
+    const { payment, held } = recordingPayment();
+    await expect(ordersWith({ payment }).orders.placeOrder(user, { ...checkoutInput(), cartFingerprint: shown.fingerprint })).rejects.toMatchObject({
+      status: 409,
+      message: messages.checkout.cartChanged,
+    });
+    expect(held).toEqual([]);
+    expect(await app.database.db.selectFrom("orders").select("id").execute()).toEqual([]);
   });
 
   it("changes nothing when the payment is refused", async () => {

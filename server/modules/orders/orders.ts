@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { sql, type InferResult, type Kysely, type Nullable, type QueryCreator, type Selectable } from "kysely";
 import type { Logger } from "pino";
 import { messages } from "#common/shared/messages.ts";
+import { ERROR_CODES } from "#common/shared/user-facing-error.ts";
 import { formatPriceExact } from "#common/shared/money.ts";
 import { NEXT_STATUSES, orderNumber, type AdminOrderPage, type OrderDetail, type OrderStatus, type OrderSummary, type ViewedOrder } from "#common/orders/order-types.ts";
 import { checkoutSchema } from "#common/cart/cart-schemas.ts";
@@ -13,7 +14,7 @@ import type { DB, OrderLineTable, OrderTable } from "../../platform/db/schema.ts
 import { toIsoString } from "../../platform/db/values.ts";
 import { inShopperTransaction, inWriteTransaction, isUniqueViolation } from "../../platform/db/write-transaction.ts";
 import { announceProfileChange } from "../accounts/index.ts";
-import { lineProblem } from "../cart/index.ts";
+import { cartFingerprint, lineProblem } from "../cart/index.ts";
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError, parseInput } from "../../platform/errors.ts";
 import type { MailOutbox, OutboxMail } from "../../platform/mail/mail-outbox.ts";
 import { orderEmail } from "./order-mails.ts";
@@ -59,8 +60,10 @@ type Product = { id: string; name: string; price_paise: number; stock: number };
 type PricedLine = { id: string; quantity: number; product: Product };
 type PricedCart = { lines: PricedLine[]; subtotalPaise: number; totalPaise: number };
 
-/** What was priced: the lines, their quantities and prices. The order stores exactly what the payment holds. */
-const fingerprint = (cart: PricedCart) => cart.lines.map((line) => `${line.id}:${line.quantity}:${line.product.price_paise}`).join(",");
+/** What was priced: the lines, their quantities and prices, as the cart's summary fingerprints them (the page sends that). */
+const fingerprint = (cart: PricedCart) => cartFingerprint(cart.lines.map((line) => ({ id: line.id, quantity: line.quantity, unitPricePaise: line.product.price_paise })));
+/** The order would not be what the shopper saw (or the payment holds): nothing is ordered, and they look again. */
+const cartChanged = () => new ConflictError(messages.checkout.cartChanged, { cart: messages.checkout.cartChanged }, ERROR_CODES.cartChanged);
 
 /** Orders with their customer's name and e-mail, the one way every order query starts. */
 function ordersWithCustomer(from: Kysely<DB>) {
@@ -180,8 +183,12 @@ export function createOrdersService(deps: OrdersDependencies) {
     if (earlier) return { orderId: earlier };
     refuseTooManyPending(user.id, Number(pending));
     const cart = priceLines(rows);
-    // A line added or changed (another tab) or a new price since the payment was held: the shopper looks again.
-    if (quote && fingerprint(cart) !== fingerprint(quote)) throw new ConflictError(messages.checkout.cartChanged, { cart: messages.checkout.cartChanged });
+    // A line added or changed (another tab) or a new price since the checkout page showed its summary, or since
+    // the payment was held: the shopper looks again. For every method, Cash on Delivery too; from the rows read above.
+    if (details.cartFingerprint !== undefined || quote) {
+      const ordering = fingerprint(cart);
+      if ((details.cartFingerprint !== undefined && ordering !== details.cartFingerprint) || (quote && ordering !== fingerprint(quote))) throw cartChanged();
+    }
     const now = new Date().toISOString();
     // The day of the daily totals this order counts on (docs/decisions/024), kept with it for a cancellation.
     const countedOn = shopDay(now, deps.timeZone);
@@ -273,7 +280,7 @@ export function createOrdersService(deps: OrdersDependencies) {
         const problem = lineProblem(product, line.quantity) ?? messages.checkout.shortage(line.product.name, product?.stock ?? 0);
         throw new ConflictError(problem, { cart: problem });
       }
-      if (taken.price_paise !== line.product.price_paise) throw new ConflictError(messages.checkout.cartChanged, { cart: messages.checkout.cartChanged });
+      if (taken.price_paise !== line.product.price_paise) throw cartChanged();
       deps.changes.publish(trx, { type: "product", productId: line.product.id, aspects: ["stock"] });
     }
     if (database.dialect !== "postgres") await countPlacedOrder(trx, count.day, count.totalPaise);
@@ -377,7 +384,8 @@ export function createOrdersService(deps: OrdersDependencies) {
      * Prices the cart and holds the payment for it (outside any transaction: a payment provider is a network
      * call), then one transaction under the shopper's lock checks and decrements the stock of every line (rows
      * locked in product-id order on PostgreSQL, a conditional decrement on both), stores the order with names
-     * and prices copied and empties the cart. If any line lacks stock nothing changes and the hold is let go.
+     * and prices copied and empties the cart. If any line lacks stock, or the cart is not the one whose
+     * fingerprint the checkout page sent, nothing changes and the hold is let go.
      * The same idempotency key never makes a second order. See docs/decisions/009.
      */
     async placeOrder(viewer: SessionUser | null, input: unknown): Promise<OrderDetail> {
@@ -407,6 +415,13 @@ export function createOrdersService(deps: OrdersDependencies) {
           const winner = await orderMadeByKey();
           if (winner) return winner;
           throw error;
+        }
+        // Not what the page showed: refused before any money is held (the transaction checks it again), unless
+        // this key placed its order already (a retry; the cart may have changed since).
+        if (details.cartFingerprint !== undefined && fingerprint(quote) !== details.cartFingerprint) {
+          const winner = await orderMadeByKey();
+          if (winner) return winner;
+          throw cartChanged();
         }
         hold = await payment.authorize({ id: randomUUID(), totalPaise: quote.totalPaise });
       }

@@ -1,5 +1,6 @@
-import { Form, Link, redirect, useNavigation } from "react-router";
+import { Form, Link, redirect, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { CartLine } from "#common/cart/cart-types.ts";
+import { ERROR_CODES } from "#common/shared/user-facing-error.ts";
 import { messages } from "#common/shared/messages.ts";
 import { FormField } from "../../../shared/ui/form-field.tsx";
 import { FormMessage } from "../../../shared/ui/form-message.tsx";
@@ -36,6 +37,16 @@ export async function action({ context, request }: Route.ActionArgs) {
   return redirectWithCookies(context, `/orders/${result.id}`, [], "orderPlaced");
 }
 
+/**
+ * A refusal because the cart changed since this page showed it (a 409, after which React Router would keep the
+ * old summary) reloads the page's data: the shopper sees the fresh summary beside the message, and its
+ * fingerprint, and places that. A page sent without JavaScript gets both from the server's answer anyway.
+ */
+export function shouldRevalidate({ actionResult, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  const failure = actionResult as { code?: string } | undefined;
+  return failure?.code === ERROR_CODES.cartChanged || defaultShouldRevalidate;
+}
+
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
   const { cart, prefill, verified, idempotencyKey } = loaderData;
   const navigation = useNavigation();
@@ -60,6 +71,8 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
           <Form method="post" noValidate onSubmit={onSubmit} onFocus={prepare} className="grid content-start gap-4" id="checkout-form">
             <FormMessage message={formLevelMessage(failure) ?? failure?.fieldErrors.cart ?? null} />
             <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+            {/* What the summary beside the form shows: the order is refused if the cart differs (docs/decisions/009). */}
+            <input type="hidden" name="cartFingerprint" value={cart.fingerprint} />
             <h2 className="text-xl font-semibold text-stone-900">Shipping</h2>
             <FormField label="Full Name" name="name" defaultValue={prefill.name} autoComplete="name" error={errors.name} />
             <FormField label="Phone Number" name="phone" type="tel" defaultValue={prefill.phone} autoComplete="tel" error={errors.phone} />
