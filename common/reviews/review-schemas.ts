@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { REVIEW_MAX_LENGTH, REVIEWS_MAX_PAGE_SIZE, REVIEWS_PAGE_SIZE } from "../shared/constants.ts";
-import { idSchema, multiLineText } from "../shared/fields.ts";
+import { formNumber, idSchema, multiLineText } from "../shared/fields.ts";
 import { messages } from "../shared/messages.ts";
 import { isServerInstant } from "../shared/timestamps.ts";
 
@@ -18,7 +18,7 @@ export const reviewInputSchema = z.object({
     .max(REVIEW_MAX_LENGTH, r.textTooLong(REVIEW_MAX_LENGTH))
     .pipe(multiLineText()),
   // A form sends "4"; a missing or zero rating is the spec's "incomplete", anything else not 1–5 is refused the same way.
-  rating: z.coerce.number({ error: r.incomplete }).int(r.incomplete).min(1, r.incomplete).max(5, r.incomplete),
+  rating: formNumber(z.number({ error: r.incomplete }).int(r.incomplete).min(1, r.incomplete).max(5, r.incomplete)),
 });
 export type ReviewInput = z.infer<typeof reviewInputSchema>;
 

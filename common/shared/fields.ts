@@ -32,6 +32,14 @@ export function multiLineText() {
   return z.string().refine((value) => !CONTROL_CHARACTERS_BUT_LINES.test(value), messages.validation.controlCharacters);
 }
 
+/**
+ * A number as a form sends it ("4", " -1 ") or JSON does (4), checked by `number`. Nothing else is read as one:
+ * z.coerce turned null, "" and false into 0 (which removes a cart line), true into 1 and [5] into 5.
+ */
+export function formNumber<T extends z.ZodType>(number: T) {
+  return z.preprocess((value) => (typeof value === "string" && /^\s*[-+]?\d+\s*$/.test(value) ? Number(value) : value), number);
+}
+
 /** Ids are opaque strings made by the server; anything else cannot name a record. */
 export const idSchema = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, "Not a valid id");
 

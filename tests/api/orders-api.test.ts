@@ -39,6 +39,20 @@ describe("the cart API", () => {
     expect((await send("GET", "/api/cart", null)).status).toBe(401);
   });
 
+  it("reads a quantity only from a number or a string of digits: null, '', false and true are refused and the line stays", async () => {
+    const plant = await createProduct(shop.app.database.db, { stock: 5 });
+    const { cookie } = await signUpVerified(shop.app, shop.capture);
+    const cart = await (await send("POST", "/api/cart/items", cookie, { productId: plant.id, quantity: "2" })).json();
+    const lineId = cart.lines[0].id;
+    for (const quantity of [null, "", false, true, [3], "2.5", "Infinity"]) {
+      const refused = await send("PATCH", `/api/cart/items/${lineId}`, cookie, { quantity });
+      expect(refused.status, JSON.stringify(quantity)).toBe(400);
+      expect((await refused.json()).message).toBe("Failed to update cart: Quantity must be at least 1.");
+    }
+    expect((await (await send("GET", "/api/cart", cookie)).json()).lines).toMatchObject([{ id: lineId, quantity: 2 }]);
+    expect((await (await send("PATCH", `/api/cart/items/${lineId}`, cookie, { quantity: " 3 " })).json()).lines).toMatchObject([{ quantity: 3 }]);
+  });
+
   it("never goes beyond the stock and uses the spec's messages", async () => {
     const plant = await createProduct(shop.app.database.db, { stock: 2 });
     const soldOut = await createProduct(shop.app.database.db, { stock: 0 });
