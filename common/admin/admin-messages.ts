@@ -12,6 +12,7 @@ export const adminMessages = {
     categoryRequired: "Product category is required",
     stockRequired: "Stock quantity is required",
     stockInvalid: "Stock quantity must be a whole number, 0 or more",
+    stockTooLarge: (max: number) => `Stock quantity can be at most ${max.toLocaleString("en-IN")}`,
     failed: "Failed to process product. Please try again.",
     newCategoryNeedsImage: "A new category needs a Category Image",
     tooManyImages: (max: number) => `At most ${max} product images`,

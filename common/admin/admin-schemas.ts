@@ -43,9 +43,9 @@ const priceSchema = z
 export const stockSchema = z
   .union([z.string(), z.number()], { error: m.stockRequired })
   .transform((value) => String(value).trim())
-  .pipe(z.string().min(1, m.stockRequired).regex(/^\d{1,7}$/, m.stockInvalid))
+  .pipe(z.string().min(1, m.stockRequired).regex(/^\d+$/, m.stockInvalid))
   .transform(Number)
-  .pipe(z.number().int().max(MAX_STOCK, m.stockInvalid));
+  .pipe(z.number().int().max(MAX_STOCK, m.stockTooLarge(MAX_STOCK)));
 
 const categoryNameSchema = requiredText(m.categoryRequired, 60);
 
@@ -93,7 +93,8 @@ export const categoryImageSchema = z.object({ image: imageTokenSchema });
 /** /admin/products: a name search, and the key of the last row of the previous page (stock ascending). */
 export const adminProductListSchema = z.object({
   q: searchTextSchema,
-  afterStock: z.coerce.number().int().min(0).max(MAX_STOCK).optional().catch(undefined),
+  // No upper bound: cancelled orders give their plants back, so a stock can pass what the form lets an admin type.
+  afterStock: z.coerce.number().int().min(0).optional().catch(undefined),
   afterId: idSchema.optional().catch(undefined),
 });
 export type AdminProductListQuery = z.output<typeof adminProductListSchema>;

@@ -91,11 +91,12 @@ describe("createProduct", () => {
     expect(published).toEqual([{ type: "product", productId, aspects: ["details", "stock", "images"] }]);
   });
 
-  it("refuses a stock below 0, a fractional stock and a price that is not a number, with the field's message", async () => {
+  it("refuses a stock below 0, a fractional stock, one over 1,000,000 and a price that is not a number, with the field's message", async () => {
     await createCategory(database.db, { name: "Indoor" });
     for (const [input, field, message] of [
       [{ stock: "-1" }, "stock", adminMessages.productForm.stockInvalid],
       [{ stock: "2.5" }, "stock", adminMessages.productForm.stockInvalid],
+      [{ stock: "1000001" }, "stock", adminMessages.productForm.stockTooLarge(1_000_000)],
       [{ stock: "" }, "stock", adminMessages.productForm.stockRequired],
       [{ price: "abc" }, "price", adminMessages.productForm.priceInvalid],
       [{ price: " " }, "price", adminMessages.productForm.priceRequired],
@@ -336,5 +337,14 @@ describe("listProducts", () => {
       ["Plant 1", "Plant 10", "Plant 11", "Plant 12", "Plant 13", "Plant 14", "Plant 15", "Plant 16", "Plant 17", "Plant 18", "Plant 19"].sort(),
     );
     await expect(service.listProducts(shopper, {})).rejects.toBeInstanceOf(ForbiddenError);
+  });
+
+  it("pages on past a stock over 1,000,000 (cancelled orders give plants back beyond what the form takes) instead of starting again", async () => {
+    const category = await createCategory(database.db);
+    for (let i = 0; i < ADMIN_PAGE_SIZE + 2; i++) await createProduct(database.db, { category_id: category.id, stock: 1_000_005 + i, name: `Big ${i}` });
+    const first = await service.listProducts(admin, {});
+    expect(first.next!.afterStock).toBeGreaterThan(1_000_000);
+    const second = await service.listProducts(admin, { afterStock: String(first.next!.afterStock), afterId: first.next!.afterId });
+    expect(second.items.map((row) => row.stock)).toEqual([1_000_005 + ADMIN_PAGE_SIZE, 1_000_005 + ADMIN_PAGE_SIZE + 1]);
   });
 });
