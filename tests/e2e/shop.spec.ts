@@ -31,6 +31,20 @@ test.describe("shop", () => {
     await expect(page).toHaveURL(new RegExp(`/shop\\?q=${prefix}&page=2$`));
   });
 
+  test("Load More from the keyboard moves focus to the first plant it brought, not back to the top of the page", async ({ page, shopDb }) => {
+    const prefix = `Kappa${randomUUID().slice(0, 6)}`;
+    const category = await createCategory(shopDb.db);
+    for (let i = 1; i <= 14; i++) await createProduct(shopDb.db, { name: `${prefix} Moss ${String(i).padStart(2, "0")}`, category_id: category.id });
+
+    await page.goto(`/shop?q=${prefix}`);
+    const loadMore = page.getByRole("link", { name: messages.shop.loadMore });
+    await expect.poll(() => loadMore.evaluate((el) => Object.keys(el).some((key) => key.startsWith("__reactProps")))).toBe(true);
+    await loadMore.focus();
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("article")).toHaveCount(14);
+    await expect(page.getByRole("link", { name: new RegExp(`${prefix} Moss 13`) })).toBeFocused();
+  });
+
   test("searches by address and by typing, ignoring case, and says when nothing matches", async ({ page, shopDb }) => {
     const word = `Quill${randomUUID().slice(0, 6)}`;
     await createProduct(shopDb.db, { name: `${word} Palm` });

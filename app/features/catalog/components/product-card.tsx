@@ -1,3 +1,4 @@
+import type { Ref } from "react";
 import { Link } from "react-router";
 import type { ProductSummary } from "#common/catalog/catalog-types.ts";
 import { formatPrice } from "#common/shared/money.ts";
@@ -33,9 +34,19 @@ export function ProductCard({ product, eager = false, headingLevel = 3 }: { prod
  * `headingLevel`: one below the heading the grid sits under — 3 under the home page's section headings, 2
  * straight under a page's h1 (the shop), so headings never skip a level.
  */
-export function ProductGrid({ products, eagerCount = 0, headingLevel = 3 }: { products: ProductSummary[]; eagerCount?: number; headingLevel?: 2 | 3 }) {
+export function ProductGrid({
+  products,
+  eagerCount = 0,
+  headingLevel = 3,
+  listRef,
+}: {
+  products: ProductSummary[];
+  eagerCount?: number;
+  headingLevel?: 2 | 3;
+  listRef?: Ref<HTMLUListElement>;
+}) {
   return (
-    <ul className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4">
+    <ul ref={listRef} className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4">
       {products.map((product, index) => (
         <li key={product.id}>
           <ProductCard product={product} eager={index < eagerCount} headingLevel={headingLevel} />

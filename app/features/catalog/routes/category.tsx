@@ -4,6 +4,7 @@ import { messages } from "#common/shared/messages.ts";
 import { NotFound } from "../../../shared/components/not-found.tsx";
 import { Picture } from "../../../shared/ui/picture.tsx";
 import { RatingSummary } from "../../reviews/components/stars.tsx";
+import { useLoadMoreFocus } from "../components/load-more-focus.ts";
 import { loadOr404 } from "../../../shared/lib/service-errors.ts";
 import { pageMeta } from "../../../shared/lib/seo.ts";
 import type { Route } from "./+types/category";
@@ -24,6 +25,7 @@ export const meta: Route.MetaFunction = ({ matches, data }) =>
     : []; // the error screen names itself
 
 export default function Category({ loaderData: category }: Route.ComponentProps) {
+  const { listRef, loadingMore } = useLoadMoreFocus(category.products.length);
   return (
     <section className="container-page py-10">
       <h1 className="text-3xl font-bold text-stone-900">{category.name}</h1>
@@ -31,7 +33,7 @@ export default function Category({ loaderData: category }: Route.ComponentProps)
       {category.products.length === 0 ? (
         <p className="py-16 text-center text-lg text-stone-700">{messages.category.empty}</p>
       ) : (
-        <ul className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+        <ul ref={listRef} className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
           {category.products.map((product, index) => (
             <li key={product.id} className="flex flex-col overflow-hidden rounded-2xl border border-stone-200 bg-white shadow-sm">
               <Picture
@@ -61,7 +63,7 @@ export default function Category({ loaderData: category }: Route.ComponentProps)
       {category.hasMore ? (
         // Pages 1..page come together, so 'Load More' is a plain link that works without JavaScript.
         <div className="mt-10 text-center">
-          <Link to={`/category/${category.id}?page=${category.page + 1}`} preventScrollReset replace className="btn-outline">
+          <Link to={`/category/${category.id}?page=${category.page + 1}`} preventScrollReset replace className="btn-outline" onClick={loadingMore}>
             {messages.shop.loadMore}
           </Link>
         </div>

@@ -3,6 +3,7 @@ import { Form, Link, useNavigation, useSubmit } from "react-router";
 import { messages } from "#common/shared/messages.ts";
 import { ProductGrid } from "../components/product-card.tsx";
 import { SearchCombobox } from "../components/search-combobox.tsx";
+import { useLoadMoreFocus } from "../components/load-more-focus.ts";
 import { SearchIcon } from "../../../shared/ui/icons.tsx";
 import { Spinner } from "../../../shared/ui/spinner.tsx";
 import { pageMeta } from "../../../shared/lib/seo.ts";
@@ -35,6 +36,8 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
   useEffect(() => {
     if (input.current && document.activeElement !== input.current) input.current.value = q ?? "";
   }, [q]);
+
+  const { listRef, loadingMore } = useLoadMoreFocus(items.length);
 
   const nextPage = new URLSearchParams({ ...(q ? { q } : {}), page: String(page + 1) });
   return (
@@ -75,11 +78,11 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
         {items.length === 0 ? (
           <p className="py-16 text-center text-lg text-stone-700">{messages.shop.empty}</p>
         ) : (
-          <ProductGrid products={items} eagerCount={4} headingLevel={2} />
+          <ProductGrid products={items} eagerCount={4} headingLevel={2} listRef={listRef} />
         )}
         {hasMore ? (
           <div className="mt-10 text-center">
-            <Link to={`/shop?${nextPage}`} preventScrollReset replace className="btn-outline">
+            <Link to={`/shop?${nextPage}`} preventScrollReset replace className="btn-outline" onClick={loadingMore}>
               {messages.shop.loadMore}
             </Link>
           </div>
