@@ -1,37 +1,27 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { messages } from "../../common/shared/messages.ts";
 import { createProduct } from "../support/factories.ts";
-import { loadPages } from "../support/page-build.ts";
+import { useAppWithPages } from "../support/app-with-pages.ts";
 import { insertSessions, SHOP_AUTH_SECRET } from "../support/shop-process.ts";
 import { createShopper, shipping } from "../support/shoppers.ts";
-import { createTestApp, TEST_ORIGIN, type TestApp } from "../support/test-app.ts";
+import { TEST_ORIGIN } from "../support/test-app.ts";
 import type { SessionUser } from "../../server/platform/session-user.ts";
 
 // The checkout page's own form, as a browser without JavaScript sends it: what the shopper was shown is what
 // is ordered, or nothing is (Cash on Delivery, docs/decisions/009).
 
-let app: TestApp;
-let pages: Awaited<ReturnType<typeof loadPages>>;
-
-beforeAll(async () => {
-  pages = await loadPages(TEST_ORIGIN);
-  // A known secret, so that a test can sign in a shopper it wrote into the database (insertSessions).
-  app = await createTestApp({ AUTH_SECRET: SHOP_AUTH_SECRET }, { handler: pages.handler });
-}, 120_000);
-afterAll(async () => {
-  await app?.cleanup();
-  await pages?.close();
-});
+// A known secret, so that a test can sign in people it wrote into the database (insertSessions).
+const shop = useAppWithPages({ AUTH_SECRET: SHOP_AUTH_SECRET });
 
 /** Product names are unique, and the tests of this file share one database. */
 let plants = 0;
 
 /** A verified shopper, signed in, with one Snake Plant (Rs. 1,500) in the cart. */
 async function shopperWithSnakePlant() {
-  const plant = await createProduct(app.database.db, { name: `Snake Plant ${++plants}`, price_paise: 150_000, stock: 5 });
-  const user = await createShopper(app.database.db, app.database.dialect);
-  const [cookie] = await insertSessions(app.database.db, [user.id]);
-  await app.services.cart.addToCart(user, { productId: plant.id });
+  const plant = await createProduct(shop.app.database.db, { name: `Snake Plant ${++plants}`, price_paise: 150_000, stock: 5 });
+  const user = await createShopper(shop.app.database.db, shop.app.database.dialect);
+  const [cookie] = await insertSessions(shop.app.database.db, [user.id]);
+  await shop.app.services.cart.addToCart(user, { productId: plant.id });
   return { plant, user, cookie: cookie! };
 }
 
@@ -45,20 +35,20 @@ function readCheckout(html: string) {
 }
 
 const openCheckout = async (cookie: string) => {
-  const page = await app.request(`${TEST_ORIGIN}/checkout`, { headers: { Cookie: cookie } });
+  const page = await shop.app.request(`${TEST_ORIGIN}/checkout`, { headers: { Cookie: cookie } });
   expect(page.status).toBe(200);
   return readCheckout(await page.text());
 };
 
 const placeOrder = (cookie: string, hidden: Record<string, string>) =>
-  app.request(`${TEST_ORIGIN}/checkout`, {
+  shop.app.request(`${TEST_ORIGIN}/checkout`, {
     method: "POST",
     headers: { Origin: TEST_ORIGIN, Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams({ ...hidden, ...shipping, payment: "cod" }).toString(),
     redirect: "manual",
   });
 
-const ordersOf = (userId: string) => app.database.db.selectFrom("orders").select(["id", "total_paise"]).where("user_id", "=", userId).execute();
+const ordersOf = (userId: string) => shop.app.database.db.selectFrom("orders").select(["id", "total_paise"]).where("user_id", "=", userId).execute();
 
 describe("the checkout page (Cash on Delivery)", () => {
   it("places the order the page showed when nothing changed, and sends the shopper to it", async () => {
@@ -72,16 +62,16 @@ describe("the checkout page (Cash on Delivery)", () => {
     const [order] = await ordersOf(user.id);
     expect(placed.headers.get("location")).toBe(`/orders/${order!.id}`);
     expect(order!.total_paise).toBe(152_000);
-    expect(await app.database.db.selectFrom("products").select("stock").where("id", "=", plant.id).executeTakeFirstOrThrow()).toEqual({ stock: 4 });
+    expect(await shop.app.database.db.selectFrom("products").select("stock").where("id", "=", plant.id).executeTakeFirstOrThrow()).toEqual({ stock: 4 });
   });
 
   it.each([
     ["the price changes after the page was shown (Rs. 1,520.00, then 3000)", "Rs. 3,020.00", 1, async (plantId: string) => {
-      await app.database.db.updateTable("products").set({ price_paise: 300_000 }).where("id", "=", plantId).execute();
+      await shop.app.database.db.updateTable("products").set({ price_paise: 300_000 }).where("id", "=", plantId).execute();
     }],
     ["a plant is added in another tab after the page was shown", "Rs. 2,320.00", 2, async (_: string, user: SessionUser) => {
-      const lily = await createProduct(app.database.db, { name: `Peace Lily ${++plants}`, price_paise: 80_000, stock: 5 });
-      await app.services.cart.addToCart(user, { productId: lily.id });
+      const lily = await createProduct(shop.app.database.db, { name: `Peace Lily ${++plants}`, price_paise: 80_000, stock: 5 });
+      await shop.app.services.cart.addToCart(user, { productId: lily.id });
     }],
   ])("orders nothing and says 'Your cart changed just now' with the fresh summary when %s; placing it again orders that", async (_, freshTotal, lines, change) => {
     const { plant, user, cookie } = await shopperWithSnakePlant();
@@ -96,8 +86,8 @@ describe("the checkout page (Cash on Delivery)", () => {
     const fresh = readCheckout(html);
     expect(fresh.total).toBe(freshTotal);
     expect(await ordersOf(user.id)).toEqual([]);
-    expect(await app.database.db.selectFrom("products").select("stock").where("id", "=", plant.id).executeTakeFirstOrThrow()).toEqual({ stock: 5 });
-    expect(await app.database.db.selectFrom("cart_items").select("id").where("user_id", "=", user.id).execute()).toHaveLength(lines);
+    expect(await shop.app.database.db.selectFrom("products").select("stock").where("id", "=", plant.id).executeTakeFirstOrThrow()).toEqual({ stock: 5 });
+    expect(await shop.app.database.db.selectFrom("cart_items").select("id").where("user_id", "=", user.id).execute()).toHaveLength(lines);
 
     // The form as the refusal showed it again: the order is what the shopper now saw.
     const placed = await placeOrder(cookie, fresh.hidden);

@@ -1,33 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { messages } from "../../common/shared/messages.ts";
 import { createProduct } from "../support/factories.ts";
-import { loadPages } from "../support/page-build.ts";
+import { useAppWithPages } from "../support/app-with-pages.ts";
 import { insertSessions, SHOP_AUTH_SECRET } from "../support/shop-process.ts";
 import { createShopper } from "../support/shoppers.ts";
-import { createTestApp, TEST_ORIGIN, type TestApp } from "../support/test-app.ts";
+import { TEST_ORIGIN } from "../support/test-app.ts";
 
 const r = messages.reviews;
-let app: TestApp;
-let pages: Awaited<ReturnType<typeof loadPages>>;
-
-beforeAll(async () => {
-  pages = await loadPages(TEST_ORIGIN);
-  // A known secret, so that a test can sign in people it wrote into the database (insertSessions).
-  app = await createTestApp({ AUTH_SECRET: SHOP_AUTH_SECRET }, { handler: pages.handler });
-}, 120_000);
-afterAll(async () => {
-  await app?.cleanup();
-  await pages?.close();
-});
+// A known secret, so that a test can sign in people it wrote into the database (insertSessions).
+const shop = useAppWithPages({ AUTH_SECRET: SHOP_AUTH_SECRET });
 
 async function person(name: string, isAdmin = false) {
-  const user = await createShopper(app.database.db, app.database.dialect, { name, isAdmin });
-  const [cookie] = await insertSessions(app.database.db, [user.id]);
+  const user = await createShopper(shop.app.database.db, shop.app.database.dialect, { name, isAdmin });
+  const [cookie] = await insertSessions(shop.app.database.db, [user.id]);
   return { user, cookie: cookie! };
 }
 
 const send = (method: string, path: string, cookie: string | null, body?: unknown) =>
-  app.request(path, {
+  shop.app.request(path, {
     method,
     headers: { Origin: TEST_ORIGIN, ...(cookie ? { Cookie: cookie } : {}), ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
     ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
@@ -35,7 +25,7 @@ const send = (method: string, path: string, cookie: string | null, body?: unknow
 
 describe("the reviews API", () => {
   it("answers a visitor's write with 401 and the spec's prefix, and lets anyone read", async () => {
-    const plant = await createProduct(app.database.db);
+    const plant = await createProduct(shop.app.database.db);
     const put = await send("PUT", `/api/products/${plant.id}/reviews/mine`, null, { text: "Nice", rating: 5 });
     expect(put.status).toBe(401);
     expect((await put.json()).message).toBe(`${r.addPrefix} ${r.logInFirst}`);
@@ -46,7 +36,7 @@ describe("the reviews API", () => {
   });
 
   it("adds with 201, replaces with 200, and refuses an incomplete review with 400 and the spec's message", async () => {
-    const plant = await createProduct(app.database.db);
+    const plant = await createProduct(shop.app.database.db);
     const asha = await person("Asha Kulkarni");
     const added = await send("PUT", `/api/products/${plant.id}/reviews/mine`, asha.cookie, { text: "Lovely", rating: 4 });
     expect(added.status).toBe(201);
@@ -66,7 +56,7 @@ describe("the reviews API", () => {
   });
 
   it("does not let another shopper delete my review (403), lets me, and lets an admin delete anyone's", async () => {
-    const plant = await createProduct(app.database.db);
+    const plant = await createProduct(shop.app.database.db);
     const asha = await person("Asha");
     const ravi = await person("Ravi");
     const admin = await person("Owner", true);
@@ -88,7 +78,7 @@ describe("the reviews API", () => {
     const missing = await send("GET", "/api/products/no-such-plant/reviews", null);
     expect(missing.status).toBe(404);
     expect((await missing.json()).message).toBe(`${r.fetchPrefix} ${messages.product.notFound}`);
-    const plant = await createProduct(app.database.db);
+    const plant = await createProduct(shop.app.database.db);
     const badKey = await send("GET", `/api/products/${plant.id}/reviews?after=%3Cscript%3E`, null);
     expect(badKey.status).toBe(400);
     expect((await badKey.json()).message).toMatch(/^Failed to fetch reviews: /);
@@ -97,14 +87,14 @@ describe("the reviews API", () => {
 
 describe("the product page", () => {
   it("shows HTML in a review's text as text, escaped, never as markup", async () => {
-    const plant = await createProduct(app.database.db);
+    const plant = await createProduct(shop.app.database.db);
     const mallory = await person("<b>Mallory</b>");
     const text = `<img src=x onerror="alert(1)"><script>alert("xss")</script>`;
     expect((await send("PUT", `/api/products/${plant.id}/reviews/mine`, mallory.cookie, { text, rating: 3 })).status).toBe(201);
 
     const api = await (await send("GET", `/api/products/${plant.id}/reviews`, null)).json();
     expect(api.items[0].text).toBe(text);
-    const page = await app.request(`/product/${plant.id}`);
+    const page = await shop.app.request(`/product/${plant.id}`);
     expect(page.status).toBe(200);
     const html = await page.text();
     expect(html).toContain("&lt;img src=x onerror=&quot;alert(1)&quot;&gt;&lt;script&gt;alert(&quot;xss&quot;)&lt;/script&gt;");
@@ -115,10 +105,10 @@ describe("the product page", () => {
   });
 
   it("saves a review posted by the page's form without JavaScript, and sends a visitor's post to log in", async () => {
-    const plant = await createProduct(app.database.db);
+    const plant = await createProduct(shop.app.database.db);
     const asha = await person("Asha");
     const form = (fields: Record<string, string>, cookie?: string) =>
-      app.request(`${TEST_ORIGIN}/product/${plant.id}`, {
+      shop.app.request(`${TEST_ORIGIN}/product/${plant.id}`, {
         method: "POST",
         headers: { Origin: TEST_ORIGIN, "Content-Type": "application/x-www-form-urlencoded", ...(cookie ? { Cookie: cookie } : {}) },
         body: new URLSearchParams(fields).toString(),
@@ -134,7 +124,7 @@ describe("the product page", () => {
     const saved = await form({ intent: "review-save", text: "Grows fast", rating: "4" }, asha.cookie);
     expect(saved.status).toBe(200);
     expect(await saved.text()).toContain("Grows fast");
-    expect((await app.services.reviews.listReviews(plant.id, {})).items).toMatchObject([{ text: "Grows fast", rating: 4 }]);
+    expect((await shop.app.services.reviews.listReviews(plant.id, {})).items).toMatchObject([{ text: "Grows fast", rating: 4 }]);
   });
 });
 
@@ -142,12 +132,12 @@ describe("a reviewer's rename", () => {
   const rename = (who: Awaited<ReturnType<typeof person>>, name: string) =>
     send("PATCH", `/api/profiles/${who.user.id}`, who.cookie, { name, username: who.user.username.replaceAll("-", "_"), phone: "+91 98765 43210", address: "12 Garden Road" });
   const anonymous = async (path: string) => {
-    const response = await app.request(`${TEST_ORIGIN}${path}`);
+    const response = await shop.app.request(`${TEST_ORIGIN}${path}`);
     return { cache: response.headers.get("x-page-cache") ?? response.headers.get("x-api-cache"), text: await response.text() };
   };
 
   it("shows the new name at once on the cached product page and the cached reviews JSON of what they reviewed", async () => {
-    const plant = await createProduct(app.database.db);
+    const plant = await createProduct(shop.app.database.db);
     const asha = await person("Asha Kulkarni");
     expect((await send("PUT", `/api/products/${plant.id}/reviews/mine`, asha.cookie, { text: "Thriving", rating: 5 })).status).toBe(201);
     for (const path of [`/product/${plant.id}`, `/api/products/${plant.id}/reviews`]) {
@@ -168,8 +158,8 @@ describe("a reviewer's rename", () => {
     const ravi = await person("Ravi Menon");
     const plants = [];
     for (let i = 0; i < 101; i++) {
-      const plant = await createProduct(app.database.db);
-      await app.services.reviews.saveMyReview(ravi.user, plant.id, { text: "Good", rating: 4 });
+      const plant = await createProduct(shop.app.database.db);
+      await shop.app.services.reviews.saveMyReview(ravi.user, plant.id, { text: "Good", rating: 4 });
       plants.push(plant);
     }
     const last = `/product/${plants.at(-1)!.id}`;
