@@ -35,6 +35,15 @@ describe("per client address", () => {
     expect((await signIn(newPerson().email, "198.51.100.21")).status).toBe(401);
   }, 60_000);
 
+  it("a sign-in refused as malformed (a password that is not a string) is no wrong password: after 21 of them the right password still signs in", async () => {
+    const url = await shop.app.listen();
+    const { person } = await signUpVerified(shop.app, shop.capture);
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i++) statuses.push((await post(url, "/sign-in/email", { email: person.email, password: 123 }, "198.51.100.22")).status);
+    expect(statuses).toEqual(Array(21).fill(400));
+    expect((await post(url, "/sign-in/email", { email: person.email, password: person.password }, "198.51.100.22")).status).toBe(200);
+  }, 60_000);
+
   it("sign-in attempts, right or wrong: 30 a minute from one address; another address is not affected", async () => {
     const url = await shop.app.listen();
     const { person } = await signUpVerified(shop.app, shop.capture);

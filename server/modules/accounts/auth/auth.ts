@@ -213,13 +213,15 @@ export function createAuth({ database, publicUrl, secret, shopName, outbox, rate
         if (ctx.path !== "/sign-in/email") return;
         const email = emailOf((ctx.body ?? {}) as Record<string, unknown>);
         const unverified = hasErrorCode(returned, "EMAIL_NOT_VERIFIED");
-        // Either way the password was right, so the attempt counted above was no failure.
-        if (unverified || !isAPIError(returned)) {
-          await rateLimiter.undo(authRateRules.passwordFailuresPerIp, ip);
-          await rateLimiter.undo(authRateRules.signInFailuresPerAccount, accountAtAddress(email, ip));
-        } else if (returned.statusCode === 401) {
+        // Only a 401 is a wrong password. Anything else was no failed guess, and the attempt counted above is
+        // given back: the password was right (signed in, or refused as unverified), or none was checked (a body
+        // the endpoint refused as malformed, such as a password that is not a string).
+        if (isAPIError(returned) && returned.statusCode === 401) {
           const found = await ctx.context.internalAdapter.findUserByEmail(email);
           events.warn("sign-in.failed", { accountId: found?.user.id ?? null, email, reason: found ? "wrong password" : "no such account" });
+        } else {
+          await rateLimiter.undo(authRateRules.passwordFailuresPerIp, ip);
+          await rateLimiter.undo(authRateRules.signInFailuresPerAccount, accountAtAddress(email, ip));
         }
         // Better Auth's own resend on sign-in (sendOnSignIn), within the per-address limit on verification mails.
         if (unverified && (await rateLimiter.tryHit(authRateRules.verificationPerEmail, email))) {
