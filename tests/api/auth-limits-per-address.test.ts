@@ -44,6 +44,17 @@ describe("per client address", () => {
     expect((await post(url, "/sign-in/email", { email: person.email, password: person.password }, "198.51.100.22")).status).toBe(200);
   }, 60_000);
 
+  it("an IPv6 network is one address: five wrong passwords from 2001:db8::1 stop the next guess from 2001:db8::2 in the same /64, not from another /64", async () => {
+    const url = await shop.app.listen();
+    const { person } = await signUpVerified(shop.app, shop.capture);
+    const guess = (from: string) => post(url, "/sign-in/email", { email: person.email, password: "not-the-password-1" }, from);
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await guess("2001:db8::1")).status);
+    expect(statuses).toEqual(Array(5).fill(401));
+    expect((await guess("2001:db8::2")).status).toBe(429);
+    expect((await guess("2001:db8:0:1::2")).status).toBe(401);
+  }, 60_000);
+
   it("sign-in attempts, right or wrong: 30 a minute from one address; another address is not affected", async () => {
     const url = await shop.app.listen();
     const { person } = await signUpVerified(shop.app, shop.capture);

@@ -19,7 +19,14 @@ describe("forwardedClientIp", () => {
     expect(forwardedClientIp("10.0.0.3", "not-an-address", 1)).toBe("10.0.0.3");
   });
 
-  it("understands IPv6 entries", () => {
-    expect(forwardedClientIp("::1", "2001:db8::5", 1)).toBe("2001:db8::5");
+  it("counts an IPv6 client as its /64 network, so every address of one subscriber's block is one client", () => {
+    expect(forwardedClientIp("::1", "2001:db8::5", 1)).toBe("2001:0db8:0000:0000:0000:0000:0000:0000");
+    expect(forwardedClientIp("::1", "2001:db8::1:2:3:4", 1)).toBe(forwardedClientIp("::1", "2001:db8::5", 1));
+    expect(forwardedClientIp("2001:db8:0:1::9", undefined, 0)).toBe("2001:0db8:0000:0001:0000:0000:0000:0000");
+  });
+
+  it("reads an IPv4-mapped peer as its IPv4 address, and never lumps IPv4 clients together", () => {
+    expect(forwardedClientIp("::ffff:198.51.100.7", undefined, 0)).toBe("198.51.100.7");
+    expect(forwardedClientIp("::ffff:198.51.100.8", undefined, 0)).toBe("198.51.100.8");
   });
 });

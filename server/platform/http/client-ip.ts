@@ -1,4 +1,5 @@
 import { isIP } from "node:net";
+import { normalizeIP } from "@better-auth/core/utils/ip";
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { platformContext, type PlatformEnv } from "./http-env.ts";
@@ -8,12 +9,17 @@ import { platformContext, type PlatformEnv } from "./http-env.ts";
  * connection's peer. Behind `trustedProxies` proxies (TRUST_PROXY), each appends the address it saw to
  * X-Forwarded-For, so the client is the entry that many places from the right; anything further left was
  * written by the client itself and is not believed.
+ *
+ * An IPv6 client is its /64 network, written out in full (Better Auth's `normalizeIP`, the rule its own limits
+ * use): one subscriber is given at least a /64 and may send from any address in it, so counting each address
+ * apart let one network make unlimited guesses. An IPv4-mapped address (`::ffff:…`) is its IPv4 address.
  */
 export function forwardedClientIp(peer: string | null, forwardedFor: string | undefined, trustedProxies: number): string | null {
-  if (trustedProxies === 0 || !peer) return peer;
+  if (!peer) return null;
+  if (trustedProxies === 0) return normalizeIP(peer);
   const hops = (forwardedFor ?? "").split(",").map((entry) => entry.trim()).filter(Boolean);
   const candidate = hops[hops.length - trustedProxies];
-  return candidate && isIP(candidate) ? candidate : peer;
+  return normalizeIP(candidate && isIP(candidate) ? candidate : peer);
 }
 
 /** Works out the request's client address once (see forwardedClientIp). */
