@@ -52,7 +52,8 @@ export const profileSchema = z.object({
   username: usernameSchema,
   phone: phoneSchema,
   address: addressSchema,
-  location: z.string().trim().max(100, "At most 100 characters").pipe(plainText()).optional().default(""),
+  // Left out (a JSON client sending only what it changes), it stays as it is; the page's form always sends it.
+  location: z.string().trim().max(100, messages.profile.locationTooLong(100)).pipe(plainText()).optional(),
 });
 export type ProfileInput = z.output<typeof profileSchema>;
 

@@ -215,6 +215,7 @@ export const messages = {
     goBack: "Go back to the form",
   },
   profile: {
+    locationTooLong: (max: number) => `The location can be at most ${max} characters.`,
     personalInformation: "Personal Information",
     updated: "User Profile Updated!",
     noUserData: "No user data found",

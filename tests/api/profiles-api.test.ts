@@ -77,6 +77,23 @@ describe("a profile picture", () => {
   });
 });
 
+describe("a profile update", () => {
+  it("keeps the location when a JSON client leaves it out, and clears it when sent empty", async () => {
+    const asha = await signUpVerified(shop.app, shop.capture);
+    const patch = (body: object) =>
+      shop.app.request(`/api/profiles/${asha.userId}`, {
+        method: "PATCH",
+        headers: { Origin: TEST_ORIGIN, Cookie: asha.cookie, "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    const username = `asha_${asha.userId.slice(0, 6)}`;
+    expect((await patch({ ...profileFields, username, location: "Pune" })).status).toBe(200);
+    const without = await patch({ ...profileFields, username, phone: "+91 98765 00000" });
+    expect(await without.json()).toMatchObject({ location: "Pune", phone: "+91 98765 00000" });
+    expect(await (await patch({ ...profileFields, username, location: "" })).json()).toMatchObject({ location: "" });
+  });
+});
+
 describe("a username chosen by several people at the same moment", () => {
   it("goes to one of them on a profile; the others are told it is taken", async () => {
     const people = await Promise.all(Array.from({ length: 6 }, (_, i) => signUpVerified(shop.app, shop.capture, newPerson({ name: `Person ${i}` }))));
