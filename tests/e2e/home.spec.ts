@@ -153,7 +153,7 @@ test.describe("Contact Us", () => {
     expect(stored).toEqual([expect.objectContaining({ name: "Meera", email: "meera@example.com", message: "Do you deliver to Bengaluru?" })]);
   });
 
-  test("works before JavaScript has loaded: names what is missing, then says the message was sent", async ({ browser, shopDb }) => {
+  test("works before JavaScript has loaded: names what is missing, then says the message was sent, in view", async ({ browser, shopDb }) => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto("/");
@@ -170,6 +170,8 @@ test.describe("Contact Us", () => {
     await form.getByLabel("Message").fill("Is the fiddle leaf fig pet safe?");
     await form.getByRole("button", { name: "Send Message" }).click();
     await expect(form.getByRole("status")).toHaveText(messages.contact.sent);
+    // The page comes back at the form, so the confirmation is in view, not below the banner.
+    await expect(form.getByRole("status")).toBeInViewport();
     const stored = await shopDb.db.selectFrom("contact_messages").select("name").where("subject", "=", subject).execute();
     expect(stored).toEqual([{ name: "Ravi" }]);
     await context.close();

@@ -33,7 +33,9 @@ export function ContactForm() {
   }, [fetcher.state, fetcher.data]);
 
   return (
-    <fetcher.Form ref={form} method="post" noValidate className="grid gap-4 sm:grid-cols-2" onSubmit={onSubmit} onFocus={prepare}>
+    // The home page's own action; the fragment brings a page posted without JavaScript back down to this form and
+    // what it says, instead of the top of the page.
+    <fetcher.Form ref={form} method="post" action="/?index#contact-us" noValidate className="grid gap-4 sm:grid-cols-2" onSubmit={onSubmit} onFocus={prepare}>
       <FormField label="Name" name="name" autoComplete="name" required error={errors.name} />
       <FormField label="Email" name="email" type="email" autoComplete="email" required error={errors.email} />
       <div className="sm:col-span-2">
