@@ -47,6 +47,21 @@ test.describe("small screens", () => {
     await expect(menu).toBeHidden();
   });
 
+  test("the slide-in menu opens and closes without JavaScript, and its Login link leads to the login page", async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 375, height: 800 } });
+    const page = await context.newPage();
+    await page.goto("/");
+    const menu = page.getByRole("dialog", { name: "Menu" });
+    await page.getByRole("button", { name: "Open menu" }).click();
+    await expect(menu).toBeVisible();
+    await menu.getByRole("button", { name: "Close menu" }).click();
+    await expect(menu).toBeHidden();
+    await page.getByRole("button", { name: "Open menu" }).click();
+    await menu.getByRole("link", { name: "Login" }).click();
+    await expect(page).toHaveURL(/\/login\?redirectTo=%2F$/);
+    await context.close();
+  });
+
   test.describe("on a 390 px phone", () => {
     test.use({ viewport: { width: 390, height: 844 } });
 

@@ -120,8 +120,12 @@ export function NavBar({ shopName, user, cartCount }: { shopName: string; user: 
           aria-haspopup="dialog"
           aria-expanded={open}
           aria-controls="mobile-menu"
+          // The browser opens the dialog itself (an invoker command), so the menu works before the scripts have
+          // loaded, or without them; the click handler does it for a browser without commands.
+          commandfor="mobile-menu"
+          command="show-modal"
           onClick={() => {
-            menu.current?.showModal();
+            if (!menu.current?.open) menu.current?.showModal();
             setOpen(true);
           }}
         >
@@ -143,7 +147,7 @@ export function NavBar({ shopName, user, cartCount }: { shopName: string; user: 
       >
         <div className="flex items-center justify-between border-b border-stone-200 px-4 py-3">
           <span className="font-bold text-leaf-800">{shopName}</span>
-          <button type="button" className="rounded-md p-2 hover:bg-leaf-50" aria-label="Close menu" onClick={() => menu.current?.close()}>
+          <button type="button" className="rounded-md p-2 hover:bg-leaf-50" aria-label="Close menu" commandfor="mobile-menu" command="close" onClick={() => menu.current?.close()}>
             <CloseIcon />
           </button>
         </div>
