@@ -38,6 +38,16 @@ describe("a password reset link", () => {
     });
   });
 
+  it("proves the address: an account never verified signs in with the new password", async () => {
+    const person = newPerson();
+    expect((await shop.app.request("/api/auth/sign-up/email", postJson(person))).status).toBe(200);
+    const token = await resetToken(person.email);
+    await shop.app.services.accounts.resetPassword({ token, password: "new-leaf-after-reset-9" }, request);
+    const signedIn = await shop.app.request("/api/auth/sign-in/email", postJson({ email: person.email, password: "new-leaf-after-reset-9" }));
+    expect(signedIn.status).toBe(200);
+    expect((await signedIn.json()).user).toMatchObject({ email: person.email, emailVerified: true });
+  });
+
   it("is no longer good once it has expired", async () => {
     const { person } = await signUpVerified(shop.app, shop.capture);
     const token = await resetToken(person.email);

@@ -113,6 +113,9 @@ export function createAuth({ database, publicUrl, secret, shopName, outbox, rate
       onPasswordReset: async ({ user }) => {
         const context = await auth.$context;
         await context.adapter.deleteMany({ model: "verification", where: [{ field: "value", value: user.id }] });
+        // The link came by e-mail, so the address is proven: an account never verified can sign in with the new
+        // password (and whoever registered the address without owning it has lost the account to its owner).
+        if (!user.emailVerified) await context.internalAdapter.updateUser(user.id, { emailVerified: true });
         events.info("password-reset.completed", { accountId: user.id });
         // The owner hears of every new password, so a stranger's reset does not go unnoticed.
         await passwordChanged(user);
