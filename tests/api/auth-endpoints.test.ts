@@ -31,6 +31,8 @@ describe("Better Auth's endpoints", () => {
         expect([url, post.status, get.status]).toEqual([url, 404, 404]);
       }
     }
+    // A social provider's return address, as a stranger would call it: no provider is configured.
+    expect((await shop.app.request("/api/auth/callback/google?state=abc&code=1")).status).toBe(404);
   });
 });
 

@@ -54,7 +54,6 @@ export const OPEN_AUTH_PATHS = [
   "/revoke-session",
   "/revoke-sessions",
   "/revoke-other-sessions",
-  "/callback/:id",
   "/ok",
   "/error",
 ] as const;
@@ -74,6 +73,8 @@ export const DISABLED_AUTH_PATHS = [
   "/update-session",
   "/verify-password",
   "/sign-in/social",
+  // The social providers' return address: none is configured, and anybody's request to it was logged as an error.
+  "/callback/:id",
   "/link-social",
   "/unlink-account",
   "/list-accounts",
