@@ -16,10 +16,18 @@ import { platformContext, type PlatformEnv } from "./http-env.ts";
  */
 export function forwardedClientIp(peer: string | null, forwardedFor: string | undefined, trustedProxies: number): string | null {
   if (!peer) return null;
-  if (trustedProxies === 0) return normalizeIP(peer);
+  if (trustedProxies === 0) return clientOf(peer);
   const hops = (forwardedFor ?? "").split(",").map((entry) => entry.trim()).filter(Boolean);
   const candidate = hops[hops.length - trustedProxies];
-  return normalizeIP(candidate && isIP(candidate) ? candidate : peer);
+  return clientOf(candidate && isIP(candidate) ? candidate : peer);
+}
+
+/**
+ * An IPv4 address as it is; only an IPv6 one goes through normalizeIP, which checks its input with zod: on every
+ * request (the front cache's hits too) that cost the cached API rows a fifth of their throughput.
+ */
+function clientOf(address: string): string {
+  return isIP(address) === 6 ? normalizeIP(address) : address;
 }
 
 /** Works out the request's client address once (see forwardedClientIp). */
