@@ -164,27 +164,30 @@ test.describe("the owner's catalogue", () => {
     const stockNow = async () => (await shopDb.db.selectFrom("products").select("stock").where("id", "=", plant.id).executeTakeFirstOrThrow()).stock;
     // What checkout does to the row while the owner's form is open.
     const sell = (units: number) => shopDb.db.updateTable("products").set((eb) => ({ stock: eb("stock", "-", units) })).where("id", "=", plant.id).execute();
+    const save = page.getByRole("button", { name: f.updateHeading });
+    /** Opens the edit form, showing `stock`, and waits until it is interactive. */
+    const openForm = async (stock: number) => {
+      await page.goto(`/product/${plant.id}/edit`);
+      await expect(page.getByLabel("Stock Quantity")).toHaveValue(String(stock));
+      await hydrated(save);
+    };
     await logIn(page);
-    await page.goto(`/product/${plant.id}/edit`);
-    await expect(page.getByLabel("Stock Quantity")).toHaveValue("10");
-    await hydrated(page.getByRole("button", { name: f.updateHeading }));
+    await openForm(10);
 
     await sell(4);
     await page.getByLabel("Product Description").fill("Repotted this spring.");
-    await page.getByRole("button", { name: f.updateHeading }).click();
+    await save.click();
     await expect(page).toHaveURL(urlIs(`/product/${plant.id}`));
     await expect(page.getByText(messages.product.availableStock(6))).toBeVisible();
     expect(await stockNow()).toBe(6);
 
-    await page.goto(`/product/${plant.id}/edit`);
-    await expect(page.getByLabel("Stock Quantity")).toHaveValue("6");
-    await hydrated(page.getByRole("button", { name: f.updateHeading }));
+    await openForm(6);
     await sell(1);
     await page.getByLabel("Stock Quantity").fill("20");
-    await page.getByRole("button", { name: f.updateHeading }).click();
+    await save.click();
     await expect(page.getByTestId("failure-reason")).toHaveText(f.stockChanged(5));
     expect(await stockNow()).toBe(5);
-    await page.getByRole("button", { name: f.updateHeading }).click();
+    await save.click();
     await expect(page).toHaveURL(urlIs(`/product/${plant.id}`));
     expect(await stockNow()).toBe(20);
     allowStatusLogs(consoleErrors, 409);

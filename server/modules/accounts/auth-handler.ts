@@ -7,8 +7,7 @@ import type { AppEnv } from "../../app-env.ts";
 export const authApi = new Hono<AppEnv>().all("/*", async (c) => {
   // A social provider's return address: none is configured, and Better Auth logged every stranger's call as an
   // error. Its disabledPaths matches the pattern "/callback/:id" only literally, hence this check.
-  if (/\/api\/auth\/callback(?:\/|$)/.test(c.req.path))
-    return c.json({ message: "No sign-in provider is configured." }, 404);
+  if (/\/api\/auth\/callback(?:\/|$)/.test(c.req.path)) return c.json({ message: "No sign-in provider is configured." }, 404);
   const headers = new Headers(c.req.raw.headers);
   headers.set(CLIENT_IP_HEADER, clientIp(c) ?? "unknown");
   const request = new Request(c.req.raw, { headers });
@@ -26,8 +25,7 @@ export const authApiPaths = {
       method,
       {
         operationId: `${method}Auth`,
-        summary:
-          "Better Auth's endpoints (sign-up, sign-in, sessions, verification, password reset); every other path answers 404",
+        summary: "Better Auth's endpoints (sign-up, sign-in, sessions, verification, password reset); every other path answers 404",
         parameters: [
           {
             name: "endpoint",
@@ -39,10 +37,7 @@ export const authApiPaths = {
         ],
         responses: {
           "200": { description: "Done, as Better Auth answers it" },
-          "4XX": {
-            description:
-              "Refused: JSON with a message a person can read (429 with Retry-After)",
-          },
+          "4XX": { description: "Refused: JSON with a message a person can read (429 with Retry-After)" },
         },
       },
     ]),

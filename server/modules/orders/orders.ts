@@ -185,10 +185,9 @@ export function createOrdersService(deps: OrdersDependencies) {
     const cart = priceLines(rows);
     // A line added or changed (another tab) or a new price since the checkout page showed its summary, or since
     // the payment was held: the shopper looks again. For every method, Cash on Delivery too; from the rows read above.
-    if (details.cartFingerprint !== undefined || quote) {
-      const ordering = fingerprint(cart);
-      if ((details.cartFingerprint !== undefined && ordering !== details.cartFingerprint) || (quote && ordering !== fingerprint(quote))) throw cartChanged();
-    }
+    const ordering = fingerprint(cart);
+    if (details.cartFingerprint !== undefined && details.cartFingerprint !== ordering) throw cartChanged();
+    if (quote && fingerprint(quote) !== ordering) throw cartChanged();
     const now = new Date().toISOString();
     // The day of the daily totals this order counts on (docs/decisions/024), kept with it for a cancellation.
     const countedOn = shopDay(now, deps.timeZone);

@@ -73,7 +73,8 @@ export const DISABLED_AUTH_PATHS = [
   "/update-session",
   "/verify-password",
   "/sign-in/social",
-  // The social providers' return address: none is configured, and anybody's request to it was logged as an error.
+  // The social providers' return address (none is configured). Better Auth matches this entry only literally, so
+  // auth-handler.ts refuses the real addresses, /callback/<provider>, itself.
   "/callback/:id",
   "/link-social",
   "/unlink-account",
