@@ -8,6 +8,7 @@ export const adminMessages = {
     descriptionRequired: "Product description is required",
     priceRequired: "Product price is required",
     priceInvalid: "Enter the price in rupees, such as 1500 or 1499.50",
+    priceZero: "Product price must be more than Rs. 0",
     imagesRequired: "At least one product image is required",
     categoryRequired: "Product category is required",
     stockRequired: "Stock quantity is required",

@@ -26,26 +26,45 @@ export const imageTokenSchema = z
   });
 export type ImageToken = z.output<typeof imageTokenSchema>;
 
-/** A price typed in rupees ('1500', '1,499.50') → whole paise. */
+/**
+ * A price in rupees → whole paise: typed in the form ('1500', '1,499.50'), or a JSON number from an API client
+ * (read as the same decimal text, so 1499.5 is Rs. 1,499.50 and a float's long tail is refused, not rounded).
+ * A plant is never free: a price of 0 would take an order through checkout with nothing to pay.
+ */
 const priceSchema = z
-  .string({ error: m.priceRequired })
-  .trim()
-  .min(1, m.priceRequired)
+  .union([z.string(), z.number()], { error: m.priceRequired })
+  .transform((value) => String(value).trim())
+  .pipe(z.string().min(1, m.priceRequired))
   .transform((text, ctx) => {
     const paise = parseRupees(text);
     if (paise === null || paise > MAX_PRICE_PAISE) {
       ctx.addIssue({ code: "custom", message: m.priceInvalid });
       return z.NEVER;
     }
+    if (paise === 0) {
+      ctx.addIssue({ code: "custom", message: m.priceZero });
+      return z.NEVER;
+    }
     return paise;
   });
 
-export const stockSchema = z
+/** A stock as typed or sent: a whole number, 0 or more. `stockWithinLimit` caps what an admin may set. */
+const stockNumberSchema = z
   .union([z.string(), z.number()], { error: m.stockRequired })
   .transform((value) => String(value).trim())
   .pipe(z.string().min(1, m.stockRequired).regex(/^\d+$/, m.stockInvalid))
   .transform(Number)
-  .pipe(z.number().int().max(MAX_STOCK, m.stockTooLarge(MAX_STOCK)));
+  .pipe(z.number().int().max(Number.MAX_SAFE_INTEGER, m.stockInvalid));
+
+/**
+ * An admin sets at most MAX_STOCK, but cancelled orders give their plants back, so a stock can pass it: saving a
+ * form that leaves such a stock as it was (`stock` equal to `stockBefore`) is allowed, setting one is not.
+ */
+function stockWithinLimit(form: { stock: number; stockBefore?: number | undefined }, ctx: z.RefinementCtx): void {
+  if (form.stock > MAX_STOCK && form.stock !== form.stockBefore) {
+    ctx.addIssue({ code: "custom", path: ["stock"], message: m.stockTooLarge(MAX_STOCK) });
+  }
+}
 
 const categoryNameSchema = requiredText(m.categoryRequired, 60);
 
@@ -53,11 +72,11 @@ const categoryNameSchema = requiredText(m.categoryRequired, 60);
  * The product form (create and edit). `category` is a name: an existing category's (any case) or a new one,
  * which then needs `categoryImage` (and takes `categoryDescription`, 'Default description' when empty).
  */
-export const productFormSchema = z.object({
+const productFields = z.object({
   name: requiredText(m.nameRequired, 100),
   description: requiredText(m.descriptionRequired, 5000, { multiLine: true }),
   price: priceSchema,
-  stock: stockSchema,
+  stock: stockNumberSchema,
   category: categoryNameSchema,
   categoryImage: z
     .string()
@@ -73,19 +92,21 @@ export const productFormSchema = z.object({
     .transform((value) => (value ? value : undefined)),
   images: z.array(imageTokenSchema).max(MAX_PRODUCT_IMAGES, m.tooManyImages(MAX_PRODUCT_IMAGES)).default([]),
   /** The stock the edit form was filled with: the same `stock` leaves it alone; another is set only if it is still this. */
-  stockBefore: stockSchema.optional(),
+  stockBefore: stockNumberSchema.optional(),
 });
+
+export const productFormSchema = productFields.superRefine(stockWithinLimit);
 export type ProductFormInput = z.output<typeof productFormSchema>;
 
 /** Creating needs a picture; an edit may keep none (spec section 5: the message only when creating). */
-export const newProductFormSchema = productFormSchema.extend({
-  images: productFormSchema.shape.images.refine((images) => images.length > 0, m.imagesRequired),
-});
+export const newProductFormSchema = productFields
+  .extend({ images: productFields.shape.images.refine((images) => images.length > 0, m.imagesRequired) })
+  .superRefine(stockWithinLimit);
 
 /** The browser's check of the form before it is sent: the same texts, on the fields as posted. */
-export const productFormFieldsSchema = productFormSchema.omit({ images: true, categoryImage: true, stockBefore: true });
+export const productFormFieldsSchema = productFields.omit({ images: true, categoryImage: true }).superRefine(stockWithinLimit);
 
-export const stockUpdateSchema = z.object({ stock: stockSchema, stockBefore: stockSchema.optional() });
+export const stockUpdateSchema = z.object({ stock: stockNumberSchema, stockBefore: stockNumberSchema.optional() }).superRefine(stockWithinLimit);
 
 export const categoryRenameSchema = z.object({ name: requiredText(adminMessages.category.nameRequired, 60) });
 export const categoryImageSchema = z.object({ image: imageTokenSchema });

@@ -33,8 +33,16 @@ describe("parseRupees", () => {
     expect(parseRupees(" 20.00 ")).toBe(2000);
     expect(parseRupees("0.07")).toBe(7);
   });
+  it("reads Indian and international digit grouping alike", () => {
+    expect(parseRupees("1,00,000")).toBe(10_000_000);
+    expect(parseRupees("12,34,567.50")).toBe(123_456_750);
+    expect(parseRupees("1,234,567")).toBe(123_456_700);
+  });
   it("rejects what is not an amount", () => {
     for (const text of ["", "abc", "-5", "1.234", "1e3", "12..0"]) expect(parseRupees(text)).toBeNull();
+  });
+  it("rejects a comma that groups no digits the Indian or the international way, such as a decimal comma", () => {
+    for (const text of ["10,00", "1,5", "1,0000", ",500", "1,000,00", "1,00,00", "1,,000", "1500,"]) expect(parseRupees(text)).toBeNull();
   });
 });
 

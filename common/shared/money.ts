@@ -18,9 +18,16 @@ export function formatPriceExact(paise: number): string {
   return `${CURRENCY_LABEL} ${exact.format(paise / 100)}`;
 }
 
+/**
+ * Rupees as typed: plain digits ('150000'), or grouped the Indian way ('1,50,000': pairs before the last three
+ * digits) or the international way ('150,000'). Any other comma is refused rather than guessed at: '10,00'
+ * may mean ten rupees to someone used to decimal commas, and reading it as a thousand would price a plant at 100×.
+ */
+const RUPEES = /^\s*(\d+|\d{1,2}(?:,\d{2})*,\d{3}|\d{1,3}(?:,\d{3})+)(?:\.(\d{1,2}))?\s*$/;
+
 /** Parses a rupee amount typed by a person ('1500', '1,499.5', '20.00') into paise without float arithmetic. */
 export function parseRupees(text: string): number | null {
-  const match = /^\s*(\d{1,3}(?:,?\d{2,3})*|\d+)(?:\.(\d{1,2}))?\s*$/.exec(text);
+  const match = RUPEES.exec(text);
   if (!match?.[1]) return null;
   const rupees = Number(match[1].replaceAll(",", ""));
   const paise = Number((match[2] ?? "").padEnd(2, "0"));

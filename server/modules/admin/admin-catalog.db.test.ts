@@ -91,7 +91,7 @@ describe("createProduct", () => {
     expect(published).toEqual([{ type: "product", productId, aspects: ["details", "stock", "images"] }]);
   });
 
-  it("refuses a stock below 0, a fractional stock, one over 1,000,000 and a price that is not a number, with the field's message", async () => {
+  it("refuses a stock below 0, a fractional stock, one over 1,000,000, a price that is not a number or is 0, with the field's message", async () => {
     await createCategory(database.db, { name: "Indoor" });
     for (const [input, field, message] of [
       [{ stock: "-1" }, "stock", adminMessages.productForm.stockInvalid],
@@ -100,6 +100,8 @@ describe("createProduct", () => {
       [{ stock: "" }, "stock", adminMessages.productForm.stockRequired],
       [{ price: "abc" }, "price", adminMessages.productForm.priceInvalid],
       [{ price: " " }, "price", adminMessages.productForm.priceRequired],
+      [{ price: "0" }, "price", adminMessages.productForm.priceZero],
+      [{ price: "10,00" }, "price", adminMessages.productForm.priceInvalid],
       [{ name: "  " }, "name", adminMessages.productForm.nameRequired],
       [{ description: "" }, "description", adminMessages.productForm.descriptionRequired],
       [{ category: "" }, "category", adminMessages.productForm.categoryRequired],
@@ -110,6 +112,12 @@ describe("createProduct", () => {
       expect((failure as InvalidInputError).fieldErrors?.[field]).toBe(message);
     }
     expect(await database.db.selectFrom("products").select("id").execute()).toEqual([]);
+  });
+
+  it("takes the price as a JSON number from an API client", async () => {
+    await createCategory(database.db, { name: "Indoor" });
+    const { productId } = await service.createProduct(admin, form({ price: 1499.5 }));
+    expect((await productRow(productId))?.price_paise).toBe(149_950);
   });
 
   it("creates a new category with the product, with 'Default description' when none is given", async () => {
@@ -253,6 +261,16 @@ describe("editing while plants sell", () => {
     expect((await productRow(plant.id))?.stock).toBe(20);
     await service.setStock(admin, { productId: plant.id }, { stock: "5" });
     expect((await productRow(plant.id))?.stock).toBe(5);
+  });
+  it("a product whose stock cancelled orders took past 1,000,000 can still be edited, keeping that stock", async () => {
+    await createCategory(database.db, { name: "Indoor" });
+    const { productId } = await service.createProduct(admin, form({ stock: "1000000" }));
+    await sell(productId, -3);
+    const shown = await service.getProductForEdit(admin, { productId });
+    await service.updateProduct(admin, { productId }, form({ description: "New words.", stock: String(shown.stock), stockBefore: String(shown.stock) }));
+    expect(await productRow(productId)).toMatchObject({ stock: 1_000_003, description: "New words." });
+    const raised = service.updateProduct(admin, { productId }, form({ stock: "1000004", stockBefore: "1000003" }));
+    await expect(raised).rejects.toMatchObject({ fieldErrors: { stock: adminMessages.productForm.stockTooLarge(1_000_000) } });
   });
 });
 
