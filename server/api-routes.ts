@@ -5,7 +5,7 @@ import { jsonBodies } from "./platform/http/request-guards.ts";
 import { adminCategoriesApi, adminProductsApi } from "./modules/admin/index.ts";
 import { adminOrdersApi, ordersApi } from "./modules/orders/index.ts";
 import { cartApi } from "./modules/cart/index.ts";
-import { authApi, authApiPaths, meApi, profilePictureApi, profilesApi } from "./modules/accounts/index.ts";
+import { authApi, authApiPaths, meApi, profilePictureApi, profilesApi, verificationApi } from "./modules/accounts/index.ts";
 import { categoriesApi, productsApi } from "./modules/catalog/index.ts";
 import { adminMessagesApi, contactApi } from "./modules/contact/index.ts";
 import { adminOverviewApi } from "./modules/overview/index.ts";
@@ -24,6 +24,7 @@ export function apiRoutes(publicOrigin: string) {
     .use("*", ...jsonBodies(JSON_BODY_LIMIT))
     .route("/auth", authApi)
     .route("/me", meApi)
+    .route("/verification", verificationApi)
     .route("/profiles", profilesApi)
     .route("/admin/orders", adminOrdersApi)
     .route("/admin/products", adminProductsApi)

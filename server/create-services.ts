@@ -62,7 +62,7 @@ export function createServices(deps: ServiceDependencies) {
     authHandler: (request: Request) => auth.handler(request),
     /** The auth library's configuration (its schema check in tests). */
     authOptions: auth.options,
-    accounts: createAccountsService(auth, database, events),
+    accounts: createAccountsService(auth, database, events, rateLimiter),
     profiles: createProfilesService(database.db, media, rateLimiter, changes),
     catalog: createCatalogService(database.db, { rateLimiter }),
     /** The owner's catalogue: products, categories, their pictures (issue 10). */

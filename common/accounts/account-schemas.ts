@@ -42,6 +42,12 @@ export const resetPasswordSchema = z.object({
   password: newPasswordSchema,
 });
 
+/** A verification link followed by someone who must show they know the account's password (decision 008). */
+export const verifyEmailSchema = z.object({
+  token: resetPasswordSchema.shape.token,
+  password: typedPassword(v.passwordRequired),
+});
+
 export const changePasswordSchema = z.object({
   currentPassword: typedPassword(v.currentPasswordRequired),
   newPassword: newPasswordSchema,

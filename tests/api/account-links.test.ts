@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { messages } from "../../common/shared/messages.ts";
 import { ERROR_CODES } from "../../common/shared/user-facing-error.ts";
 import { RESET_LINK_MINUTES } from "../../server/modules/accounts/index.ts";
-import { callerWith, cookieOf, newPerson, signUpVerified, tokenFromMail } from "../support/accounts.ts";
+import { signJWT } from "better-auth/crypto";
+import { callerWith, cookieOf, newPerson, sessionCookie, signUpVerified, tokenFromMail } from "../support/accounts.ts";
 import { useAppWithMail } from "../support/app-with-mail.ts";
 import { postJson } from "../support/test-app.ts";
 
@@ -62,21 +63,89 @@ describe("a password reset link", () => {
 });
 
 describe("an e-mail verification link", () => {
-  it("signs in the first time; followed again, it says the address is verified already and signs nobody in", async () => {
-    const person = newPerson();
-    expect((await shop.app.request("/api/auth/sign-up/email", postJson(person))).status).toBe(200);
-    const token = await tokenFromMail(shop.capture, person.email, "/verify");
+  /** Signs up through the JSON API: the person, the link's token and the account id the sign-up answered. */
+  async function signUp(person = newPerson()) {
+    const response = await shop.app.request("/api/auth/sign-up/email", postJson(person));
+    expect(response.status).toBe(200);
+    const { user } = (await response.json()) as { user: { id: string } };
+    return { person, token: await tokenFromMail(shop.capture, person.email, "/verify"), signedUpAs: user.id };
+  }
+  const isVerified = async (email: string) =>
+    Boolean((await shop.app.database.db.selectFrom("users").select("emailVerified").where("email", "=", email).executeTakeFirstOrThrow()).emailVerified);
+
+  it("verifies and signs in without a password in the browser that signed up; followed again, says the address is verified already", async () => {
+    const { person, token, signedUpAs } = await signUp();
     const { accounts } = shop.app.services;
 
-    const first = await accounts.verifyEmail(token, request);
-    expect(first.alreadyVerified).toBe(false);
+    const first = await accounts.verifyEmail({ token, signedUpAs }, request);
+    expect(first.kind).toBe("verified");
+    if (first.kind !== "verified") return;
     expect((await shop.app.request("/api/me", { headers: { Cookie: cookieOf(first.session) } })).status, "the issued session is signed in").toBe(200);
+    expect(await isVerified(person.email)).toBe(true);
 
-    const again = await accounts.verifyEmail(token, request);
-    expect(again).toEqual({ alreadyVerified: true, session: { kind: "unchanged" } });
+    expect(await accounts.verifyEmail({ token, signedUpAs }, request)).toEqual({ kind: "alreadyVerified" });
   });
 
-  it("that is broken still fails", async () => {
-    await expect(shop.app.services.accounts.verifyEmail("garbage", request)).rejects.toMatchObject({ status: 400, message: messages.auth.verifyFailed });
+  it("elsewhere asks for the account's password, refuses a wrong one and verifies nothing until the right one is typed", async () => {
+    const { person, token } = await signUp();
+    const { accounts } = shop.app.services;
+
+    expect(await accounts.verifyEmail({ token }, request)).toEqual({ kind: "passwordNeeded" });
+    expect(await accounts.verifyEmail({ token, signedUpAs: "someone-else" }, request)).toEqual({ kind: "passwordNeeded" });
+    await expect(accounts.verifyEmail({ token, password: "not-the-password-1" }, request)).rejects.toMatchObject({
+      status: 400,
+      fieldErrors: { password: messages.auth.wrongPasswordToVerify },
+    });
+    await expect(accounts.verifyEmail({ token, password: "" }, request)).rejects.toMatchObject({ status: 400, fieldErrors: { password: messages.validation.passwordRequired } });
+    expect(await isVerified(person.email)).toBe(false);
+
+    const verified = await accounts.verifyEmail({ token, password: person.password }, request);
+    expect(verified.kind).toBe("verified");
+    expect(await isVerified(person.email)).toBe(true);
+  });
+
+  it("mailed to the owner of an address a stranger registered first, cannot verify the stranger's account: a sign-up to a taken address answers an id that is not the account's", async () => {
+    const { person, token } = await signUp();
+    const owner = { ...newPerson(), email: person.email, password: "the-owner-s-own-words-5" };
+    const again = await shop.app.request("/api/auth/sign-up/email", postJson(owner));
+    const { user } = (await again.json()) as { user: { id: string } };
+    const { accounts } = shop.app.services;
+    expect(await accounts.verifyEmail({ token, signedUpAs: user.id }, request)).toEqual({ kind: "passwordNeeded" });
+    await expect(accounts.verifyEmail({ token, password: owner.password }, request)).rejects.toMatchObject({ status: 400 });
+    expect(await isVerified(person.email)).toBe(false);
+  });
+
+  it("counts wrong passwords against the sign-in limit of the account at that address", async () => {
+    const { token } = await signUp();
+    const { accounts } = shop.app.services;
+    const guesser = callerWith("203.0.113.99");
+    for (let attempt = 0; attempt < 5; attempt++) await expect(accounts.verifyEmail({ token, password: `guess-number-${attempt}` }, guesser)).rejects.toMatchObject({ status: 400 });
+    await expect(accounts.verifyEmail({ token, password: "guess-number-6" }, guesser)).rejects.toMatchObject({ status: 429 });
+  });
+
+  it("that is broken, or signed with another secret, fails", async () => {
+    const { accounts } = shop.app.services;
+    await expect(accounts.verifyEmail({ token: "garbage" }, request)).rejects.toMatchObject({ status: 400, message: messages.auth.verifyFailed });
+    const { person } = await signUp();
+    const forged = await signJWT({ email: person.email }, "another-secret-that-is-long-enough-to-sign");
+    await expect(accounts.verifyEmail({ token: forged, password: person.password }, request)).rejects.toMatchObject({ status: 400, message: messages.auth.verifyFailed });
+  });
+
+  it("over HTTP: Better Auth's /verify-email answers 404; POST /api/verification takes the token and the password and signs in", async () => {
+    const { person, token } = await signUp();
+    expect((await shop.app.request(`/api/auth/verify-email?token=${encodeURIComponent(token)}`)).status).toBe(404);
+    expect(await isVerified(person.email)).toBe(false);
+
+    const wrong = await shop.app.request("/api/verification", postJson({ token, password: "not-the-password-1" }));
+    expect(wrong.status).toBe(400);
+    expect(await wrong.json()).toMatchObject({ message: messages.auth.wrongPasswordToVerify });
+
+    const verified = await shop.app.request("/api/verification", postJson({ token, password: person.password }));
+    expect(verified.status).toBe(200);
+    expect(await verified.json()).toEqual({ verified: true });
+    expect((await shop.app.request("/api/me", { headers: { Cookie: sessionCookie(verified) } })).status).toBe(200);
+
+    const again = await shop.app.request("/api/verification", postJson({ token, password: person.password }));
+    expect(await again.json()).toEqual({ verified: false });
   });
 });

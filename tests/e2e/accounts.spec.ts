@@ -408,6 +408,48 @@ test.describe("accounts", () => {
     await expect(toast(page, messages.auth.loggedIn)).toBeVisible();
   });
 
+  test("a verification link opened in another browser than the sign-up's asks for the account's password: a wrong one verifies nothing, the right one verifies and signs in", async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    const person = newPerson();
+    await register(page, person);
+    const link = await linkFromMail(person.email, "/verify");
+
+    // Another browser: perhaps the owner on a second device, perhaps the owner of an address a stranger signed up with.
+    const context = await browser.newContext({ baseURL });
+    try {
+      const elsewhere = await context.newPage();
+      await elsewhere.goto(link);
+      await expect(elsewhere.getByRole("heading", { name: messages.auth.confirmEmailHeading })).toBeVisible();
+      await expect(elsewhere.getByText(messages.auth.confirmEmailWithPassword)).toBeVisible();
+      await expect(mainNav(elsewhere).getByRole("link", { name: "Login" }), "nobody is signed in yet").toBeVisible();
+
+      const password = elsewhere.getByLabel("Password");
+      const confirm = elsewhere.getByRole("button", { name: messages.auth.confirmEmail });
+      await hydrated(confirm);
+      await confirm.click();
+      await expect(password).toHaveAccessibleDescription(messages.validation.passwordRequired);
+      await password.fill("not-my-password-1");
+      await confirm.click();
+      await expect(password).toHaveAccessibleDescription(messages.auth.wrongPasswordToVerify);
+      await expect(mainNav(elsewhere).getByRole("link", { name: "Login" })).toBeVisible();
+
+      await password.fill(person.password);
+      await confirm.click();
+      await expect(elsewhere).toHaveURL(urlIs("/"));
+      await expect(toast(elsewhere, messages.auth.emailVerified)).toBeVisible();
+      await expect(mainNav(elsewhere).getByRole("link", { name: "Your profile" })).toBeVisible();
+    } finally {
+      await context.close();
+    }
+
+    // The browser that signed up: the same link now says the address is verified already.
+    await page.goto(link);
+    await expect(page.getByRole("heading", { name: messages.auth.emailAlreadyVerified })).toBeVisible();
+  });
+
   test("the login, register and password screens show their card without the top bar", async ({ page }) => {
     for (const [path, heading] of [
       ["/login", messages.auth.loginHeading],

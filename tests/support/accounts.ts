@@ -40,12 +40,13 @@ export async function tokenFromMail(capture: SmtpCapture, email: string, path: "
   return token;
 }
 
-/** Signs up through the JSON API, follows the verification link, and returns the signed-in cookie. */
+/** Signs up through the JSON API, verifies with the link's token and the password, and returns the signed-in cookie. */
 export async function signUpVerified(app: TestApp, capture: SmtpCapture, person = newPerson()) {
   const response = await app.request("/api/auth/sign-up/email", postJson(person));
   if (response.status !== 200) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
   const token = await tokenFromMail(capture, person.email, "/verify");
-  const verified = await app.request(`/api/auth/verify-email?token=${encodeURIComponent(token)}`);
+  const verified = await app.request("/api/verification", postJson({ token, password: person.password }));
+  if (verified.status !== 200) throw new Error(`verification failed: ${verified.status} ${await verified.text()}`);
   const me = await (await app.request("/api/me", { headers: { Cookie: sessionCookie(verified) } })).json();
   return { person, cookie: sessionCookie(verified), userId: me.id as string };
 }

@@ -1,6 +1,7 @@
 import { createHmac, randomInt, timingSafeEqual } from "node:crypto";
 import { isAPIError, type APIError } from "better-auth/api";
 import { parseSetCookieHeader } from "better-auth/cookies";
+import { verifyJWT } from "better-auth/crypto";
 import { sql, type Kysely } from "kysely";
 import { messages } from "#common/shared/messages.ts";
 import {
@@ -9,9 +10,17 @@ import {
   loginSchema,
   registerSchema,
   resetPasswordSchema,
+  verifyEmailSchema,
 } from "#common/accounts/account-schemas.ts";
 import type { Auth } from "./auth/auth.ts";
-import { CLIENT_IP_HEADER, SESSION_IDLE_SECONDS, SESSION_MAX_AGE_MS, SESSION_REFRESH_SECONDS } from "./auth/auth-rules.ts";
+import {
+  accountAtAddress,
+  authRateRules,
+  CLIENT_IP_HEADER,
+  SESSION_IDLE_SECONDS,
+  SESSION_MAX_AGE_MS,
+  SESSION_REFRESH_SECONDS,
+} from "./auth/auth-rules.ts";
 import type { Database, Dialect } from "../../platform/db/client.ts";
 import type { DB } from "../../platform/db/schema.ts";
 import { toFlag } from "../../platform/db/values.ts";
@@ -24,6 +33,7 @@ import {
   parseInput,
 } from "../../platform/errors.ts";
 import type { EventLog } from "../../platform/event-log.ts";
+import type { RateLimiter } from "../../platform/rate-limit/rate-limit.ts";
 import { SESSION_UNCHANGED, type SessionCaller, type SessionOutcome, type SessionUser } from "../../platform/session-user.ts";
 import { ERROR_CODES } from "#common/shared/user-facing-error.ts";
 
@@ -35,13 +45,19 @@ const ADMIN_NAME = "Shop Admin";
 
 export type AccountsService = ReturnType<typeof createAccountsService>;
 
+/** What following a verification link came to (see `verifyEmail`). */
+export type VerificationOutcome =
+  | { kind: "verified"; session: SessionOutcome }
+  | { kind: "alreadyVerified" }
+  | { kind: "passwordNeeded" };
+
 const a = messages.auth;
 
 /**
  * Accounts on top of Better Auth: pages and API handlers call these, never the auth library directly, so
  * every path gets the same validation, limits and messages.
  */
-export function createAccountsService(auth: Auth, { db, dialect }: Pick<Database, "db" | "dialect">, events: EventLog) {
+export function createAccountsService(auth: Auth, { db, dialect }: Pick<Database, "db" | "dialect">, events: EventLog, rateLimiter: RateLimiter) {
   /**
    * Better Auth speaks HTTP even when called in-process: who is asking goes in as request headers (the session
    * credential as its cookie, the address in the header its rules read) and what it did to the session comes back
@@ -100,6 +116,37 @@ export function createAccountsService(auth: Auth, { db, dialect }: Pick<Database
   }
   let secret: string | undefined;
 
+  /** The account a verification link was made for, if its signature holds and it has not expired. */
+  async function accountOfVerificationToken(token: string) {
+    const payload = await verifyJWT(token, (await auth.$context).secret);
+    if (typeof payload?.email !== "string") return undefined;
+    const email = payload.email.toLowerCase();
+    const found = await findUser(db, email);
+    return found && { ...found, email };
+  }
+
+  /**
+   * Whether `password` is the account's, counted as a sign-in is (docs/decisions/014): every attempt costs a hash,
+   * so it counts per address; a wrong password counts as a failed guess per account and address, a right one is
+   * given back.
+   */
+  async function isAccountPassword(account: { id: string; email: string }, password: string, caller: SessionCaller): Promise<boolean> {
+    const ip = caller.clientIp ?? "unknown";
+    await rateLimiter.hit(authRateRules.signInPerIp, ip);
+    await rateLimiter.hit(authRateRules.passwordFailuresPerIp, ip);
+    await rateLimiter.hit(authRateRules.signInFailuresPerAccount, accountAtAddress(account.email, ip));
+    const context = await auth.$context;
+    const hash = (await context.internalAdapter.findCredentialAccount(account.id))?.password;
+    const matches = typeof hash === "string" && (await context.password.verify({ hash, password }));
+    if (matches) {
+      await rateLimiter.undo(authRateRules.passwordFailuresPerIp, ip);
+      await rateLimiter.undo(authRateRules.signInFailuresPerAccount, accountAtAddress(account.email, ip));
+    } else {
+      events.warn("sign-in.failed", { accountId: account.id, email: account.email, reason: "wrong password to verify the address" });
+    }
+    return matches;
+  }
+
   /** A new password through Better Auth's own hasher, and every session of the account signed out. */
   async function resetAccount(userId: string, password: string) {
     const context = await auth.$context;
@@ -130,19 +177,23 @@ export function createAccountsService(auth: Auth, { db, dialect }: Pick<Database
       return { user: response ? toSessionUser(response.user) : null, session: await sessionOutcome(headers) };
     },
 
-    async register(input: unknown, caller: SessionCaller): Promise<{ email: string }> {
+    /**
+     * Creates the account; `accountId` is the id the sign-up answered, which /verify compares with the link's
+     * account. For an address that has an account it is a made-up one, so it never matches.
+     */
+    async register(input: unknown, caller: SessionCaller): Promise<{ email: string; accountId: string | null }> {
       const { name, username, email, password } = parseInput(registerSchema, input);
       // An address that has an account gets the answer a new one gets; Better Auth mails its owner instead
       // (onExistingUserSignUp, decision 015). A taken username is said: usernames are public anyway.
       const headers = await authHeaders(caller);
-      await callAuth(() =>
+      const signedUp = await callAuth(() =>
         auth.api.signUpEmail({ body: { name, username, email, password }, headers }).catch(async (error: unknown) => {
           const race = await takenMeanwhile(error, { email, username }, db);
-          if (race === "email") return;
+          if (race === "email") return undefined;
           throw race ?? error;
         }),
       );
-      return { email };
+      return { email, accountId: signedUp?.user.id ?? null };
     },
 
     /** Signs the person in: the new session's credential. */
@@ -161,15 +212,28 @@ export function createAccountsService(auth: Auth, { db, dialect }: Pick<Database
     },
 
     /**
-     * Follows the link of a verification e-mail; signs the person in. A link followed again, once the address
-     * is verified, is a success without a sign-in (Better Auth signs in only on the first use): `alreadyVerified`.
+     * Follows the link of a verification e-mail. Whoever registered an address first chose its password, and a
+     * stranger may have: so the link verifies only for someone who shows they know that password (decision 008),
+     * either as the browser the account was signed up in (`signedUpAs`: the account id its sign-up answered, kept
+     * sealed in a cookie) or by typing it (`password`). Without either it answers `passwordNeeded`. Verified here,
+     * the person is signed in; an address verified already is `alreadyVerified`, with no sign-in.
      */
-    async verifyEmail(token: string, caller: SessionCaller): Promise<{ alreadyVerified: boolean; session: SessionOutcome }> {
-      if (!resetPasswordSchema.shape.token.safeParse(token).success) throw new InvalidInputError(a.verifyFailed);
+    async verifyEmail(input: { token: unknown; password?: unknown; signedUpAs?: string | null }, caller: SessionCaller): Promise<VerificationOutcome> {
+      const token = resetPasswordSchema.shape.token.safeParse(input.token);
+      const account = token.success ? await accountOfVerificationToken(token.data) : undefined;
+      if (!token.success || !account) throw new InvalidInputError(a.verifyFailed);
+      if (account.emailVerified) return { kind: "alreadyVerified" };
+      if (input.password === undefined) {
+        if (!input.signedUpAs || input.signedUpAs !== account.id) return { kind: "passwordNeeded" };
+      } else {
+        const { password } = parseInput(verifyEmailSchema, { token: token.data, password: input.password });
+        if (!(await isAccountPassword(account, password, caller))) {
+          throw new InvalidInputError(a.wrongPasswordToVerify, { password: a.wrongPasswordToVerify });
+        }
+      }
       try {
-        const { headers } = await auth.api.verifyEmail({ query: { token }, headers: await authHeaders(caller), returnHeaders: true });
-        const session = await sessionOutcome(headers);
-        return { alreadyVerified: session.kind !== "issued", session };
+        const { headers } = await auth.api.verifyEmail({ query: { token: token.data }, headers: await authHeaders(caller), returnHeaders: true });
+        return { kind: "verified", session: await sessionOutcome(headers) };
       } catch (error) {
         if (isAPIError(error)) throw new InvalidInputError(a.verifyFailed);
         throw error;

@@ -9,3 +9,4 @@ export { loadAuthSecret } from "./auth/secret.ts";
 export { initialsAvatarSvg } from "./avatars.ts";
 export { announceProfileChange, createProfilesService, uploadRateRules } from "./profiles.ts";
 export { meApi, profilePictureApi, profilesApi } from "./profiles-api.ts";
+export { verificationApi } from "./verification-api.ts";

@@ -26,7 +26,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const result = await actionResult(() => context.services.accounts.signIn(Object.fromEntries(form), context.request));
   if ("ok" in result) return redirectWithSession(context, safeRedirectTo(form.get("redirectTo")), result.session, "loggedIn");
   // Not verified yet: /verify, where the message's link leads, is filled in with this address.
-  if (result.data.code === ERROR_CODES.emailNotVerified) return withPendingEmail(context, result, String(form.get("email")).trim());
+  if (result.data.code === ERROR_CODES.emailNotVerified) return withPendingEmail(context, request, result, String(form.get("email")).trim());
   return result;
 }
 

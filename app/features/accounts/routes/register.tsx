@@ -24,7 +24,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await readFormFields(request);
   const result = await actionResult(() => context.services.accounts.register(form, context.request));
   if (!("ok" in result) || !result.ok) return result;
-  return redirectWithCookies(context, "/verify", [await rememberPendingEmail(context, result.email)], "accountCreated");
+  return redirectWithCookies(context, "/verify", [await rememberPendingEmail(context, result.email, result.accountId)], "accountCreated");
 }
 
 export default function Register({ actionData }: Route.ComponentProps) {

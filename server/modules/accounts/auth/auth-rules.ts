@@ -28,6 +28,9 @@ export const authRateRules = {
   existingAccountNoticePerEmail: { name: "existing-account-notice", limit: 3, windowMs: hour, message: tooMany("sign-ups with this e-mail") },
 } satisfies Record<string, RateRule>;
 
+/** The subject of a per-account limit that counts at one address only (decision 014). */
+export const accountAtAddress = (account: string, ip: string) => `${account} ${ip}`;
+
 export const SESSION_IDLE_SECONDS = 7 * 24 * 60 * 60;
 export const SESSION_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
 /** How often a session's 7 idle days start again (Better Auth's updateAge): at most once a day. */
@@ -44,7 +47,6 @@ export const OPEN_AUTH_PATHS = [
   "/sign-in/email",
   "/sign-out",
   "/get-session",
-  "/verify-email",
   "/send-verification-email",
   "/request-password-reset",
   "/reset-password",
@@ -72,6 +74,9 @@ export const DISABLED_AUTH_PATHS = [
   "/delete-user/callback",
   "/update-session",
   "/verify-password",
+  // A verification link is followed through our page or POST /api/verification, which first ask for proof
+  // that the person knows the account's password (decision 008); Better Auth's endpoint would verify without.
+  "/verify-email",
   "/sign-in/social",
   // The social providers' return address (none is configured). Better Auth matches this entry only literally, so
   // auth-handler.ts refuses the real addresses, /callback/<provider>, itself.

@@ -20,6 +20,7 @@ import {
   SESSION_IDLE_SECONDS,
   SESSION_MAX_AGE_MS,
   SESSION_REFRESH_SECONDS,
+  accountAtAddress,
 } from "./auth-rules.ts";
 import { isCommonPassword } from "./common-passwords.ts";
 import { hashPassword, verifyPassword } from "./password-hashing.ts";
@@ -271,8 +272,6 @@ export function createAuth({ database, publicUrl, secret, shopName, outbox, rate
 }
 
 /** One account at one client address: the unit failed passwords are counted in. */
-const accountAtAddress = (account: string, ip: string) => `${account} ${ip}`;
-
 const emailOf = (body: Record<string, unknown>) => (typeof body.email === "string" ? body.email.trim().toLowerCase() : "");
 
 function hasErrorCode(returned: unknown, code: string): boolean {
