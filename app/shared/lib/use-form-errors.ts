@@ -56,7 +56,9 @@ export function useFormErrors(load: SchemaLoader, serverErrors: Record<string, s
     event.preventDefault();
     const first = Object.keys(found)[0];
     const field = first ? form.elements.namedItem(first) : null;
-    if (field instanceof HTMLElement) field.focus();
+    // A radio group (the review's stars) is a list under its name: its chosen option takes the focus, else its first.
+    const target = field instanceof RadioNodeList ? ([...field].find((option) => option instanceof HTMLInputElement && option.checked) ?? field[0]) : field;
+    if (target instanceof HTMLElement) target.focus();
   };
   const errors = clientErrors && Object.keys(clientErrors).length ? clientErrors : (serverErrors ?? {});
   return { errors, onSubmit, prepare: () => void prepare(), reset: () => setClientErrors(null) };

@@ -1,9 +1,12 @@
 import { useEffect } from "react";
 import { toast } from "../../../shared/lib/toast.ts";
-import { Link, useFetcher, useLocation } from "react-router";
+import { Link, useActionData, useFetcher, useLocation } from "react-router";
 import type { Review } from "#common/reviews/review-types.ts";
 import { REVIEW_MAX_LENGTH } from "#common/shared/constants.ts";
 import { messages } from "#common/shared/messages.ts";
+import { useFormErrors } from "../../../shared/lib/use-form-errors.ts";
+import { FormField } from "../../../shared/ui/form-field.tsx";
+import { FormMessage } from "../../../shared/ui/form-message.tsx";
 import { SubmitButton } from "../../../shared/ui/submit-button.tsx";
 import { StarPicker } from "./star-picker.tsx";
 
@@ -21,8 +24,10 @@ export type ReviewActionResult =
 
 /**
  * Add Review (spec sections 2 and 5): textarea, star picker, 'Add Review'; prefilled with the shopper's own
- * review, which writing again replaces. A visitor is asked to log in instead. Posts to the product page's
- * action, so it works before JavaScript loads; the list and average come back with the page's loader data.
+ * review, which writing again replaces. A visitor is asked to log in instead. Checked in the browser first
+ * (useFormErrors), each field showing its message ('Please provide a review and a rating.' for a missing text
+ * or rating). Posts to the product page's action, so it works before JavaScript loads; the list and average
+ * come back with the page's loader data.
  */
 export function ReviewForm({
   productId,
@@ -57,59 +62,64 @@ function SignedInForm({
   mine: Review | null;
 }) {
   const fetcher = useFetcher<ReviewActionResult>();
-  const result =
+  // Before JavaScript has loaded, the form posts to the page itself, which answers with the same result.
+  const posted = useActionData<ReviewActionResult>();
+  const sent =
     fetcher.data?.intent === "review-save" ? fetcher.data : undefined;
+  const result =
+    sent ?? (posted?.intent === "review-save" ? posted : undefined);
+  const failure = result && !result.ok ? result : undefined;
+  // Checked in the browser with the schema the server uses (loaded on demand: zod is not in the page's first load).
+  const { errors, onSubmit, prepare } = useFormErrors(
+    () =>
+      import("#common/reviews/review-schemas.ts").then(
+        (m) => m.reviewInputSchema,
+      ),
+    failure?.fieldErrors,
+  );
   useEffect(() => {
-    if (fetcher.state === "idle" && result?.ok) toast.success(r.added);
-  }, [fetcher.state, result]);
-  // The spec's one message for a missing text or rating; other refusals say what is wrong.
-  const error =
-    result && !result.ok
-      ? (result.fieldErrors?.text ??
-        result.fieldErrors?.rating ??
-        result.message)
-      : null;
+    if (fetcher.state === "idle" && sent?.ok) toast.success(r.added);
+  }, [fetcher.state, sent]);
 
   return (
     <fetcher.Form
       method="post"
       action={`/product/${productId}`}
       noValidate
+      onSubmit={onSubmit}
+      onFocus={prepare}
       className="mt-6 space-y-4"
       aria-label={mine ? r.yourReview : r.addReview}
     >
       <input type="hidden" name="intent" value="review-save" />
+      {/* Refusals that name no field: the server failed, the product is gone. */}
+      <FormMessage
+        message={
+          failure && !Object.keys(failure.fieldErrors ?? {}).length
+            ? failure.message
+            : null
+        }
+      />
       {/* A new key when the shopper's review changes (saved, deleted): the fields show what is stored now. */}
       <div
         key={mine ? `${mine.id}-${mine.updatedAt}` : "new"}
         className="space-y-4"
       >
-        <div>
-          <label htmlFor="review-text" className="field-label">
-            {r.yourReview}
-          </label>
-          <textarea
-            id="review-text"
-            name="text"
-            rows={4}
-            maxLength={REVIEW_MAX_LENGTH}
-            defaultValue={mine?.text ?? ""}
-            className="field-input"
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? "review-error" : undefined}
-          />
-        </div>
+        <FormField
+          label={r.yourReview}
+          name="text"
+          multiline
+          rows={4}
+          maxLength={REVIEW_MAX_LENGTH}
+          defaultValue={mine?.text ?? ""}
+          error={errors.text}
+        />
         <StarPicker
           name="rating"
           defaultValue={mine?.rating ?? null}
-          invalid={!!error}
+          error={errors.rating}
         />
       </div>
-      {error ? (
-        <p id="review-error" role="alert" className="field-error">
-          {error}
-        </p>
-      ) : null}
       <SubmitButton
         busy={fetcher.state !== "idle"}
         busyLabel="Sending your review"

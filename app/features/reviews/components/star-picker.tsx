@@ -5,19 +5,24 @@ import { StarIcon } from "./stars.tsx";
 /**
  * The star picker: a native radio group, so arrow keys move the choice and the form posts it before
  * JavaScript loads. Each option is named '1 star' … '5 stars'; the choice shows as filled stars and in words.
+ * An error shows under the stars and is read with the group, as FormField does for its input.
  */
 export function StarPicker({
   name,
   defaultValue,
-  invalid,
+  error,
 }: {
   name: string;
   defaultValue: number | null;
-  invalid?: boolean;
+  error?: string | undefined;
 }) {
   const [chosen, setChosen] = useState<number | null>(defaultValue);
+  const errorId = `field-${name}-error`;
   return (
-    <fieldset aria-invalid={invalid || undefined}>
+    <fieldset
+      aria-invalid={error ? true : undefined}
+      aria-describedby={error ? errorId : undefined}
+    >
       <legend className="field-label">{messages.reviews.rating}</legend>
       <div className="flex items-center gap-1">
         {[1, 2, 3, 4, 5].map((n) => (
@@ -48,6 +53,11 @@ export function StarPicker({
           {chosen ? messages.reviews.starName(chosen) : ""}
         </span>
       </div>
+      {error ? (
+        <p id={errorId} className="field-error">
+          {error}
+        </p>
+      ) : null}
     </fieldset>
   );
 }
