@@ -116,6 +116,7 @@ export const messages = {
     accountCreated: "User account created successfully",
     invalidCredentials: "Invalid email or password.",
     emailNotVerified: "Please verify your e-mail address first. We have sent you a new link.",
+    emailNotVerifiedRecentLink: "Please verify your e-mail address first, with the link we sent you in the last few minutes.",
     emailTaken: "An account with this e-mail already exists. Log in instead, or reset your password.",
     usernameTaken: "This username is taken. Please choose another.",
     loginSessionFailed: "Login session creation failed.",

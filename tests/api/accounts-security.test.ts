@@ -277,7 +277,7 @@ describe("rate limits", () => {
     expect((await resend()).status).toBe(429);
   });
 
-  it("limit the verification e-mails that signing in to an unverified account sends", async () => {
+  it("limit the verification e-mails that signing in to an unverified account sends, and past the limit the refusal does not say a new link was sent", async () => {
     const person = newPerson();
     await shop.app.request("/api/auth/sign-up/email", postJson(person));
     await tokenFromMail(shop.capture, person.email, "/verify");
@@ -285,12 +285,19 @@ describe("rate limits", () => {
     const queuedFor = async () =>
       (await shop.app.database.db.selectFrom("mail_outbox").select("id").where("recipient", "=", person.email).execute()).length;
     const afterSignUp = await queuedFor();
+    const newLinkSent: unknown[] = [];
     for (let i = 0; i < 5; i++) {
       const response = await signIn(shop.app, person.email, person.password);
       expect(response.status).toBe(403);
+      newLinkSent.push(((await response.json()) as { newLinkSent?: boolean }).newLinkSent);
     }
     const queued = await queuedFor();
     expect(queued - afterSignUp).toBe(3);
+    expect(newLinkSent, "past the limit, the refusal says no new link went out").toEqual([undefined, undefined, undefined, false, false]);
+    await expect(shop.app.services.accounts.signIn({ email: person.email, password: person.password }, callerWith("203.0.113.4"))).rejects.toMatchObject({
+      status: 403,
+      message: messages.auth.emailNotVerifiedRecentLink,
+    });
     await shop.capture.waitFor(() => shop.capture.messages.filter((mail) => mail.to.includes(person.email)).length === queued);
   });
 

@@ -12,7 +12,7 @@ import {
   resetPasswordSchema,
   verifyEmailSchema,
 } from "#common/accounts/account-schemas.ts";
-import type { Auth } from "./auth/auth.ts";
+import { NEW_LINK_SENT, type Auth } from "./auth/auth.ts";
 import {
   accountAtAddress,
   authRateRules,
@@ -367,8 +367,10 @@ function fromAuthError(error: APIError): ServiceError {
   switch (errorCode(error)) {
     case "INVALID_EMAIL_OR_PASSWORD":
       return new InvalidInputError(a.invalidCredentials);
-    case "EMAIL_NOT_VERIFIED":
-      return new ServiceError(403, a.emailNotVerified, undefined, ERROR_CODES.emailNotVerified);
+    case "EMAIL_NOT_VERIFIED": {
+      const linkSent = (error.body as Record<string, unknown> | undefined)?.[NEW_LINK_SENT] !== false;
+      return new ServiceError(403, linkSent ? a.emailNotVerified : a.emailNotVerifiedRecentLink, undefined, ERROR_CODES.emailNotVerified);
+    }
     case "USERNAME_IS_ALREADY_TAKEN":
       return fieldConflict("username", a.usernameTaken);
     case "USER_ALREADY_EXISTS":

@@ -43,6 +43,12 @@ export type Auth = ReturnType<typeof createAuth>;
  * argon2id hashing, e-mails queued in our outbox with links to our own pages, database-backed rate limits
  * that also cover the pages' form actions, a common-password check, and a 30-day cap on any session.
  */
+/**
+ * Set to false on an EMAIL_NOT_VERIFIED refusal when no new verification link was sent (the per-address limit held it
+ * back), so that the refusal does not say one was.
+ */
+export const NEW_LINK_SENT = "newLinkSent";
+
 export function createAuth({ database, publicUrl, secret, shopName, outbox, rateLimiter, logger, events }: AuthDependencies) {
   const https = publicUrl.protocol === "https:";
   // __Host- binds a cookie to this exact origin (Secure, Path=/, no Domain): only possible over https. Every
@@ -228,9 +234,13 @@ export function createAuth({ database, publicUrl, secret, shopName, outbox, rate
           await rateLimiter.undo(authRateRules.signInFailuresPerAccount, accountAtAddress(email, ip));
         }
         // Better Auth's own resend on sign-in (sendOnSignIn), within the per-address limit on verification mails.
-        if (unverified && (await rateLimiter.tryHit(authRateRules.verificationPerEmail, email))) {
+        if (!unverified) return;
+        if (await rateLimiter.tryHit(authRateRules.verificationPerEmail, email)) {
           const found = await ctx.context.internalAdapter.findUserByEmail(email);
           if (found) await sendVerificationEmailFn(ctx, found.user);
+        } else {
+          // The refusal must not say a new link went out when the limit held it back.
+          throw new APIError("FORBIDDEN", { code: "EMAIL_NOT_VERIFIED", message: "Email not verified", [NEW_LINK_SENT]: false });
         }
       }),
     },
