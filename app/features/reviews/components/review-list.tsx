@@ -8,6 +8,8 @@ import { Stars } from "./stars.tsx";
 import type { ReviewActionResult } from "./review-form.tsx";
 
 const r = messages.reviews;
+/** One fetcher for every delete button of the page, under this key, so that ReviewList reads its answer. */
+const DELETE_REVIEW = "review-delete";
 // Fixed locale and zone: the server's rendering and the browser's hydration must print the same date.
 const dateFormat = new Intl.DateTimeFormat("en-IN", {
   dateStyle: "medium",
@@ -33,11 +35,23 @@ export function ReviewList({
   after: string | null;
   viewer: ReviewViewer | null;
 }) {
+  // The deletion's answer is read here, not by the review's own button: the live page (issue 7) may read the
+  // list again before the answer arrives, and the deleted review leaves the page with its button.
+  const deletion = useFetcher<ReviewActionResult>({ key: DELETE_REVIEW });
+  const deleted = deletion.data;
+  useEffect(() => {
+    if (deleted?.ok && deleted.intent === "review-delete") toast.success(r.deleted);
+  }, [deleted]);
   return (
     <section aria-labelledby="reviews-heading" className="mt-12">
       <h2 id="reviews-heading" className="text-2xl font-bold text-stone-900">
         {r.heading}
       </h2>
+      {deleted && !deleted.ok && deletion.state === "idle" ? (
+        <p role="alert" className="field-error mt-2">
+          {deleted.message}
+        </p>
+      ) : null}
       <div
         className="mt-4 h-[500px] overflow-y-auto rounded-2xl border border-stone-200 bg-white p-4"
         data-testid="reviews-panel"
@@ -111,12 +125,8 @@ function ReviewItem({
 }
 
 function DeleteReview({ review }: { review: Review }) {
-  const fetcher = useFetcher<ReviewActionResult>();
-  const result = fetcher.data;
-  // On the answer itself, not once idle: the review, and this form with it, leaves the page when the data is read again.
-  useEffect(() => {
-    if (result?.ok && result.intent === "review-delete") toast.success(r.deleted);
-  }, [result]);
+  const fetcher = useFetcher<ReviewActionResult>({ key: DELETE_REVIEW });
+  const deleting = fetcher.state !== "idle" && fetcher.formData?.get("reviewId") === review.id;
   return (
     <fetcher.Form
       method="post"
@@ -126,17 +136,12 @@ function DeleteReview({ review }: { review: Review }) {
       <input type="hidden" name="intent" value="review-delete" />
       <input type="hidden" name="reviewId" value={review.id} />
       <SubmitButton
-        busy={fetcher.state !== "idle"}
+        busy={deleting}
         busyLabel="Deleting the review"
         className="text-sm font-semibold text-red-700 underline"
       >
         {r.deleteReview}
       </SubmitButton>
-      {result && !result.ok ? (
-        <p role="alert" className="field-error">
-          {result.message}
-        </p>
-      ) : null}
     </fetcher.Form>
   );
 }
