@@ -19,6 +19,7 @@ import { messages } from "#common/shared/messages.ts";
 import { categoryIdParamSchema, productIdParamSchema } from "#common/catalog/catalog-schemas.ts";
 import type { Database } from "../../platform/db/client.ts";
 import type { DB, ProductTable } from "../../platform/db/schema.ts";
+import { plannedPerRun } from "../../platform/db/pg-statements.ts";
 import { inWriteTransaction, isUniqueViolation } from "../../platform/db/write-transaction.ts";
 import { ConflictError, fieldConflict, InvalidInputError, NotFoundError, parseInput, type ServiceError } from "../../platform/errors.ts";
 import type { ChangeFeed, ProductAspect } from "../../platform/change-feed/change-feed.ts";
@@ -299,7 +300,8 @@ export function createAdminCatalogService({
         .select(["p.id", "p.name", "p.price_paise", "p.stock", "p.category_id", "c.name as category_name", "img.url", "img.width", "img.height"]);
       if (query.q) {
         const pattern = `%${query.q.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-        rows = rows.where(sql<boolean>`lower(p.name) like ${pattern} escape '\\'`);
+        // How many names the pattern matches decides between the (stock, id) index and a scan: planned per run.
+        rows = rows.where(sql<boolean>`${plannedPerRun} lower(p.name) like ${pattern} escape '\\'`);
       }
       if (query.afterStock !== undefined && query.afterId) {
         const { afterStock, afterId } = query;

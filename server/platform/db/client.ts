@@ -3,7 +3,7 @@ import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import { withStatementCache } from "./statement-cache.ts";
 import { loadPg } from "./load-pg.ts";
-import { CUSTOM_PLANS_OPTION, withPreparedStatements } from "./pg-statements.ts";
+import { withPreparedStatements } from "./pg-statements.ts";
 import type { DB } from "./schema.ts";
 
 export type Dialect = "sqlite" | "postgres";
@@ -29,7 +29,7 @@ export function openDatabase(options: DatabaseOptions): Database {
       new (loadPg().Pool)({
         connectionString: options.databaseUrl,
         max: options.poolSize ?? 10,
-        options: [CUSTOM_PLANS_OPTION, ...(options.pgSchema ? [`-c search_path=${options.pgSchema}`] : [])].join(" "),
+        ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
       }),
     );
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });

@@ -2,8 +2,7 @@ import pg from "pg";
 import { sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestDatabase, dialectUnderTest, type TestDatabase } from "../../../tests/support/test-database.ts";
-import { withPreparedStatements } from "./pg-statements.ts";
-import { inShopperTransaction, inWriteTransaction } from "./write-transaction.ts";
+import { plannedPerRun, withPreparedStatements } from "./pg-statements.ts";
 
 let database: TestDatabase;
 beforeEach(async () => {
@@ -39,11 +38,18 @@ if (dialectUnderTest === "postgres") {
       expect(rows.filter((row) => row.statement.includes('from "rate_limits"'))).toHaveLength(1);
     });
 
-    it("plans statements for their own values, except in a shopper's transaction (lookups by key), which may use generic plans", async () => {
-      const planMode = async (db: typeof database.db) => (await sql<{ mode: string }>`select current_setting('plan_cache_mode') as mode`.execute(db)).rows[0]!.mode;
-      expect(await planMode(database.db)).toBe("force_custom_plan");
-      expect(await inWriteTransaction(database, planMode)).toBe("force_custom_plan");
-      for (const userId of ["c0ffee-Shopper_01", "o'brien\\x; --"]) expect(await inShopperTransaction(database, userId, planMode)).toBe("auto");
+    it("lets a lookup by key keep one generic plan after five runs, and plans a text marked plannedPerRun for each run's values, never preparing it", async () => {
+      const plans = await database.db.connection().execute(async (connection) => {
+        for (let run = 0; run < 7; run++) {
+          await connection.selectFrom("rate_limits").select("hits").where("key", "=", `fern-${run}`).execute();
+          await connection.selectFrom("rate_limits").select("hits").where(sql<boolean>`${plannedPerRun} key like ${`moss-${run}%`}`).execute();
+        }
+        return (await sql<{ statement: string; generic_plans: string }>`select statement, generic_plans from pg_prepared_statements`.execute(connection)).rows;
+      });
+      const lookup = plans.filter((plan) => plan.statement.includes('"key" = $1'));
+      expect(lookup).toHaveLength(1);
+      expect(Number(lookup[0]!.generic_plans)).toBeGreaterThan(0);
+      expect(plans.filter((plan) => plan.statement.includes("planned per run"))).toEqual([]);
     });
 
     it("prepares only the first texts up to its capacity on a connection, and still runs the later ones", async () => {

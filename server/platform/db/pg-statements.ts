@@ -1,18 +1,20 @@
+import { sql } from "kysely";
 import type Pg from "pg";
 
 /** How many SQL texts each PostgreSQL connection keeps prepared; the rest run as before, parsed every time. */
 export const PREPARED_PER_CONNECTION = 256;
 
-/**
- * Every statement planned for its own values, prepared or not (the connection's setting): PostgreSQL would
- * otherwise switch a prepared statement to one generic plan after five runs, and a generic plan can be far worse
- * for values unlike the first five — at 100,000 products a typo search went from 8.6 to 23.5 ms (p50) after other
- * searches had run. Transactions made only of lookups by key allow generic plans for themselves (ALLOW_GENERIC_PLANS).
- */
-export const CUSTOM_PLANS_OPTION = "-c plan_cache_mode=force_custom_plan";
+/** The mark of a statement planned for each run's values: a comment anywhere in its text (see plannedPerRun). */
+const PLANNED_PER_RUN_MARK = "/* planned per run */";
 
-/** Said at the start of a transaction whose statements are lookups by key, which one generic plan serves well. */
-export const ALLOW_GENERIC_PLANS = "set local plan_cache_mode = auto";
+/**
+ * Put into a statement whose best plan depends on its values, such as a text search: at 100,000 products the
+ * typo search 'bougainvilla' went from 8.6 to 23.5 ms (p50) once PostgreSQL had switched its prepared form to one
+ * generic plan after five runs. A marked text is never prepared: it goes unnamed, which PostgreSQL plans for the
+ * values it is bound with, every run (docs/decisions/030). Every other statement looks rows up by key and is
+ * prepared, and after five runs may keep one generic plan.
+ */
+export const plannedPerRun = sql.raw(PLANNED_PER_RUN_MARK);
 
 /** PostgreSQL's 'cached plan must not change result type': a table a prepared `select *` reads has changed. */
 const CACHED_PLAN_CHANGED = "0A000";
@@ -28,7 +30,7 @@ type Query = (...args: unknown[]) => unknown;
  * Bounded: each connection names its first PREPARED_PER_CONNECTION texts and runs any later one unnamed (the pool
  * closes idle connections, so a busy server's connections soon hold its busiest texts); this process keeps those
  * texts, a few MB at most for a pool of ten. A name is never reused for another text, so node-postgres's record of
- * what it has prepared stays true.
+ * what it has prepared stays true. A text marked with plannedPerRun is never named.
  */
 export function withPreparedStatements(pool: Pg.Pool, capacity = PREPARED_PER_CONNECTION): Pg.Pool {
   pool.on("connect", (client) => prepareOnConnection(client, capacity));
@@ -44,7 +46,8 @@ function prepareOnConnection(client: Pg.PoolClient, capacity: number) {
     if (typeof text !== "string" || !Array.isArray(values) || values.length === 0 || rest.length > 0) return query(text, values, ...rest);
     let name = names.get(text);
     if (name === undefined) {
-      if (named >= capacity) return query(text, values);
+      // Unnamed: a text planned per run, or any text past the bound.
+      if (named >= capacity || text.includes(PLANNED_PER_RUN_MARK)) return query(text, values);
       name = `shop_${named++}`;
       names.set(text, name);
     }

@@ -1,7 +1,6 @@
 import { sql, type Kysely } from "kysely";
 import type { Database } from "./client.ts";
 import type { DB } from "./schema.ts";
-import { ALLOW_GENERIC_PLANS } from "./pg-statements.ts";
 
 /**
  * A transaction that takes the write lock at its start, so that no other writer can interleave with it:
@@ -61,10 +60,9 @@ export async function inShopperTransaction<T>(database: Pick<Database, "db" | "d
   if (database.dialect !== "postgres") return inWriteTransaction(database, work);
   // The lock is the transaction's first statement, so it goes with BEGIN in one round trip: one of the few a
   // checkout or an add to the cart makes (decision 009). The id is written into the SQL only when it is a plain
-  // one (Better Auth's ids and UUIDs are); any other goes as a parameter, in a statement of its own. Every
-  // statement of a cart change or a checkout looks rows up by key, so they may run on generic plans (pg-statements.ts).
-  if (PLAIN_ID.test(userId)) return inTransactionOpenedBy(database, `begin; ${ALLOW_GENERIC_PLANS}; select pg_advisory_xact_lock(${SHOPPER_LOCKS}, hashtext('${userId}'))`, work);
-  return inTransactionOpenedBy(database, `begin; ${ALLOW_GENERIC_PLANS}`, async (trx) => {
+  // one (Better Auth's ids and UUIDs are); any other goes as a parameter, in a statement of its own.
+  if (PLAIN_ID.test(userId)) return inTransactionOpenedBy(database, `begin; select pg_advisory_xact_lock(${SHOPPER_LOCKS}, hashtext('${userId}'))`, work);
+  return inTransactionOpenedBy(database, "begin", async (trx) => {
     await sql`select pg_advisory_xact_lock(${SHOPPER_LOCKS}, hashtext(${userId}))`.execute(trx);
     return work(trx);
   });

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from "kysely";
 import type { DB } from "../../../platform/db/schema.ts";
+import { plannedPerRun } from "../../../platform/db/pg-statements.ts";
 import type { Candidate, SearchIndex } from "./ranked-search.ts";
 
 /**
@@ -8,12 +9,13 @@ import type { Candidate, SearchIndex } from "./ranked-search.ts";
  * groups' conditions ANDed in one bitmap), or through the category's name. Each read stops at the cap; nothing is
  * ranked or joined here beyond the categories of the rows read (ranking is ranked-search.ts's, in the process), so
  * the planner has no row estimate to get wrong: the earlier single query, ranked and joined in SQL, was planned
- * with a hash join over every product (0.3–0.6 s at 100,000 products).
+ * with a hash join over every product (0.3–0.6 s at 100,000 products). Each is planned for its own words
+ * (plannedPerRun): how many rows a pattern matches is what the plan turns on.
  */
 export function createPostgresSearchIndex(db: Kysely<DB>): SearchIndex {
   async function read(from: RawBuilder<unknown>): Promise<Candidate[]> {
     const rows = await sql<{ id: string; name: string; categoryName: string; order: Date | string }>`
-      select p.id, p.name, c.name as "categoryName", p.created_at as "order"
+      ${plannedPerRun} select p.id, p.name, c.name as "categoryName", p.created_at as "order"
       from (${from}) p join categories c on c.id = p.category_id`.execute(db);
     return rows.rows.map((row) => ({ ...row, order: new Date(row.order).toISOString() }));
   }
@@ -22,7 +24,7 @@ export function createPostgresSearchIndex(db: Kysely<DB>): SearchIndex {
     async byName(groups, cap) {
       // Every group is in the name, so ranking needs no category: no join for the planner to misjudge.
       const rows = await sql<{ id: string; name: string; order: Date | string }>`
-        select id, name, created_at as "order" from products where ${everyGroup(groups, sql`lower(name)`)} limit ${cap}`.execute(db);
+        ${plannedPerRun} select id, name, created_at as "order" from products where ${everyGroup(groups, sql`lower(name)`)} limit ${cap}`.execute(db);
       return rows.rows.map((row) => ({ ...row, categoryName: "", order: new Date(row.order).toISOString() }));
     },
 
@@ -32,7 +34,7 @@ export function createPostgresSearchIndex(db: Kysely<DB>): SearchIndex {
       // A product also has a word through its category's name: the (few) categories that have one are found first,
       // then their products by the category index, each checked for the other words.
       const categories = await sql<{ id: string; name: string }>`
-        select id, lower(name) as name from categories where lower(name) like any(${patterns(groups.flat())})`.execute(db);
+        ${plannedPerRun} select id, lower(name) as name from categories where lower(name) like any(${patterns(groups.flat())})`.execute(db);
       if (categories.rows.length === 0) return inDocument;
       const ids = categories.rows.map((c) => c.id);
       const perGroup = sql.join(
@@ -51,13 +53,13 @@ export function createPostgresSearchIndex(db: Kysely<DB>): SearchIndex {
 
     async termsLike(word, limit) {
       const rows = await sql<{ term: string }>`
-        select term from search_terms where term % ${word} order by similarity(term, ${word}) desc limit ${limit}`.execute(db);
+        ${plannedPerRun} select term from search_terms where term % ${word} order by similarity(term, ${word}) desc limit ${limit}`.execute(db);
       return rows.rows.map(({ term }) => term);
     },
 
     async byNamePrefix(prefix, cap) {
       const rows = await sql<{ id: string }>`
-        select id from (select id, lower(name) as key from products where lower(name) like ${`${escapeLike(prefix)}%`} limit ${cap}) hits
+        ${plannedPerRun} select id from (select id, lower(name) as key from products where lower(name) like ${`${escapeLike(prefix)}%`} limit ${cap}) hits
         order by key`.execute(db);
       return rows.rows.map(({ id }) => id);
     },
