@@ -5,7 +5,7 @@ import { createProduct } from "../tests/support/factories.ts";
 import { createPostgresDatabase, insertShoppers, startShopProcess, stopShopProcess, waitUntilHealthy, type ShopProcess } from "../tests/support/shop-process.ts";
 import { inTurn } from "./in-turn.ts";
 import { median } from "./statistics.ts";
-import { buy, closeClients, readCart, runPhase, SHOPPERS, type Measured, type Step } from "./checkout.ts";
+import { buy, closeClients, readCart, runPhase, SHOPPERS, withOrderDesk, type Measured, type Step } from "./checkout.ts";
 
 // Two builds of the server, compared on the checkout bench's own phases, in turn (bench/in-turn.ts): A, B, B, A…
 // for AB_ROUNDS rounds of AB_SECONDS each. This machine's speed drifts by ±30 % within minutes (other programs, the
@@ -58,7 +58,7 @@ async function main() {
     for (const [i, build] of [buildA, buildB].entries()) {
       const copy = path.join(copies, `${i ? "B" : "A"}-main.js`);
       copyFileSync(build, copy);
-      const server = startShopProcess({ port: PORT + i, databaseUrl: target.url, server: copy, env: { RATE_LIMIT_SCALE: "10000", MAX_PENDING_ORDERS: "1000" } });
+      const server = startShopProcess({ port: PORT + i, databaseUrl: target.url, server: copy, env: { RATE_LIMIT_SCALE: "10000" } });
       sides.push({ label: i ? "B" : "A", server, reads: [], orders: [] });
     }
     for (const side of sides) await waitUntilHealthy(side.server);
@@ -76,12 +76,7 @@ async function main() {
         if (Number(waiting) === 0) break;
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
-      return runPhase(
-        shoppers.map(({ cookie }) => ({ url: side.server.url, cookie })),
-        SECONDS,
-        step,
-        pids,
-      );
+      return withOrderDesk({ db }, () => runPhase(shoppers.map(({ cookie }) => ({ url: side.server.url, cookie })), SECONDS, step, pids));
     };
     // A first warm-up round each (JIT, connection pools), not counted.
     for (const side of sides) await run(side, buy(plant.id));

@@ -165,12 +165,20 @@ export function createOrdersService(deps: OrdersDependencies) {
         trx
           .selectNoFrom((eb) => [
             orderIdWithKey(trx, user.id, details.idempotencyKey).as("earlier"),
+            // Counted only up to the cap, all the check needs: a shopper whose pending orders passed it (the cap
+            // was lowered since) costs no more than one at it.
             eb
-              .selectFrom("orders")
+              .selectFrom(
+                eb
+                  .selectFrom("orders")
+                  .select("id")
+                  .where("user_id", "=", user.id)
+                  .where("status", "=", "pending")
+                  .where("payment_method", "=", cashOnDelivery.label)
+                  .limit(deps.maxPendingOrders)
+                  .as("p"),
+              )
               .select((count) => count.fn.countAll<number>().as("n"))
-              .where("user_id", "=", user.id)
-              .where("status", "=", "pending")
-              .where("payment_method", "=", cashOnDelivery.label)
               .as("pending"),
           ])
           .as("k"),
