@@ -93,6 +93,8 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/consistent-type-imports": "error",
       "no-console": ["error", { allow: ["error", "warn"] }],
+      // Hono's c.var is a getter that copies every variable of the request into a new object on each read.
+      "no-restricted-syntax": ["error", { selector: "MemberExpression[property.name='var'][object.type='Identifier']", message: "Read a Hono variable with c.get(name): c.var copies them all into a new object on every read." }],
     },
   },
   // Each block below sets no-restricted-imports for its files in full (a later block replaces an earlier one).

@@ -20,7 +20,7 @@ export function apiRoutes(publicOrigin: string) {
     // Multipart upload first: it has its own size limit and is not JSON.
     .route("/profiles", profilePictureApi)
     // Resumable uploads (tus): 5 MiB chunks, streamed to disk, their size checked by tus itself.
-    .route("/uploads", uploadsApi<AppEnv>((c) => c.var.services.uploads))
+    .route("/uploads", uploadsApi<AppEnv>((c) => c.get("services").uploads))
     .use("*", ...jsonBodies(JSON_BODY_LIMIT))
     .route("/auth", authApi)
     .route("/me", meApi)

@@ -15,14 +15,14 @@ export function createPageHandler(
 ): PageHandler {
   const handle = createRequestHandler(build, mode);
   return async (c) => {
-    const sessions = c.var.sessions;
+    const sessions = c.get("sessions");
     if (!sessions) throw new Error("pages need the sessions() middleware in front of them");
     return handle(c.req.raw, {
-      services: c.var.services,
+      services: c.get("services"),
       shop,
-      cspNonce: c.var.secureHeadersNonce ?? "",
+      cspNonce: c.get("secureHeadersNonce") ?? "",
       clientIp: clientIp(c),
-      log: c.var.log,
+      log: c.get("log"),
       user: await currentUser(c),
       request: requestContext(c),
       sessionCookies: sessions.cookies,

@@ -20,7 +20,7 @@ afterEach(async () => {
 
 /** A page of about 20 kB whose inline scripts carry the response's nonce, as React Router's do. */
 const bigPage: PageHandler = async (c) => {
-  const nonce = c.var.secureHeadersNonce ?? "";
+  const nonce = c.get("secureHeadersNonce") ?? "";
   const rows = Array.from({ length: 400 }, (_, i) => `<li>Plant number ${i} in a pot</li>`).join("");
   return new Response(`<!doctype html><ul>${rows}</ul><script nonce="${nonce}">hydrate()</script>`, {
     headers: { "Content-Type": "text/html; charset=utf-8" },

@@ -21,7 +21,7 @@ let renders = 0;
 /** Stands in for React Router: a page over 1 kB whose inline scripts carry the response's nonce, showing the URL it was handed. */
 const pages: PageHandler = async (c) => {
   renders++;
-  const nonce = c.var.secureHeadersNonce ?? "";
+  const nonce = c.get("secureHeadersNonce") ?? "";
   const rows = Array.from({ length: 100 }, (_, i) => `<li>Plant number ${i}</li>`).join("");
   return new Response(`<!doctype html><p>${c.req.raw.url} render ${renders}</p><ul>${rows}</ul><script nonce="${nonce}">hydrate()</script>`, {
     headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-cache" },

@@ -12,7 +12,7 @@ let renders = 0;
 // Stands in for React Router: a page that shows its render count and carries the response's nonce.
 const pages: PageHandler = async (c) => {
   renders++;
-  const nonce = c.var.secureHeadersNonce ?? "";
+  const nonce = c.get("secureHeadersNonce") ?? "";
   const status = c.req.path === "/missing" ? 404 : 200;
   const headers: Record<string, string> = { "Content-Type": "text/html; charset=utf-8" };
   if (c.req.path === "/sets-cookie") headers["Set-Cookie"] = "a=b";

@@ -7,7 +7,7 @@ const eslint = new ESLint();
 // any test below is about, so it happens once here, outside the tests' own time limit.
 beforeAll(() => eslint.lintText("", { filePath: "server/platform/warm-up.ts" }), 60_000);
 
-const RULES = new Set(["no-restricted-imports", "@typescript-eslint/no-restricted-imports", "plant-shop/platform-reach"]);
+const RULES = new Set(["no-restricted-imports", "@typescript-eslint/no-restricted-imports", "plant-shop/platform-reach", "no-restricted-syntax"]);
 
 async function ruleHits(filePath: string, code: string) {
   const [result] = await eslint.lintText(code, { filePath });
@@ -114,5 +114,13 @@ describe("common/ imports nothing from app/ or server/", () => {
 
   it("lets common/ import common/", async () => {
     expect(await ruleHits("common/cart/example.ts", valueImport("formatPrice", "../shared/money.ts"))).toHaveLength(0);
+  });
+});
+
+describe("the rule on Hono's request variables", () => {
+  it("fails a read through c.var, which copies every variable into a new object, and lets c.get through", async () => {
+    const handler = (read: string) => `import type { Context } from "hono";\nexport const who = (c: Context) => ${read};\n`;
+    expect(await ruleHits("server/platform/http/example.ts", handler("c.var.user"))).toHaveLength(1);
+    expect(await ruleHits("server/platform/http/example.ts", handler('c.get("user")'))).toHaveLength(0);
   });
 });

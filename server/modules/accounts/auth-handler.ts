@@ -11,7 +11,7 @@ export const authApi = new Hono<AppEnv>().all("/*", async (c) => {
   const headers = new Headers(c.req.raw.headers);
   headers.set(CLIENT_IP_HEADER, clientIp(c) ?? "unknown");
   const request = new Request(c.req.raw, { headers });
-  return c.var.services.authHandler(request);
+  return c.get("services").authHandler(request);
 });
 
 /**

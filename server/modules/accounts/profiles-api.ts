@@ -36,7 +36,7 @@ export const profilesApi = new Hono<AppEnv>()
       parameters: [userId],
       responses: { 200: json(profileViewSchema, "The profile"), ...problems(404) },
     }),
-    async (c) => c.json(await c.var.services.profiles.getProfile(await currentUser(c), c.req.param("userId"))),
+    async (c) => c.json(await c.get("services").profiles.getProfile(await currentUser(c), c.req.param("userId"))),
   )
   .patch(
     "/:userId",
@@ -47,7 +47,7 @@ export const profilesApi = new Hono<AppEnv>()
       responses: { 200: json(privateProfileSchema, "Saved"), ...problems(400, 404, 409) },
     }),
     async (c) => {
-      const profile = await c.var.services.profiles.updateProfile(await currentUser(c), c.req.param("userId"), await readJson(c));
+      const profile = await c.get("services").profiles.updateProfile(await currentUser(c), c.req.param("userId"), await readJson(c));
       return c.json(profile);
     },
   );
@@ -80,7 +80,7 @@ export const profilePictureApi = new Hono<AppEnv>().post(
     const form = await c.req.formData().catch(() => null);
     const file = form?.get("image");
     const picture = file instanceof File ? new Uint8Array(await file.arrayBuffer()) : null;
-    return c.json(await c.var.services.profiles.setPicture(user, c.req.param("userId"), picture, requestContext(c)));
+    return c.json(await c.get("services").profiles.setPicture(user, c.req.param("userId"), picture, requestContext(c)));
   },
 );
 

@@ -24,7 +24,7 @@ export const verificationApi = new Hono<AppEnv>().post(
   async (c) => {
     const body = await readJson(c);
     const { token, password } = (typeof body === "object" && body !== null ? body : {}) as { token?: unknown; password?: unknown };
-    const outcome = await c.var.services.accounts.verifyEmail({ token, password: password ?? "" }, requestContext(c));
+    const outcome = await c.get("services").accounts.verifyEmail({ token, password: password ?? "" }, requestContext(c));
     if (outcome.kind === "verified") c.set("sessionOutcome", outcome.session);
     return c.json({ verified: outcome.kind === "verified" });
   },

@@ -24,7 +24,7 @@ import { readJson } from "../../platform/http/read-json.ts";
 
 /** Who is asking, refused unless an admin before anything of the request is read (401 visitor, 403 user). */
 async function admin(c: Context<AppEnv>) {
-  return c.var.services.adminCatalog.requireAdmin(await currentUser(c));
+  return c.get("services").adminCatalog.requireAdmin(await currentUser(c));
 }
 
 const productParameters = parameters(productIdParamSchema, "path");
@@ -39,7 +39,7 @@ export const adminProductsApi = new Hono<AppEnv>()
       parameters: parameters(adminProductListSchema, "query"),
       responses: { 200: json(adminProductPageSchema, "A page of products"), ...problems(400, 401, 403) },
     }),
-    async (c) => c.json(await c.var.services.adminCatalog.listProducts(await admin(c), c.req.query())),
+    async (c) => c.json(await c.get("services").adminCatalog.listProducts(await admin(c), c.req.query())),
   )
   .post(
     "/",
@@ -50,7 +50,7 @@ export const adminProductsApi = new Hono<AppEnv>()
     }),
     async (c) => {
       const user = await admin(c);
-      return c.json(await c.var.services.adminCatalog.createProduct(user, await readJson(c)), 201);
+      return c.json(await c.get("services").adminCatalog.createProduct(user, await readJson(c)), 201);
     },
   )
   .get(
@@ -60,7 +60,7 @@ export const adminProductsApi = new Hono<AppEnv>()
       parameters: productParameters,
       responses: { 200: json(productForEditSchema, "The product"), ...problems(400, 401, 403, 404) },
     }),
-    async (c) => c.json(await c.var.services.adminCatalog.getProductForEdit(await admin(c), c.req.param())),
+    async (c) => c.json(await c.get("services").adminCatalog.getProductForEdit(await admin(c), c.req.param())),
   )
   .put(
     "/:productId",
@@ -72,7 +72,7 @@ export const adminProductsApi = new Hono<AppEnv>()
     }),
     async (c) => {
       const user = await admin(c);
-      return c.json(await c.var.services.adminCatalog.updateProduct(user, c.req.param(), await readJson(c)));
+      return c.json(await c.get("services").adminCatalog.updateProduct(user, c.req.param(), await readJson(c)));
     },
   )
   .patch(
@@ -85,7 +85,7 @@ export const adminProductsApi = new Hono<AppEnv>()
     }),
     async (c) => {
       const user = await admin(c);
-      return c.json(await c.var.services.adminCatalog.setStock(user, c.req.param(), await readJson(c)));
+      return c.json(await c.get("services").adminCatalog.setStock(user, c.req.param(), await readJson(c)));
     },
   )
   .delete(
@@ -95,7 +95,7 @@ export const adminProductsApi = new Hono<AppEnv>()
       parameters: productParameters,
       responses: { 200: json(deletedProductSchema, "Deleted"), ...problems(400, 401, 403, 404) },
     }),
-    async (c) => c.json(await c.var.services.adminCatalog.deleteProduct(await admin(c), c.req.param())),
+    async (c) => c.json(await c.get("services").adminCatalog.deleteProduct(await admin(c), c.req.param())),
   );
 
 /** /api/admin/categories. */
@@ -107,7 +107,7 @@ export const adminCategoriesApi = new Hono<AppEnv>()
       parameters: parameters(adminCategoryListSchema, "query"),
       responses: { 200: json(adminCategoryPageSchema, "A page of categories"), ...problems(400, 401, 403) },
     }),
-    async (c) => c.json(await c.var.services.adminCatalog.listCategories(await admin(c), c.req.query())),
+    async (c) => c.json(await c.get("services").adminCatalog.listCategories(await admin(c), c.req.query())),
   )
   .patch(
     "/:categoryId",
@@ -119,7 +119,7 @@ export const adminCategoriesApi = new Hono<AppEnv>()
     }),
     async (c) => {
       const user = await admin(c);
-      return c.json(await c.var.services.adminCatalog.renameCategory(user, c.req.param(), await readJson(c)));
+      return c.json(await c.get("services").adminCatalog.renameCategory(user, c.req.param(), await readJson(c)));
     },
   )
   .put(
@@ -132,7 +132,7 @@ export const adminCategoriesApi = new Hono<AppEnv>()
     }),
     async (c) => {
       const user = await admin(c);
-      return c.json(await c.var.services.adminCatalog.setCategoryImage(user, c.req.param(), await readJson(c)));
+      return c.json(await c.get("services").adminCatalog.setCategoryImage(user, c.req.param(), await readJson(c)));
     },
   )
   .delete(
@@ -142,5 +142,5 @@ export const adminCategoriesApi = new Hono<AppEnv>()
       parameters: categoryParameters,
       responses: { 200: json(categoryChangedSchema, "Deleted"), ...problems(400, 401, 403, 404, 409) },
     }),
-    async (c) => c.json(await c.var.services.adminCatalog.deleteCategory(await admin(c), c.req.param())),
+    async (c) => c.json(await c.get("services").adminCatalog.deleteCategory(await admin(c), c.req.param())),
   );

@@ -13,7 +13,7 @@ export const cartApi = new Hono<AppEnv>()
       summary: "The signed-in shopper's cart with current prices and totals",
       responses: { 200: json(cartSchema, "The cart"), ...problems(401) },
     }),
-    async (c) => c.json(await c.var.services.cart.getCart(await currentUser(c))),
+    async (c) => c.json(await c.get("services").cart.getCart(await currentUser(c))),
   )
   .post(
     "/items",
@@ -24,8 +24,8 @@ export const cartApi = new Hono<AppEnv>()
     }),
     async (c) => {
       const user = await currentUser(c);
-      await c.var.services.cart.addToCart(user, await readJson(c));
-      return c.json(await c.var.services.cart.getCart(user), 201);
+      await c.get("services").cart.addToCart(user, await readJson(c));
+      return c.json(await c.get("services").cart.getCart(user), 201);
     },
   )
   .patch(
@@ -38,8 +38,8 @@ export const cartApi = new Hono<AppEnv>()
     }),
     async (c) => {
       const user = await currentUser(c);
-      await c.var.services.cart.setQuantity(user, c.req.param("itemId"), await readJson(c));
-      return c.json(await c.var.services.cart.getCart(user));
+      await c.get("services").cart.setQuantity(user, c.req.param("itemId"), await readJson(c));
+      return c.json(await c.get("services").cart.getCart(user));
     },
   )
   .delete(
@@ -51,7 +51,7 @@ export const cartApi = new Hono<AppEnv>()
     }),
     async (c) => {
       const user = await currentUser(c);
-      await c.var.services.cart.removeItem(user, c.req.param("itemId"));
-      return c.json(await c.var.services.cart.getCart(user));
+      await c.get("services").cart.removeItem(user, c.req.param("itemId"));
+      return c.json(await c.get("services").cart.getCart(user));
     },
   );

@@ -17,7 +17,7 @@ export const categoriesApi = new Hono<AppEnv>()
       parameters: parameters(categoryListQuerySchema, "query"),
       responses: { 200: json(categoryListSchema, "The categories"), ...problems(400), ...notModified },
     }),
-    async (c) => c.json(await c.var.services.catalog.listCategories(c.req.query())),
+    async (c) => c.json(await c.get("services").catalog.listCategories(c.req.query())),
   )
   .get(
     "/:categoryId",
@@ -26,5 +26,5 @@ export const categoriesApi = new Hono<AppEnv>()
       parameters: [...parameters(categoryIdParamSchema, "path"), ...parameters(categoryPageQuerySchema.pick({ page: true }), "query")],
       responses: { 200: json(categoryWithProductsSchema, "The category"), ...problems(400, 404), ...notModified },
     }),
-    async (c) => c.json(await c.var.services.catalog.getCategory({ page: c.req.query("page"), ...c.req.param() })),
+    async (c) => c.json(await c.get("services").catalog.getCategory({ page: c.req.query("page"), ...c.req.param() })),
   );

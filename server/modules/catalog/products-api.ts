@@ -20,7 +20,7 @@ export const productsApi = new Hono<AppEnv>()
       parameters: parameters(productListQuerySchema, "query"),
       responses: { 200: json(productPageSchema, "A page of products"), ...problems(400, 429), ...notModified },
     }),
-    async (c) => c.json(await c.var.services.catalog.listProducts(c.req.query(), { clientIp: clientIp(c) })),
+    async (c) => c.json(await c.get("services").catalog.listProducts(c.req.query(), { clientIp: clientIp(c) })),
   )
   .get(
     "/suggestions",
@@ -29,7 +29,7 @@ export const productsApi = new Hono<AppEnv>()
       parameters: parameters(suggestionQuerySchema, "query"),
       responses: { 200: json(productSuggestionsSchema, "The suggestions"), ...problems(400, 429), ...notModified },
     }),
-    async (c) => c.json(await c.var.services.catalog.suggestProducts(c.req.query(), { clientIp: clientIp(c) })),
+    async (c) => c.json(await c.get("services").catalog.suggestProducts(c.req.query(), { clientIp: clientIp(c) })),
   )
   .get(
     "/:productId",
@@ -38,7 +38,7 @@ export const productsApi = new Hono<AppEnv>()
       parameters: parameters(productIdParamSchema, "path"),
       responses: { 200: json(productDetailSchema, "The product"), ...problems(400, 404), ...notModified },
     }),
-    async (c) => c.json(await c.var.services.catalog.getProduct(c.req.param())),
+    async (c) => c.json(await c.get("services").catalog.getProduct(c.req.param())),
   )
   /**
    * A product's changes as Server-Sent Events (decision 019): first `event: ready` with the product's updatedAt,
@@ -62,10 +62,10 @@ export const productsApi = new Hono<AppEnv>()
     async (c) => {
       // Subscribed before the version is read: a change committed after the read is then heard, whenever its
       // notice arrives, and sent after `ready`; one committed before it shows in the version itself.
-      const changes = c.var.services.productEvents.listen(c.req.param("productId"));
+      const changes = c.get("services").productEvents.listen(c.req.param("productId"));
       let version: { updatedAt: string };
       try {
-        version = await c.var.services.catalog.getProductVersion(c.req.param());
+        version = await c.get("services").catalog.getProductVersion(c.req.param());
       } catch (error) {
         changes.stop(); // a 400 or 404 answered without a stream
         throw error;

@@ -32,17 +32,17 @@ export function seoFiles(publicOrigin: string) {
       c.text(`User-agent: *\nAllow: /\nDisallow: /api/\nDisallow: /cart\n\nSitemap: ${publicOrigin}/sitemap.xml\n`),
     )
     .get("/sitemap.xml", async (c) => {
-      const sitemaps = c.var.services.sitemaps;
+      const sitemaps = c.get("services").sitemaps;
       const etag = await sitemaps.etag();
       return unchangedFor(c, etag) ?? c.body(await sitemaps.index(publicOrigin), 200, { ...XML, ETag: etag });
     })
     .get("/sitemaps/pages.xml", async (c) => {
-      const sitemaps = c.var.services.sitemaps;
+      const sitemaps = c.get("services").sitemaps;
       const etag = await sitemaps.etag();
       return unchangedFor(c, etag) ?? streamXml(c, sitemaps.pagesFile(publicOrigin), etag);
     })
     .get("/sitemaps/:file{products-[1-9][0-9]{0,5}\\.xml}", async (c) => {
-      const sitemaps = c.var.services.sitemaps;
+      const sitemaps = c.get("services").sitemaps;
       const n = Number(/\d+/.exec(c.req.param("file"))![0]);
       // Read afresh every time, without a tag: its lastmod dates change with every order (sitemaps.etag).
       return streamXml(c, await sitemaps.productsFile(n, publicOrigin));

@@ -14,7 +14,7 @@ export const adminMessagesApi = new Hono<AppEnv>()
       parameters: parameters(messageListQuerySchema, "query"),
       responses: { 200: json(contactMessagesPageSchema, "A page of messages"), ...problems(400, 401, 403) },
     }),
-    async (c) => c.json(await c.var.services.contact.listMessages(await currentUser(c), c.req.query())),
+    async (c) => c.json(await c.get("services").contact.listMessages(await currentUser(c), c.req.query())),
   )
   .patch(
     "/:messageId",
@@ -24,5 +24,5 @@ export const adminMessagesApi = new Hono<AppEnv>()
       requestBody: jsonBody(markHandledSchema),
       responses: { 200: json(storedContactMessageSchema, "The message as it now is"), ...problems(400, 401, 403, 404) },
     }),
-    async (c) => c.json(await c.var.services.contact.setHandled(await currentUser(c), c.req.param("messageId"), await readJson(c))),
+    async (c) => c.json(await c.get("services").contact.setHandled(await currentUser(c), c.req.param("messageId"), await readJson(c))),
   );

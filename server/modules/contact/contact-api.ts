@@ -13,7 +13,7 @@ export const contactApi = new Hono<AppEnv>().post(
     responses: { 201: json(contactReceiptSchema, "Stored"), ...problems(400, 429) },
   }),
   async (c) => {
-    const result = await c.var.services.contact.sendMessage(await readJson(c), { clientIp: clientIp(c) });
+    const result = await c.get("services").contact.sendMessage(await readJson(c), { clientIp: clientIp(c) });
     return c.json(result, 201);
   },
 );

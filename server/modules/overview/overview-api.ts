@@ -11,5 +11,5 @@ export const adminOverviewApi = new Hono<AppEnv>().get(
     summary: "Orders and revenue today and over the last 30 days, low stock, unhandled messages (admins)",
     responses: { 200: json(overviewSchema, "The overview"), ...problems(401, 403) },
   }),
-  async (c) => c.json(await c.var.services.overview.getOverview(await currentUser(c))),
+  async (c) => c.json(await c.get("services").overview.getOverview(await currentUser(c))),
 );

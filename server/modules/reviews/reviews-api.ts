@@ -17,7 +17,7 @@ export const reviewsApi = new Hono<AppEnv>()
       parameters: [...productParameters, ...parameters(reviewListQuerySchema, "query")],
       responses: { 200: json(reviewPageSchema, "A page of reviews"), ...problems(400, 404), ...notModified },
     }),
-    async (c) => c.json(await c.var.services.reviews.listReviews(c.req.param("productId"), c.req.query())),
+    async (c) => c.json(await c.get("services").reviews.listReviews(c.req.param("productId"), c.req.query())),
   )
   .get(
     "/mine",
@@ -26,7 +26,7 @@ export const reviewsApi = new Hono<AppEnv>()
       parameters: productParameters,
       responses: { 200: json(myReviewSchema, "Their review"), ...problems(400, 404) },
     }),
-    async (c) => c.json({ review: await c.var.services.reviews.getMyReview(await currentUser(c), c.req.param("productId")) }),
+    async (c) => c.json({ review: await c.get("services").reviews.getMyReview(await currentUser(c), c.req.param("productId")) }),
   )
   .put(
     "/mine",
@@ -40,7 +40,7 @@ export const reviewsApi = new Hono<AppEnv>()
       const user = await currentUser(c);
       // A body that is not JSON is refused by the service's own check, with the spec's prefix.
       const body = await readJson(c).catch(() => null);
-      const { review, created } = await c.var.services.reviews.saveMyReview(user, c.req.param("productId"), body);
+      const { review, created } = await c.get("services").reviews.saveMyReview(user, c.req.param("productId"), body);
       return c.json(review, created ? 201 : 200);
     },
   )
@@ -52,7 +52,7 @@ export const reviewsApi = new Hono<AppEnv>()
       responses: { 204: { description: "Deleted" }, ...problems(401, 403, 404) },
     }),
     async (c) => {
-      await c.var.services.reviews.deleteMyReview(await currentUser(c), c.req.param("productId"));
+      await c.get("services").reviews.deleteMyReview(await currentUser(c), c.req.param("productId"));
       return c.body(null, 204);
     },
   )
@@ -64,7 +64,7 @@ export const reviewsApi = new Hono<AppEnv>()
       responses: { 204: { description: "Deleted" }, ...problems(401, 403, 404) },
     }),
     async (c) => {
-      await c.var.services.reviews.deleteReview(await currentUser(c), c.req.param("productId"), c.req.param("reviewId"));
+      await c.get("services").reviews.deleteReview(await currentUser(c), c.req.param("productId"), c.req.param("reviewId"));
       return c.body(null, 204);
     },
   );

@@ -41,5 +41,5 @@ export function resolveClientIp(trustedProxies: number) {
 
 /** The client address resolveClientIp found (in-process test requests have none). */
 export function clientIp<E extends PlatformEnv>(c: Context<E>): string | null {
-  return platformContext(c).var.clientIp ?? null;
+  return platformContext(c).get("clientIp") ?? null;
 }

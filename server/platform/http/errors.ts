@@ -19,6 +19,6 @@ export function handleError<E extends PlatformEnv>(error: Error, context: Contex
   if (error instanceof HTTPException && error.status < 500) {
     return c.json({ message: error.message || "The request could not be handled." }, error.status as ContentfulStatusCode);
   }
-  c.var.log.error({ err: error, requestId: c.var.requestId }, "request failed");
+  c.get("log").error({ err: error, requestId: c.get("requestId") }, "request failed");
   return c.json({ message: INTERNAL_ERROR_MESSAGE }, 500);
 }

@@ -42,7 +42,7 @@ export function frontCache({ caches, trustedProxies, logger }: FrontCacheOptions
   /** Outermost middleware: records, on the answer a cache just stored, the headers the chain finally sent with it. */
   const capture = createMiddleware<PlatformEnv>(async (c, next) => {
     await next();
-    const entry = c.var.storedAnswer;
+    const entry = c.get("storedAnswer");
     if (!entry || c.res.status !== 200 || c.res.headers.has("set-cookie")) return;
     const sent = [...c.res.headers.entries()].filter(([name]) => !NOT_KEPT.test(name) && name !== entry.hitHeader.toLowerCase());
     const own = new Set(entry.headers.map(([name]) => name.toLowerCase()));

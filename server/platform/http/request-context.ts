@@ -14,7 +14,7 @@ export function sessions(cookies: SessionCookies, lookUp: SessionLookup): Middle
   return async (c, next) => {
     c.set("sessions", { cookies, lookUp });
     await next();
-    const refreshed = cookies.write(c.var.sessionOutcome ?? { kind: "unchanged" });
+    const refreshed = cookies.write(c.get("sessionOutcome") ?? { kind: "unchanged" });
     if (!refreshed.length || c.res.headers.getSetCookie().some(cookies.isSessionCookie)) return;
     for (const cookie of refreshed) c.res.headers.append("Set-Cookie", cookie);
   };
@@ -25,7 +25,7 @@ export function requestContext<E extends PlatformEnv>(context: Context<E>): Sess
   const c = platformContext(context);
   return {
     clientIp: clientIp(c),
-    sessionCredential: c.var.sessions?.cookies.read(c.req.raw.headers) ?? null,
+    sessionCredential: c.get("sessions")?.cookies.read(c.req.raw.headers) ?? null,
     userAgent: c.req.header("user-agent") ?? null,
   };
 }
@@ -33,8 +33,8 @@ export function requestContext<E extends PlatformEnv>(context: Context<E>): Sess
 /** The signed-in person of this request, looked up once. */
 export async function currentUser<E extends PlatformEnv>(context: Context<E>): Promise<SessionUser | null> {
   const c = platformContext(context);
-  if (c.var.user === undefined) {
-    const sessions = c.var.sessions;
+  if (c.get("user") === undefined) {
+    const sessions = c.get("sessions");
     if (!sessions) throw new Error("currentUser() needs the sessions() middleware in front of it");
     const caller = requestContext(c);
     const { user, session } = caller.sessionCredential ? await sessions.lookUp(caller) : { user: null, session: undefined };
@@ -44,5 +44,5 @@ export async function currentUser<E extends PlatformEnv>(context: Context<E>): P
     const scope = currentRequestScope();
     if (scope) scope.accountId = user?.id ?? null;
   }
-  return c.var.user ?? null;
+  return c.get("user") ?? null;
 }

@@ -39,16 +39,17 @@ export function requestLogger(logger: Logger) {
   const events = createEventLog(logger);
   return createMiddleware<PlatformEnv>(async (c, next) => {
     const started = performance.now();
-    const scope: RequestScope = { requestId: c.var.requestId, clientIp: clientIp(c), accountId: null };
+    const scope: RequestScope = { requestId: c.get("requestId"), clientIp: clientIp(c), accountId: null };
     const log = logger.child({ requestId: scope.requestId });
     c.set("log", log);
     await runInRequestScope(scope, next);
     // Set here, after the handler: a Response made by React Router does not carry headers set before it.
-    if (!c.res.headers.has("X-Request-Id")) c.res.headers.set("X-Request-Id", c.var.requestId);
-    logRequest(logger, { ...scope, method: c.req.method, path: c.req.path, status: c.res.status, started, accountId: c.var.user?.id ?? null });
-    if ((c.res.status === 401 || c.res.status === 403) && c.var.user) {
+    if (!c.res.headers.has("X-Request-Id")) c.res.headers.set("X-Request-Id", c.get("requestId"));
+    const user = c.get("user");
+    logRequest(logger, { ...scope, method: c.req.method, path: c.req.path, status: c.res.status, started, accountId: user?.id ?? null });
+    if ((c.res.status === 401 || c.res.status === 403) && user) {
       const path = c.req.path.replace(TOKEN_IN_PATH, "$1:token");
-      runInRequestScope({ ...scope, accountId: c.var.user.id }, () =>
+      runInRequestScope({ ...scope, accountId: user.id }, () =>
         events.warn("authorization.refused", { status: c.res.status, method: c.req.method, path }),
       );
     }

@@ -37,7 +37,7 @@ export function securityHeaders({ dev, https }: { dev: boolean; https: boolean }
   });
   return createMiddleware<PlatformEnv>(async (c, next) => {
     await headers(c, next);
-    const hashes = c.var.cspScriptHashes;
+    const hashes = c.get("cspScriptHashes");
     const policy = hashes && c.res.headers.get("content-security-policy");
     if (policy) c.res.headers.set("content-security-policy", policy.replace(NONCE_SOURCE, hashes.map((hash) => ` ${hash}`).join("")));
   });
