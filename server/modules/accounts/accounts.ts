@@ -23,6 +23,7 @@ import {
 } from "./auth/auth-rules.ts";
 import type { Database, Dialect } from "../../platform/db/client.ts";
 import type { DB } from "../../platform/db/schema.ts";
+import { compiledOnce } from "../../platform/db/compiled-once.ts";
 import { toFlag } from "../../platform/db/values.ts";
 import {
   fieldConflict,
@@ -57,6 +58,15 @@ const a = messages.auth;
  * Accounts on top of Better Auth: pages and API handlers call these, never the auth library directly, so
  * every path gets the same validation, limits and messages.
  */
+/** A session and its account, by the session's token: the statement of nearly every signed-in request. */
+const sessionWithUser = compiledOnce((db, { token }: { token: string }) =>
+  db
+    .selectFrom("sessions as s")
+    .innerJoin("users as u", "u.id", "s.userId")
+    .select(["s.expiresAt", "s.createdAt", "u.id", "u.name", "u.email", "u.image", "u.emailVerified", "u.username", "u.displayUsername", "u.role"])
+    .where("s.token", "=", token),
+);
+
 export function createAccountsService(auth: Auth, { db, dialect }: Pick<Database, "db" | "dialect">, events: EventLog, rateLimiter: RateLimiter) {
   /**
    * Better Auth speaks HTTP even when called in-process: who is asking goes in as request headers (the session
@@ -100,12 +110,7 @@ export function createAccountsService(auth: Auth, { db, dialect }: Pick<Database
     const expected = createHmac("sha256", (secret ??= (await auth.$context).secret)).update(token).digest();
     const given = Buffer.from(signature, "base64");
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
-    const row = await db
-      .selectFrom("sessions as s")
-      .innerJoin("users as u", "u.id", "s.userId")
-      .select(["s.expiresAt", "s.createdAt", "u.id", "u.name", "u.email", "u.image", "u.emailVerified", "u.username", "u.displayUsername", "u.role"])
-      .where("s.token", "=", token)
-      .executeTakeFirst();
+    const row = await sessionWithUser.executeTakeFirst(db, { token });
     if (!row) return undefined;
     const now = Date.now();
     const expiresAt = new Date(row.expiresAt).getTime();

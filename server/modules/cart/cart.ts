@@ -8,6 +8,7 @@ import { addToCartSchema, setQuantitySchema } from "#common/cart/cart-schemas.ts
 import { idSchema } from "#common/shared/fields.ts";
 import type { Database } from "../../platform/db/client.ts";
 import type { DB } from "../../platform/db/schema.ts";
+import { compiledOnce } from "../../platform/db/compiled-once.ts";
 import { inShopperTransaction } from "../../platform/db/write-transaction.ts";
 import { ConflictError, InvalidInputError, NotFoundError, parseInput, UnauthorizedError, withMessagePrefix } from "../../platform/errors.ts";
 import type { SessionUser } from "../../platform/session-user.ts";
@@ -30,6 +31,54 @@ export function cartFingerprint(lines: Iterable<{ id: string; quantity: number; 
   const parts = Array.from(lines, (line) => `${line.id}:${line.quantity}:${line.unitPricePaise}`).sort();
   return createHash("sha256").update(parts.join(",")).digest("base64url");
 }
+
+/** A shopper's lines with their products and first pictures, in the order they were added. */
+const cartWithProducts = compiledOnce((db, { userId }: { userId: string }) =>
+  db
+    .selectFrom("cart_items as ci")
+    .leftJoin("products as p", "p.id", "ci.product_id")
+    .leftJoin("product_images as img", (join) => join.onRef("img.product_id", "=", "p.id").on("img.position", "=", 0))
+    .select(["ci.id", "ci.quantity", "p.id as product_id", "p.name", "p.price_paise", "p.stock", "img.url", "img.width", "img.height", "img.media_key"])
+    .where("ci.user_id", "=", userId)
+    .orderBy("ci.created_at")
+    .orderBy("ci.id"),
+);
+
+/** The product, and the shopper's line of it if there is one: what an add reads and stores from. */
+function productWithLine(db: Kysely<DB>, userId: string, productId: string) {
+  return db
+    .selectFrom("products as p")
+    .leftJoin("cart_items as ci", (join) => join.onRef("ci.product_id", "=", "p.id").on("ci.user_id", "=", userId))
+    .where("p.id", "=", productId);
+}
+
+/** A line to store, or to add to the shopper's line of the same product. */
+interface NewLine {
+  id: string;
+  userId: string;
+  productId: string;
+  quantity: number;
+  createdAt: string;
+}
+
+/** Stores the line at the cart's new quantity; when `checked`, only where the stock and the cap allow it. */
+function storing(checked: boolean) {
+  return compiledOnce((db, line: NewLine) => {
+    const cartQuantity = sql<number>`coalesce(ci.quantity, 0) + ${line.quantity}`;
+    return db
+      .insertInto("cart_items")
+      .columns(["id", "user_id", "product_id", "quantity", "created_at"])
+      .expression(
+        productWithLine(db, line.userId, line.productId)
+          .select([sql.val(line.id).as("id"), sql.val(line.userId).as("user_id"), "p.id", cartQuantity.as("quantity"), sql.val(line.createdAt).as("created_at")])
+          .$if(checked, (query) => query.where((where) => where(cartQuantity, "<=", where.ref("p.stock"))).where(cartQuantity, "<=", MAX_CART_QUANTITY)),
+      )
+      .onConflict((oc) => oc.columns(["user_id", "product_id"]).doUpdateSet((eb) => ({ quantity: eb.ref("excluded.quantity") })))
+      .returning("quantity");
+  });
+}
+const storeLineWithinStock = storing(true);
+const storeLine = storing(false);
 
 /**
  * A shopper's cart, stored per user (spec section 4, "Cart (stored)"); only its owner ever reaches it. Every
@@ -77,15 +126,7 @@ export function createCartService(database: Pick<Database, "db" | "dialect">, { 
   }
 
   async function readCart(userId: string): Promise<Cart> {
-    const rows = await db
-      .selectFrom("cart_items as ci")
-      .leftJoin("products as p", "p.id", "ci.product_id")
-      .leftJoin("product_images as img", (join) => join.onRef("img.product_id", "=", "p.id").on("img.position", "=", 0))
-      .select(["ci.id", "ci.quantity", "p.id as product_id", "p.name", "p.price_paise", "p.stock", "img.url", "img.width", "img.height", "img.media_key"])
-      .where("ci.user_id", "=", userId)
-      .orderBy("ci.created_at")
-      .orderBy("ci.id")
-      .execute();
+    const rows = await cartWithProducts.execute(db, { userId });
     return summarise(
       rows.map((row): CartLine => {
         const product = row.product_id ? { name: row.name ?? "", stock: row.stock ?? 0 } : null;
@@ -123,29 +164,10 @@ export function createCartService(database: Pick<Database, "db" | "dialect">, { 
       const user = owner(viewer, c.addPrefix);
       const { productId, quantity } = withMessagePrefix(c.addPrefix, () => parseInput(addToCartSchema, input));
       await inShopperTransaction(database, user.id, async (trx) => {
-        // The product, and the shopper's line of it if there is one: what an add reads and stores from.
-        const productWithLine = () =>
-          trx
-            .selectFrom("products as p")
-            .leftJoin("cart_items as ci", (join) => join.onRef("ci.product_id", "=", "p.id").on("ci.user_id", "=", user.id))
-            .where("p.id", "=", productId);
-        const cartQuantity = sql<number>`coalesce(ci.quantity, 0) + ${quantity}`;
-        /** Stores the line at the cart's new quantity; when `checked`, only where the stock and the cap allow it. */
-        const store = (checked: boolean) =>
-          trx
-            .insertInto("cart_items")
-            .columns(["id", "user_id", "product_id", "quantity", "created_at"])
-            .expression(
-              productWithLine()
-                .select([sql.val(randomUUID()).as("id"), sql.val(user.id).as("user_id"), "p.id", cartQuantity.as("quantity"), sql.val(new Date().toISOString()).as("created_at")])
-                .$if(checked, (query) => query.where((where) => where(cartQuantity, "<=", where.ref("p.stock"))).where(cartQuantity, "<=", MAX_CART_QUANTITY)),
-            )
-            .onConflict((oc) => oc.columns(["user_id", "product_id"]).doUpdateSet((eb) => ({ quantity: eb.ref("excluded.quantity") })))
-            .returning("quantity")
-            .executeTakeFirst();
+        const line = { id: randomUUID(), userId: user.id, productId, quantity, createdAt: new Date().toISOString() };
         // One statement when the add is allowed; the reason is read only when it is refused (decision 009).
-        if (await store(true)) return;
-        const product = await productWithLine().select(["p.stock", "ci.quantity"]).executeTakeFirst();
+        if (await storeLineWithinStock.executeTakeFirst(trx, line)) return;
+        const product = await productWithLine(trx, user.id, productId).select(["p.stock", "ci.quantity"]).executeTakeFirst();
         if (!product) throw new NotFoundError(`${c.addPrefix} ${messages.product.notFound}`);
         const wanted = (product.quantity ?? 0) + quantity;
         if (product.stock === 0) throw new ConflictError(`${c.addPrefix} ${c.outOfStock}`);
@@ -153,7 +175,7 @@ export function createCartService(database: Pick<Database, "db" | "dialect">, { 
         if (wanted > MAX_CART_QUANTITY) throw new InvalidInputError(`${c.addPrefix} ${c.quantityAtMost(MAX_CART_QUANTITY)}`);
         // No reason holds: restocked between the two statements (the shopper's lock keeps the line still, not the
         // stock), and the stock just read allows the add.
-        await store(false);
+        await storeLine.execute(trx, line);
       });
     },
 

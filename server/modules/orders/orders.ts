@@ -12,6 +12,7 @@ import type { z } from "zod";
 import type { Database } from "../../platform/db/client.ts";
 import type { DB, OrderLineTable, OrderTable } from "../../platform/db/schema.ts";
 import { toIsoString } from "../../platform/db/values.ts";
+import { compiledOnce } from "../../platform/db/compiled-once.ts";
 import { inShopperTransaction, inWriteTransaction, isUniqueViolation } from "../../platform/db/write-transaction.ts";
 import { announceProfileChange } from "../accounts/index.ts";
 import { cartFingerprint, lineProblem } from "../cart/index.ts";
@@ -126,6 +127,36 @@ export function createOrdersService(deps: OrdersDependencies) {
   /** A row of cartLines, every column nullable: storeOrder left-joins the lines, so an empty cart is a row of nulls. */
   type CartRow = Nullable<InferResult<ReturnType<typeof cartLines>>[number]>;
 
+  /** What storeOrder reads first, in one statement (see there). */
+  const keyPendingAndCart = compiledOnce((db, { userId, key, maxPending }: { userId: string; key: string; maxPending: number }) =>
+    db
+      .selectFrom(
+        db
+          .selectNoFrom((eb) => [
+            orderIdWithKey(db, userId, key).as("earlier"),
+            // Counted only up to the cap, all the check needs: a shopper whose pending orders passed it (the cap
+            // was lowered since) costs no more than one at it.
+            eb
+              .selectFrom(
+                eb
+                  .selectFrom("orders")
+                  .select("id")
+                  .where("user_id", "=", userId)
+                  .where("status", "=", "pending")
+                  .where("payment_method", "=", cashOnDelivery.label)
+                  .limit(maxPending)
+                  .as("p"),
+              )
+              .select((count) => count.fn.countAll<number>().as("n"))
+              .as("pending"),
+          ])
+          .as("k"),
+      )
+      .leftJoin(cartLines(db, userId).as("line"), (join) => join.onTrue())
+      .select(["k.earlier", "k.pending", "line.id", "line.quantity", "line.product_id", "line.name", "line.price_paise", "line.stock"])
+      .orderBy("line.product_id"),
+  );
+
   /** Prices the rows of cartLines (an empty cart has none, or one without a line: see storeOrder). */
   function priceLines(rows: CartRow[]): PricedCart {
     const lines = rows.flatMap(({ id, quantity, product_id, name, price_paise, stock }) =>
@@ -160,33 +191,7 @@ export function createOrdersService(deps: OrdersDependencies) {
     // two, beside each cart line (or beside none, for an empty cart). The cart is read without row locks: the
     // shopper's lock keeps it still; the stock and prices are checked again below by the statements that lock
     // the products.
-    const rows = await trx
-      .selectFrom(
-        trx
-          .selectNoFrom((eb) => [
-            orderIdWithKey(trx, user.id, details.idempotencyKey).as("earlier"),
-            // Counted only up to the cap, all the check needs: a shopper whose pending orders passed it (the cap
-            // was lowered since) costs no more than one at it.
-            eb
-              .selectFrom(
-                eb
-                  .selectFrom("orders")
-                  .select("id")
-                  .where("user_id", "=", user.id)
-                  .where("status", "=", "pending")
-                  .where("payment_method", "=", cashOnDelivery.label)
-                  .limit(deps.maxPendingOrders)
-                  .as("p"),
-              )
-              .select((count) => count.fn.countAll<number>().as("n"))
-              .as("pending"),
-          ])
-          .as("k"),
-      )
-      .leftJoin(cartLines(trx, user.id).as("line"), (join) => join.onTrue())
-      .select(["k.earlier", "k.pending", "line.id", "line.quantity", "line.product_id", "line.name", "line.price_paise", "line.stock"])
-      .orderBy("line.product_id")
-      .execute();
+    const rows = await keyPendingAndCart.execute(trx, { userId: user.id, key: details.idempotencyKey, maxPending: deps.maxPendingOrders });
     const { earlier, pending } = rows[0]!;
     if (earlier) return { orderId: earlier };
     refuseTooManyPending(user.id, Number(pending));
@@ -257,6 +262,25 @@ export function createOrdersService(deps: OrdersDependencies) {
     return { orderId: hold.orderId, placed };
   }
 
+  /** A line's stock taken if it covers the line, answering the price found; the row stays locked until commit. */
+  const decrementStock = (db: QueryCreator<DB>, { productId, quantity, now }: { productId: string; quantity: number; now: string }) =>
+    db
+      .updateTable("products")
+      .set({ stock: sql`stock - ${quantity}`, updated_at: now })
+      .where("id", "=", productId)
+      .where("stock", ">=", quantity)
+      .returning(["price_paise"]);
+  type TakenLine = { productId: string; quantity: number; now: string; day: string; totalPaise: number };
+  const takeLineStock = compiledOnce((db, line: TakenLine) => decrementStock(db, line));
+  /** The same, and the order counted on its day only when the stock was taken (else the transaction rolls back anyway). */
+  const takeLineStockAndCountDay = compiledOnce((db, line: TakenLine) =>
+    db
+      .with("taken", (q) => decrementStock(q, line))
+      .with("counted", (q) => placedOrderCount(q, line.day, line.totalPaise, q.selectFrom("taken").select(sql`1`.as("one"))))
+      .selectFrom("taken")
+      .select("price_paise"),
+  );
+
   /**
    * Decrements every line's stock in product-id order (so two checkouts cannot deadlock), each by one conditional
    * update that locks the row: it changes nothing unless the stock covers the line, and it answers the price it
@@ -265,22 +289,10 @@ export function createOrdersService(deps: OrdersDependencies) {
   async function takeStock(trx: Kysely<DB>, cart: PricedCart, now: string, count: { day: string; totalPaise: number }) {
     const last = cart.lines.at(-1);
     for (const line of cart.lines) {
-      const decrement = trx
-        .updateTable("products")
-        .set({ stock: sql`stock - ${line.quantity}`, updated_at: now })
-        .where("id", "=", line.product.id)
-        .where("stock", ">=", line.quantity)
-        .returning(["price_paise"]);
+      const values = { productId: line.product.id, quantity: line.quantity, now, day: count.day, totalPaise: count.totalPaise };
+      // On PostgreSQL the day is counted by the statement that takes the last line's stock (see storeOrder).
       const countsTheDay = line === last && database.dialect === "postgres";
-      const taken = countsTheDay
-        ? // The day is counted only when the stock was taken (else the transaction rolls back below anyway).
-          await trx
-            .with("taken", () => decrement)
-            .with("counted", (q) => placedOrderCount(q, count.day, count.totalPaise, q.selectFrom("taken").select(sql`1`.as("one"))))
-            .selectFrom("taken")
-            .select("price_paise")
-            .executeTakeFirst()
-        : await decrement.executeTakeFirst();
+      const taken = await (countsTheDay ? takeLineStockAndCountDay : takeLineStock).executeTakeFirst(trx, values);
       if (!taken) {
         // Bought by somebody else since the cart was read (or deleted): the same message the cart would show.
         const product = await trx.selectFrom("products").select(["name", "stock"]).where("id", "=", line.product.id).executeTakeFirst();
