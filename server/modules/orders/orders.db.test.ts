@@ -84,6 +84,8 @@ describe("placing an order", () => {
     expect(await stockOf(fern.id)).toBe(1);
     expect(await stockOf(palm.id)).toBe(1);
     expect((await app.services.cart.getCart(user)).lines).toEqual([]);
+    // Stored as answered: every line, in the same positions.
+    expect((await app.services.orders.getOrder(user, order.id)).lines).toEqual(order.lines);
 
     // A later price change does not touch the order.
     await app.database.db.updateTable("products").set({ price_paise: 1 }).where("id", "=", fern.id).execute();

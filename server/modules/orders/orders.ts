@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { sql, type InferResult, type Kysely, type Nullable, type QueryCreator, type Selectable } from "kysely";
+import { sql, type InferResult, type Insertable, type Kysely, type Nullable, type QueryCreator, type Selectable } from "kysely";
 import type { Logger } from "pino";
 import { messages } from "#common/shared/messages.ts";
 import { ERROR_CODES } from "#common/shared/user-facing-error.ts";
@@ -17,7 +17,7 @@ import { inShopperTransaction, inWriteTransaction, isUniqueViolation } from "../
 import { announceProfileChange } from "../accounts/index.ts";
 import { cartFingerprint, lineProblem } from "../cart/index.ts";
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError, parseInput } from "../../platform/errors.ts";
-import type { MailOutbox, OutboxMail } from "../../platform/mail/mail-outbox.ts";
+import { insertOutboxRow, type MailOutbox, type OutboxMail } from "../../platform/mail/mail-outbox.ts";
 import { orderEmail } from "./order-mails.ts";
 import { countCancelledOrder, countPlacedOrder, placedOrderCount } from "./daily-totals.ts";
 import { shopDay } from "../../platform/shop-day.ts";
@@ -65,6 +65,25 @@ type PricedCart = { lines: PricedLine[]; subtotalPaise: number; totalPaise: numb
 const fingerprint = (cart: PricedCart) => cartFingerprint(cart.lines.map((line) => ({ id: line.id, quantity: line.quantity, unitPricePaise: line.product.price_paise })));
 /** The order would not be what the shopper saw (or the payment holds): nothing is ordered, and they look again. */
 const cartChanged = () => new ConflictError(messages.checkout.cartChanged, { cart: messages.checkout.cartChanged }, ERROR_CODES.cartChanged);
+
+/** What storeOrderRows writes on PostgreSQL: the order's columns, its lines column by column, the cart lines it empties and its mail. */
+type StoredOrder = Omit<Insertable<OrderTable>, "counted_on"> & {
+  counted_on: string;
+  lineIds: string[];
+  lineProductIds: string[];
+  lineNames: string[];
+  linePrices: number[];
+  lineQuantities: number[];
+  ordered: string[];
+  mailId: string;
+  mailKind: string;
+  mailReference: string | null;
+  mailRecipient: string;
+  mailSubject: string;
+  mailTextBody: string;
+  mailHtmlBody: string;
+  mailQueuedAt: string;
+};
 
 /** Orders with their customer's name and e-mail, the one way every order query starts. */
 function ordersWithCustomer(from: Kysely<DB>) {
@@ -126,6 +145,57 @@ export function createOrdersService(deps: OrdersDependencies) {
 
   /** A row of cartLines, every column nullable: storeOrder left-joins the lines, so an empty cart is a row of nulls. */
   type CartRow = Nullable<InferResult<ReturnType<typeof cartLines>>[number]>;
+
+  /**
+   * On PostgreSQL, one round trip: the order, its lines, its mail and the cart lines it empties, as one statement
+   * (the lines' foreign key is checked at its end, when the order is there). The lines and the emptied cart go as
+   * arrays, so that the statement's text is the same for any number of lines and is compiled once.
+   */
+  const storeOrderRows = compiledOnce((db, v: StoredOrder) =>
+    db
+      .with("o", (q) =>
+        q.insertInto("orders").values({
+          id: v.id,
+          user_id: v.user_id,
+          status: v.status,
+          subtotal_paise: v.subtotal_paise,
+          shipping_paise: v.shipping_paise,
+          total_paise: v.total_paise,
+          ship_name: v.ship_name,
+          ship_phone: v.ship_phone,
+          ship_address: v.ship_address,
+          payment_method: v.payment_method,
+          idempotency_key: v.idempotency_key,
+          counted_on: v.counted_on,
+          created_at: v.created_at,
+          updated_at: v.updated_at,
+        }),
+      )
+      .with("l", (q) =>
+        q
+          .insertInto("order_lines")
+          .columns(["id", "order_id", "position", "product_id", "name", "unit_price_paise", "quantity"])
+          .expression(
+            sql`select l.id, ${v.id}, l.position - 1, l.product_id, l.name, l.unit_price_paise, l.quantity
+              from unnest(${v.lineIds}::text[], ${v.lineProductIds}::text[], ${v.lineNames}::text[], ${v.linePrices}::bigint[], ${v.lineQuantities}::integer[])
+              with ordinality as l(id, product_id, name, unit_price_paise, quantity, position)`,
+          ),
+      )
+      .with("m", (q) =>
+        insertOutboxRow(q, {
+          id: v.mailId,
+          kind: v.mailKind,
+          reference: v.mailReference,
+          recipient: v.mailRecipient,
+          subject: v.mailSubject,
+          textBody: v.mailTextBody,
+          htmlBody: v.mailHtmlBody,
+          queuedAt: v.mailQueuedAt,
+        }),
+      )
+      .deleteFrom("cart_items")
+      .where(sql<boolean>`id = any(${v.ordered}::text[])`),
+  );
 
   /** What storeOrder reads first, in one statement (see there). */
   const keyPendingAndCart = compiledOnce((db, { userId, key, maxPending }: { userId: string; key: string; maxPending: number }) =>
@@ -236,15 +306,24 @@ export function createOrdersService(deps: OrdersDependencies) {
     // The confirmation commits with the order: no order without its mail, no mail for an order that never was.
     const confirmation = orderMail("placed", placed);
     if (database.dialect === "postgres") {
-      // One round trip on PostgreSQL: the order, its lines, its mail and the cart lines it empties, as one
-      // statement (the lines' foreign key is checked at its end, when the order is there).
-      await trx
-        .with("o", (q) => q.insertInto("orders").values(columns))
-        .with("l", (q) => q.insertInto("order_lines").values(lines))
-        .with("m", outbox.enqueueWithin(trx, confirmation))
-        .deleteFrom("cart_items")
-        .where("id", "in", ordered)
-        .execute();
+      const mail = outbox.enqueueWithin(trx, confirmation);
+      await storeOrderRows.execute(trx, {
+        ...columns,
+        lineIds: lines.map((line) => line.id),
+        lineProductIds: lines.map((line) => line.product_id),
+        lineNames: lines.map((line) => line.name),
+        linePrices: lines.map((line) => line.unit_price_paise),
+        lineQuantities: lines.map((line) => line.quantity),
+        ordered,
+        mailId: mail.id,
+        mailKind: mail.kind,
+        mailReference: mail.reference,
+        mailRecipient: mail.recipient,
+        mailSubject: mail.subject,
+        mailTextBody: mail.textBody,
+        mailHtmlBody: mail.htmlBody,
+        mailQueuedAt: mail.queuedAt,
+      });
     } else {
       await trx.insertInto("orders").values(columns).execute();
       await trx.insertInto("order_lines").values(lines).execute();

@@ -10,6 +10,7 @@ class Slot {
 export interface CompiledOnce<P, O> {
   execute(db: Kysely<DB>, values: P): Promise<O[]>;
   executeTakeFirst(db: Kysely<DB>, values: P): Promise<O | undefined>;
+  executeTakeFirstOrThrow(db: Kysely<DB>, values: P): Promise<O>;
 }
 
 /**
@@ -39,19 +40,26 @@ export function compiledOnce<P extends object, O>(build: (db: Kysely<DB>, values
     return found;
   }
 
-  async function execute(db: Kysely<DB>, values: P): Promise<O[]> {
+  async function run(db: Kysely<DB>, values: P) {
     const { query, slots: names } = compile(db);
     const parameters = query.parameters.map((constant, i) => {
       const name = names[i];
       return name === null || name === undefined ? constant : values[name];
     });
-    return (await db.executeQuery<O>({ ...query, parameters })).rows;
+    return { rows: (await db.executeQuery<O>({ ...query, parameters })).rows, query };
   }
 
   return {
-    execute,
+    async execute(db, values) {
+      return (await run(db, values)).rows;
+    },
     async executeTakeFirst(db, values) {
-      return (await execute(db, values))[0];
+      return (await run(db, values)).rows[0];
+    },
+    async executeTakeFirstOrThrow(db, values) {
+      const { rows, query } = await run(db, values);
+      if (rows[0] === undefined) throw new Error(`no row: ${query.sql}`);
+      return rows[0];
     },
   };
 }

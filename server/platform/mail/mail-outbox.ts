@@ -3,11 +3,12 @@
 // with exponential backoff stored in the row, so a restart loses nothing and several processes on one
 // PostgreSQL database send each mail once.
 import { randomUUID } from "node:crypto";
-import { sql, type Expression, type InsertQueryBuilder, type InsertResult, type Kysely, type QueryCreator, type SqlBool } from "kysely";
+import { sql, type InsertQueryBuilder, type InsertResult, type Kysely, type QueryCreator, type SqlBool } from "kysely";
 import type { Logger } from "pino";
 import type { Database } from "../db/client.ts";
 import type { DB } from "../db/schema.ts";
 import { toIsoString } from "../db/values.ts";
+import { compiledOnce } from "../db/compiled-once.ts";
 import { afterCommit } from "../db/write-transaction.ts";
 import type { Sealer } from "../sealed-values.ts";
 import type { Mailer, MailMessage } from "./mailer.ts";
@@ -27,11 +28,11 @@ export interface MailOutbox {
    */
   enqueue(db: Kysely<DB>, mail: OutboxMail): Promise<string>;
   /**
-   * The same, as an insert for the caller to run inside a statement of its own in `db`'s transaction (a CTE on
-   * PostgreSQL: one round trip less at checkout, decision 009). It is sent only if that transaction commits; the
-   * worker is woken after the commit whether or not the caller ran the insert.
+   * The same, as the row for the caller to insert with `insertOutboxRow` inside a statement of its own in `db`'s
+   * transaction (a CTE on PostgreSQL: one round trip less at checkout, decision 009). It is sent only if that
+   * transaction commits; the worker is woken after the commit whether or not the caller inserted it.
    */
-  enqueueWithin(db: Kysely<DB>, mail: OutboxMail): (into: QueryCreator<DB>) => InsertQueryBuilder<DB, "mail_outbox", InsertResult>;
+  enqueueWithin(db: Kysely<DB>, mail: OutboxMail): OutboxRow;
   /** Calls `listener` after each committed enqueue (this process's worker starts sending at once). */
   onQueued(listener: () => void): () => void;
   /** A queued body in clear: the table holds it sealed, because its links carry tokens (decision 015). */
@@ -40,6 +41,34 @@ export interface MailOutbox {
 
 const BODY_PURPOSE = "mail body";
 
+/** A mail as queued: its bodies sealed (decision 015), due from `queuedAt`. */
+export interface OutboxRow {
+  id: string;
+  kind: string;
+  reference: string | null;
+  recipient: string;
+  subject: string;
+  textBody: string;
+  htmlBody: string;
+  queuedAt: string;
+}
+
+/** The insert of a queued mail, to run alone or as part of another statement (its values may be compiledOnce's stand-ins). */
+export function insertOutboxRow(into: QueryCreator<DB>, row: OutboxRow): InsertQueryBuilder<DB, "mail_outbox", InsertResult> {
+  return into.insertInto("mail_outbox").values({
+    id: row.id,
+    kind: row.kind,
+    reference: row.reference,
+    recipient: row.recipient,
+    subject: row.subject,
+    text_body: row.textBody,
+    html_body: row.htmlBody,
+    status: "pending",
+    next_attempt_at: row.queuedAt,
+    created_at: row.queuedAt,
+  });
+}
+
 /** `sealer` keeps bodies unreadable in the table; every process sharing the database must use the same secret. */
 export function createMailOutbox(sealer: Sealer): MailOutbox {
   const listeners = new Set<() => void>();
@@ -47,21 +76,20 @@ export function createMailOutbox(sealer: Sealer): MailOutbox {
     for (const listener of listeners) listener();
   };
   /** A pending mail's row, its bodies sealed, due now. */
-  const queuedRow = ({ kind, reference, to, subject, text, html }: OutboxMail) => {
+  const queuedRow = ({ kind, reference, to, subject, text, html }: OutboxMail): OutboxRow => {
     const now = new Date().toISOString();
-    return { id: randomUUID(), kind, reference: reference ?? null, recipient: to, subject, text_body: sealer.seal(BODY_PURPOSE, text), html_body: sealer.seal(BODY_PURPOSE, html), status: "pending" as const, next_attempt_at: now, created_at: now };
+    return { id: randomUUID(), kind, reference: reference ?? null, recipient: to, subject, textBody: sealer.seal(BODY_PURPOSE, text), htmlBody: sealer.seal(BODY_PURPOSE, html), queuedAt: now };
   };
   return {
     async enqueue(db, mail) {
       const row = queuedRow(mail);
-      await db.insertInto("mail_outbox").values(row).execute();
+      await insertOutboxRow(db, row).execute();
       afterCommit(db, notify);
       return row.id;
     },
     enqueueWithin(db, mail) {
-      const row = queuedRow(mail);
       afterCommit(db, notify);
-      return (into) => into.insertInto("mail_outbox").values(row);
+      return queuedRow(mail);
     },
     onQueued(listener) {
       listeners.add(listener);
@@ -204,31 +232,37 @@ export function createMailWorker({
    * PostgreSQL `FOR UPDATE SKIP LOCKED` lets workers in other processes claim other rows at the same moment
    * instead of waiting (a row another worker claimed meanwhile no longer matches and is passed over). SQLite runs
    * the claim as one statement, which nothing can interleave with, and never holds its write lock across a wait.
+   * One statement on both: on PostgreSQL the due rows are locked by its subquery (the usual queue claim), which
+   * saves the worker three round trips per claim (issue 12: it shares the pool with checkouts).
+   * `= any(array(…))`, not `in (…)`: PostgreSQL may run an `in` subquery again for every row it updates, each
+   * run skipping what the last one locked, and so claim more than `batchSize`; an array subquery runs once.
+   */
+  const claimDue = compiledOnce((from, v: { token: string; leaseUntil: string; dueBy: string; batchSize: number }) => {
+    const dueIds = from
+      .selectFrom("mail_outbox")
+      .select("id")
+      .where("status", "=", "pending")
+      .where("next_attempt_at", "<=", v.dueBy)
+      .orderBy("next_attempt_at")
+      .limit(v.batchSize);
+    return from
+      .updateTable("mail_outbox")
+      .set((eb) => ({ next_attempt_at: v.leaseUntil, attempts: eb("attempts", "+", 1), claim: v.token }))
+      .where(dialect === "postgres" ? sql<SqlBool>`id = any(array(${dueIds.forUpdate().skipLocked()}))` : sql<SqlBool>`id in (${dueIds})`)
+      .where("status", "=", "pending")
+      .returning(["id", "kind", "reference", "recipient", "subject", "text_body", "html_body", "attempts"]);
+  });
+
+  /**
+   * Takes up to `batchSize` due mails: their due time moves forward by the lease and they get this claim. On
+   * PostgreSQL `FOR UPDATE SKIP LOCKED` lets workers in other processes claim other rows at the same moment
+   * instead of waiting (a row another worker claimed meanwhile no longer matches and is passed over). SQLite runs
+   * the claim as one statement, which nothing can interleave with, and never holds its write lock across a wait.
    */
   async function claim() {
     const token = randomUUID();
     const startedAt = now();
-    const take = (trx: Kysely<DB>, ids: Expression<SqlBool>) =>
-      trx
-        .updateTable("mail_outbox")
-        .set((eb) => ({ next_attempt_at: iso(startedAt + leaseMs), attempts: eb("attempts", "+", 1), claim: token }))
-        .where(ids)
-        .where("status", "=", "pending")
-        .returning(["id", "kind", "reference", "recipient", "subject", "text_body", "html_body", "attempts"])
-        .execute();
-    const dueIds = (trx: Kysely<DB>) =>
-      trx
-        .selectFrom("mail_outbox")
-        .select("id")
-        .where("status", "=", "pending")
-        .where("next_attempt_at", "<=", iso(startedAt))
-        .orderBy("next_attempt_at")
-        .limit(batchSize);
-    // One statement on both: on PostgreSQL the due rows are locked by its subquery (the usual queue claim), which
-    // saves the worker three round trips per claim (issue 12: it shares the pool with checkouts).
-    // `= any(array(…))`, not `in (…)`: PostgreSQL may run an `in` subquery again for every row it updates, each
-    // run skipping what the last one locked, and so claim more than `batchSize`; an array subquery runs once.
-    const rows = await take(db, dialect === "postgres" ? sql<SqlBool>`id = any(array(${dueIds(db).forUpdate().skipLocked()}))` : sql<SqlBool>`id in (${dueIds(db)})`);
+    const rows = await claimDue.execute(db, { token, leaseUntil: iso(startedAt + leaseMs), dueBy: iso(startedAt), batchSize });
     return rows.map((row) => ({ ...row, claim: token }));
   }
 

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type QueryCreator } from "kysely";
 import type { Dialect } from "../db/client.ts";
+import { compiledOnce } from "../db/compiled-once.ts";
 import { insertValuesWhen, type SelectQuery } from "../db/insert-values-when.ts";
 import type { DB } from "../db/schema.ts";
 import { TooManyRequestsError } from "../errors.ts";
@@ -45,30 +46,17 @@ export function createRateLimiter(db: Kysely<DB>, { now = Date.now, scale = 1, e
     await db.deleteFrom("rate_limits").where("resets_at", "<=", at).execute();
   }
 
-  /** The upsert that counts one request (the counter restarts when its window has ended); with `when`, only if that query has a row. */
-  function upsert(from: QueryCreator<DB>, rule: RateRule, subject: string, at: number, when?: SelectQuery) {
-    const resetsAt = at + rule.windowMs;
-    return insertValuesWhen(from.insertInto("rate_limits"), { key: keyOf(rule, subject), hits: 1, resets_at: resetsAt }, when)
-      .onConflict((oc) =>
-        oc.column("key").doUpdateSet({
-          hits: sql`case when rate_limits.resets_at <= ${at} then 1 else rate_limits.hits + 1 end`,
-          resets_at: sql`case when rate_limits.resets_at <= ${at} then ${resetsAt} else rate_limits.resets_at end`,
-        }),
-      )
-      .returning(["hits", "resets_at"]);
+  /** Counts one request atomically (one upsert). */
+  async function count(rule: RateRule, subject: string, at: number) {
+    await pruneNowAndThen(at);
+    const row = await countOne.executeTakeFirstOrThrow(db, { key: keyOf(rule, subject), at, resetsAt: at + rule.windowMs });
+    return judge(rule, subject, Number(row.hits), Number(row.resets_at));
   }
 
   /** What a count means: over the limit or not; logged once, when the limit is first passed in a window. */
   function judge(rule: RateRule, subject: string, hits: number, resetsAt: number) {
     if (hits === limitOf(rule) + 1) events?.warn("limit.hit", { limit: rule.name, subject, max: limitOf(rule), windowSeconds: rule.windowMs / 1000 });
     return { over: hits > limitOf(rule), resetsAt };
-  }
-
-  /** Counts one request atomically (one upsert). */
-  async function count(rule: RateRule, subject: string, at: number) {
-    await pruneNowAndThen(at);
-    const row = await upsert(db, rule, subject, at).executeTakeFirstOrThrow();
-    return judge(rule, subject, Number(row.hits), Number(row.resets_at));
   }
 
   return {
@@ -97,15 +85,14 @@ export function createRateLimiter(db: Kysely<DB>, { now = Date.now, scale = 1, e
       }
       const at = now();
       await pruneNowAndThen(at);
-      const row = await db
-        .with("claim", (q) => upsert(q, first, firstSubject, at))
-        .with("counted", (q) => upsert(q, rule, subject, at, q.selectFrom("claim").select("hits").where("hits", "<=", limitOf(first))))
-        .selectNoFrom((eb) => [
-          eb.selectFrom("claim").select("hits").as("claimHits"),
-          eb.selectFrom("counted").select("hits").as("hits"),
-          eb.selectFrom("counted").select("resets_at").as("resetsAt"),
-        ])
-        .executeTakeFirstOrThrow();
+      const row = await countFirstTime.executeTakeFirstOrThrow(db, {
+        claimKey: keyOf(first, firstSubject),
+        claimResetsAt: at + first.windowMs,
+        claimLimit: limitOf(first),
+        key: keyOf(rule, subject),
+        resetsAt: at + rule.windowMs,
+        at,
+      });
       const firstCount = judge(first, firstSubject, Number(row.claimHits), 0);
       if (firstCount.over || row.hits === null) return;
       const { over, resetsAt } = judge(rule, subject, Number(row.hits), Number(row.resetsAt));
@@ -126,6 +113,37 @@ export function createRateLimiter(db: Kysely<DB>, { now = Date.now, scale = 1, e
 }
 
 const keyOf = (rule: RateRule, subject: string) => `${rule.name}:${subject}`;
+
+/**
+ * The upsert that counts one request at `at` on the counter `key` (which restarts when its window has ended, then
+ * lasting until `resetsAt`); with `when`, only if that query has a row.
+ */
+function upsert(from: QueryCreator<DB>, key: string, at: number, resetsAt: number, when?: SelectQuery) {
+  return insertValuesWhen(from.insertInto("rate_limits"), { key, hits: 1, resets_at: resetsAt }, when)
+    .onConflict((oc) =>
+      oc.column("key").doUpdateSet({
+        hits: sql`case when rate_limits.resets_at <= ${at} then 1 else rate_limits.hits + 1 end`,
+        resets_at: sql`case when rate_limits.resets_at <= ${at} then ${resetsAt} else rate_limits.resets_at end`,
+      }),
+    )
+    .returning(["hits", "resets_at"]);
+}
+
+/** One request counted (compiled once: most requests that count are a sign-in, a search or a checkout). */
+const countOne = compiledOnce((db, { key, at, resetsAt }: { key: string; at: number; resetsAt: number }) => upsert(db, key, at, resetsAt));
+
+/** hitFirstTime's statement on PostgreSQL: the claim counted, and the request counted only if the claim is within its limit. */
+const countFirstTime = compiledOnce(
+  (db, v: { claimKey: string; claimResetsAt: number; claimLimit: number; key: string; resetsAt: number; at: number }) =>
+    db
+      .with("claim", (q) => upsert(q, v.claimKey, v.at, v.claimResetsAt))
+      .with("counted", (q) => upsert(q, v.key, v.at, v.resetsAt, q.selectFrom("claim").select("hits").where("hits", "<=", v.claimLimit)))
+      .selectNoFrom((eb) => [
+        eb.selectFrom("claim").select("hits").as("claimHits"),
+        eb.selectFrom("counted").select("hits").as("hits"),
+        eb.selectFrom("counted").select("resets_at").as("resetsAt"),
+      ]),
+);
 
 function refusal(rule: RateRule, resetsAt: number, at: number): TooManyRequestsError {
   const seconds = Math.max(1, Math.ceil((resetsAt - at) / 1000));
