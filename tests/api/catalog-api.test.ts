@@ -106,6 +106,12 @@ describe("every response", () => {
     expect(response.headers.get("x-request-id")).toMatch(/^[\w-]{8,}$/);
   });
 
+  it("gives the JSON API a policy that runs no script but the shop's own files, with no nonce", async () => {
+    const policy = (await app.request("/api/products")).headers.get("content-security-policy");
+    expect(policy).toContain("script-src 'self';");
+    expect(policy).not.toContain("'nonce-");
+  });
+
   it("answers health checks", async () => {
     expect((await app.request("/healthz")).status).toBe(200);
     expect(await (await app.request("/readyz")).text()).toBe("ok");
