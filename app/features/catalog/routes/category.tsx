@@ -40,6 +40,7 @@ export default function Category({ loaderData: category }: Route.ComponentProps)
                 image={product.image}
                 alt=""
                 eager={index < 3}
+                highPriority={index === 0}
                 // One column on a phone, two from sm, three from lg.
                 sizes="(min-width: 1024px) 400px, (min-width: 640px) 50vw, 100vw"
                 className="aspect-square w-full bg-leaf-50 object-cover" />
