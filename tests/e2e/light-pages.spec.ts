@@ -94,7 +94,7 @@ test.describe("audits of issue 12", () => {
     expect(await seeMore.evaluate((link) => link.firstChild?.textContent)).toBe(messages.home.seeMore);
   });
 
-  test("each page's largest picture is fetched at high priority and never lazily, the rest of the shop's first row eager at normal priority; the stylesheet comes before the scripts", async ({ page }) => {
+  test("each page's largest picture is fetched at high priority and never lazily, and in the shop's grid only that one is preloaded; the stylesheet comes before the scripts", async ({ page }) => {
     await page.goto("/");
     const hero = page.getByRole("region", { name: "Featured" }).locator("img").first();
     await expect(hero).toHaveAttribute("fetchpriority", "high");
@@ -104,12 +104,14 @@ test.describe("audits of issue 12", () => {
     );
     expect(order[0]).toBe("stylesheet");
 
-    // In the shop's grid only the first picture is high priority; the rest of the first row is eager, not high.
+    // In the shop's grid only the first picture is eager (and preloaded in the head); the others wait their turn.
     await page.goto("/shop");
     const pictures = page.getByRole("main").getByRole("article").locator("img");
     await expect(pictures.nth(0)).toHaveAttribute("fetchpriority", "high");
     await expect(pictures.nth(0)).toHaveAttribute("loading", "eager");
-    await expect(pictures.nth(1)).toHaveAttribute("loading", "eager");
-    await expect(pictures.nth(1)).not.toHaveAttribute("fetchpriority", "high");
+    await expect(pictures.nth(1)).toHaveAttribute("loading", "lazy");
+    const preloaded = await page.evaluate(() => [...document.head.querySelectorAll('link[rel="preload"][as="image"]')].map((link) => link.getAttribute("href")));
+    expect(preloaded).toContain(await pictures.nth(0).getAttribute("src"));
+    expect(preloaded).not.toContain(await pictures.nth(1).getAttribute("src"));
   });
 });

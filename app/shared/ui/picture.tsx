@@ -7,9 +7,7 @@ const PLACEHOLDER: ImageRef = { url: "/illustrations/placeholder.svg", width: 80
 export const CARD_SIZES = "(min-width: 1024px) 300px, (min-width: 640px) 33vw, 50vw";
 
 /**
- * An image with its intrinsic size (no layout shift), lazy unless it is above the fold. An eager image is fetched at
- * high priority unless `highPriority` says otherwise: in a grid only the first is the page's largest paint, and the
- * others would compete with it and the stylesheet for the connection.
+ * An image with its intrinsic size (no layout shift), lazy unless it is above the fold.
  * An uploaded image offers AVIF and WebP at every stored width, and `sizes` tells the browser how wide it is
  * shown, so a phone picks the 320 or 640 px file (decision 022). A missing image shows the placeholder illustration.
  */
@@ -17,14 +15,12 @@ export function Picture({
   image,
   alt,
   eager = false,
-  highPriority = eager,
   className,
   sizes = "100vw",
 }: {
   image: ImageRef | null;
   alt?: string;
   eager?: boolean;
-  highPriority?: boolean;
   className?: string;
   /** How wide the image is shown at each viewport width; without it the browser assumes the whole viewport. */
   sizes?: string;
@@ -40,7 +36,7 @@ export function Picture({
       decoding="async"
       className={className}
       {...(isMediaKey(shown.mediaKey) ? { srcSet: variantSrcSet(shown.mediaKey, shown.width, "webp"), sizes } : {})}
-      {...(highPriority ? { fetchPriority: "high" as const } : {})}
+      {...(eager ? { fetchPriority: "high" as const } : {})}
     />
   );
   if (!isMediaKey(shown.mediaKey)) return img;

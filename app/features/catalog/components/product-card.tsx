@@ -6,17 +6,7 @@ import { CARD_SIZES, Picture } from "../../../shared/ui/picture.tsx";
 import { RatingSummary } from "../../reviews/components/stars.tsx";
 
 /** A product in a grid: first image, name and price, the whole card a link to the product. */
-export function ProductCard({
-  product,
-  eager = false,
-  highPriority = eager,
-  headingLevel = 3,
-}: {
-  product: ProductSummary;
-  eager?: boolean;
-  highPriority?: boolean;
-  headingLevel?: 2 | 3;
-}) {
+export function ProductCard({ product, eager = false, headingLevel = 3 }: { product: ProductSummary; eager?: boolean; headingLevel?: 2 | 3 }) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
     <article className="group overflow-hidden rounded-2xl border border-stone-200 bg-white shadow-sm transition hover:shadow-md">
@@ -25,7 +15,6 @@ export function ProductCard({
           image={product.image}
           alt=""
           eager={eager}
-          highPriority={highPriority}
           sizes={CARD_SIZES}
           className="aspect-square w-full bg-leaf-50 object-cover transition group-hover:scale-[1.02]"
         />
@@ -47,12 +36,16 @@ export function ProductCard({
  */
 export function ProductGrid({
   products,
-  eagerCount = 0,
+  eagerFirst = false,
   headingLevel = 3,
   listRef,
 }: {
   products: ProductSummary[];
-  eagerCount?: number;
+  /**
+   * The first picture, a phone's largest paint, fetched at once and at high priority. Only the first: React preloads
+   * every eager picture in the head, ahead of the stylesheet, where they held back the first paint.
+   */
+  eagerFirst?: boolean;
   headingLevel?: 2 | 3;
   listRef?: Ref<HTMLUListElement>;
 }) {
@@ -60,8 +53,7 @@ export function ProductGrid({
     <ul ref={listRef} className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4">
       {products.map((product, index) => (
         <li key={product.id}>
-          {/* The first row is not lazy; only the first picture, the largest paint on a phone, at high priority. */}
-          <ProductCard product={product} eager={index < eagerCount} highPriority={index === 0 && eagerCount > 0} headingLevel={headingLevel} />
+          <ProductCard product={product} eager={eagerFirst && index === 0} headingLevel={headingLevel} />
         </li>
       ))}
     </ul>

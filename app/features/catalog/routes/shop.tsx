@@ -78,7 +78,7 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
         {items.length === 0 ? (
           <p className="py-16 text-center text-lg text-stone-700">{messages.shop.empty}</p>
         ) : (
-          <ProductGrid products={items} eagerCount={4} headingLevel={2} listRef={listRef} />
+          <ProductGrid products={items} eagerFirst headingLevel={2} listRef={listRef} />
         )}
         {hasMore ? (
           <div className="mt-10 text-center">
