@@ -25,6 +25,11 @@ const PLENTY = 100_000;
 const SCARCE_START = 20;
 const RESTOCK_EVERY_MS = 50;
 const CONFIRM_EVERY_MS = 50;
+/**
+ * Checkouts before the measured phases, not counted (BENCH_CHECKOUT_WARMUP_SECONDS): a server that has just started
+ * has not compiled its checkout path yet, and a running shop has (checkout-ab.ts warms up the same way).
+ */
+const WARMUP_SECONDS = Number(process.env.BENCH_CHECKOUT_WARMUP_SECONDS ?? 3);
 // Its own port, overridable so that parallel runs on one machine do not meet (BENCH_CHECKOUT_PORT); more server
 // copies, on the ports after it, with BENCH_CHECKOUT_SERVERS (default 1): each shopper talks to one copy, and all
 // copies share the one PostgreSQL database, as several containers would (decision 009, "more cores").
@@ -344,6 +349,10 @@ export async function benchCheckout(): Promise<void> {
     const shoppers = (await insertShoppers(db, SHOPPERS, { password: "monstera-deliciosa-77", prefix: "bench" })).map(({ cookie }, i) => ({ url: servers[i % SERVERS]!.url, cookie }));
     const pids = servers.map((server) => server.child.pid);
 
+    if (WARMUP_SECONDS > 0) {
+      const warmUp = await createProduct(db, { name: "Bench Warm-up Fern", price_paise: 19_900, stock: PLENTY });
+      await withOrderDesk({ db }, () => runPhase(shoppers, WARMUP_SECONDS, buy(warmUp.id), pids));
+    }
     const baseline = await runPhase(shoppers, seconds, readCart, pids);
     const plentiful = await withOrderDesk({ db }, () => runPhase(shoppers, seconds, buy(plenty.id), pids));
     // Supply at half the rate the plentiful phase sold, so that about every other checkout finds too little.
@@ -352,7 +361,7 @@ export async function benchCheckout(): Promise<void> {
 
     const baselinePerSecond = baseline.tally.requests / baseline.seconds;
     const serving = SERVERS === 1 ? "one server" : `${SERVERS} server copies (each shopper on one)`;
-    console.log(`\nCheckout bench: ${SHOPPERS} shoppers, ${seconds}s a phase, ${serving} on PostgreSQL, loopback, ${os.cpus().length} cores, Node ${process.version}`);
+    console.log(`\nCheckout bench: ${SHOPPERS} shoppers, ${seconds}s a phase after ${WARMUP_SECONDS}s of uncounted checkouts, ${serving} on PostgreSQL, loopback, ${os.cpus().length} cores, Node ${process.version}`);
     console.log("(an order costs two requests: add to cart, then the order; the rates count the order requests)");
     console.log("(CPU ms per request counted, add to cart included in checkouts: the server processes, every PostgreSQL process, and");
     console.log(" this bench's own HTTP clients; machine busy: all cores, in the phase)");
