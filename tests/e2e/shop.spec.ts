@@ -77,6 +77,24 @@ test.describe("shop", () => {
     await context.close();
   });
 
+  test("a suggestion opened before the typing pause is over stays open: the list's own search does not follow it", async ({ page }) => {
+    // The page's timers under the test's hand: the suggestions are asked for 150 ms after typing stops, the list
+    // filtered 300 ms after; the suggestion is opened in between, and then the time passes.
+    await page.clock.install();
+    await page.goto("/shop");
+    const box = page.getByRole("combobox", { name: "Search products" });
+    await box.pressSequentially("bougainvilla");
+    await page.clock.runFor(200);
+    const first = page.getByRole("listbox", { name: "Suggestions" }).getByRole("option").first();
+    await expect(first).toHaveText("Bougainvillea");
+    await box.press("ArrowDown");
+    await box.press("Enter");
+    await expect(page).toHaveURL(/\/product\//);
+    await page.clock.runFor(1000);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Bougainvillea");
+    await expect(page).toHaveURL(/\/product\//);
+  });
+
   test("suggests products while typing; arrow keys choose one, Enter opens it, Escape closes the list", async ({ page }) => {
     await page.goto("/shop");
     const box = page.getByRole("combobox", { name: "Search products" });

@@ -14,6 +14,8 @@ interface SearchComboboxProps {
   inputRef: Ref<HTMLInputElement>;
   /** Called on every change of the text (the shop also filters its list while a shopper types). */
   onTextChange: (input: HTMLInputElement) => void;
+  /** Called when a suggestion is opened, before leaving: what onTextChange set in motion must not follow it. */
+  onChoose: () => void;
 }
 
 /**
@@ -22,7 +24,7 @@ interface SearchComboboxProps {
  * chosen, submits the form: the plain /shop?q=… results page, which also works without JavaScript), Escape closes
  * the list and then clears the box. A polite live region says how many suggestions there are.
  */
-export function SearchCombobox({ id, name, defaultValue, placeholder, className, inputRef, onTextChange }: SearchComboboxProps) {
+export function SearchCombobox({ id, name, defaultValue, placeholder, className, inputRef, onTextChange, onChoose }: SearchComboboxProps) {
   const listId = useId();
   const navigate = useNavigate();
   const [suggestions, setSuggestions] = useState<ProductSuggestion[]>([]);
@@ -76,6 +78,7 @@ export function SearchCombobox({ id, name, defaultValue, placeholder, className,
 
   function choose(suggestion: ProductSuggestion) {
     close();
+    onChoose();
     void navigate(`/product/${suggestion.id}`);
   }
 

@@ -65,6 +65,9 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
                 clearTimeout(typingTimer.current);
                 typingTimer.current = setTimeout(() => submit(form, { replace: true, preventScrollReset: true }), TYPING_PAUSE_MS);
               }}
+              // A suggestion opened within the typing pause: the list's search would otherwise run after it and
+              // bring the shopper back to the results.
+              onChoose={() => clearTimeout(typingTimer.current)}
             />
           </div>
           <button type="submit" className="btn-primary">
