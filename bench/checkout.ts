@@ -228,13 +228,20 @@ export async function runPhase(shoppers: Shopper[], seconds: number, step: Step,
  * 1,000 instead, and every checkout counted a pending history that grew through the run: its PostgreSQL CPU per
  * order doubled between the first and the second half of a minute's load.)
  */
-export async function withOrderDesk<T>({ db }: Pick<Database, "db">, run: () => Promise<T>): Promise<T> {
-  let pending = Promise.resolve();
-  const timer = setInterval(() => {
-    pending = pending.then(async () => {
+export function withOrderDesk<T>({ db }: Pick<Database, "db">, run: () => Promise<T>): Promise<T> {
+  return whileRunning(
+    CONFIRM_EVERY_MS,
+    async () => {
       await db.updateTable("orders").set({ status: "processing", updated_at: new Date().toISOString() }).where("status", "=", "pending").execute();
-    });
-  }, CONFIRM_EVERY_MS);
+    },
+    run,
+  );
+}
+
+/** Runs `tick` every `everyMs` while `run` lasts, one tick at a time; waits for the last tick before answering. */
+async function whileRunning<T>(everyMs: number, tick: () => Promise<void>, run: () => Promise<T>): Promise<T> {
+  let pending = Promise.resolve();
+  const timer = setInterval(() => (pending = pending.then(tick)), everyMs);
   try {
     return await run();
   } finally {
@@ -246,20 +253,14 @@ export async function withOrderDesk<T>({ db }: Pick<Database, "db">, run: () => 
 /** Tops the plant's stock up every RESTOCK_EVERY_MS while `run` lasts; answers how many units it added. */
 async function restocking<T>({ db }: Database, productId: string, unitsPerTick: number, run: () => Promise<T>): Promise<{ result: T; restocked: number }> {
   let restocked = 0;
-  let pending = Promise.resolve();
-  const timer = setInterval(() => {
-    pending = pending.then(async () => {
+  const result = await whileRunning(
+    RESTOCK_EVERY_MS,
+    async () => {
       await db.updateTable("products").set({ stock: sql`stock + ${unitsPerTick}` }).where("id", "=", productId).execute();
       restocked += unitsPerTick;
-    });
-  }, RESTOCK_EVERY_MS);
-  let result: T;
-  try {
-    result = await run();
-  } finally {
-    clearInterval(timer);
-    await pending;
-  }
+    },
+    run,
+  );
   // Counted only now: a top-up still running when the phase ended has been made and must be counted.
   return { result, restocked };
 }

@@ -16,8 +16,8 @@ export interface CompiledOnce<P, O> {
 /**
  * A query that Kysely builds and compiles only once per dialect (its first run there): on every later run only the
  * values change. Kysely otherwise builds a tree of frozen nodes for every execution and walks it into SQL again, which
- * for the statements that every signed-in request or order runs was a fifth of the server's CPU and a third of what it
- * allocated (docs/decisions/031).
+ * for the statements that every signed-in request or order runs was 15 % of the server's profile samples and a third or
+ * more of what it allocated (docs/decisions/031).
  *
  * `build` receives stand-ins for the values, typed as the values, to put wherever the query takes a value. The query's
  * shape must not depend on them: no `$if` on a value, no list spread into `in (…)`, and no `null` the builder would

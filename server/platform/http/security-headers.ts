@@ -36,9 +36,10 @@ export function securityHeaders({ dev, https }: { dev: boolean; https: boolean }
       permissionsPolicy: { camera: [], microphone: [], geolocation: [] },
     });
   // Vite's dev client evaluates modules and opens a WebSocket; production needs neither.
-  const pageHeaders = headersWith(dev ? ["'self'", "'unsafe-inline'", "'unsafe-eval'"] : ["'self'", NONCE]);
+  const scripts = (production: (string | typeof NONCE)[]) => (dev ? ["'self'", "'unsafe-inline'", "'unsafe-eval'"] : production);
+  const pageHeaders = headersWith(scripts(["'self'", NONCE]));
   // The JSON API answers run no script, so theirs has no nonce to make (random bytes on every answer).
-  const apiHeaders = headersWith(dev ? ["'self'", "'unsafe-inline'", "'unsafe-eval'"] : ["'self'"]);
+  const apiHeaders = headersWith(scripts(["'self'"]));
   return createMiddleware<PlatformEnv>(async (c, next) => {
     await (c.req.path.startsWith("/api/") ? apiHeaders : pageHeaders)(c, next);
     const hashes = c.get("cspScriptHashes");
