@@ -1,6 +1,7 @@
 import { messages } from "../../common/shared/messages.ts";
 import { createProduct } from "../support/factories.ts";
 import { expect, seriousAccessibilityViolations, test } from "./support/fixtures.ts";
+import { hydrated } from "./support/pages.ts";
 
 test.describe("product page", () => {
   test("shows pictures, name, description, price, stock and Add to Cart", async ({ page, shopDb }) => {
@@ -23,6 +24,32 @@ test.describe("product page", () => {
       "href",
       `/login?redirectTo=${encodeURIComponent(`/product/${snake.id}`)}`,
     );
+  });
+
+  test("the picture buttons stay disabled while the swipe engine loads, so no click is lost; once it has loaded they move the pictures", async ({ page, shopDb }) => {
+    const snake = await shopDb.db.selectFrom("products").selectAll().where("name", "=", "Snake Plant").executeTakeFirstOrThrow();
+    // Hold the engine's chunk back until the page has been looked at.
+    let releaseEngine = () => {};
+    const engineHeld = new Promise<void>((resolve) => (releaseEngine = resolve));
+    let engineAsked = false;
+    await page.route(/embla-carousel[^/]*\.js$/, async (route) => {
+      engineAsked = true;
+      await engineHeld;
+      await route.continue();
+    });
+    await page.goto(`/product/${snake.id}`);
+    const pictures = page.getByRole("region", { name: "Pictures of Snake Plant" });
+    await hydrated(pictures.getByRole("button", { name: "Next slide" }));
+    await expect.poll(() => engineAsked, { message: "the page asks for the swipe engine" }).toBe(true);
+    for (const name of ["Previous slide", "Go to slide 1", "Go to slide 2", "Next slide"]) {
+      await expect(pictures.getByRole("button", { name })).toBeDisabled();
+    }
+
+    releaseEngine();
+    await pictures.getByRole("button", { name: "Next slide" }).click();
+    await expect(pictures.getByRole("group", { name: "2 of 2" })).toHaveAttribute("data-selected", "true");
+    await pictures.getByRole("button", { name: "Go to slide 1" }).click();
+    await expect(pictures.getByRole("group", { name: "1 of 2" })).toHaveAttribute("data-selected", "true");
   });
 
   test("says 'Not in Stock' and disables Add to Cart when none are left", async ({ page, shopDb }) => {

@@ -19,8 +19,9 @@ const prefersReducedMotion = () => window.matchMedia("(prefers-reduced-motion: r
  * reduced motion — until the play button is pressed.
  *
  * The first slide is plain server-rendered markup; the swipe engine (Embla) loads once the carousel has
- * mounted, so it is not part of the page's first load (issue 12, docs/decisions/028). Until then the
- * buttons are there but wait for it, and a carousel of one slide never loads it.
+ * mounted, so it is not part of the page's first load (issue 12, docs/decisions/028). Until then (and
+ * without JavaScript) the buttons that move the slides are disabled: a click they could not carry out
+ * would be lost. A carousel of one slide never loads the engine.
  */
 export function Carousel({ label, slides, autoplayMs, className = "" }: CarouselProps) {
   const many = slides.length > 1;
@@ -119,7 +120,7 @@ export function Carousel({ label, slides, autoplayMs, className = "" }: Carousel
               {paused ? <PlayIcon width={18} height={18} /> : <PauseIcon width={18} height={18} />}
             </button>
           ) : null}
-          <button type="button" onClick={() => embla?.scrollPrev()} className="carousel-btn" aria-label="Previous slide">
+          <button type="button" onClick={() => embla?.scrollPrev()} disabled={!embla} className="carousel-btn" aria-label="Previous slide">
             <ChevronLeftIcon width={18} height={18} />
           </button>
           {slides.map((_, index) => (
@@ -128,14 +129,15 @@ export function Carousel({ label, slides, autoplayMs, className = "" }: Carousel
               key={index}
               type="button"
               onClick={() => embla?.scrollTo(index)}
+              disabled={!embla}
               aria-label={`Go to slide ${index + 1}`}
               aria-current={index === selected}
-              className="grid size-6 place-items-center rounded-full"
+              className="grid size-6 place-items-center rounded-full disabled:opacity-60"
             >
               <span aria-hidden="true" className={`size-3 rounded-full border-2 border-white shadow ${index === selected ? "bg-white" : "bg-white/30"}`} />
             </button>
           ))}
-          <button type="button" onClick={() => embla?.scrollNext()} className="carousel-btn" aria-label="Next slide">
+          <button type="button" onClick={() => embla?.scrollNext()} disabled={!embla} className="carousel-btn" aria-label="Next slide">
             <ChevronRightIcon width={18} height={18} />
           </button>
         </div>
