@@ -4,16 +4,28 @@ import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
 import { isRouteErrorResponse, ServerRouter, type AppLoadContext, type EntryContext, type HandleErrorFunction } from "react-router";
+import { isUserFacingError } from "#common/shared/user-facing-error.ts";
+import { messages } from "#common/shared/messages.ts";
 import { NonceContext } from "./shared/lib/nonce.tsx";
 
 export const streamTimeout = 5_000;
 
 /**
+ * Page requests during which a loader or an action found the database away (a 503 it did not turn into its
+ * own answer): their page is rendered again as the outage page (handleRequest), not as a 500.
+ */
+const outageSeen = new WeakSet<Request>();
+
+/**
  * Errors thrown by loaders and actions, logged with the request id; a deliberate answer (404, 403) is not an
- * error worth logging.
+ * error worth logging, and neither is the database being away (logged once where it is noticed).
  */
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
-  if (request.signal.aborted || isRouteErrorResponse(error)) return;
+  if (request.signal.aborted || isRouteErrorResponse(error) || error instanceof Response) return;
+  if (isUserFacingError(error) && error.status === 503) {
+    outageSeen.add(request);
+    return;
+  }
   context.log.error({ err: error }, "page request failed");
 };
 
@@ -25,6 +37,9 @@ export default function handleRequest(
   routerContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
+  // React Router renders the page again with what this throws as the route error: the error screen says the
+  // shop is briefly unavailable, with status 503, instead of an unexpected error with 500.
+  if (responseStatusCode === 500 && outageSeen.has(request)) throw Response.json({ message: messages.briefOutage.message }, { status: 503 });
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }

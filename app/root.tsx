@@ -109,6 +109,10 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   if (isRouteErrorResponse(error) && error.status === 403) {
     return <ErrorScreen title={messages.auth.forbidden}>This page is for the shop&apos;s admins.</ErrorScreen>;
   }
+  if (isRouteErrorResponse(error) && error.status === 503) {
+    // The database is away for a moment (a restart, a failover): nothing is wrong with the request.
+    return <ErrorScreen title={messages.briefOutage.title}>{messages.briefOutage.message}</ErrorScreen>;
+  }
   if (isRouteErrorResponse(error) && error.status < 500) {
     // A request the page refused (a search too long, a form that is not a form): say why, never a 500.
     const detail = (error.data as { message?: unknown } | null)?.message;

@@ -10,6 +10,7 @@ import type { Config } from "./config.ts";
 import type { AppEnv } from "./app-env.ts";
 import { resolveClientIp } from "./platform/http/client-ip.ts";
 import { handleError } from "./platform/http/errors.ts";
+import { DATABASE_RETRY_AFTER_SECONDS } from "./platform/db/connection-loss.ts";
 import { useExternalOrigin } from "./platform/http/forwarded-origin.ts";
 import { frontCache } from "./platform/http/front-cache.ts";
 import { formPartsLimit } from "./platform/http/form-parts-limit.ts";
@@ -98,7 +99,16 @@ export function createApp({ config, services, logger, health, pages }: AppOption
   app.get("/healthz", (c) => (health.ready ? c.text("ok") : c.text("starting or stopping", 503)));
   app.get("/readyz", async (c) => {
     if (!health.ready) return c.text("starting or stopping", 503);
-    await services.pingDatabase();
+    // Not ready while the database cannot be reached: a load balancer sends requests to another copy meanwhile,
+    // and a supervisor should not restart the process for it (/healthz stays 200; docs/decisions/032).
+    const reachable = await services.pingDatabase().then(
+      () => true,
+      () => false,
+    );
+    if (!reachable) {
+      c.header("Retry-After", String(DATABASE_RETRY_AFTER_SECONDS));
+      return c.text("database unreachable", 503);
+    }
     return c.text("ok");
   });
   app.route("/api", apiRoutes(origin));

@@ -79,6 +79,13 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ SHUTDOWN_TIMEOUT_SECONDS: "-1" })).toThrow("SHUTDOWN_TIMEOUT_SECONDS");
   });
 
+  it("reads how long a request waits for a database connection in seconds, 5 unless set, and refuses a bad one", () => {
+    expect(loadConfig({}).databaseConnectTimeoutMs).toBe(5_000);
+    expect(loadConfig({ DATABASE_CONNECT_TIMEOUT_SECONDS: "1.5" }).databaseConnectTimeoutMs).toBe(1_500);
+    expect(() => loadConfig({ DATABASE_CONNECT_TIMEOUT_SECONDS: "soon" })).toThrow("DATABASE_CONNECT_TIMEOUT_SECONDS: must be a number of seconds");
+    expect(() => loadConfig({ DATABASE_CONNECT_TIMEOUT_SECONDS: "0" })).toThrow("DATABASE_CONNECT_TIMEOUT_SECONDS");
+  });
+
   it("reads the abuse limits: 5 pending orders and the shop's own rate limits by default, refusing nonsense", () => {
     expect(loadConfig({}).limits).toEqual({ maxPendingOrders: 5, rateLimitScale: 1 });
     expect(loadConfig({ MAX_PENDING_ORDERS: "12", RATE_LIMIT_SCALE: "100" }).limits).toEqual({ maxPendingOrders: 12, rateLimitScale: 100 });

@@ -26,6 +26,8 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, "must start with postgres:// (leave it unset for the embedded SQLite database)")
     .optional(),
+  // How long a request waits for a PostgreSQL connection before it answers 503 (docs/decisions/032).
+  DATABASE_CONNECT_TIMEOUT_SECONDS: z.coerce.number({ error: "must be a number of seconds" }).min(0.1, "must be at least 0.1").max(600).default(5),
   PUBLIC_URL: z.url({ protocol: /^https?$/, error: "must be an http:// or https:// address" }).optional(),
   SEED_SAMPLE_DATA: booleanFlag.default(true),
   SHOP_NAME: z.string().trim().min(1).max(60).default("Plant Shop"),
@@ -56,6 +58,8 @@ export interface Config {
   port: number;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** How long a request waits for a PostgreSQL connection (a free one, or a new one opened) before it answers 503. */
+  databaseConnectTimeoutMs: number;
   publicUrl: URL;
   seedSampleData: boolean;
   /** How many proxies in front of the shop append to X-Forwarded-For (server/platform/http/client-ip.ts). */
@@ -110,6 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    databaseConnectTimeoutMs: Math.round(e.DATABASE_CONNECT_TIMEOUT_SECONDS * 1000),
     publicUrl,
     seedSampleData: e.SEED_SAMPLE_DATA,
     trustProxy: e.TRUST_PROXY,

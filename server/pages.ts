@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { createRequestHandler, type ServerBuild } from "react-router";
 import type { AppEnv } from "./app-env.ts";
 import type { PublicShopConfig } from "./config.ts";
+import { DATABASE_RETRY_AFTER_SECONDS } from "./platform/db/connection-loss.ts";
 import { clientIp } from "./platform/http/client-ip.ts";
 import { currentUser, requestContext } from "./platform/http/request-context.ts";
 
@@ -17,7 +18,7 @@ export function createPageHandler(
   return async (c) => {
     const sessions = c.get("sessions");
     if (!sessions) throw new Error("pages need the sessions() middleware in front of them");
-    return handle(c.req.raw, {
+    const response = await handle(c.req.raw, {
       services: c.get("services"),
       shop,
       cspNonce: c.get("secureHeadersNonce") ?? "",
@@ -27,5 +28,8 @@ export function createPageHandler(
       request: requestContext(c),
       sessionCookies: sessions.cookies,
     });
+    // A page that could not reach the database (app/entry.server.tsx) tells clients when to try again.
+    if (response.status === 503 && !response.headers.has("Retry-After")) response.headers.set("Retry-After", String(DATABASE_RETRY_AFTER_SECONDS));
+    return response;
   };
 }

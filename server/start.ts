@@ -29,7 +29,12 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   if (permissions.tightened.length) logger.warn({ paths: permissions.tightened.slice(0, 20), count: permissions.tightened.length }, "data folder was readable by others; tightened");
   if (permissions.failed.length) logger.warn({ paths: permissions.failed.slice(0, 20), count: permissions.failed.length }, "data folder is readable by others and could not be tightened");
   const releaseLock = config.databaseUrl ? undefined : lockDataDir(config.dataDir);
-  const database = openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, "shop.db") });
+  const database = openDatabase({
+    databaseUrl: config.databaseUrl,
+    sqliteFile: path.join(config.dataDir, "shop.db"),
+    connectTimeoutMs: config.databaseConnectTimeoutMs,
+    logger,
+  });
   const applied = await migrateToLatest(database);
   if (applied.length) logger.info({ migrations: applied }, "database migrated");
   if (config.seedSampleData) {

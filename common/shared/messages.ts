@@ -17,6 +17,11 @@ export const messages = {
     415: "Unsupported Media Type",
     429: "Too Many Requests",
   } as Record<number, string>,
+  /** What a page or the API says while the shop's database is out of reach (a restart, a failover). */
+  briefOutage: {
+    title: "The shop is briefly unavailable",
+    message: "The shop is briefly unavailable. Please try again in a moment.",
+  },
   madeWithLoveBy: "Made with love by",
 
   home: {

@@ -8,7 +8,7 @@ export class ServiceError extends Error {
   readonly [USER_FACING_ERROR] = true;
 
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 503,
     message: string,
     readonly fieldErrors?: FieldErrors,
     readonly code?: ErrorCode,
@@ -59,6 +59,19 @@ export class TooManyRequestsError extends ServiceError {
     readonly retryAfterSeconds: number,
   ) {
     super(429, message);
+  }
+}
+
+/**
+ * Something the shop needs is away for a moment (its database): not the caller's fault and not a defect, so
+ * answered 503 with Retry-After rather than logged as a failure of ours.
+ */
+export class ServiceUnavailableError extends ServiceError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(503, message);
   }
 }
 

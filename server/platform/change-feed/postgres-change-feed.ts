@@ -21,6 +21,10 @@ export interface PostgresChangeFeedOptions {
 
 export const DEFAULT_CHANNEL = "plant_shop_changes";
 const RECONNECT_DELAYS_MS = [100, 500, 1000, 2000, 5000];
+/** Failed reconnections between two log lines once the feed is retrying at its longest delay (about a minute). */
+const QUIET_ATTEMPTS = 12;
+/** How long one attempt to open the LISTEN connection may take, so a database that does not answer is retried. */
+const CONNECT_TIMEOUT_MS = 10_000;
 
 /**
  * What travels in a NOTIFY payload: the changes, and which process sent them (so that it does not hear itself
@@ -73,7 +77,7 @@ export async function createPostgresChangeFeed(options: PostgresChangeFeedOption
 
   /** Opens the LISTEN connection; throws when it cannot. */
   async function connect(): Promise<void> {
-    const next = new (loadPg().Client)({ connectionString: databaseUrl, keepAlive: true });
+    const next = new (loadPg().Client)({ connectionString: databaseUrl, keepAlive: true, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
     // An error on an idle client (the server went away) comes as an event; without a listener it would crash the process.
     next.on("error", (error) => lost(next, error));
     next.on("end", () => lost(next));
@@ -117,7 +121,9 @@ export async function createPostgresChangeFeed(options: PostgresChangeFeedOption
           local.deliver({ type: "resync" });
         },
         (error: unknown) => {
-          logger.warn({ err: error, attempt }, "change feed: reconnection failed");
+          // While the database stays away this repeats every few seconds: said at the first failure, then about
+          // once a minute, so an outage does not flood the log.
+          if (attempt <= 1 || attempt % QUIET_ATTEMPTS === 0) logger.warn({ err: error, attempt }, "change feed: reconnection failed; still trying");
           scheduleReconnect();
         },
       );

@@ -2,8 +2,8 @@ import { closeSync, openSync } from "node:fs";
 import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import { withStatementCache } from "./statement-cache.ts";
-import { loadPg } from "./load-pg.ts";
-import { withPreparedStatements } from "./pg-statements.ts";
+import type { Logger } from "pino";
+import { createPgPool } from "./pg-pool.ts";
 import type { DB } from "./schema.ts";
 
 export type Dialect = "sqlite" | "postgres";
@@ -21,17 +21,27 @@ export interface DatabaseOptions {
   /** PostgreSQL schema to work in (tests give each file its own). */
   pgSchema?: string;
   poolSize?: number;
+  /**
+   * How long a query waits for a PostgreSQL connection before it is refused as the database being unavailable
+   * (503): a free one from the pool, or a new one opened. DEFAULT_CONNECT_TIMEOUT_MS unless given.
+   */
+  connectTimeoutMs?: number;
+  /** Where lost connections and outages are reported (warn), and their end (info). */
+  logger?: Logger;
 }
+
+/** See DatabaseOptions.connectTimeoutMs and docs/decisions/032. */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 
 export function openDatabase(options: DatabaseOptions): Database {
   if (options.databaseUrl) {
-    const pool = withPreparedStatements(
-      new (loadPg().Pool)({
-        connectionString: options.databaseUrl,
-        max: options.poolSize ?? 10,
-        ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
-      }),
-    );
+    const pool = createPgPool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 10,
+      pgSchema: options.pgSchema,
+      connectionTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      logger: options.logger,
+    });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: "postgres", destroy: () => db.destroy() };
   }

@@ -1,7 +1,8 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { ServiceError, TooManyRequestsError } from "../errors.ts";
+import { messages } from "#common/shared/messages.ts";
+import { ServiceError, ServiceUnavailableError, TooManyRequestsError } from "../errors.ts";
 import { platformContext, type PlatformEnv } from "./http-env.ts";
 
 export const INTERNAL_ERROR_MESSAGE = "Something went wrong on our side. Please try again in a moment.";
@@ -10,7 +11,11 @@ export const INTERNAL_ERROR_MESSAGE = "Something went wrong on our side. Please 
 export function handleError<E extends PlatformEnv>(error: Error, context: Context<E>): Response {
   const c = platformContext(context);
   if (error instanceof ServiceError) {
-    if (error instanceof TooManyRequestsError) c.header("Retry-After", String(error.retryAfterSeconds));
+    if (error instanceof TooManyRequestsError || error instanceof ServiceUnavailableError) c.header("Retry-After", String(error.retryAfterSeconds));
+    // A page asked for while the database is away (the session is read before the page's own loaders run):
+    // a page that says so, not the API's JSON. The log line of the request says 503; the outage is logged once
+    // where it is noticed (server/platform/db/connection-loss.ts).
+    if (error instanceof ServiceUnavailableError && wantsPage(c.req.path, c.req.header("Accept"))) return c.html(outagePage(), 503);
     return c.json(
       { message: error.message, ...(error.fieldErrors ? { fieldErrors: error.fieldErrors } : {}), ...(error.code ? { code: error.code } : {}) },
       error.status,
@@ -21,4 +26,15 @@ export function handleError<E extends PlatformEnv>(error: Error, context: Contex
   }
   c.get("log").error({ err: error, requestId: c.get("requestId") }, "request failed");
   return c.json({ message: INTERNAL_ERROR_MESSAGE }, 500);
+}
+
+/** A browser's request for a page rather than the JSON API's. */
+function wantsPage(path: string, accept: string | undefined): boolean {
+  return !/^\/api(?:\/|$)/.test(path) && !path.endsWith(".data") && /\btext\/html\b/.test(accept ?? "");
+}
+
+/** Self-contained (no script, no style, nothing the database holds): what a browser shows during an outage. */
+function outagePage(): string {
+  const { title, message } = messages.briefOutage;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title></head><body><main><h1>${title}</h1><p>${message}</p></main></body></html>`;
 }

@@ -9,6 +9,7 @@ import type { Database } from "../db/client.ts";
 import type { DB } from "../db/schema.ts";
 import { toIsoString } from "../db/values.ts";
 import { compiledOnce } from "../db/compiled-once.ts";
+import { isConnectionLoss } from "../db/connection-loss.ts";
 import { afterCommit } from "../db/write-transaction.ts";
 import type { Sealer } from "../sealed-values.ts";
 import type { Mailer, MailMessage } from "./mailer.ts";
@@ -162,6 +163,7 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
   let wakeUp: (() => void) | undefined;
   let wokenMeanwhile = false;
   let lastPrune = 0;
+  let waitingForDatabase = false;
 
   const wake = () => {
     wokenMeanwhile = true;
@@ -178,9 +180,16 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
           lastPrune = now();
           await worker.prune();
         }
+        if (waitingForDatabase) {
+          waitingForDatabase = false;
+          logger.info("the mail worker reaches the database again");
+        }
       } catch (error) {
-        // The database is unreachable for a moment: try again at the next poll.
-        logger.error({ err: error }, "the mail worker could not read the outbox");
+        // The database is unreachable for a moment (a restart, a failover): said once, then tried again at each
+        // poll, quietly, until it answers; the mail waits in the table meanwhile.
+        if (!isConnectionLoss(error)) logger.error({ err: error }, "the mail worker could not read the outbox");
+        else if (!waitingForDatabase) logger.warn({ err: error }, "the mail worker cannot reach the database; it tries again at each poll");
+        if (isConnectionLoss(error)) waitingForDatabase = true;
       }
       if (stopping || wokenMeanwhile) continue;
       await new Promise<void>((resolve) => {
