@@ -18,14 +18,15 @@ const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;
 
 export default defineConfig({
   testDir: "tests/e2e",
-  // Four servers on one PostgreSQL database racing for the last plants: only when there is a PostgreSQL to use.
-  // The PostgreSQL pass leaves out what does not use the shop's database: the race test makes its own, and the
-  // server-process tests start servers on SQLite data folders of their own.
+  // Four servers on one PostgreSQL database racing for the last plants, and a server whose database drops and
+  // refuses its connections: only when there is a PostgreSQL to use, once per run (the SQLite pass with
+  // TEST_DATABASE_URL). The PostgreSQL pass leaves out what does not use the shop's database: those tests make
+  // their own, and the server-process tests start servers on SQLite data folders of their own.
   testIgnore: onPostgres
-    ? ["**/orders-multiprocess.spec.ts", "**/live-product-multiprocess.spec.ts", "**/cache-multiprocess.spec.ts", "**/server-process.spec.ts", "**/live-product-restart.spec.ts"]
+    ? ["**/orders-multiprocess.spec.ts", "**/live-product-multiprocess.spec.ts", "**/cache-multiprocess.spec.ts", "**/server-process.spec.ts", "**/live-product-restart.spec.ts", "**/database-outage.spec.ts"]
     : process.env.TEST_DATABASE_URL
       ? []
-      : ["**/orders-multiprocess.spec.ts", "**/live-product-multiprocess.spec.ts", "**/cache-multiprocess.spec.ts"],
+      : ["**/orders-multiprocess.spec.ts", "**/live-product-multiprocess.spec.ts", "**/cache-multiprocess.spec.ts", "**/database-outage.spec.ts"],
   globalSetup: "./tests/e2e/global-setup.ts",
   // One worker: the tests add products, and the home page shows the newest ones.
   workers: 1,

@@ -5,6 +5,7 @@ import { loadPg } from "../db/load-pg.ts";
 import type { Logger } from "pino";
 import type { DB } from "../db/schema.ts";
 import { afterCommit } from "../db/write-transaction.ts";
+import { isConnectionLoss } from "../db/connection-loss.ts";
 import { createLocalChangeFeed, type Change, type ChangeFeed } from "./change-feed.ts";
 
 export interface PostgresChangeFeedOptions {
@@ -160,8 +161,9 @@ export async function createPostgresChangeFeed(options: PostgresChangeFeedOption
     statement
       .execute(db)
       .catch((error: unknown) => {
-        // The changes are committed and this process knows; the others see them at their next change or resync.
-        if (!closed) logger.error({ err: error, changes }, "change feed: could not tell the other processes");
+        // The changes are committed and this process knows; the others see them at their next change or resync
+        // (a lost connection is no defect of ours: their LISTEN connections were lost too, and resync).
+        if (!closed) (isConnectionLoss(error) ? logger.warn : logger.error).call(logger, { err: error, changes }, "change feed: could not tell the other processes");
       })
       .finally(() => {
         sending = false;

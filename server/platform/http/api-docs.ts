@@ -34,6 +34,7 @@ const PROBLEM_DESCRIPTIONS: Record<number, string> = {
   413: "Body too large",
   415: "Body is not JSON",
   429: "Too many requests; see Retry-After",
+  503: "The shop's database is briefly out of reach (a restart, a failover); try again after Retry-After",
 };
 
 /** A route whose answers anonymous callers get from the cache, with an ETag (docs/decisions/027). */
@@ -69,14 +70,14 @@ export function idParameter(name: string): Parameter {
 /**
  * What the edge of the API answers for any route before its handler runs (server/app.ts and api-routes.ts):
  * a control character in the address, and for requests that change something a cross-site origin, a body
- * that is too large or not JSON.
+ * that is too large or not JSON; and for any route, the database being briefly out of reach (docs/decisions/032).
  */
 const EDGE_REFUSALS = {
-  GET: { responses: problems(400) },
-  POST: { responses: problems(400, 403, 413, 415) },
-  PATCH: { responses: problems(400, 403, 413, 415) },
-  PUT: { responses: problems(400, 403, 413, 415) },
-  DELETE: { responses: problems(400, 403, 413, 415) },
+  GET: { responses: problems(400, 503) },
+  POST: { responses: problems(400, 403, 413, 415, 503) },
+  PATCH: { responses: problems(400, 403, 413, 415, 503) },
+  PUT: { responses: problems(400, 403, 413, 415, 503) },
+  DELETE: { responses: problems(400, 403, 413, 415, 503) },
 };
 
 export interface ApiDocumentOptions {
