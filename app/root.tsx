@@ -21,6 +21,7 @@ import { NotFound } from "./shared/components/not-found.tsx";
 import { SiteFooter } from "./shared/components/site-footer.tsx";
 import { Spinner } from "./shared/ui/spinner.tsx";
 import { takeFlash } from "./shared/lib/flash.ts";
+import { loadOrRefuse } from "./shared/lib/service-errors.ts";
 import { useNonce } from "./shared/lib/nonce.tsx";
 import { toast } from "./shared/lib/toast.ts";
 import { LazyToaster } from "./shared/ui/lazy-toaster.tsx";
@@ -31,7 +32,7 @@ export const links: Route.LinksFunction = () => [
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const user = context.user ? { id: context.user.id, name: context.user.name, isAdmin: context.user.isAdmin, avatarUrl: avatarUrl(context.user) } : null;
-  const [{ flash, clear }, cartCount] = await Promise.all([takeFlash(context, request), context.services.cart.countItems(context.user)]);
+  const [{ flash, clear }, cartCount] = await Promise.all([takeFlash(context, request), loadOrRefuse(() => context.services.cart.countItems(context.user))]);
   return data({ shop: context.shop, user, cartCount, flash }, clear ? { headers: { "Set-Cookie": clear } } : undefined);
 }
 

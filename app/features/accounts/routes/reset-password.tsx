@@ -4,7 +4,7 @@ import { ERROR_CODES } from "#common/shared/user-facing-error.ts";
 import { AuthCard } from "../components/auth-card.tsx";
 import { FormField } from "../../../shared/ui/form-field.tsx";
 import { FormMessage } from "../../../shared/ui/form-message.tsx";
-import { actionResult, formLevelMessage } from "../../../shared/lib/service-errors.ts";
+import { actionResult, formLevelMessage, loadOrRefuse } from "../../../shared/lib/service-errors.ts";
 import { redirectWithCookies } from "../../../shared/lib/session.ts";
 import { pageMeta } from "../../../shared/lib/seo.ts";
 import { useFormErrors } from "../../../shared/lib/use-form-errors.ts";
@@ -17,7 +17,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 
 /** A used, expired or unknown link says so at once, not only after a new password was typed. */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  return { linkValid: await context.services.accounts.isResetLinkValid(new URL(request.url).searchParams.get("token")) };
+  return { linkValid: await loadOrRefuse(() => context.services.accounts.isResetLinkValid(new URL(request.url).searchParams.get("token"))) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

@@ -4,7 +4,7 @@ import { AdminNav } from "../components/admin-nav.tsx";
 import { ImagesField } from "../components/images-field.tsx";
 import { ProductForm, productInputFromForm } from "../components/product-form.tsx";
 import { readForm } from "../../../shared/lib/forms.ts";
-import { actionResult } from "../../../shared/lib/service-errors.ts";
+import { actionResult, loadOrRefuse } from "../../../shared/lib/service-errors.ts";
 import { requireAdmin } from "../../../shared/lib/session.ts";
 import { privatePageMeta } from "../../../shared/lib/seo.ts";
 import type { Route } from "./+types/add-product";
@@ -14,7 +14,7 @@ export const meta: Route.MetaFunction = ({ matches }) => privatePageMeta(matches
 // Admin only (decisions.md: a visitor is sent to log in, a signed-in non-admin gets a 403 page).
 export async function loader({ context, request }: Route.LoaderArgs) {
   const admin = requireAdmin(context, request);
-  return { categoryNames: await context.services.adminCatalog.categoryNames(admin) };
+  return { categoryNames: await loadOrRefuse(() => context.services.adminCatalog.categoryNames(admin)) };
 }
 
 export async function action({ context, request }: Route.ActionArgs) {

@@ -5,7 +5,7 @@ import { AdminNav } from "../components/admin-nav.tsx";
 import { ImagesField } from "../components/images-field.tsx";
 import { ProductForm, productInputFromForm } from "../components/product-form.tsx";
 import { readForm } from "../../../shared/lib/forms.ts";
-import { actionResult, loadOr404 } from "../../../shared/lib/service-errors.ts";
+import { actionResult, loadOr404, loadOrRefuse } from "../../../shared/lib/service-errors.ts";
 import { requireAdmin } from "../../../shared/lib/session.ts";
 import { privatePageMeta } from "../../../shared/lib/seo.ts";
 import type { Route } from "./+types/edit-product";
@@ -16,7 +16,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const admin = requireAdmin(context, request);
   const [product, categoryNames] = await Promise.all([
     loadOr404(() => context.services.adminCatalog.getProductForEdit(admin, params)),
-    context.services.adminCatalog.categoryNames(admin),
+    loadOrRefuse(() => context.services.adminCatalog.categoryNames(admin)),
   ]);
   return { product, categoryNames };
 }

@@ -3,6 +3,7 @@ import { formatPrice, formatPriceExact } from "#common/shared/money.ts";
 import { AdminNav } from "../components/admin-nav.tsx";
 import { SalesChart, shortDay } from "../components/sales-chart.tsx";
 import { requireAdmin } from "../../../shared/lib/session.ts";
+import { loadOrRefuse } from "../../../shared/lib/service-errors.ts";
 import { privatePageMeta } from "../../../shared/lib/seo.ts";
 import type { Route } from "./+types/overview";
 
@@ -10,7 +11,7 @@ export const meta: Route.MetaFunction = ({ matches }) => privatePageMeta(matches
 
 export function loader({ context, request }: Route.LoaderArgs) {
   const admin = requireAdmin(context, request);
-  return context.services.overview.getOverview(admin);
+  return loadOrRefuse(() => context.services.overview.getOverview(admin));
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;

@@ -7,7 +7,7 @@ import { formatPrice } from "#common/shared/money.ts";
 import { OrderSummary } from "../../orders/components/order-summary.tsx";
 import { CloseIcon } from "../../../shared/ui/icons.tsx";
 import { Picture } from "../../../shared/ui/picture.tsx";
-import { actionResult } from "../../../shared/lib/service-errors.ts";
+import { actionResult, loadOrRefuse } from "../../../shared/lib/service-errors.ts";
 import { requireUser } from "../../../shared/lib/session.ts";
 import type { Route } from "./+types/cart";
 import { privatePageMeta } from "../../../shared/lib/seo.ts";
@@ -17,7 +17,8 @@ import { inertWhen } from "../../../shared/ui/submit-button.tsx";
 export const meta: Route.MetaFunction = ({ matches }) => privatePageMeta(matches, "Cart");
 
 export function loader({ context, request }: Route.LoaderArgs) {
-  return context.services.cart.getCart(requireUser(context, request));
+  const user = requireUser(context, request);
+  return loadOrRefuse(() => context.services.cart.getCart(user));
 }
 
 export async function action({ context, request }: Route.ActionArgs) {

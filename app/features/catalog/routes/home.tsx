@@ -7,7 +7,7 @@ import { ProductGrid } from "../components/product-card.tsx";
 import { Carousel } from "../../../shared/ui/carousel.tsx";
 import { HeadsetIcon, ShieldIcon, TruckIcon } from "../../../shared/ui/icons.tsx";
 import { readFormFields } from "../../../shared/lib/forms.ts";
-import { actionResult } from "../../../shared/lib/service-errors.ts";
+import { actionResult, loadOrRefuse } from "../../../shared/lib/service-errors.ts";
 import { pageMeta } from "../../../shared/lib/seo.ts";
 import type { Route } from "./+types/home";
 
@@ -21,8 +21,8 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 export async function loader({ request, context }: Route.LoaderArgs) {
   const page = new URL(request.url).searchParams.get("categories") ?? undefined;
   const [newProducts, categories] = await Promise.all([
-    context.services.catalog.listNewestProducts(),
-    context.services.catalog.listCategoryPages({ page }),
+    loadOrRefuse(() => context.services.catalog.listNewestProducts()),
+    loadOrRefuse(() => context.services.catalog.listCategoryPages({ page })),
   ]);
   return { newProducts, categories };
 }

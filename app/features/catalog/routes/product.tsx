@@ -25,7 +25,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   const after = new URL(request.url).searchParams.get("reviewsAfter");
   const [reviews, myReview] = await Promise.all([
     loadOrRefuse(() => context.services.reviews.listReviews(product.id, after ? { after } : {})),
-    context.services.reviews.getMyReview(context.user, product.id),
+    loadOrRefuse(() => context.services.reviews.getMyReview(context.user, product.id)),
   ]);
   const viewer = context.user ? { id: context.user.id, isAdmin: context.user.isAdmin } : null;
   return { ...product, reviews, reviewsAfter: after, myReview, viewer };

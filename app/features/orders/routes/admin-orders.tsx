@@ -3,6 +3,7 @@ import { formatPriceExact } from "#common/shared/money.ts";
 import { ORDER_STATUSES } from "#common/orders/order-schemas.ts";
 import { CustomerContact, formatOrderDate, StatusBadge } from "../components/order-view.tsx";
 import { requireAdmin } from "../../../shared/lib/session.ts";
+import { loadOrRefuse } from "../../../shared/lib/service-errors.ts";
 import { AdminNav } from "../../admin/components/admin-nav.tsx";
 import type { Route } from "./+types/admin-orders";
 import { privatePageMeta } from "../../../shared/lib/seo.ts";
@@ -11,7 +12,7 @@ export const meta: Route.MetaFunction = ({ matches }) => privatePageMeta(matches
 
 export function loader({ context, request }: Route.LoaderArgs) {
   const admin = requireAdmin(context, request);
-  return context.services.orders.listAllOrders(admin, Object.fromEntries(new URL(request.url).searchParams));
+  return loadOrRefuse(() => context.services.orders.listAllOrders(admin, Object.fromEntries(new URL(request.url).searchParams)));
 }
 
 

@@ -6,7 +6,7 @@ import { FormField } from "../../../shared/ui/form-field.tsx";
 import { FormMessage } from "../../../shared/ui/form-message.tsx";
 import { OrderSummary } from "../components/order-summary.tsx";
 import { SubmitButton } from "../../../shared/ui/submit-button.tsx";
-import { actionResult, formLevelMessage } from "../../../shared/lib/service-errors.ts";
+import { actionResult, formLevelMessage, loadOrRefuse } from "../../../shared/lib/service-errors.ts";
 import { redirectWithCookies, requireUser } from "../../../shared/lib/session.ts";
 import { useFormErrors } from "../../../shared/lib/use-form-errors.ts";
 import type { Route } from "./+types/checkout";
@@ -17,9 +17,9 @@ export const meta: Route.MetaFunction = ({ matches }) => privatePageMeta(matches
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const user = requireUser(context, request);
-  const cart = await context.services.cart.getCart(user);
+  const cart = await loadOrRefuse(() => context.services.cart.getCart(user));
   if (!cart.lines.length) throw redirect("/cart");
-  const profile = await context.services.profiles.getProfile(user, user.id);
+  const profile = await loadOrRefuse(() => context.services.profiles.getProfile(user, user.id));
   return {
     cart,
     verified: user.emailVerified,

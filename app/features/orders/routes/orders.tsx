@@ -3,13 +3,15 @@ import { messages } from "#common/shared/messages.ts";
 import { formatPriceExact } from "#common/shared/money.ts";
 import { formatOrderDate, StatusBadge } from "../components/order-view.tsx";
 import { requireUser } from "../../../shared/lib/session.ts";
+import { loadOrRefuse } from "../../../shared/lib/service-errors.ts";
 import type { Route } from "./+types/orders";
 import { privatePageMeta } from "../../../shared/lib/seo.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => privatePageMeta(matches, "Your orders");
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  return { orders: await context.services.orders.listMyOrders(requireUser(context, request)) };
+  const user = requireUser(context, request);
+  return { orders: await loadOrRefuse(() => context.services.orders.listMyOrders(user)) };
 }
 
 export default function Orders({ loaderData }: Route.ComponentProps) {
