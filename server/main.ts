@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from "./config.ts";
 import { DataDirInUseError } from "./platform/data-dir/data-dir-lock.ts";
+import { DatabaseUnavailableError } from "./platform/db/connection-loss.ts";
 import { createProcessLogger } from "./platform/process-logger.ts";
 import { startServer } from "./start.ts";
 
@@ -39,6 +40,8 @@ async function main(): Promise<void> {
 main().catch((error: unknown) => {
   // Readable start-up failures (bad configuration, data folder in use) print without a stack trace.
   if (error instanceof ConfigError || error instanceof DataDirInUseError) console.error(error.message);
+  // Start-up needs the database (migrations): said as what it is, for the operator, and the supervisor restarts.
+  else if (error instanceof DatabaseUnavailableError) console.error(`The database could not be reached at start-up (DATABASE_URL): ${error.cause instanceof Error ? error.cause.message : String(error.cause)}`);
   else console.error(error);
   flushLogs();
   process.exit(1);
