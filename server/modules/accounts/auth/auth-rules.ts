@@ -20,10 +20,17 @@ export const authRateRules = {
     message: tooMany("wrong current passwords"),
   },
   signUpPerIp: { name: "sign-up-ip", limit: 20, windowMs: hour, message: tooMany("new accounts from your network") },
+  // Mail requests for one e-mail are refused per (e-mail, address): requests from elsewhere never use up what the
+  // person asking at their own address may send (decision 014).
   resetPerEmail: { name: "reset-email", limit: 3, windowMs: 15 * minute, message: tooMany("password reset requests for this e-mail") },
   resetPerIp: { name: "reset-ip", limit: 10, windowMs: hour, message: tooMany("password reset requests") },
   verificationPerEmail: { name: "verify-email", limit: 3, windowMs: 10 * minute, message: tooMany("verification e-mails") },
   verificationPerIp: { name: "verify-ip", limit: 10, windowMs: hour, message: tooMany("verification e-mails") },
+  // What one mailbox receives, from every address together. Never refused (the answer stays the same): past it no
+  // new mail goes out, and the links mailed within the window are still good, because the window is shorter than a
+  // link lives (reset links an hour, verification links a day).
+  resetMailsPerEmail: { name: "reset-mails", limit: 5, windowMs: 30 * minute, message: tooMany("password reset e-mails") },
+  verificationMailsPerEmail: { name: "verify-mails", limit: 5, windowMs: hour, message: tooMany("verification e-mails") },
   // Never refused to the sender (that would tell the address has an account): past it, no more mail is sent.
   existingAccountNoticePerEmail: { name: "existing-account-notice", limit: 3, windowMs: hour, message: tooMany("sign-ups with this e-mail") },
 } satisfies Record<string, RateRule>;

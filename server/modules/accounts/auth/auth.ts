@@ -181,7 +181,8 @@ export function createAuth({ database, publicUrl, secret, shopName, outbox, rate
             // not an object is the endpoint's to refuse.)
             if (isRecord(ctx.body)) ctx.body.revokeOtherSessions = true;
             await limit(authRateRules.passwordFailuresPerIp, ip);
-            await limit(authRateRules.changePasswordFailuresPerAccount, accountAtAddress(userId, ip));
+            // Per account, from every address: a stolen session on many networks gets no more guesses than on one.
+            await limit(authRateRules.changePasswordFailuresPerAccount, userId);
             break;
           }
           case "/sign-up/email":
@@ -190,11 +191,14 @@ export function createAuth({ database, publicUrl, secret, shopName, outbox, rate
             break;
           case "/request-password-reset":
             await limit(authRateRules.resetPerIp, ip);
-            await limit(authRateRules.resetPerEmail, emailOf(body));
+            await limit(authRateRules.resetPerEmail, accountAtAddress(emailOf(body), ip));
+            // The mailbox's own cap answers as if a mail went out: the links it got in the window still work.
+            if (!(await mayMail(authRateRules.resetMailsPerEmail, emailOf(body)))) return ctx.json(RESET_REQUESTED);
             break;
           case "/send-verification-email":
             await limit(authRateRules.verificationPerIp, ip);
-            await limit(authRateRules.verificationPerEmail, emailOf(body));
+            await limit(authRateRules.verificationPerEmail, accountAtAddress(emailOf(body), ip));
+            if (!(await mayMail(authRateRules.verificationMailsPerEmail, emailOf(body)))) return ctx.json({ status: true });
             break;
         }
         // A session read (every signed-in request) checks the age on the row it reads instead (accounts.getSession).
@@ -216,7 +220,7 @@ export function createAuth({ database, publicUrl, secret, shopName, outbox, rate
           } else {
             if (!isAPIError(returned)) await passwordChanged(ctx.context.session!.user);
             await rateLimiter.undo(authRateRules.passwordFailuresPerIp, ip);
-            await rateLimiter.undo(authRateRules.changePasswordFailuresPerAccount, accountAtAddress(userId, ip));
+            await rateLimiter.undo(authRateRules.changePasswordFailuresPerAccount, userId);
           }
           return;
         }
@@ -235,7 +239,10 @@ export function createAuth({ database, publicUrl, secret, shopName, outbox, rate
         }
         // Better Auth's own resend on sign-in (sendOnSignIn), within the per-address limit on verification mails.
         if (!unverified) return;
-        if (await rateLimiter.tryHit(authRateRules.verificationPerEmail, email)) {
+        if (
+          (await rateLimiter.tryHit(authRateRules.verificationPerEmail, accountAtAddress(email, ip))) &&
+          (await mayMail(authRateRules.verificationMailsPerEmail, email))
+        ) {
           const found = await ctx.context.internalAdapter.findUserByEmail(email);
           if (found) await sendVerificationEmailFn(ctx, found.user);
         } else {
@@ -261,6 +268,14 @@ export function createAuth({ database, publicUrl, secret, shopName, outbox, rate
     return row?.userId;
   }
 
+  /**
+   * Whether one more mail may go to this mailbox; when not, the request is answered as usual and no mail is sent
+   * (the limiter logs the first one held back in a window as `limit.hit`).
+   */
+  function mayMail(rule: RateRule, email: string) {
+    return rateLimiter.tryHit(rule, email);
+  }
+
   async function limit(rule: RateRule, subject: string) {
     try {
       await rateLimiter.hit(rule, subject);
@@ -280,6 +295,9 @@ export function createAuth({ database, publicUrl, secret, shopName, outbox, rate
     await database.db.deleteFrom("sessions").where("token", "=", token).where("createdAt", "<", cutoff).execute();
   }
 }
+
+/** Better Auth's answer to a reset request, whether or not a mail went out (no account enumeration). */
+const RESET_REQUESTED = { status: true, message: "If this email exists in our system, check your email for the reset link" };
 
 /** One account at one client address: the unit failed passwords are counted in. */
 const emailOf = (body: Record<string, unknown>) => (typeof body.email === "string" ? body.email.trim().toLowerCase() : "");
