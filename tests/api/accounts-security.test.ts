@@ -107,6 +107,29 @@ describe("sessions", () => {
     }
   });
 
+  it("made with rememberMe: false keep a browser-session cookie (no Max-Age, no Expires), also when used a day later", async () => {
+    const { person, userId } = await signUpVerified(shop.app, shop.capture);
+    const response = await shop.app.request("/api/auth/sign-in/email", postJson({ email: person.email, password: person.password, rememberMe: false }));
+    expect(response.status).toBe(200);
+    const setCookies = response.headers.getSetCookie();
+    const issued = setCookies.find((c) => c.startsWith("plant-shop.session_token="))!;
+    expect(issued).not.toMatch(/Max-Age|Expires/i);
+    const cookies = setCookies.map((c) => c.split(";")[0]!).join("; ");
+    expect(cookies).toMatch(/plant-shop\.dont_remember=/);
+    // A day has passed since the session was made or last refreshed: the moment a remembered one would slide.
+    const hourFromNow = new Date(Date.now() + 3600 * 1000).toISOString();
+    const dayAgo = new Date(Date.now() - 23 * 3600 * 1000).toISOString();
+    await shop.app.database.db.updateTable("sessions").set({ expiresAt: hourFromNow, updatedAt: dayAgo }).where("userId", "=", userId).execute();
+
+    for (let i = 0; i < 2; i++) {
+      const used = await me(cookies);
+      expect(used.status).toBe(200);
+      for (const cookie of used.headers.getSetCookie().filter((c) => c.startsWith("plant-shop.session_token="))) {
+        expect(cookie).not.toMatch(/Max-Age|Expires/i);
+      }
+    }
+  });
+
   it("expire after 7 idle days", async () => {
     const { cookie, userId } = await signUpVerified(shop.app, shop.capture);
     await shop.app.database.db.updateTable("sessions").set({ expiresAt: new Date(Date.now() - 1000).toISOString() }).where("userId", "=", userId).execute();
