@@ -148,7 +148,7 @@ export function passwordChangedEmail({ shopName, name }: { shopName: string; nam
  * someone who typed the right password, so it also tells the owner their password may be known.
  */
 export function signInCodeEmail({ shopName, name, code, expiresInMinutes }: { shopName: string; name: string; code: string; expiresInMinutes: number }): MailContent {
-  const reason = `someone signed in to your ${shopName} account with its password while it was being guessed at.`;
+  const reason = `someone typed the password of your ${shopName} account while many wrong ones were being tried.`;
   const intro = `Many wrong passwords were tried on your ${shopName} account, so logging in now also needs this code:`;
   const after = [
     `Enter it on the login page with your password. It works once and expires in ${expiresInMinutes} minutes.`,
