@@ -33,6 +33,8 @@ export const registerSchema = z.object({
 export const loginSchema = z.object({
   email: emailSchema,
   password: typedPassword(v.passwordRequired),
+  /** The code e-mailed when an account needs one besides its password (empty: none, or send a new one). */
+  code: z.string().trim().max(20).optional(),
 });
 
 export const emailOnlySchema = z.object({ email: emailSchema });

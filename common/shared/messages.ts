@@ -144,6 +144,10 @@ export const messages = {
     passwordReset: "Your password has been changed. Log in with the new one.",
     passwordChanged: "Your password has been changed.",
     currentPasswordWrong: "The current password is not correct.",
+    signInCodeSent:
+      "For your security, logging in to this account now also needs a code. If the password was right, we have e-mailed you a sign-in code: enter it with your password.",
+    signInCodeWrong: "The password or the sign-in code is not right. To get a new code, log in again with the code left empty.",
+    signInCodeLabel: "Sign-in code from the e-mail",
     forbidden: "You do not have permission to see this page.",
   },
   cart: {

@@ -25,6 +25,7 @@ export function currentRequestScope(): RequestScope | undefined {
 /** Names of the events an operator can filter the log on (`event` field). */
 export type EventName =
   | "sign-in.failed"
+  | "sign-in.code-sent"
   | "password-change.failed"
   | "limit.hit"
   | "authorization.refused"

@@ -23,6 +23,11 @@ export interface Caller {
 export interface SessionCaller extends Caller {
   sessionCredential: string | null;
   userAgent: string | null;
+  /**
+   * The signed marker the auth library keeps beside a session made without "remember me" (as presented), or
+   * null: such a session is never slid, and its credential lasts only as long as the browser keeps it.
+   */
+  forgetOnClose?: string | null | undefined;
 }
 
 /**

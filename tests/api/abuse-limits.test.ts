@@ -202,6 +202,19 @@ describe("change password", () => {
     expect((await change(newCookie, "fresh-leaves-2031", "fresher-leaves-2032")).status).toBe(429);
   });
 
+  it("counts wrong current passwords per account from every address: five from five addresses stop a sixth from a new one, and signing in is not affected", async () => {
+    const { person, cookie } = await signUpVerified(shop.app, shop.capture);
+    const changeFrom = (address: string, currentPassword: string) =>
+      shop.app.services.accounts.changePassword({ currentPassword, newPassword: "fresh-leaves-2031" }, callerWith(address, cookie));
+    for (let i = 0; i < 5; i++) await expect(changeFrom(`203.0.113.${10 + i}`, `guess-number-${i}`)).rejects.toMatchObject({ status: 400 });
+    await expect(changeFrom("203.0.113.99", "guess-number-6")).rejects.toMatchObject({
+      status: 429,
+      message: "Too many wrong current passwords. Please try again in 15 minutes.",
+    });
+    // The owner's sign-in is not touched by it.
+    expect((await signIn(shop.app, person.email, person.password)).status).toBe(200);
+  });
+
   it("is refused through the page's service path the same way", async () => {
     const { person, cookie } = await signUpVerified(shop.app, shop.capture);
     const request = callerWith("10.1.1.1", cookie);

@@ -88,3 +88,51 @@ describe("per client address", () => {
     expect((await resend(newPerson().email, "198.51.100.41")).status).toBe(200);
   }, 60_000);
 });
+
+describe("mail limits a stranger cannot spend for someone else", () => {
+  /** How many mails of a kind were queued for an address (the outbox row is written within the request). */
+  const queued = async (kind: string, email: string) =>
+    (await shop.app.database.db.selectFrom("mail_outbox").select("id").where("kind", "=", kind).where("recipient", "=", email).execute()).length;
+
+  it("reset requests: three from a stranger's address for someone's e-mail do not refuse that person at their own address, who gets a new link", async () => {
+    const url = await shop.app.listen();
+    const { person } = await signUpVerified(shop.app, shop.capture);
+    const reset = (from: string) => post(url, "/request-password-reset", { email: person.email, redirectTo: "/reset-password" }, from);
+    for (let i = 0; i < 3; i++) expect((await reset("203.0.113.50")).status).toBe(200);
+    const strangerRefused = await reset("203.0.113.50");
+    expect(strangerRefused.status).toBe(429);
+    expect((await strangerRefused.json()).message).toMatch(/^Too many password reset requests for this e-mail\. Please try again in 15 minutes\.$/);
+    expect((await reset("198.51.100.50")).status).toBe(200);
+    expect(await queued("password-reset", person.email)).toBe(4);
+  }, 60_000);
+
+  it("reset e-mails: a mailbox gets at most 5 in 30 minutes from all addresses together; the sixth request is answered the same, and no mail is queued", async () => {
+    const url = await shop.app.listen();
+    const { person } = await signUpVerified(shop.app, shop.capture);
+    const answers: unknown[] = [];
+    for (let i = 0; i < 6; i++) {
+      const response = await post(url, "/request-password-reset", { email: person.email, redirectTo: "/reset-password" }, `203.0.113.${60 + i}`);
+      expect(response.status).toBe(200);
+      answers.push(await response.json());
+    }
+    expect(new Set(answers.map((answer) => JSON.stringify(answer))).size).toBe(1);
+    expect(await queued("password-reset", person.email)).toBe(5);
+  }, 60_000);
+
+  it("verification e-mails: three from a stranger's address do not refuse the person at their own address, and a mailbox gets at most 5 an hour", async () => {
+    const url = await shop.app.listen();
+    const person = newPerson();
+    expect((await post(url, "/sign-up/email", person, "198.51.100.70")).status).toBe(200);
+    const afterSignUp = await queued("verification", person.email);
+    const resend = (from: string) => post(url, "/send-verification-email", { email: person.email }, from);
+    for (let i = 0; i < 3; i++) expect((await resend("203.0.113.70")).status).toBe(200);
+    expect((await resend("203.0.113.70")).status).toBe(429);
+    expect((await resend("198.51.100.70")).status).toBe(200);
+    expect(await queued("verification", person.email)).toBe(afterSignUp + 4);
+    expect((await resend("203.0.113.71")).status).toBe(200);
+    const capped = await resend("203.0.113.72");
+    expect(capped.status).toBe(200);
+    expect(await capped.json()).toEqual({ status: true });
+    expect(await queued("verification", person.email)).toBe(afterSignUp + 5);
+  }, 60_000);
+});

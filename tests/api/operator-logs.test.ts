@@ -77,6 +77,14 @@ describe("operator events", () => {
     expect(line).toMatchObject({ accountId: shopper.userId, clientIp: SHOPPER_ADDRESS, status: 403, method: "GET", path: "/api/admin/orders", requestId: response.headers.get("x-request-id") });
   });
 
+  it("request lines of Better Auth's endpoints name the signed-in caller's account", async () => {
+    const response = await call(SHOPPER_ADDRESS, "GET", "/api/auth/list-sessions", shopper.cookie);
+    expect(response.status).toBe(200);
+    const requestId = response.headers.get("x-request-id");
+    const line = await logs.waitFor((l) => l.msg === "request" && l.requestId === requestId, 5_000);
+    expect(line).toMatchObject({ path: "/api/auth/list-sessions", clientIp: SHOPPER_ADDRESS, accountId: shopper.userId, status: 200 });
+  });
+
   it("orders placed, cancelled, and moved along by an admin: who, which order, from what to what", async () => {
     const place = async () => {
       const plant = await createProduct(app.database.db, { stock: 5 });

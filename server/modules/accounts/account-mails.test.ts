@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { existingAccountEmail, passwordChangedEmail, passwordResetEmail, verificationEmail } from "./account-mails.ts";
+import { existingAccountEmail, passwordChangedEmail, passwordResetEmail, signInCodeEmail, verificationEmail } from "./account-mails.ts";
 import { escapeHtml } from "../../platform/mail/mail-layout.ts";
 import { evil, expectLayout, shopName, url } from "../../../tests/support/mail-layout.ts";
 
@@ -80,6 +80,20 @@ describe("existingAccountEmail", () => {
     }
     expect(mail.text).toContain(`Hello ${evil},`);
     expect(mail.html).toContain(escapeHtml(evil));
+    expectLayout(mail);
+  });
+});
+
+describe("signInCodeEmail", () => {
+  it("carries the code in the subject and both parts, says how long it works, and escapes the name", () => {
+    const mail = signInCodeEmail({ shopName, name: evil, code: "048213", expiresInMinutes: 15 });
+
+    expect(mail.subject).toBe("Your Plant Shop sign-in code: 048213");
+    expect(mail.text).toContain("048213");
+    expect(mail.text).toContain("expires in 15 minutes");
+    expect(mail.html).toContain(">048213</strong>");
+    expect(mail.html).toContain(escapeHtml(evil));
+    expect(mail.html).not.toContain(evil);
     expectLayout(mail);
   });
 });

@@ -142,3 +142,30 @@ export function passwordChangedEmail({ shopName, name }: { shopName: string; nam
     }),
   };
 }
+
+/**
+ * The code sign-in needs once an account has seen many wrong passwords from anywhere (decision 014): sent only to
+ * someone who typed the right password, so it also tells the owner their password may be known.
+ */
+export function signInCodeEmail({ shopName, name, code, expiresInMinutes }: { shopName: string; name: string; code: string; expiresInMinutes: number }): MailContent {
+  const reason = `someone typed the password of your ${shopName} account while many wrong ones were being tried.`;
+  const intro = `Many wrong passwords were tried on your ${shopName} account, so logging in now also needs this code:`;
+  const after = [
+    `Enter it on the login page with your password. It works once and expires in ${expiresInMinutes} minutes.`,
+    `If you did not just try to log in, someone knows your password: choose a new one with "Forgot your password?" on the login page.`,
+  ];
+  return {
+    subject: `Your ${oneLine(shopName)} sign-in code: ${code}`,
+    text: renderText([`Hello ${name},`, intro, code, ...after], reason, shopName),
+    html: renderHtml({
+      shopName,
+      paragraphs: [
+        `Hello ${escapeHtml(name)},`,
+        escapeHtml(intro),
+        `<strong style="font-size:24px;letter-spacing:4px;">${escapeHtml(code)}</strong>`,
+        ...after.map((line) => escapeHtml(line)),
+      ],
+      reason,
+    }),
+  };
+}

@@ -76,7 +76,13 @@ export function createAccountsService(auth: Auth, { db, dialect }: Pick<Database
   async function authHeaders(caller: SessionCaller): Promise<Headers> {
     const headers = new Headers({ [CLIENT_IP_HEADER]: caller.clientIp ?? "unknown" });
     if (caller.userAgent) headers.set("user-agent", caller.userAgent);
-    if (caller.sessionCredential) headers.set("cookie", `${await sessionCookieName()}=${encodeURIComponent(caller.sessionCredential)}`);
+    const cookies = (await auth.$context).authCookies;
+    const sent = [];
+    if (caller.sessionCredential) sent.push(`${cookies.sessionToken.name}=${encodeURIComponent(caller.sessionCredential)}`);
+    // Without its "don't remember" marker, Better Auth would slide such a session at its daily refresh and re-set the
+    // cookie with a Max-Age, so a browser-session cookie became a 7-day one. With it, the library leaves it as it is.
+    if (caller.sessionCredential && caller.forgetOnClose) sent.push(`${cookies.dontRememberToken.name}=${encodeURIComponent(caller.forgetOnClose)}`);
+    if (sent.length) headers.set("cookie", sent.join("; "));
     return headers;
   }
 
@@ -102,7 +108,7 @@ export function createAccountsService(auth: Auth, { db, dialect }: Pick<Database
    * undefined and goes to Better Auth, which decides and says what becomes of the cookie. Nothing is cached: a
    * signed-out session is gone on the next request, in every process (docs/decisions/009, issue 12).
    */
-  async function liveSession(credential: string): Promise<SessionUser | undefined> {
+  async function liveSession(credential: string, forgetOnClose: boolean): Promise<SessionUser | undefined> {
     const dot = credential.lastIndexOf(".");
     const token = credential.slice(0, dot);
     const signature = credential.slice(dot + 1);
@@ -115,7 +121,8 @@ export function createAccountsService(auth: Auth, { db, dialect }: Pick<Database
     const now = Date.now();
     const expiresAt = new Date(row.expiresAt).getTime();
     // Better Auth slides the idle lifetime once SESSION_REFRESH_SECONDS have passed since it last did.
-    const refreshDue = expiresAt - SESSION_IDLE_SECONDS * 1000 + SESSION_REFRESH_SECONDS * 1000 <= now;
+    // A session made without "remember me" never slides (Better Auth's rule): it is not due, however old.
+    const refreshDue = !forgetOnClose && expiresAt - SESSION_IDLE_SECONDS * 1000 + SESSION_REFRESH_SECONDS * 1000 <= now;
     if (!(expiresAt > now) || refreshDue || pastMaxAge(row.createdAt, now)) return undefined;
     return toSessionUser({ ...row, emailVerified: Boolean(row.emailVerified) });
   }
@@ -168,7 +175,7 @@ export function createAccountsService(auth: Auth, { db, dialect }: Pick<Database
      */
     async getSession(caller: SessionCaller): Promise<{ user: SessionUser | null; session: SessionOutcome }> {
       if (!caller.sessionCredential) return { user: null, session: SESSION_UNCHANGED };
-      const known = await liveSession(caller.sessionCredential);
+      const known = await liveSession(caller.sessionCredential, Boolean(caller.forgetOnClose));
       if (known) return { user: known, session: SESSION_UNCHANGED };
       const read = async () => auth.api.getSession({ headers: await authHeaders(caller), returnHeaders: true });
       let { headers, response } = await read();
@@ -203,10 +210,10 @@ export function createAccountsService(auth: Auth, { db, dialect }: Pick<Database
 
     /** Signs the person in: the new session's credential. */
     async signIn(input: unknown, caller: SessionCaller): Promise<{ session: SessionOutcome }> {
-      const { email, password } = parseInput(loginSchema, input);
-      const { headers } = await callAuth(async () =>
-        auth.api.signInEmail({ body: { email, password }, headers: await authHeaders(caller), returnHeaders: true }),
-      );
+      const { email, password, code } = parseInput(loginSchema, input);
+      // The code e-mailed to an account that needs one besides its password (decision 014), read by the auth hooks.
+      const body = { email, password, ...(code ? { code } : {}) };
+      const { headers } = await callAuth(async () => auth.api.signInEmail({ body, headers: await authHeaders(caller), returnHeaders: true }));
       return { session: await sessionOutcome(headers) };
     },
 
@@ -376,6 +383,10 @@ function fromAuthError(error: APIError): ServiceError {
       const linkSent = (error.body as Record<string, unknown> | undefined)?.[NEW_LINK_SENT] !== false;
       return new ServiceError(403, linkSent ? a.emailNotVerified : a.emailNotVerifiedRecentLink, undefined, ERROR_CODES.emailNotVerified);
     }
+    case ERROR_CODES.signInCodeRequired:
+      return new ServiceError(403, a.signInCodeSent, undefined, ERROR_CODES.signInCodeRequired);
+    case ERROR_CODES.signInCodeInvalid:
+      return new ServiceError(400, a.signInCodeWrong, { code: a.signInCodeWrong }, ERROR_CODES.signInCodeInvalid);
     case "USERNAME_IS_ALREADY_TAKEN":
       return fieldConflict("username", a.usernameTaken);
     case "USER_ALREADY_EXISTS":

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { CLIENT_IP_HEADER, OPEN_AUTH_PATHS } from "./auth/auth-rules.ts";
 import { clientIp } from "../../platform/http/client-ip.ts";
+import { currentUser, requestContext } from "../../platform/http/request-context.ts";
 import type { AppEnv } from "../../app-env.ts";
 
 /** Better Auth's own endpoints under /api/auth, told the connection's address (a client cannot set it). */
@@ -8,6 +9,9 @@ export const authApi = new Hono<AppEnv>().all("/*", async (c) => {
   // A social provider's return address: none is configured, and Better Auth logged every stranger's call as an
   // error. Its disabledPaths matches the pattern "/callback/:id" only literally, hence this check.
   if (/\/api\/auth\/callback(?:\/|$)/.test(c.req.path)) return c.json({ message: "No sign-in provider is configured." }, 404);
+  // The caller's account is looked up as for every other route (one statement on the common path), so that the
+  // request line and the events of a signed-in caller name it: Better Auth's own lookup stays inside the library.
+  if (requestContext(c).sessionCredential) await currentUser(c);
   const headers = new Headers(c.req.raw.headers);
   headers.set(CLIENT_IP_HEADER, clientIp(c) ?? "unknown");
   const request = new Request(c.req.raw, { headers });

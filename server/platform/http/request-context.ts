@@ -23,10 +23,12 @@ export function sessions(cookies: SessionCookies, lookUp: SessionLookup): Middle
 /** Who is asking, in the terms services take: address, session credential, browser. */
 export function requestContext<E extends PlatformEnv>(context: Context<E>): SessionCaller {
   const c = platformContext(context);
+  const cookies = c.get("sessions")?.cookies;
   return {
     clientIp: clientIp(c),
-    sessionCredential: c.get("sessions")?.cookies.read(c.req.raw.headers) ?? null,
+    sessionCredential: cookies?.read(c.req.raw.headers) ?? null,
     userAgent: c.req.header("user-agent") ?? null,
+    forgetOnClose: cookies?.readForgetOnClose(c.req.raw.headers) ?? null,
   };
 }
 

@@ -18,6 +18,7 @@ export type SessionCookies = ReturnType<typeof createSessionCookies>;
  */
 export function createSessionCookies({ https }: { https: boolean }) {
   const name = authCookieName(https, "session_token");
+  const forgetOnCloseName = authCookieName(https, "dont_remember");
   const attributes = sessionCookieAttributes(https);
   const options = { httpOnly: attributes.httpOnly, sameSite: "Lax" as const, path: attributes.path, secure: attributes.secure };
   return {
@@ -27,6 +28,12 @@ export function createSessionCookies({ https }: { https: boolean }) {
       const header = headers.get("cookie");
       if (!header) return null;
       return parse(header, name)[name] || null;
+    },
+    /** The auth library's signed marker of a session made without "remember me", as the request presents it, or null. */
+    readForgetOnClose(headers: Headers): string | null {
+      const header = headers.get("cookie");
+      if (!header) return null;
+      return parse(header, forgetOnCloseName)[forgetOnCloseName] || null;
     },
     /** The Set-Cookie headers that tell the browser an outcome (none when nothing changed). */
     write(outcome: SessionOutcome): string[] {

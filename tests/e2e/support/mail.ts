@@ -56,3 +56,8 @@ export function countMailsWithSubject(email: string, subject: string): number {
   return spooledMails().filter((mail) => mail.to.includes(email) && mail.subject === subject).length;
 }
 
+
+/** The first mail to `email` whose subject matches, spooled already or arriving soon. */
+export function mailWithSubjectMatching(email: string, subject: RegExp): Promise<CapturedMail> {
+  return waitForSpooledMail(spoolDir(), (mail) => mail.to.includes(email) && subject.test(mail.subject));
+}

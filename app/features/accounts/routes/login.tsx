@@ -36,6 +36,8 @@ export default function Login({ actionData }: Route.ComponentProps) {
   const failure = actionData && !actionData.ok ? actionData : undefined;
   const errors = failure?.fieldErrors ?? {};
   const unverified = failure?.code === ERROR_CODES.emailNotVerified;
+  // An account that has seen many wrong passwords also needs the code e-mailed to it (decision 014).
+  const needsCode = failure?.code === ERROR_CODES.signInCodeRequired || failure?.code === ERROR_CODES.signInCodeInvalid;
   return (
     <AuthCard
       title={messages.auth.loginHeading}
@@ -48,12 +50,26 @@ export default function Login({ actionData }: Route.ComponentProps) {
         </>
       }
     >
-      <LoginForm errors={errors} message={failure?.message} unverified={unverified} redirectTo={params.get("redirectTo") ?? "/"} busy={navigation.state === "submitting"} />
+      <LoginForm
+        errors={errors}
+        message={failure?.message}
+        unverified={unverified}
+        needsCode={needsCode}
+        redirectTo={params.get("redirectTo") ?? "/"}
+        busy={navigation.state === "submitting"}
+      />
     </AuthCard>
   );
 }
 
-function LoginForm(props: { errors: Record<string, string>; message: string | undefined; unverified: boolean; redirectTo: string; busy: boolean }) {
+function LoginForm(props: {
+  errors: Record<string, string>;
+  message: string | undefined;
+  unverified: boolean;
+  needsCode: boolean;
+  redirectTo: string;
+  busy: boolean;
+}) {
   const { errors, onSubmit, prepare } = useFormErrors(() => import("#common/accounts/account-schemas.ts").then((m) => m.loginSchema), props.errors);
   return (
     <Form method="post" noValidate onSubmit={onSubmit} onFocus={prepare} className="grid gap-4">
@@ -68,6 +84,9 @@ function LoginForm(props: { errors: Record<string, string>; message: string | un
       <input type="hidden" name="redirectTo" value={props.redirectTo} />
       <FormField label="Email" name="email" type="email" autoComplete="email" error={errors.email} />
       <FormField label="Password" name="password" type="password" autoComplete="current-password" error={errors.password} />
+      {props.needsCode ? (
+        <FormField label={messages.auth.signInCodeLabel} name="code" inputMode="numeric" autoComplete="one-time-code" maxLength={20} error={errors.code} />
+      ) : null}
       <Link to="/forgot-password" className="justify-self-end text-sm text-leaf-800 underline underline-offset-4">
         {messages.auth.forgotPassword}
       </Link>

@@ -10,6 +10,13 @@ export const authRateRules = {
   // Failed passwords count per account *and address*, so someone guessing from elsewhere slows themselves down
   // but never locks the owner out at their own address; the per-address count caps guessing across accounts.
   signInFailuresPerAccount: { name: "sign-in-failures", limit: 5, windowMs: minute, message: tooMany("failed sign-in attempts for this e-mail") },
+  // Wrong passwords for one account from every address together. Never refused: past it, a password alone no
+  // longer signs the account in; a code e-mailed to the account is needed too (decision 014), so a guesser spread
+  // over many addresses learns nothing more, and the owner, who has the mailbox, is never locked out.
+  signInFailuresForAccount: { name: "sign-in-failures-account", limit: 10, windowMs: 24 * hour, message: tooMany("wrong passwords for this account") },
+  // Sign-in codes mailed to one account (only ever to someone who typed the right password). Past it no new code goes
+  // out and the newest one is used: the window is no longer than a code lives.
+  signInCodesPerAccount: { name: "sign-in-codes", limit: 5, windowMs: 15 * minute, message: tooMany("sign-in codes") },
   // Every attempt, right or wrong: each costs an argon2 hash.
   signInPerIp: { name: "sign-in-ip", limit: 30, windowMs: minute, message: tooMany("sign-in attempts") },
   passwordFailuresPerIp: { name: "password-failures-ip", limit: 20, windowMs: hour, message: tooMany("wrong passwords from your network") },
@@ -20,10 +27,17 @@ export const authRateRules = {
     message: tooMany("wrong current passwords"),
   },
   signUpPerIp: { name: "sign-up-ip", limit: 20, windowMs: hour, message: tooMany("new accounts from your network") },
+  // Mail requests for one e-mail are refused per (e-mail, address): requests from elsewhere never use up what the
+  // person asking at their own address may send (decision 014).
   resetPerEmail: { name: "reset-email", limit: 3, windowMs: 15 * minute, message: tooMany("password reset requests for this e-mail") },
   resetPerIp: { name: "reset-ip", limit: 10, windowMs: hour, message: tooMany("password reset requests") },
   verificationPerEmail: { name: "verify-email", limit: 3, windowMs: 10 * minute, message: tooMany("verification e-mails") },
   verificationPerIp: { name: "verify-ip", limit: 10, windowMs: hour, message: tooMany("verification e-mails") },
+  // What one mailbox receives, from every address together. Never refused (the answer stays the same): past it no
+  // new mail goes out, and the links mailed within the window are still good, because the window is shorter than a
+  // link lives (reset links an hour, verification links a day).
+  resetMailsPerEmail: { name: "reset-mails", limit: 5, windowMs: 30 * minute, message: tooMany("password reset e-mails") },
+  verificationMailsPerEmail: { name: "verify-mails", limit: 5, windowMs: hour, message: tooMany("verification e-mails") },
   // Never refused to the sender (that would tell the address has an account): past it, no more mail is sent.
   existingAccountNoticePerEmail: { name: "existing-account-notice", limit: 3, windowMs: hour, message: tooMany("sign-ups with this e-mail") },
 } satisfies Record<string, RateRule>;
@@ -36,6 +50,9 @@ export const SESSION_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
 /** How often a session's 7 idle days start again (Better Auth's updateAge): at most once a day. */
 export const SESSION_REFRESH_SECONDS = 24 * 60 * 60;
 export const RESET_LINK_MINUTES = 60;
+/** How long an e-mailed sign-in code works (and how many wrong tries it takes before it is used up). */
+export const SIGN_IN_CODE_MINUTES = 15;
+export const SIGN_IN_CODE_TRIES = 3;
 
 /**
  * Better Auth's HTTP endpoints the shop answers under /api/auth: the pages' flows and their JSON twins, and the
@@ -102,6 +119,17 @@ export const DISABLED_AUTH_PATHS = [
   "/admin/remove-user",
   "/admin/set-user-password",
   "/admin/has-permission",
+  // The e-mailed code plugin serves only the sign-in guard of decision 014, in-process: none of its own ways in
+  // (a code alone signing in, resetting a password, verifying or changing an address) is open.
+  "/email-otp/send-verification-otp",
+  "/email-otp/check-verification-otp",
+  "/email-otp/verify-email",
+  "/sign-in/email-otp",
+  "/email-otp/request-password-reset",
+  "/email-otp/reset-password",
+  "/forget-password/email-otp",
+  "/email-otp/request-email-change",
+  "/email-otp/change-email",
 ];
 
 /** The connection's address, set by our server on every request into the auth library (never by the client). */

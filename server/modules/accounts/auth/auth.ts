@@ -1,12 +1,13 @@
 import { betterAuth } from "better-auth";
 import { APIError, createAuthMiddleware, isAPIError, sendVerificationEmailFn } from "better-auth/api";
-import { admin, username } from "better-auth/plugins";
+import { admin, emailOTP, username } from "better-auth/plugins";
 import type { Logger } from "pino";
 import { messages } from "#common/shared/messages.ts";
+import { ERROR_CODES } from "#common/shared/user-facing-error.ts";
 import { registerSchema } from "#common/accounts/account-schemas.ts";
 import { hasControlCharacters } from "#common/shared/fields.ts";
 import type { Database } from "../../../platform/db/client.ts";
-import { existingAccountEmail, passwordChangedEmail, passwordResetEmail, verificationEmail } from "../account-mails.ts";
+import { existingAccountEmail, passwordChangedEmail, passwordResetEmail, signInCodeEmail, verificationEmail } from "../account-mails.ts";
 import type { MailOutbox, OutboxMail } from "../../../platform/mail/mail-outbox.ts";
 import { TooManyRequestsError } from "../../../platform/errors.ts";
 import type { EventLog } from "../../../platform/event-log.ts";
@@ -20,6 +21,8 @@ import {
   SESSION_IDLE_SECONDS,
   SESSION_MAX_AGE_MS,
   SESSION_REFRESH_SECONDS,
+  SIGN_IN_CODE_MINUTES,
+  SIGN_IN_CODE_TRIES,
   accountAtAddress,
 } from "./auth-rules.ts";
 import { isCommonPassword } from "./common-passwords.ts";
@@ -156,7 +159,30 @@ export function createAuth({ database, publicUrl, secret, shopName, outbox, rate
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
       database: { generateId: () => crypto.randomUUID() },
     },
-    plugins: [username({ minUsernameLength: 3, maxUsernameLength: 30 }), admin()],
+    plugins: [
+      username({ minUsernameLength: 3, maxUsernameLength: 30 }),
+      admin(),
+      // The codes of the sign-in guard (decision 014): made, stored (hashed) and checked by the library; its HTTP
+      // endpoints are closed and the before-hook below asks for a code only where it is needed.
+      emailOTP({
+        otpLength: 6,
+        expiresIn: SIGN_IN_CODE_MINUTES * 60,
+        allowedAttempts: SIGN_IN_CODE_TRIES,
+        storeOTP: "hashed",
+        disableSignUp: true,
+        sendVerificationOTP: async ({ email, otp, type }) => {
+          if (type !== "sign-in") return;
+          const found = await (await auth.$context).internalAdapter.findUserByEmail(email);
+          if (!found) return;
+          await queueMail({
+            kind: "sign-in-code",
+            reference: found.user.id,
+            to: found.user.email,
+            ...signInCodeEmail({ shopName, name: found.user.name, code: otp, expiresInMinutes: SIGN_IN_CODE_MINUTES }),
+          });
+        },
+      }),
+    ],
     // Endpoints the shop does not use, among them every way to write a user's fields past our services.
     disabledPaths: [...DISABLED_AUTH_PATHS],
     hooks: {
@@ -171,6 +197,8 @@ export function createAuth({ database, publicUrl, secret, shopName, outbox, rate
             // Counted before the password is checked, so parallel guesses cannot all slip under the limits.
             await limit(authRateRules.passwordFailuresPerIp, ip);
             await limit(authRateRules.signInFailuresPerAccount, accountAtAddress(emailOf(body), ip));
+            // Past this many wrong passwords from anywhere, the password alone no longer signs the account in.
+            if (!(await rateLimiter.tryHit(authRateRules.signInFailuresForAccount, emailOf(body)))) await requireSignInCode(ctx, body, ip);
             break;
           }
           case "/change-password": {
@@ -181,7 +209,8 @@ export function createAuth({ database, publicUrl, secret, shopName, outbox, rate
             // not an object is the endpoint's to refuse.)
             if (isRecord(ctx.body)) ctx.body.revokeOtherSessions = true;
             await limit(authRateRules.passwordFailuresPerIp, ip);
-            await limit(authRateRules.changePasswordFailuresPerAccount, accountAtAddress(userId, ip));
+            // Per account, from every address: a stolen session on many networks gets no more guesses than on one.
+            await limit(authRateRules.changePasswordFailuresPerAccount, userId);
             break;
           }
           case "/sign-up/email":
@@ -190,11 +219,14 @@ export function createAuth({ database, publicUrl, secret, shopName, outbox, rate
             break;
           case "/request-password-reset":
             await limit(authRateRules.resetPerIp, ip);
-            await limit(authRateRules.resetPerEmail, emailOf(body));
+            await limit(authRateRules.resetPerEmail, accountAtAddress(emailOf(body), ip));
+            // The mailbox's own cap answers as if a mail went out: the links it got in the window still work.
+            if (!(await mayMail(authRateRules.resetMailsPerEmail, emailOf(body)))) return ctx.json(RESET_REQUESTED);
             break;
           case "/send-verification-email":
             await limit(authRateRules.verificationPerIp, ip);
-            await limit(authRateRules.verificationPerEmail, emailOf(body));
+            await limit(authRateRules.verificationPerEmail, accountAtAddress(emailOf(body), ip));
+            if (!(await mayMail(authRateRules.verificationMailsPerEmail, emailOf(body)))) return ctx.json({ status: true });
             break;
         }
         // A session read (every signed-in request) checks the age on the row it reads instead (accounts.getSession).
@@ -216,7 +248,7 @@ export function createAuth({ database, publicUrl, secret, shopName, outbox, rate
           } else {
             if (!isAPIError(returned)) await passwordChanged(ctx.context.session!.user);
             await rateLimiter.undo(authRateRules.passwordFailuresPerIp, ip);
-            await rateLimiter.undo(authRateRules.changePasswordFailuresPerAccount, accountAtAddress(userId, ip));
+            await rateLimiter.undo(authRateRules.changePasswordFailuresPerAccount, userId);
           }
           return;
         }
@@ -230,12 +262,14 @@ export function createAuth({ database, publicUrl, secret, shopName, outbox, rate
           const found = await ctx.context.internalAdapter.findUserByEmail(email);
           events.warn("sign-in.failed", { accountId: found?.user.id ?? null, email, reason: found ? "wrong password" : "no such account" });
         } else {
-          await rateLimiter.undo(authRateRules.passwordFailuresPerIp, ip);
-          await rateLimiter.undo(authRateRules.signInFailuresPerAccount, accountAtAddress(email, ip));
+          await undoSignInFailure(email, ip);
         }
         // Better Auth's own resend on sign-in (sendOnSignIn), within the per-address limit on verification mails.
         if (!unverified) return;
-        if (await rateLimiter.tryHit(authRateRules.verificationPerEmail, email)) {
+        if (
+          (await rateLimiter.tryHit(authRateRules.verificationPerEmail, accountAtAddress(email, ip))) &&
+          (await mayMail(authRateRules.verificationMailsPerEmail, email))
+        ) {
           const found = await ctx.context.internalAdapter.findUserByEmail(email);
           if (found) await sendVerificationEmailFn(ctx, found.user);
         } else {
@@ -261,6 +295,64 @@ export function createAuth({ database, publicUrl, secret, shopName, outbox, rate
     return row?.userId;
   }
 
+  /** A sign-in attempt counted before its password was checked turned out to be no wrong password. */
+  async function undoSignInFailure(email: string, ip: string) {
+    await rateLimiter.undo(authRateRules.passwordFailuresPerIp, ip);
+    await rateLimiter.undo(authRateRules.signInFailuresPerAccount, accountAtAddress(email, ip));
+    await rateLimiter.undo(authRateRules.signInFailuresForAccount, email);
+  }
+
+  /**
+   * The sign-in guard (decision 014), for an account past its wrong passwords from every address: the sign-in goes
+   * on only with the right password *and* the code e-mailed to the account. The password is checked here first, and
+   * every answer short of success is the same whether it was right or not, so the guesser learns nothing: without a
+   * code, "we e-mailed you a code if the password was right" (and a code is sent only then, to the account's
+   * address); with one, "the password or the code is not right". Codes are tried only with the right password, so a
+   * guesser cannot use up the owner's code either. A right password is no failed guess: its counts are given back.
+   */
+  async function requireSignInCode(ctx: AuthHookContext, body: Record<string, unknown>, ip: string) {
+    const email = emailOf(body);
+    const code = typeof body.code === "string" ? body.code.trim() : "";
+    // Not a password at all: the endpoint refuses the body itself, and the after-hook gives the counts back.
+    if (typeof body.password !== "string") return;
+    const found = await ctx.context.internalAdapter.findUserByEmail(email, { includeAccounts: true });
+    const hash = found?.accounts.find((account) => account.providerId === "credential")?.password;
+    // Without an account the same work is done (a hash), so the answer takes as long as for a wrong password.
+    const rightPassword = hash ? await ctx.context.password.verify({ hash, password: body.password }) : (await ctx.context.password.hash(body.password), false);
+    if (!found || !rightPassword) {
+      events.warn("sign-in.failed", { accountId: found?.user.id ?? null, email, reason: found ? "wrong password" : "no such account", codeRequired: true });
+      throw code ? wrongSignInCode() : signInCodeRequired();
+    }
+    if (!code) {
+      await undoSignInFailure(email, ip);
+      // Past its own cap no new code goes out; the newest one mailed is still good (the cap's window is its life).
+      if (await rateLimiter.tryHit(authRateRules.signInCodesPerAccount, found.user.id)) {
+        await auth.api.sendVerificationOTP({ body: { email, type: "sign-in" } });
+        events.info("sign-in.code-sent", { accountId: found.user.id, email });
+      }
+      throw signInCodeRequired();
+    }
+    try {
+      // Checked by the library (expiry, tries left, in constant time) and then used up, so it works once.
+      await auth.api.checkVerificationOTP({ body: { email, type: "sign-in", otp: code } });
+      await ctx.context.internalAdapter.deleteVerificationByIdentifier(`sign-in-otp-${email}`);
+    } catch (error) {
+      if (!isAPIError(error)) throw error;
+      await undoSignInFailure(email, ip);
+      events.warn("sign-in.failed", { accountId: found.user.id, email, reason: "wrong or expired sign-in code" });
+      throw wrongSignInCode();
+    }
+    // Password and code are right: the endpoint signs in (checking the password once more, as it always does).
+  }
+
+  /**
+   * Whether one more mail may go to this mailbox; when not, the request is answered as usual and no mail is sent
+   * (the limiter logs the first one held back in a window as `limit.hit`).
+   */
+  function mayMail(rule: RateRule, email: string) {
+    return rateLimiter.tryHit(rule, email);
+  }
+
   async function limit(rule: RateRule, subject: string) {
     try {
       await rateLimiter.hit(rule, subject);
@@ -280,6 +372,17 @@ export function createAuth({ database, publicUrl, secret, shopName, outbox, rate
     await database.db.deleteFrom("sessions").where("token", "=", token).where("createdAt", "<", cutoff).execute();
   }
 }
+
+/** What a hook is given: the endpoint's context, with the library's adapter and password hasher. */
+type AuthHookContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
+
+const signInCodeRequired = () =>
+  new APIError("FORBIDDEN", { code: ERROR_CODES.signInCodeRequired, message: messages.auth.signInCodeSent });
+const wrongSignInCode = () =>
+  new APIError("UNAUTHORIZED", { code: ERROR_CODES.signInCodeInvalid, message: messages.auth.signInCodeWrong });
+
+/** Better Auth's answer to a reset request, whether or not a mail went out (no account enumeration). */
+const RESET_REQUESTED = { status: true, message: "If this email exists in our system, check your email for the reset link" };
 
 /** One account at one client address: the unit failed passwords are counted in. */
 const emailOf = (body: Record<string, unknown>) => (typeof body.email === "string" ? body.email.trim().toLowerCase() : "");
