@@ -11,11 +11,13 @@ afterEach(async () => {
 
 const message = { name: "Asha", email: "asha@example.com", subject: "Ferns", message: "Do you deliver ferns?" };
 
+// Each message its own text: the same one again within minutes is stored once, and these count what is stored.
+let sent = 0;
 function sendContact(url: string, forwardedFor: string) {
   return fetch(`${url}/api/contact`, {
     method: "POST",
     headers: { "Content-Type": "application/json", Origin: TEST_ORIGIN, "X-Forwarded-For": forwardedFor },
-    body: JSON.stringify(message),
+    body: JSON.stringify({ ...message, message: `${message.message} (${++sent})` }),
   });
 }
 
