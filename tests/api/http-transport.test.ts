@@ -33,6 +33,22 @@ describe("over HTTP", () => {
     expect(text.status).toBe(415);
   });
 
+  it("an unknown API path answers 404 whatever its body (text, a form, too large), while a real route still answers 415 and 413", async () => {
+    app = await createTestApp();
+    const url = await app.listen();
+    const send = (path: string, type: string, body: string) => fetch(`${url}${path}`, { method: "POST", headers: { Origin: TEST_ORIGIN, "Content-Type": type }, body });
+    for (const path of ["/api/no-such-thing", "/api/cart/no-such-thing", "/api/categories"]) {
+      for (const [type, body] of [["text/plain", "hello"], ["application/x-www-form-urlencoded", "a=b"], ["application/json", "x".repeat(70 * 1024)]] as const) {
+        const response = await send(path, type, body);
+        expect(response.status, `${path} ${type}`).toBe(404);
+        expect(await response.json()).toEqual({ message: "There is no such API endpoint." });
+      }
+    }
+    expect((await send("/api/contact", "text/plain", "hello")).status).toBe(415);
+    expect((await send("/api/contact", "application/json", "x".repeat(70 * 1024))).status).toBe(413);
+    expect((await send("/api/auth/sign-in/email", "text/plain", "hello")).status).toBe(415);
+  });
+
   it("without TRUST_PROXY, limits key on the connection and ignore X-Forwarded-For", async () => {
     app = await createTestApp();
     const url = await app.listen();
