@@ -9,12 +9,13 @@ import { NonceContext } from "./shared/lib/nonce.tsx";
 export const streamTimeout = 5_000;
 
 /**
- * Errors thrown by loaders and actions, logged with the request id; a deliberate answer (404, 403) is not an
- * error worth logging.
+ * Errors thrown by loaders and actions, logged with the request id, at error only when the answer is a 5xx (the
+ * page handler knows the status; a refusal the client caused is a warning); a deliberate answer (404, 403) and a
+ * request the client gave up on are not worth logging.
  */
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted || isRouteErrorResponse(error)) return;
-  context.log.error({ err: error }, "page request failed");
+  context.reportError(error);
 };
 
 // React Router's default Node entry, plus the Content-Security-Policy nonce on every inline script.
