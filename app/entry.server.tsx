@@ -17,8 +17,9 @@ export const streamTimeout = 5_000;
 const outageSeen = new WeakSet<Request>();
 
 /**
- * Errors thrown by loaders and actions, logged with the request id; a deliberate answer (404, 403) is not an
- * error worth logging, and neither is the database being away (logged once where it is noticed).
+ * Errors thrown by loaders and actions, logged with the request id, at error only when the answer is a 5xx (the
+ * page handler knows the status; a refusal the client caused is a warning); a deliberate answer (404, 403), a
+ * request the client gave up on and the database being away (logged once where it is noticed) are not worth logging.
  */
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted || isRouteErrorResponse(error) || error instanceof Response) return;
@@ -26,7 +27,7 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
     outageSeen.add(request);
     return;
   }
-  context.log.error({ err: error }, "page request failed");
+  context.reportError(error);
 };
 
 // React Router's default Node entry, plus the Content-Security-Policy nonce on every inline script.

@@ -1,7 +1,7 @@
-import { Hono } from "hono";
+import { Hono, type Handler } from "hono";
 import type { AppEnv } from "./app-env.ts";
 import { buildApiDocument } from "./platform/http/api-docs.ts";
-import { jsonBodies } from "./platform/http/request-guards.ts";
+import { jsonBodies, reachesEndpointBefore } from "./platform/http/request-guards.ts";
 import { adminCategoriesApi, adminProductsApi } from "./modules/admin/index.ts";
 import { adminOrdersApi, ordersApi } from "./modules/orders/index.ts";
 import { cartApi } from "./modules/cart/index.ts";
@@ -14,6 +14,9 @@ import { uploadsApi } from "./platform/uploads/uploads-api.ts";
 
 const JSON_BODY_LIMIT = 64 * 1024;
 
+/** The answer to a path under /api that no route takes, whatever its method, body or content type. */
+const noSuchEndpoint: Handler<AppEnv> = (c) => c.json({ message: "There is no such API endpoint." }, 404);
+
 /** The JSON API under /api: thin handlers, every rule in the services; each route describes itself for the document. */
 export function apiRoutes(publicOrigin: string) {
   const api = new Hono<AppEnv>()
@@ -21,7 +24,7 @@ export function apiRoutes(publicOrigin: string) {
     .route("/profiles", profilePictureApi)
     // Resumable uploads (tus): 5 MiB chunks, streamed to disk, their size checked by tus itself.
     .route("/uploads", uploadsApi<AppEnv>((c) => c.get("services").uploads))
-    .use("*", ...jsonBodies(JSON_BODY_LIMIT))
+    .use("*", ...jsonBodies(JSON_BODY_LIMIT, { reachesEndpoint: reachesEndpointBefore(noSuchEndpoint) }))
     .route("/auth", authApi)
     .route("/me", meApi)
     .route("/verification", verificationApi)
@@ -45,7 +48,7 @@ export function apiRoutes(publicOrigin: string) {
       document ??= apiDocument(api, publicOrigin);
       return c.json(await document);
     })
-    .all("*", (c) => c.json({ message: "There is no such API endpoint." }, 404));
+    .all("*", noSuchEndpoint);
 }
 
 /** The OpenAPI 3.1 document of the routes mounted in `api`. */

@@ -84,7 +84,13 @@ export function createApp({ config, services, logger, health, pages }: AppOption
   app.use(useExternalOrigin(config.trustProxy));
   app.use(requestLogger(logger));
   app.use(keepPolicyOnNotModified());
-  app.use(securityHeaders({ dev: config.mode === "development", https: config.publicUrl.protocol === "https:" }));
+  app.use(
+    securityHeaders({
+      dev: config.mode === "development",
+      https: config.publicUrl.protocol === "https:",
+      hstsIncludeSubdomains: config.hstsIncludeSubdomains,
+    }),
+  );
   app.use(compression());
   app.use(async (c, next) => {
     c.set("services", services);

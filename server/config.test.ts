@@ -89,8 +89,38 @@ describe("loadConfig", () => {
   it("reads the abuse limits: 5 pending orders and the shop's own rate limits by default, refusing nonsense", () => {
     expect(loadConfig({}).limits).toEqual({ maxPendingOrders: 5, rateLimitScale: 1 });
     expect(loadConfig({ MAX_PENDING_ORDERS: "12", RATE_LIMIT_SCALE: "100" }).limits).toEqual({ maxPendingOrders: 12, rateLimitScale: 100 });
-    expect(() => loadConfig({ MAX_PENDING_ORDERS: "0" })).toThrow(/MAX_PENDING_ORDERS: must be at least 1/);
-    expect(() => loadConfig({ RATE_LIMIT_SCALE: "0" })).toThrow(/RATE_LIMIT_SCALE: must be more than 0/);
+    expect(() => loadConfig({ MAX_PENDING_ORDERS: "0" })).toThrow("MAX_PENDING_ORDERS: must be a whole number of orders from 1 to 1000");
+    expect(() => loadConfig({ RATE_LIMIT_SCALE: "0" })).toThrow("RATE_LIMIT_SCALE: must be a number more than 0 and at most 10000");
     expect(() => loadConfig({ RATE_LIMIT_SCALE: "lots" })).toThrow(ConfigError);
+  });
+
+  it("names the real bounds of a numeric setting whatever the refusal: too large, too small, a fraction or not a number", () => {
+    const refusal = (name: string, value: string) => {
+      try {
+        loadConfig({ [name]: value });
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+      return [];
+    };
+    const bounds: [string, string, string[]][] = [
+      ["MAX_PENDING_ORDERS", "a whole number of orders from 1 to 1000", ["100000", "0", "2.5", "many"]],
+      ["TRUST_PROXY", "the number of proxies in front of the shop from 0 to 10", ["11", "-1", "1.5", "one"]],
+      ["SHIPPING_FEE_PAISE", "a whole number of paise from 0 to 10000000", ["99999999", "-1", "1.5", "free"]],
+      ["PAGE_CACHE_SECONDS", "a number of seconds from 0 to 86400", ["100000", "-1", "long"]],
+      ["SHUTDOWN_TIMEOUT_SECONDS", "a number of seconds from 0 to 3600", ["5000", "-1", "soon"]],
+      ["RATE_LIMIT_SCALE", "a number more than 0 and at most 10000 (1 for the shop's limits)", ["100000", "0", "-2", "lots"]],
+      ["PORT", "a port number from 0 to 65535", ["70000", "-1", "eighty"]],
+    ];
+    for (const [name, message, values] of bounds) {
+      for (const value of values) expect(refusal(name, value), `${name}=${value}`).toEqual([`${name}: must be ${message}`]);
+    }
+  });
+
+  it("reads HSTS_INCLUDE_SUBDOMAINS, off unless set, and refuses a value that is not true or false", () => {
+    expect(loadConfig({}).hstsIncludeSubdomains).toBe(false);
+    expect(loadConfig({ HSTS_INCLUDE_SUBDOMAINS: "true" }).hstsIncludeSubdomains).toBe(true);
+    expect(loadConfig({ HSTS_INCLUDE_SUBDOMAINS: "no" }).hstsIncludeSubdomains).toBe(false);
+    expect(() => loadConfig({ HSTS_INCLUDE_SUBDOMAINS: "always" })).toThrow("HSTS_INCLUDE_SUBDOMAINS: must be true or false");
   });
 });

@@ -9,6 +9,16 @@ const booleanFlag = z
   .enum(["true", "false", "1", "0", "yes", "no"], { error: "must be true or false" })
   .transform((value) => ["true", "1", "yes"].includes(value));
 
+/**
+ * A numeric setting whose every refusal (not a number, a fraction, below or above its range) says the same thing:
+ * what it counts and its real bounds, so the operator learns the limit from the first refusal.
+ */
+function numberSetting(what: string, min: number, max: number, { whole = true } = {}) {
+  const message = `must be ${what} from ${min} to ${max}`;
+  const number = z.coerce.number({ error: message });
+  return (whole ? number.int(message) : number).min(min, message).max(max, message);
+}
+
 // Each variable is documented in README.md and decisions.md ("Configuration").
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -16,11 +26,11 @@ const envSchema = z.object({
   // An empty PORT would coerce to 0 (a random port): refuse it instead.
   PORT: z
     .string()
-    .regex(/^\d+$/, "must be a port number")
+    .regex(/^\d+$/, "must be a port number from 0 to 65535")
     .transform(Number)
-    .pipe(z.number().int().max(65535, "must be a port number"))
+    .pipe(z.number().int().max(65535, "must be a port number from 0 to 65535"))
     .default(3000),
-  TRUST_PROXY: z.coerce.number({ error: "must be the number of proxies in front of the shop (0 for none)" }).int().min(0).max(10).default(0),
+  TRUST_PROXY: numberSetting("the number of proxies in front of the shop", 0, 10).default(0),
   DATA_DIR: z.string().min(1).default("./data"),
   DATABASE_URL: z
     .string()
@@ -29,14 +39,17 @@ const envSchema = z.object({
   // How long a request waits for a PostgreSQL connection before it answers 503 (docs/decisions/032).
   DATABASE_CONNECT_TIMEOUT_SECONDS: z.coerce.number({ error: "must be a number of seconds" }).min(0.1, "must be at least 0.1").max(600).default(5),
   PUBLIC_URL: z.url({ protocol: /^https?$/, error: "must be an http:// or https:// address" }).optional(),
+  // Off unless asked: includeSubDomains binds every host under the shop's domain to https for a year, which the
+  // shop cannot promise for hosts it does not serve (docs/decisions/037).
+  HSTS_INCLUDE_SUBDOMAINS: booleanFlag.default(false),
   SEED_SAMPLE_DATA: booleanFlag.default(true),
   SHOP_NAME: z.string().trim().min(1).max(60).default("Plant Shop"),
   SHOP_AUTHOR: z.string().trim().min(1).max(80).default("the Plant Shop team"),
   // The days of the admin overview ("today", the last 30 days) are days in this zone (docs/decisions/024).
   SHOP_TIME_ZONE: z.string().refine(isKnownTimeZone, "must be an IANA time zone such as Asia/Kolkata").default(DEFAULT_SHOP_TIME_ZONE),
-  SHIPPING_FEE_PAISE: z.coerce.number({ error: "must be a whole number of paise" }).int().min(0).max(10_000_000).default(2000),
+  SHIPPING_FEE_PAISE: numberSetting("a whole number of paise", 0, 10_000_000).default(2000),
   // Anonymous pages and catalogue JSON are dropped when they change (docs/decisions/027); this only bounds how long.
-  PAGE_CACHE_SECONDS: z.coerce.number({ error: "must be a number of seconds" }).min(0).max(86_400).default(300),
+  PAGE_CACHE_SECONDS: numberSetting("a number of seconds", 0, 86_400, { whole: false }).default(300),
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters (e.g. openssl rand -hex 32)").optional(),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://").optional(),
   MAIL_FROM: z.string().min(3).default("Plant Shop <no-reply@localhost>"),
@@ -45,11 +58,15 @@ const envSchema = z.object({
   // The rules of every new password in the shop, so start-up refuses what the register form would (decision 015).
   ADMIN_PASSWORD: newPasswordSchema.refine((password) => !isCommonPassword(password), messages.validation.passwordTooCommon).optional(),
   // Abuse limits (docs/decisions/014): a cap on open Cash-on-Delivery orders, and a factor on every rate limit.
-  MAX_PENDING_ORDERS: z.coerce.number({ error: "must be a whole number of orders" }).int().min(1, "must be at least 1").max(1000).default(5),
-  RATE_LIMIT_SCALE: z.coerce.number({ error: "must be a number (1 for the shop's limits)" }).positive("must be more than 0").max(10_000).default(1),
+  MAX_PENDING_ORDERS: numberSetting("a whole number of orders", 1, 1000).default(5),
+  RATE_LIMIT_SCALE: z.coerce
+    .number({ error: "must be a number more than 0 and at most 10000 (1 for the shop's limits)" })
+    .positive("must be a number more than 0 and at most 10000 (1 for the shop's limits)")
+    .max(10_000, "must be a number more than 0 and at most 10000 (1 for the shop's limits)")
+    .default(1),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // Under the 10 s a container runtime waits between SIGTERM and SIGKILL (docs/decisions/012).
-  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number({ error: "must be a number of seconds" }).min(0).max(3600).default(8),
+  SHUTDOWN_TIMEOUT_SECONDS: numberSetting("a number of seconds", 0, 3600, { whole: false }).default(8),
 });
 
 export interface Config {
@@ -61,6 +78,8 @@ export interface Config {
   /** How long a request waits for a PostgreSQL connection (a free one, or a new one opened) before it answers 503. */
   databaseConnectTimeoutMs: number;
   publicUrl: URL;
+  /** Over https, whether Strict-Transport-Security also covers every subdomain of PUBLIC_URL's host. */
+  hstsIncludeSubdomains: boolean;
   seedSampleData: boolean;
   /** How many proxies in front of the shop append to X-Forwarded-For (server/platform/http/client-ip.ts). */
   trustProxy: number;
@@ -116,6 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     databaseConnectTimeoutMs: Math.round(e.DATABASE_CONNECT_TIMEOUT_SECONDS * 1000),
     publicUrl,
+    hstsIncludeSubdomains: e.HSTS_INCLUDE_SUBDOMAINS,
     seedSampleData: e.SEED_SAMPLE_DATA,
     trustProxy: e.TRUST_PROXY,
     pageCacheSeconds: e.PAGE_CACHE_SECONDS,

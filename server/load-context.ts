@@ -13,6 +13,8 @@ declare module "react-router" {
     clientIp: string | null;
     /** The request's logger (its lines carry the request id). */
     log: Logger;
+    /** Logs what a loader or action threw, at error or warning once the answer's status says whose fault it was. */
+    reportError: (error: unknown) => void;
     /** The signed-in person, looked up once per request before any loader runs. */
     user: SessionUser | null;
     /** Who is asking (address, session credential, browser), for services that act on the person's session. */

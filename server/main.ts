@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig } from "./config.ts";
 import { DataDirInUseError } from "./platform/data-dir/data-dir-lock.ts";
 import { DatabaseUnavailableError } from "./platform/db/connection-loss.ts";
+import { routeConsoleToLog } from "./platform/console-to-log.ts";
 import { createProcessLogger } from "./platform/process-logger.ts";
 import { startServer } from "./start.ts";
 
@@ -16,6 +17,9 @@ async function main(): Promise<void> {
   const { logger, flush } = createProcessLogger(config.logLevel);
   flushLogs = flush;
   const server = await startServer(config, logger);
+  // Once started (a failure to start prints plainly, above): what libraries print goes out as JSON log lines too.
+  // Development keeps the console, where Vite talks to the developer.
+  if (config.mode !== "development") routeConsoleToLog(logger);
   let stopping = false;
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.on(signal, () => {

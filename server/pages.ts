@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import type { Logger } from "pino";
 import { createRequestHandler, type ServerBuild } from "react-router";
 import type { AppEnv } from "./app-env.ts";
 import type { PublicShopConfig } from "./config.ts";
@@ -18,18 +19,36 @@ export function createPageHandler(
   return async (c) => {
     const sessions = c.get("sessions");
     if (!sessions) throw new Error("pages need the sessions() middleware in front of them");
+    const log = c.get("log");
+    // What a loader or action threw is logged once the answer's status says whose fault it was (see logPageError).
+    const thrown: unknown[] = [];
+    const answered = { status: undefined as number | undefined };
+    // Thrown after the answer went out (a deferred value while streaming): the server's failure, whatever the status.
+    const reportError = (error: unknown) => (answered.status === undefined ? thrown.push(error) : logPageError(log, error, 500));
     const response = await handle(c.req.raw, {
       services: c.get("services"),
       shop,
       cspNonce: c.get("secureHeadersNonce") ?? "",
       clientIp: clientIp(c),
-      log: c.get("log"),
+      log,
+      reportError,
       user: await currentUser(c),
       request: requestContext(c),
       sessionCookies: sessions.cookies,
     });
+    answered.status = response.status;
+    for (const error of thrown) logPageError(log, error, response.status);
     // A page that could not reach the database (app/entry.server.tsx) tells clients when to try again.
     if (response.status === 503 && !response.headers.has("Retry-After")) response.headers.set("Retry-After", String(DATABASE_RETRY_AFTER_SECONDS));
     return response;
   };
+}
+
+/**
+ * A page's failure at the level of whose fault it was: the server's (a 5xx) is an error; a request the client got
+ * wrong and React Router refused (a 4xx: an action posted from another origin, a malformed data request) a warning.
+ */
+function logPageError(log: Logger, error: unknown, status: number) {
+  if (status >= 500) log.error({ err: error, status }, "page request failed");
+  else log.warn({ err: error, status }, "page request refused");
 }

@@ -10,12 +10,15 @@ import type { Config } from "./config.ts";
 import { lockDataDir } from "./platform/data-dir/data-dir-lock.ts";
 import { secureDataDir } from "./platform/data-dir/data-dir-permissions.ts";
 import { openDatabase } from "./platform/db/client.ts";
+import { closeWithin } from "./platform/shutdown.ts";
 import { migrateToLatest } from "./platform/db/migrate.ts";
 import { seedSampleData } from "./modules/catalog/index.ts";
 import { createPageHandler } from "./pages.ts";
 import { PROJECT_ROOT } from "./project-root.ts";
 
 const UPLOAD_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+/** The part of the shutdown budget kept for closing the change feed and the database (at most a quarter of it). */
+const FINAL_CLOSES_RESERVE_MS = 500;
 
 export interface RunningServer {
   url: string;
@@ -105,13 +108,17 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   return {
     url,
     /**
-     * Stops accepting, lets requests in flight finish and the e-mails being sent go out (bounded), then closes
-     * the database and the data folder lock.
+     * Stops accepting, lets requests in flight finish and the e-mails being sent go out, then closes the change
+     * feed, the database and the data folder lock: all of it within SHUTDOWN_TIMEOUT_SECONDS (see closeWithin).
      */
     async stop() {
       health.ready = false;
       stopping = true;
+      // The budget, end to end: requests in flight and then the e-mails they queued get all of it but a reserve,
+      // kept for the final closes (the change feed, the database); each close is bounded, and one that hangs is
+      // abandoned, so the process exits within the budget whatever does not answer.
       const deadline = Date.now() + config.shutdownTimeoutMs;
+      const drainBy = deadline - Math.min(FINAL_CLOSES_RESERVE_MS, config.shutdownTimeoutMs / 4);
       for (const res of inFlight) if (!res.headersSent) res.setHeader("Connection", "close");
       // Live pages' event streams never finish by themselves: ended now, their pages reconnect to another server
       // (or to this one once it is back) and catch up.
@@ -126,14 +133,18 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       const timer = setTimeout(() => {
         logger.warn({ requests: inFlight.size }, "shutdown budget spent: closing connections with requests still running");
         server.closeAllConnections();
-      }, config.shutdownTimeoutMs);
-      await closed;
-      clearTimeout(timer);
-      await vite?.close();
+      }, drainBy - Date.now());
       clearInterval(uploadSweep);
-      await closeMail(Math.max(0, deadline - Date.now()));
-      await closeChanges();
-      await database.destroy();
+      await closeWithin(
+        [
+          { name: "connections", close: () => closed.finally(() => clearTimeout(timer)), by: deadline },
+          { name: "vite", close: async () => vite?.close(), by: drainBy },
+          { name: "mail", close: () => closeMail(Math.max(0, drainBy - Date.now())), by: drainBy },
+          { name: "change feed", close: closeChanges, by: deadline },
+          { name: "database", close: () => database.destroy(), by: deadline },
+        ],
+        logger,
+      );
       releaseLock?.();
       logger.info("Plant Shop stopped");
     },

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ORDER_NUMBER_PATTERN } from "./order-types.ts";
 
 /** Every status an order can have: the one list (the database's check constraint froze it in migration 0003). */
 export const ORDER_STATUSES = ["pending", "processing", "shipped", "delivered", "cancelled"] as const;
@@ -35,7 +36,10 @@ export const customerSchema = z.strictObject({ name: z.string(), email: z.string
 export const orderSummarySchema = z
   .strictObject({
     id: z.string(),
-    number: z.string().meta({ description: "What people quote: PS- and the first eight characters of the id" }),
+    number: z
+      .string()
+      .regex(ORDER_NUMBER_PATTERN)
+      .meta({ description: "What people quote: PS- and three groups of four letters or digits (PS-7K3M-Q9XD-2HWA); older orders keep PS- and eight hexadecimal digits", example: "PS-7K3M-Q9XD-2HWA" }),
     status: orderStatusSchema,
     totalPaise: paise,
     itemCount: z.int().min(0),

@@ -27,6 +27,19 @@ export const NEXT_STATUSES: Record<OrderStatus, OrderStatus[]> = {
   cancelled: [],
 };
 
-export function orderNumber(id: string): string {
+/**
+ * The letters of an order number: Crockford's base32, digits and capitals without I, L, O and U, so nothing read out
+ * on the phone is mistaken for a 1, a 0 or a rude word (docs/decisions/037-order-numbers-and-repeated-messages.md).
+ */
+export const ORDER_NUMBER_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+/**
+ * Every order number there is: today's, PS- and three groups of four of the letters above (60 bits), and the
+ * older PS- and eight hexadecimal digits, which orders placed before keep.
+ */
+export const ORDER_NUMBER_PATTERN = /^PS-(?:[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}|[0-9A-F]{8})$/;
+
+/** The number of an order placed before numbers were stored: PS- and the first eight hex digits of its id. */
+export function legacyOrderNumber(id: string): string {
   return `PS-${id.replaceAll("-", "").slice(0, 8).toUpperCase()}`;
 }

@@ -84,3 +84,26 @@ describe("with TRUST_PROXY=1 behind a TLS-terminating proxy", () => {
     for (const cookie of cookies) expect(cookie, cookie).toMatch(/; Secure/i);
   });
 });
+
+describe("Strict-Transport-Security over https", () => {
+  const https = { PUBLIC_URL: SHOP, TRUST_PROXY: "1" };
+
+  it("leaves subdomains out by default: the shop speaks only for its own host", async () => {
+    app = await createTestApp(https, { handler: echoUrl });
+    const response = await app.request("http://127.0.0.1:4420/cart", { headers: viaProxy });
+    expect(response.headers.get("strict-transport-security")).toBe("max-age=31536000");
+  });
+
+  it("includes subdomains when HSTS_INCLUDE_SUBDOMAINS is true, on pages and API answers alike", async () => {
+    app = await createTestApp({ ...https, HSTS_INCLUDE_SUBDOMAINS: "true" }, { handler: echoUrl });
+    for (const path of ["/cart", "/api/categories"]) {
+      const response = await app.request(`http://127.0.0.1:4420${path}`, { headers: viaProxy });
+      expect(response.headers.get("strict-transport-security"), path).toBe("max-age=31536000; includeSubDomains");
+    }
+  });
+
+  it("sends no Strict-Transport-Security when PUBLIC_URL is http, whatever the setting", async () => {
+    app = await createTestApp({ HSTS_INCLUDE_SUBDOMAINS: "true" }, { handler: echoUrl });
+    expect((await app.request("/cart")).headers.get("strict-transport-security")).toBeNull();
+  });
+});

@@ -21,6 +21,14 @@ describe("POST /api/contact", () => {
     expect(await storedMessages()).toEqual([expect.objectContaining({ id, subject: "Hello" })]);
   });
 
+  it("stores one message when the same one is posted twice at once, answering 201 with its id to both", async () => {
+    const responses = await Promise.all([app.request("/api/contact", postJson(message)), app.request("/api/contact", postJson(message))]);
+    expect(responses.map((response) => response.status)).toEqual([201, 201]);
+    const [first, second] = await Promise.all(responses.map((response) => response.json() as Promise<{ id: string }>));
+    expect(second).toEqual(first);
+    expect(await storedMessages()).toEqual([expect.objectContaining({ id: first!.id })]);
+  });
+
   it("answers 400 with the field's message for bad input, and stores nothing", async () => {
     const response = await app.request("/api/contact", postJson({ ...message, email: "ravi" }));
     expect(response.status).toBe(400);

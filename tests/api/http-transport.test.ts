@@ -11,11 +11,13 @@ afterEach(async () => {
 
 const message = { name: "Asha", email: "asha@example.com", subject: "Ferns", message: "Do you deliver ferns?" };
 
+// Each message its own text: the same one again within minutes is stored once, and these count what is stored.
+let sent = 0;
 function sendContact(url: string, forwardedFor: string) {
   return fetch(`${url}/api/contact`, {
     method: "POST",
     headers: { "Content-Type": "application/json", Origin: TEST_ORIGIN, "X-Forwarded-For": forwardedFor },
-    body: JSON.stringify(message),
+    body: JSON.stringify({ ...message, message: `${message.message} (${++sent})` }),
   });
 }
 
@@ -29,6 +31,22 @@ describe("over HTTP", () => {
     expect(remove.status).toBe(404);
     const text = await fetch(`${url}/api/contact`, { method: "POST", headers: { Origin: TEST_ORIGIN }, body: "hello" });
     expect(text.status).toBe(415);
+  });
+
+  it("an unknown API path answers 404 whatever its body (text, a form, too large), while a real route still answers 415 and 413", async () => {
+    app = await createTestApp();
+    const url = await app.listen();
+    const send = (path: string, type: string, body: string) => fetch(`${url}${path}`, { method: "POST", headers: { Origin: TEST_ORIGIN, "Content-Type": type }, body });
+    for (const path of ["/api/no-such-thing", "/api/cart/no-such-thing", "/api/categories"]) {
+      for (const [type, body] of [["text/plain", "hello"], ["application/x-www-form-urlencoded", "a=b"], ["application/json", "x".repeat(70 * 1024)]] as const) {
+        const response = await send(path, type, body);
+        expect(response.status, `${path} ${type}`).toBe(404);
+        expect(await response.json()).toEqual({ message: "There is no such API endpoint." });
+      }
+    }
+    expect((await send("/api/contact", "text/plain", "hello")).status).toBe(415);
+    expect((await send("/api/contact", "application/json", "x".repeat(70 * 1024))).status).toBe(413);
+    expect((await send("/api/auth/sign-in/email", "text/plain", "hello")).status).toBe(415);
   });
 
   it("without TRUST_PROXY, limits key on the connection and ignore X-Forwarded-For", async () => {

@@ -50,6 +50,45 @@ describe("contact messages", () => {
   });
 });
 
+describe("a message sent again", () => {
+  // With CONTACT_EMAIL: the shop's copy is queued in the outbox beside each stored message.
+  const mailing = { outbox: createMailOutbox(testSealer), shopName: "Plant Shop", contactEmail: "owner@nursery.example" };
+  const stored = () => database.db.selectFrom("contact_messages").select(["id", "name", "email"]).execute();
+  const copies = () => database.db.selectFrom("mail_outbox").select("reference").where("kind", "=", "contact-message").execute();
+
+  it("is stored once, its copy queued once, when the same address sends the same text again within ten minutes; both answered alike", async () => {
+    const contact = createContactService(database, createRateLimiter(database.db), mailing);
+    const first = await contact.sendMessage(valid, { clientIp: "10.0.1.1" });
+    const again = await contact.sendMessage({ ...valid, name: "Asha K", email: "ASHA@example.com" }, { clientIp: "10.0.1.2" });
+    expect(again).toEqual(first);
+    expect(await stored()).toEqual([{ id: first.id, name: "Asha", email: "asha@example.com" }]);
+    expect(await copies()).toEqual([{ reference: first.id }]);
+  });
+
+  it("is stored once when ten identical messages arrive at the same moment", async () => {
+    const contact = createContactService(database, createRateLimiter(database.db), mailing);
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => contact.sendMessage(valid, { clientIp: `10.0.2.${i}` })));
+    const rows = await stored();
+    expect(rows).toHaveLength(1);
+    expect(new Set(answers.map((answer) => answer.id))).toEqual(new Set([rows[0]!.id]));
+    expect(await copies()).toEqual([{ reference: rows[0]!.id }]);
+  });
+
+  it("is stored again once ten minutes have passed, and a different text or another sender is stored at once", async () => {
+    const contact = createContactService(database, createRateLimiter(database.db), quiet);
+    const first = await contact.sendMessage(valid, { clientIp: "10.0.3.1" });
+    await contact.sendMessage({ ...valid, message: "And my rubber plant?" }, { clientIp: "10.0.3.1" });
+    await contact.sendMessage({ ...valid, subject: "Repotting, again" }, { clientIp: "10.0.3.1" });
+    await contact.sendMessage({ ...valid, email: "ravi@example.com" }, { clientIp: "10.0.3.1" });
+    expect(await stored()).toHaveLength(4);
+    const elevenMinutesAgo = new Date(Date.now() - 11 * 60 * 1000).toISOString();
+    await database.db.updateTable("contact_messages").set({ created_at: elevenMinutesAgo }).where("id", "=", first.id).execute();
+    const later = await contact.sendMessage(valid, { clientIp: "10.0.3.1" });
+    expect(later.id).not.toBe(first.id);
+    expect(await stored()).toHaveLength(5);
+  });
+});
+
 describe("the admins' inbox", () => {
   const admin = () => createShopper(database.db, database.dialect, { isAdmin: true });
   /** `count` messages written straight into the table, one second apart, subjects "Message 0"… (oldest first). */

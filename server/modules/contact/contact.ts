@@ -1,9 +1,9 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { contactAdminMessages, contactMessageSchema, markHandledSchema, messageListQuerySchema } from "#common/contact/contact-schemas.ts";
 import type { ContactMessage, ContactMessagesPage } from "#common/contact/contact-types.ts";
 import { idSchema } from "#common/shared/fields.ts";
 import { isServerInstant } from "#common/shared/timestamps.ts";
-import type { Kysely, Selectable } from "kysely";
+import { sql, type Kysely, type Selectable } from "kysely";
 import type { ContactMessageTable, DB } from "../../platform/db/schema.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { toIsoString } from "../../platform/db/values.ts";
@@ -20,6 +20,21 @@ export const contactRateRule: RateRule = {
   windowMs: 10 * 60 * 1000,
   message: "You have sent several messages in a short time. Please wait a few minutes and try again.",
 };
+
+/**
+ * A message sent again by the same address within this long (a double click, a resend after a slow answer) is
+ * stored once and answered as the first was (docs/decisions/037-order-numbers-and-repeated-messages.md).
+ */
+export const REPEAT_WINDOW_MS = 10 * 60 * 1000;
+
+// The first key of the advisory lock that lets one of two identical messages in at a time on PostgreSQL; the
+// shopper locks of the platform's write transactions use 0x5053_0001 ('PS' + 1).
+const CONTACT_REPEAT_LOCKS = 0x5053_0002;
+
+/** The same sender (the address, in any case) and the same subject and text give the same digest. */
+function contentHash(message: { email: string; subject: string; message: string }): string {
+  return createHash("sha256").update(JSON.stringify([message.email.toLowerCase(), message.subject, message.message])).digest("base64url");
+}
 
 export interface RequestOrigin {
   clientIp: string | null;
@@ -80,24 +95,36 @@ interface ContactOptions {
 export function createContactService(database: Pick<Database, "db" | "dialect">, rateLimiter: RateLimiter, options: ContactOptions) {
   const { db } = database;
   return {
-    /** Stores a Contact Us message (decisions.md: sent for real, readable by admins). */
+    /** Stores a Contact Us message (sent for real, readable by admins), once however often it is repeated within REPEAT_WINDOW_MS. */
     async sendMessage(input: unknown, origin: RequestOrigin): Promise<{ id: string }> {
       const message = parseInput(contactMessageSchema, input);
       await rateLimiter.hit(contactRateRule, origin.clientIp ?? "unknown");
       const id = randomUUID();
       const { contactEmail } = options;
-      // The message and its copy for the shop are stored together; the mail worker sends the copy.
-      await inWriteTransaction(database, async (trx) => {
+      const hash = contentHash(message);
+      const now = Date.now();
+      // The message and its copy for the shop are stored together; the mail worker sends the copy. A repeat is
+      // looked for inside the same transaction, after the lock that keeps its twin out until this one commits:
+      // SQLite's write transactions run one at a time, PostgreSQL's take an advisory lock on the digest.
+      return inWriteTransaction(database, async (trx) => {
+        if (database.dialect === "postgres") await sql`select pg_advisory_xact_lock(${CONTACT_REPEAT_LOCKS}, hashtext(${hash}))`.execute(trx);
+        const earlier = await trx
+          .selectFrom("contact_messages")
+          .select("id")
+          .where("content_hash", "=", hash)
+          .where("created_at", ">", new Date(now - REPEAT_WINDOW_MS).toISOString())
+          .executeTakeFirst();
+        if (earlier) return { id: earlier.id };
         await trx
           .insertInto("contact_messages")
-          .values({ id, ...message, client_ip: origin.clientIp, created_at: new Date().toISOString() })
+          .values({ id, ...message, client_ip: origin.clientIp, content_hash: hash, created_at: new Date(now).toISOString() })
           .execute();
         if (contactEmail) {
           const mail = contactMessageEmail({ shopName: options.shopName, fromName: message.name, fromEmail: message.email, subject: message.subject, message: message.message });
           await options.outbox.enqueue(trx, { kind: "contact-message", reference: id, to: contactEmail, ...mail });
         }
+        return { id };
       });
-      return { id };
     },
 
     /** The admins' inbox, newest first, all or only the unhandled, a page at a time by key (no offset). */

@@ -32,7 +32,7 @@ const shopper = () => createShopper(app.database.db, app.database.dialect);
 const admin = () => createShopper(app.database.db, app.database.dialect, { isAdmin: true });
 
 /** The orders service over the test database with its own payment method. */
-function ordersWith(overrides: Partial<Pick<OrdersDependencies, "payment" | "outbox" | "changes">> = {}) {
+function ordersWith(overrides: Partial<Pick<OrdersDependencies, "payment" | "outbox" | "changes" | "orderNumbers">> = {}) {
   const logger = pino({ level: "silent" });
   const orders = createOrdersService({
     database: app.database,
@@ -146,6 +146,43 @@ describe("placing an order", () => {
     expect([...ids][0]).not.toMatch(/^rejected/);
     expect(await app.database.db.selectFrom("orders").select("id").execute()).toHaveLength(1);
     expect(await stockOf(plant.id)).toBe(8);
+  });
+});
+
+describe("order numbers", () => {
+  it("gives a new order PS- and three groups of four letters without I, L, O or U, stored with the order and unique", async () => {
+    const numbers = new Set<string>();
+    for (let i = 0; i < 5; i++) {
+      const { user } = await shopperWithCart();
+      const order = await app.services.orders.placeOrder(user, checkoutInput());
+      expect(order.number).toMatch(/^PS-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/);
+      expect((await app.database.db.selectFrom("orders").select("number").where("id", "=", order.id).executeTakeFirstOrThrow()).number).toBe(order.number);
+      expect((await app.services.orders.getOrder(user, order.id)).number).toBe(order.number);
+      numbers.add(order.number);
+    }
+    expect(numbers.size).toBe(5);
+  });
+
+  it("draws again when the number drawn is taken: the second order gets the next number, placed once", async () => {
+    const draws = ["PS-AAAA-BBBB-CCCC", "PS-AAAA-BBBB-CCCC", "PS-DDDD-EEEE-FFFF"];
+    const { orders } = ordersWith({ orderNumbers: () => draws.shift()! });
+    const first = await shopperWithCart({ stock: 3 });
+    expect((await orders.placeOrder(first.user, checkoutInput())).number).toBe("PS-AAAA-BBBB-CCCC");
+    const second = await shopperWithCart({ stock: 3 });
+    const order = await orders.placeOrder(second.user, checkoutInput());
+    expect(order.number).toBe("PS-DDDD-EEEE-FFFF");
+    expect(draws).toEqual([]);
+    expect(await stockOf(second.plant.id)).toBe(2);
+    expect(await app.database.db.selectFrom("orders").select("id").where("user_id", "=", second.user.id).execute()).toEqual([{ id: order.id }]);
+  });
+
+  it("keeps the number of an order stored before numbers were: PS- and the first eight hex digits of its id", async () => {
+    const { user } = await shopperWithCart();
+    const order = await app.services.orders.placeOrder(user, checkoutInput());
+    await sql`update orders set number = null where id = ${order.id}`.execute(app.database.db);
+    const legacy = `PS-${order.id.replaceAll("-", "").slice(0, 8).toUpperCase()}`;
+    expect((await app.services.orders.getOrder(user, order.id)).number).toBe(legacy);
+    expect((await app.services.orders.listMyOrders(user))[0]!.number).toBe(legacy);
   });
 });
 

@@ -12,6 +12,7 @@ import { adminCatalogMigration } from "./migrations/0010-admin-catalog.ts";
 import { adminOverviewMigration } from "./migrations/0011-admin-overview.ts";
 import { catalogSearchMigration } from "./migrations/0012-catalog-search.ts";
 import { nameSearchMigration } from "./migrations/0013-name-search.ts";
+import { orderNumbersContactDedupMigration } from "./migrations/0014-order-numbers-contact-dedup.ts";
 
 /** What a migration needs to know to write the same schema on both databases. */
 export interface MigrationContext {
@@ -33,6 +34,7 @@ const history: Record<string, (context: MigrationContext) => Migration> = {
   "0011-admin-overview": adminOverviewMigration,
   "0012-catalog-search": catalogSearchMigration,
   "0013-name-search": nameSearchMigration,
+  "0014-order-numbers-contact-dedup": orderNumbersContactDedupMigration,
 };
 
 function providerFor(dialect: Dialect): MigrationProvider {

@@ -49,6 +49,8 @@ export interface ContactMessageTable {
   created_at: Timestamp;
   /** When an admin marked it handled; null while it waits (migration 0011-admin-overview). */
   handled_at: ColumnType<string | Date | null, string | null | undefined, string | null>;
+  /** A digest of the sender's address and the text, to find a repeat; null for messages stored before 0014. */
+  content_hash: ColumnType<string | null, string | null | undefined, never>;
 }
 
 export interface RateLimitTable {
@@ -131,6 +133,8 @@ export interface OrderTable {
   idempotency_key: string;
   /** The day of order_daily_totals this order is counted on (migration 0011-admin-overview). */
   counted_on: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The number people quote; null for orders placed before 0014, whose number is made from their id. */
+  number: ColumnType<string | null, string | null | undefined, never>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -24,6 +24,11 @@ export function handleError<E extends PlatformEnv>(error: Error, context: Contex
   if (error instanceof HTTPException && error.status < 500) {
     return c.json({ message: error.message || "The request could not be handled." }, error.status as ContentfulStatusCode);
   }
+  // A request its client gave up on fails as its body or answer is cut off: the client's doing, nothing to fix here.
+  if (c.req.raw.signal.aborted) {
+    c.get("log").info({ err: error, requestId: c.get("requestId") }, "request aborted by the client");
+    return c.json({ message: "The request was cut off before it was complete." }, 400);
+  }
   c.get("log").error({ err: error, requestId: c.get("requestId") }, "request failed");
   return c.json({ message: INTERNAL_ERROR_MESSAGE }, 500);
 }

@@ -2,6 +2,8 @@ import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { createMiddleware } from "hono/factory";
+import { matchedRoutes } from "hono/route";
+import type { Handler } from "hono/types";
 import { messages } from "#common/shared/messages.ts";
 import { hasControlCharacters } from "#common/shared/fields.ts";
 import type { PlatformEnv } from "./http-env.ts";
@@ -45,12 +47,14 @@ function declaresBody(c: Context<PlatformEnv>): boolean {
  * body stream first, which makes @hono/node-server build a web Request around every request, GETs included, and
  * then read a JSON body through web streams instead of straight from the socket (docs/decisions/009).
  */
-export function jsonBodies(maxBytes: number) {
+export function jsonBodies(maxBytes: number, { reachesEndpoint = () => true }: { reachesEndpoint?: (c: Context<PlatformEnv>) => boolean } = {}) {
   const tooLarge = () => {
     throw new HTTPException(413, { message: `The request is too large (at most ${Math.round(maxBytes / 1024)} KB).` });
   };
   const countedAsItStreams = bodyLimit({ maxSize: maxBytes, onError: tooLarge });
   const limit = createMiddleware<PlatformEnv>(async (c, next) => {
+    // A path no endpoint answers is told so (404) whatever its body: nothing will read that body.
+    if (!reachesEndpoint(c)) return next();
     const length = c.req.header("content-length");
     if (c.req.header("transfer-encoding") === undefined) {
       if (length !== undefined) return Number.parseInt(length, 10) > maxBytes ? tooLarge() : next();
@@ -61,7 +65,7 @@ export function jsonBodies(maxBytes: number) {
     return countedAsItStreams(c, next);
   });
   const jsonOnly = createMiddleware<PlatformEnv>(async (c, next) => {
-    if (!SAFE_METHODS.has(c.req.method) && declaresBody(c)) {
+    if (!SAFE_METHODS.has(c.req.method) && declaresBody(c) && reachesEndpoint(c)) {
       const type = c.req.header("content-type") ?? "";
       if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
         throw new HTTPException(415, { message: "Send the request body as JSON (Content-Type: application/json)." });
@@ -70,6 +74,21 @@ export function jsonBodies(maxBytes: number) {
     await next();
   });
   return [limit, jsonOnly] as const;
+}
+
+/**
+ * Whether a request reaches an endpoint before `fallback` (the handler that answers "no such endpoint"): a route
+ * for its method, or a handler for every method (one taking no `next`, as Hono tells handlers from middleware),
+ * registered ahead of the fallback. What comes after the fallback is never reached.
+ */
+export function reachesEndpointBefore(fallback: Handler) {
+  return (c: Context) => {
+    for (const { method, handler } of matchedRoutes(c)) {
+      if (handler === fallback) return false;
+      if (method !== "ALL" || handler.length < 2) return true;
+    }
+    return false;
+  };
 }
 
 /**

@@ -11,7 +11,7 @@ const NONCE_SOURCE = / 'nonce-[^']*'/;
  * An answer a response cache stores or replays names its inline scripts by hash instead (`cspScriptHashes`): the
  * same bytes go to many visitors, and a nonce must never be shared between responses.
  */
-export function securityHeaders({ dev, https }: { dev: boolean; https: boolean }) {
+export function securityHeaders({ dev, https, hstsIncludeSubdomains = false }: { dev: boolean; https: boolean; hstsIncludeSubdomains?: boolean }) {
   const headersWith = (scriptSrc: (string | typeof NONCE)[]) =>
     secureHeaders({
       contentSecurityPolicy: {
@@ -29,7 +29,8 @@ export function securityHeaders({ dev, https }: { dev: boolean; https: boolean }
       referrerPolicy: "strict-origin-when-cross-origin",
       xFrameOptions: "DENY",
       xContentTypeOptions: "nosniff",
-      strictTransportSecurity: https ? "max-age=31536000; includeSubDomains" : false,
+      // Subdomains only when the operator says every one of them serves https (HSTS_INCLUDE_SUBDOMAINS).
+      strictTransportSecurity: https ? `max-age=31536000${hstsIncludeSubdomains ? "; includeSubDomains" : ""}` : false,
       crossOriginEmbedderPolicy: false,
       crossOriginOpenerPolicy: "same-origin",
       crossOriginResourcePolicy: "same-origin",

@@ -116,7 +116,14 @@ export function orderIdFromUrl(page: Page): string {
   return id;
 }
 
-/** 'PS-' and the first eight hex digits of the order id, upper case: the number customers see. */
-export function orderNumberOf(orderId: string): string {
+/** The number customers see, as the shop stored it with the order (PS-XXXX-XXXX-XXXX). */
+export async function orderNumberOf(shopDb: Database, orderId: string): Promise<string> {
+  const { number } = await shopDb.db.selectFrom("orders").select("number").where("id", "=", orderId).executeTakeFirstOrThrow();
+  if (!number) throw new Error(`order ${orderId} has no stored number`);
+  return number;
+}
+
+/** The number of an order stored without one (as before numbers were stored): 'PS-' and its id's first eight hex digits. */
+export function legacyOrderNumberOf(orderId: string): string {
   return `PS-${orderId.replaceAll("-", "").slice(0, 8).toUpperCase()}`;
 }
