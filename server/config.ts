@@ -4,6 +4,16 @@ import { messages } from "#common/shared/messages.ts";
 import { newPasswordSchema } from "#common/accounts/account-schemas.ts";
 import { isCommonPassword } from "./modules/accounts/index.ts";
 import { DEFAULT_SHOP_TIME_ZONE, isKnownTimeZone } from "./platform/shop-day.ts";
+import type { UploadQuotaSettings } from "./platform/uploads/upload-quota.ts";
+
+/** A number of megabytes (of 1,048,576 bytes) between `min` and `max`. */
+const megabytes = (min: number, max: number, fallback: number, atLeast: string) =>
+  z.coerce
+    .number({ error: "must be a whole number of MB" })
+    .int("must be a whole number of MB")
+    .min(min, atLeast)
+    .max(max, `must be at most ${max} MB`)
+    .default(fallback);
 
 const booleanFlag = z
   .enum(["true", "false", "1", "0", "yes", "no"], { error: "must be true or false" })
@@ -45,6 +55,11 @@ const envSchema = z.object({
   // Abuse limits (docs/decisions/014): a cap on open Cash-on-Delivery orders, and a factor on every rate limit.
   MAX_PENDING_ORDERS: z.coerce.number({ error: "must be a whole number of orders" }).int().min(1, "must be at least 1").max(1000).default(5),
   RATE_LIMIT_SCALE: z.coerce.number({ error: "must be a number (1 for the shop's limits)" }).positive("must be more than 0").max(10_000).default(1),
+  // Unfinished uploads (docs/decisions/035): how much one admin's and everybody's may hold, what the disk keeps free.
+  // A quota under 20 MB could not take the largest picture.
+  UPLOAD_QUOTA_PER_ADMIN_MB: megabytes(20, 1_000_000, 1024, "must be at least 20 MB (one picture of the largest size)"),
+  UPLOAD_QUOTA_TOTAL_MB: megabytes(20, 10_000_000, 4096, "must be at least 20 MB (one picture of the largest size)"),
+  MIN_FREE_DISK_MB: megabytes(0, 10_000_000, 512, "must be 0 or more"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // Under the 10 s a container runtime waits between SIGTERM and SIGKILL (docs/decisions/012).
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number({ error: "must be a number of seconds" }).min(0).max(3600).default(8),
@@ -72,6 +87,8 @@ export interface Config {
   authSecret: string | undefined;
   mail: { smtpUrl: string | undefined; from: string; contactEmail: string | undefined };
   admin: { email: string; password: string } | undefined;
+  /** Disk quotas of unfinished uploads, and the free space new uploads leave on the disk. */
+  uploads: UploadQuotaSettings;
   limits: {
     /** Pending Cash-on-Delivery orders one account may have at once. */
     maxPendingOrders: number;
@@ -87,6 +104,8 @@ export interface PublicShopConfig {
   shippingFeePaise: number;
   publicUrl: string;
 }
+
+const MB = 1024 * 1024;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -121,6 +140,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, contactEmail: e.CONTACT_EMAIL },
     admin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : undefined,
     limits: { maxPendingOrders: e.MAX_PENDING_ORDERS, rateLimitScale: e.RATE_LIMIT_SCALE },
+    uploads: {
+      perAccountBytes: e.UPLOAD_QUOTA_PER_ADMIN_MB * MB,
+      totalBytes: e.UPLOAD_QUOTA_TOTAL_MB * MB,
+      minFreeDiskBytes: e.MIN_FREE_DISK_MB * MB,
+    },
     shop: {
       name: e.SHOP_NAME,
       author: e.SHOP_AUTHOR,
