@@ -292,6 +292,25 @@ describe("quotas of unfinished uploads", () => {
     expect((await createUpload(admin.cookie, MAX_UPLOAD_BYTES)).status).toBe(201);
   });
 
+  it("still counts an upload tus made and then refused (a creation carrying more bytes than it declared) while its files are on disk", async () => {
+    const admin = await signUpAdmin();
+    const overfull = await shop.app.request(UPLOADS_PATH, {
+      method: "POST",
+      headers: {
+        ...TUS,
+        Cookie: admin.cookie,
+        "Upload-Length": String(6 * MiB),
+        "Upload-Metadata": metadata("product"),
+        "Content-Type": "application/offset+octet-stream",
+      },
+      body: new Uint8Array(6 * MiB + 1),
+    });
+    expect(overfull.status).toBe(413);
+    expect(await uploadFiles(shop.app)).toHaveLength(2);
+    for (let i = 0; i < 2; i++) expect((await createUpload(admin.cookie, 6 * MiB)).status).toBe(201);
+    expect((await createUpload(admin.cookie, 6 * MiB)).status).toBe(413);
+  });
+
   it("refuses past the shop's 40 MB of unfinished uploads, whoever asks, with its own message", async () => {
     for (const name of ["First Owner", "Second Owner"]) {
       const admin = await signUpAdmin(name);

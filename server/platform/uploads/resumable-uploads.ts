@@ -25,6 +25,8 @@ function uploadIdIn(url: string): string | undefined {
 
 /** Set by us on the request handed to tus (a client's own copy is dropped), read back in onUploadCreate. */
 const UPLOADER_HEADER = "x-plant-shop-uploader";
+/** Names the quota reservation of a creation handed to tus (dropped from clients' requests too). */
+const RESERVATION_HEADER = "x-plant-shop-reservation";
 /** Unfinished uploads, and finished ones no form used, are deleted this long after they began (tus expiration). */
 export const UPLOAD_EXPIRY_MS = 24 * 60 * 60 * 1000;
 
@@ -68,6 +70,9 @@ export function createResumableUploads(options: ResumableUploadsOptions) {
   const expiryMs = options.expiryMs ?? UPLOAD_EXPIRY_MS;
   const maxBytes = options.maxBytes ?? MAX_UPLOAD_BYTES;
   const { directory } = options;
+  /** Creations handed to tus, by reservation token: onUploadCreate puts the room under the id tus chose. */
+  const creating = new Map<string, { reservation: Reservation; id?: string }>();
+  let nextCreation = 0;
   const quota = createUploadQuota({
     settings: options.quota ?? DEFAULT_QUOTA,
     freeDiskSpace: options.freeDiskSpace ?? freeDiskSpace({ directory }),
@@ -99,6 +104,13 @@ export function createResumableUploads(options: ResumableUploadsOptions) {
       async onUploadCreate(request, upload) {
         const uploader = request.headers.get(UPLOADER_HEADER);
         if (!uploader) throw tusError(401, messages.uploads.loginFirst);
+        // The id is known here, before tus writes anything: from now on the room is the upload's, even if what
+        // follows fails half-way with files left on disk.
+        const creation = creating.get(request.headers.get(RESERVATION_HEADER) ?? "");
+        if (creation) {
+          creation.reservation.keep(upload.id);
+          creation.id = upload.id;
+        }
         return { metadata: { ...upload.metadata, uploader } };
       },
     });
@@ -122,6 +134,18 @@ export function createResumableUploads(options: ResumableUploadsOptions) {
     await rm(path.join(directory, id), { force: true });
     await rm(path.join(directory, `${id}.json`), { force: true });
     quota.forget(id);
+  }
+
+  /**
+   * After tus answered a creation: a reservation tus never reached (refused before onUploadCreate) is released; one
+   * it reached stays with its upload while the upload's description is on disk.
+   */
+  async function settleCreation(token: string, created: boolean): Promise<void> {
+    const creation = creating.get(token);
+    creating.delete(token);
+    if (!creation || created) return;
+    if (creation.id === undefined) creation.reservation.release();
+    else if (!(await readInfo(creation.id))) quota.forget(creation.id);
   }
 
   /** Every upload in the folder at the length it declared (the quota's reading of the folder). */
@@ -149,11 +173,12 @@ export function createResumableUploads(options: ResumableUploadsOptions) {
       if (!user) throw new UnauthorizedError(messages.uploads.loginFirst);
       const headers = new Headers(request.headers);
       headers.delete(UPLOADER_HEADER);
+      headers.delete(RESERVATION_HEADER);
       // tus would take the method from this header: the method checked below must be the one it runs.
       headers.delete("x-http-method-override");
       // Concatenation (joining partial uploads) is an extension the file store lacks: tus would answer 501.
       if (request.headers.has("upload-concat")) throw new InvalidInputError(messages.uploads.concatNotSupported);
-      let reservation: Reservation | undefined;
+      let token: string | undefined;
       if (request.method === "POST") {
         // Only the catalogue's pictures are sent this way (decision 035): nothing a shopper does uses an upload.
         if (!user.isAdmin) throw new ForbiddenError(messages.uploads.adminsOnly);
@@ -161,8 +186,10 @@ export function createResumableUploads(options: ResumableUploadsOptions) {
         if (!isPurpose(purpose)) throw new InvalidInputError(messages.uploads.unknownPurpose);
         const length = declaredLength(request.headers);
         if (length > maxBytes) throw new ServiceError(413, messages.uploads.tooLarge);
-        reservation = await quota.reserve(user.id, length);
+        token = String(nextCreation++);
+        creating.set(token, { reservation: await quota.reserve(user.id, length) });
         headers.set(UPLOADER_HEADER, user.id);
+        headers.set(RESERVATION_HEADER, token);
       } else if (request.method === "HEAD" || request.method === "PATCH" || request.method === "DELETE") {
         const id = uploadIdIn(request.url);
         const info = id === undefined ? null : await readInfo(id);
@@ -171,32 +198,26 @@ export function createResumableUploads(options: ResumableUploadsOptions) {
       } else {
         return new Response(null, { status: 405, headers: { Allow: "OPTIONS, POST, HEAD, PATCH, DELETE" } });
       }
-      const forwarded = new Request(request.url, {
-        method: request.method,
-        headers,
-        body: request.body,
-        signal: request.signal,
-        // Node's fetch types need this to stream a request body through.
-        ...(request.body ? { duplex: "half" } : {}),
-      } as RequestInit);
-      let response: Response;
+      let created = false;
       try {
-        response = await tusEngine().tus.handleWeb(forwarded);
-      } catch (error) {
-        reservation?.release();
-        throw error;
+        const forwarded = new Request(request.url, {
+          method: request.method,
+          headers,
+          body: request.body,
+          signal: request.signal,
+          // Node's fetch types need this to stream a request body through.
+          ...(request.body ? { duplex: "half" } : {}),
+        } as RequestInit);
+        const response = await tusEngine().tus.handleWeb(forwarded);
+        created = response.status === 201;
+        if (request.method === "DELETE" && response.status === 204) {
+          const id = uploadIdIn(request.url);
+          if (id) quota.forget(id);
+        }
+        return response;
+      } finally {
+        if (token !== undefined) await settleCreation(token, created);
       }
-      if (reservation) {
-        const location = response.headers.get("location");
-        const id = response.status === 201 && location ? uploadIdIn(new URL(location, request.url).href) : undefined;
-        if (id) reservation.keep(id);
-        else reservation.release();
-      }
-      if (request.method === "DELETE" && response.status === 204) {
-        const id = uploadIdIn(request.url);
-        if (id) quota.forget(id);
-      }
-      return response;
     },
 
     /**
