@@ -261,9 +261,6 @@ export function createResumableUploads(options: ResumableUploadsOptions) {
       return removed;
     },
 
-    /** What `uploaderId`'s uploads and everybody's hold, in bytes as the quotas count them. */
-    quotaUsage: (uploaderId: string) => quota.usage(uploaderId),
-
     /** Chunk size the browser uses; here so the server and its tests agree with the client. */
     chunkBytes: UPLOAD_CHUNK_BYTES,
   };

@@ -141,10 +141,6 @@ export function createUploadQuota(options: {
       loaded ??= firstReading(reading);
       await reading;
     },
-    /** What `uploader` holds and what everybody holds, in bytes as counted. */
-    usage(uploader: string) {
-      return { account: byAccount.get(uploader) ?? 0, total };
-    },
   };
 }
 
