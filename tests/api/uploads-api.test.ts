@@ -1,4 +1,4 @@
-import { readdir, stat } from "node:fs/promises";
+import { readdir, rm, stat } from "node:fs/promises";
 import http from "node:http";
 import path from "node:path";
 import sharp from "sharp";
@@ -345,6 +345,17 @@ describe("quotas of unfinished uploads", () => {
       restarted.handle(new Request(`${TEST_ORIGIN}${UPLOADS_PATH}`, { method: "POST", headers: { ...TUS, "Upload-Length": String(length), "Upload-Metadata": metadata("product") } }), asAdmin);
     await expect(create(3 * MiB)).rejects.toMatchObject({ status: 413, message: messages.uploads.accountQuotaReached(20) });
     expect((await create(2 * MiB)).status).toBe(201);
+  });
+
+  it("gives back the room of uploads removed from the folder by hand once the expiry sweep has read the folder", async () => {
+    const admin = await signUpAdmin();
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await createUpload(admin.cookie, 6 * MiB)).headers.get("Location")!.split("/").pop()!);
+    expect((await createUpload(admin.cookie, 6 * MiB)).status).toBe(413);
+    const folder = path.join(shop.app.dataDir, "uploads");
+    await Promise.all([rm(path.join(folder, ids[0]!)), rm(path.join(folder, `${ids[0]}.json`))]);
+    expect(await shop.app.services.uploads.removeExpired()).toBe(0);
+    expect((await createUpload(admin.cookie, 6 * MiB)).status).toBe(201);
   });
 
   it("refuses new uploads that would leave the disk below its 100 MB reserve, with a message, and takes them again once there is room", async () => {
