@@ -10,9 +10,15 @@ import { createMailOutbox, startMailWorker, type MailWorker, type MailWorkerOpti
 import { createMailer } from "./platform/mail/mailer.ts";
 import { createLocalChangeFeed } from "./platform/change-feed/change-feed.ts";
 import { createPostgresChangeFeed } from "./platform/change-feed/postgres-change-feed.ts";
+import type { FreeDiskSpace } from "./platform/uploads/free-disk-space.ts";
+
+export interface ComposeOptions {
+  /** The free space of the data folder's disk, when not statfs's (tests simulate a full disk with it). */
+  freeDiskSpace?: FreeDiskSpace;
+}
 
 /** The shop's services and outside connections, built from the configuration (server start-up and tests). */
-export async function composeShop(config: Config, database: Pick<Database, "db" | "dialect">, logger: Logger) {
+export async function composeShop(config: Config, database: Pick<Database, "db" | "dialect">, logger: Logger, options: ComposeOptions = {}) {
   const mailer = createMailer({
     smtpUrl: config.mail.smtpUrl,
     from: config.mail.from,
@@ -40,6 +46,8 @@ export async function composeShop(config: Config, database: Pick<Database, "db" 
     outbox,
     logger,
     limits: config.limits,
+    uploadQuota: config.uploads,
+    ...(options.freeDiskSpace ? { freeDiskSpace: options.freeDiskSpace } : {}),
     changes,
   });
   if (config.admin) {

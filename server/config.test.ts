@@ -123,4 +123,18 @@ describe("loadConfig", () => {
     expect(loadConfig({ HSTS_INCLUDE_SUBDOMAINS: "no" }).hstsIncludeSubdomains).toBe(false);
     expect(() => loadConfig({ HSTS_INCLUDE_SUBDOMAINS: "always" })).toThrow("HSTS_INCLUDE_SUBDOMAINS: must be true or false");
   });
+
+  it("reads the upload quotas and the disk's reserve in MB: 1024 per admin, 4096 in all and 512 kept free unless set, refusing nonsense", () => {
+    const MB = 1024 * 1024;
+    expect(loadConfig({}).uploads).toEqual({ perAccountBytes: 1024 * MB, totalBytes: 4096 * MB, minFreeDiskBytes: 512 * MB });
+    expect(loadConfig({ UPLOAD_QUOTA_PER_ADMIN_MB: "200", UPLOAD_QUOTA_TOTAL_MB: "20", MIN_FREE_DISK_MB: "0" }).uploads).toEqual({
+      perAccountBytes: 200 * MB,
+      totalBytes: 20 * MB,
+      minFreeDiskBytes: 0,
+    });
+    expect(() => loadConfig({ UPLOAD_QUOTA_PER_ADMIN_MB: "19" })).toThrow("UPLOAD_QUOTA_PER_ADMIN_MB: must be a whole number of MB (one picture of the largest size is 20) from 20 to 1000000");
+    expect(() => loadConfig({ UPLOAD_QUOTA_TOTAL_MB: "1.5" })).toThrow("UPLOAD_QUOTA_TOTAL_MB: must be a whole number of MB (one picture of the largest size is 20) from 20 to 10000000");
+    expect(() => loadConfig({ MIN_FREE_DISK_MB: "plenty" })).toThrow("MIN_FREE_DISK_MB: must be a whole number of MB from 0 to 10000000");
+    expect(() => loadConfig({ MIN_FREE_DISK_MB: "-1" })).toThrow("MIN_FREE_DISK_MB: must be a whole number of MB from 0 to 10000000");
+  });
 });

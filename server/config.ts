@@ -4,6 +4,7 @@ import { messages } from "#common/shared/messages.ts";
 import { newPasswordSchema } from "#common/accounts/account-schemas.ts";
 import { isCommonPassword } from "./modules/accounts/index.ts";
 import { DEFAULT_SHOP_TIME_ZONE, isKnownTimeZone } from "./platform/shop-day.ts";
+import type { UploadQuotaSettings } from "./platform/uploads/upload-quota.ts";
 
 const booleanFlag = z
   .enum(["true", "false", "1", "0", "yes", "no"], { error: "must be true or false" })
@@ -37,7 +38,7 @@ const envSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, "must start with postgres:// (leave it unset for the embedded SQLite database)")
     .optional(),
   // How long a request waits for a PostgreSQL connection before it answers 503 (docs/decisions/032).
-  DATABASE_CONNECT_TIMEOUT_SECONDS: z.coerce.number({ error: "must be a number of seconds" }).min(0.1, "must be at least 0.1").max(600).default(5),
+  DATABASE_CONNECT_TIMEOUT_SECONDS: numberSetting("a number of seconds", 0.1, 600, { whole: false }).default(5),
   PUBLIC_URL: z.url({ protocol: /^https?$/, error: "must be an http:// or https:// address" }).optional(),
   // Off unless asked: includeSubDomains binds every host under the shop's domain to https for a year, which the
   // shop cannot promise for hosts it does not serve (docs/decisions/037).
@@ -64,6 +65,11 @@ const envSchema = z.object({
     .positive("must be a number more than 0 and at most 10000 (1 for the shop's limits)")
     .max(10_000, "must be a number more than 0 and at most 10000 (1 for the shop's limits)")
     .default(1),
+  // Unfinished uploads (docs/decisions/035): how much one admin's and everybody's may hold, what the disk keeps free.
+  // A quota under 20 MB could not take the largest picture.
+  UPLOAD_QUOTA_PER_ADMIN_MB: numberSetting("a whole number of MB (one picture of the largest size is 20)", 20, 1_000_000).default(1024),
+  UPLOAD_QUOTA_TOTAL_MB: numberSetting("a whole number of MB (one picture of the largest size is 20)", 20, 10_000_000).default(4096),
+  MIN_FREE_DISK_MB: numberSetting("a whole number of MB", 0, 10_000_000).default(512),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // Under the 10 s a container runtime waits between SIGTERM and SIGKILL (docs/decisions/012).
   SHUTDOWN_TIMEOUT_SECONDS: numberSetting("a number of seconds", 0, 3600, { whole: false }).default(8),
@@ -95,6 +101,8 @@ export interface Config {
   authSecret: string | undefined;
   mail: { smtpUrl: string | undefined; from: string; contactEmail: string | undefined };
   admin: { email: string; password: string } | undefined;
+  /** Disk quotas of unfinished uploads, and the free space new uploads leave on the disk. */
+  uploads: UploadQuotaSettings;
   limits: {
     /** Pending Cash-on-Delivery orders one account may have at once. */
     maxPendingOrders: number;
@@ -110,6 +118,8 @@ export interface PublicShopConfig {
   shippingFeePaise: number;
   publicUrl: string;
 }
+
+const MB = 1024 * 1024;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -146,6 +156,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, contactEmail: e.CONTACT_EMAIL },
     admin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : undefined,
     limits: { maxPendingOrders: e.MAX_PENDING_ORDERS, rateLimitScale: e.RATE_LIMIT_SCALE },
+    uploads: {
+      perAccountBytes: e.UPLOAD_QUOTA_PER_ADMIN_MB * MB,
+      totalBytes: e.UPLOAD_QUOTA_TOTAL_MB * MB,
+      minFreeDiskBytes: e.MIN_FREE_DISK_MB * MB,
+    },
     shop: {
       name: e.SHOP_NAME,
       author: e.SHOP_AUTHOR,

@@ -10,6 +10,8 @@ import { createContactService } from "./modules/contact/index.ts";
 import type { MailOutbox } from "./platform/mail/mail-outbox.ts";
 import { createMediaService } from "./platform/media/media.ts";
 import { createResumableUploads } from "./platform/uploads/resumable-uploads.ts";
+import type { FreeDiskSpace } from "./platform/uploads/free-disk-space.ts";
+import type { UploadQuotaSettings } from "./platform/uploads/upload-quota.ts";
 import { UPLOADS_PATH } from "#common/shared/uploads.ts";
 import { createOrdersService } from "./modules/orders/index.ts";
 import { createReviewsService } from "./modules/reviews/index.ts";
@@ -34,6 +36,10 @@ export interface ServiceDependencies {
   outbox: MailOutbox;
   logger: Logger;
   limits: { maxPendingOrders: number; rateLimitScale: number };
+  /** Disk quotas of unfinished uploads and the disk's reserve (UPLOAD_QUOTA_*, MIN_FREE_DISK_MB). */
+  uploadQuota: UploadQuotaSettings;
+  /** The free space of the uploads folder's disk: statfs (cached for a second) unless given, e.g. a full disk in tests. */
+  freeDiskSpace?: FreeDiskSpace;
   /** Where services announce what changed; in-process unless given (PostgreSQL: every process's feed). */
   changes?: ChangeFeed;
 }
@@ -45,7 +51,12 @@ export function createServices(deps: ServiceDependencies) {
   const changes = deps.changes ?? createLocalChangeFeed();
   const rateLimiter = createRateLimiter(database.db, { scale: deps.limits.rateLimitScale, events, dialect: database.dialect });
   // Raw resumable uploads wait in DATA_DIR/uploads until a form turns them into images in DATA_DIR/media.
-  const uploads = createResumableUploads({ directory: path.join(deps.dataDir, "uploads"), basePath: UPLOADS_PATH, rateLimiter });
+  const uploads = createResumableUploads({
+    directory: path.join(deps.dataDir, "uploads"),
+    basePath: UPLOADS_PATH,
+    quota: deps.uploadQuota,
+    ...(deps.freeDiskSpace ? { freeDiskSpace: deps.freeDiskSpace } : {}),
+  });
   const media = createMediaService({ mediaDir: path.join(deps.dataDir, "media"), uploads });
   const auth = createAuth({
     database,

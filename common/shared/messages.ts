@@ -214,14 +214,18 @@ export const messages = {
   },
   uploads: {
     loginFirst: "Please log in to upload pictures.",
-    adminsOnly: "Only the shop's admins may upload product and category pictures.",
-    unknownPurpose: "Say what the upload is for: a product, category or profile picture.",
+    adminsOnly: "Only the shop's admins may upload pictures here (product and category pictures). A profile picture is sent with the profile form.",
+    unknownPurpose: "Say what the upload is for: a product or category picture.",
     lengthRequired: "Say how large the file is before sending it.",
     tooLarge: "The picture is too large (at most 20 MB).",
     notFound: "That upload does not exist or has expired. Please choose the file again.",
     notFinished: "That upload has not finished yet. Please wait for it, or choose the file again.",
     failed: "The upload failed. Please try again.",
     concatNotSupported: "Send the file as one upload: joining partial uploads is not supported.",
+    accountQuotaReached: (maxMb: number) =>
+      `Your pictures waiting to be saved already fill your room for uploads (${maxMb} MB at once). Save the forms that use them, or remove some, then try again; unsaved uploads are deleted after a day.`,
+    shopQuotaReached: "The shop has no room for more pictures waiting to be saved just now. Please save or remove the ones waiting, or try again later.",
+    diskNearlyFull: "The shop's disk is nearly full, so it takes no new pictures for now. Please try again later, or tell whoever runs the shop's server.",
   },
   forms: {
     tooLarge: "The form is too large",

@@ -7,8 +7,11 @@ export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 /** Where the tus endpoint lives. */
 export const UPLOADS_PATH = "/api/uploads";
 
-/** What an upload is for: who may send it depends on it (admins for product and category images). */
-export const UPLOAD_PURPOSES = ["product", "category", "profile"] as const;
+/**
+ * What an upload is for: product and category images, sent by admins. A profile picture is not among them: the
+ * profile form sends it whole (at most 10 MB), so a resumable upload for it would only hold disk nothing uses.
+ */
+export const UPLOAD_PURPOSES = ["product", "category"] as const;
 export type UploadPurpose = (typeof UPLOAD_PURPOSES)[number];
 
 /** How a form names an image: a finished upload to turn into a stored image, or an image it already has. */

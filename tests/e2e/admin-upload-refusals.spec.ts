@@ -72,4 +72,38 @@ test.describe("pictures the product form refuses", () => {
     expect(await shopDb.db.selectFrom("products").select("id").where("category_id", "=", category.id).execute()).toEqual([]);
     allowStatusLogs(consoleErrors, 400);
   });
+
+  test("a picture past the admin's room for unfinished uploads is refused as its upload starts, with the quota's message beside the file", async ({ page, consoleErrors }) => {
+    await logInAsAdmin(page);
+    const tus = { "Tus-Resumable": "1.0.0", Origin: new URL(page.url()).origin };
+    const waiting: string[] = [];
+    try {
+      // Fill the admin's room (1024 MB by default) with uploads that send nothing: of the largest size while they
+      // fit, then of 1 MB (the least an upload counts) until not even that fits.
+      for (const declared of [MAX_UPLOAD_BYTES, 1024 * 1024]) {
+        for (let refused = false, i = 0; !refused; i++) {
+          expect(i, "the room fills within 60 uploads of each size").toBeLessThan(60);
+          const created = await page.request.post("/api/uploads", {
+            headers: { ...tus, "Upload-Length": String(declared), "Upload-Metadata": `purpose ${btoa("product")}` },
+          });
+          refused = created.status() !== 201;
+          if (refused) expect(created.status()).toBe(413);
+          else waiting.push(created.headers()["location"]!);
+        }
+      }
+
+      await page.goto("/add-product");
+      const productImages = page.getByLabel("Product Images", { exact: true });
+      await hydrated(productImages);
+      await productImages.setInputFiles(fileOf("one-too-many.png", await pixelFloodPng()));
+      await expect(page.getByRole("alert").filter({ hasText: "one-too-many.png" })).toHaveText(
+        `one-too-many.png: ${messages.uploads.accountQuotaReached(1024)}`,
+      );
+      await expect(page.locator('input[type="hidden"][name="images"]')).toHaveCount(0);
+      allowStatusLogs(consoleErrors, 413);
+    } finally {
+      // The room is given back for the tests after this one.
+      for (const location of waiting) expect((await page.request.delete(location, { headers: tus })).status()).toBe(204);
+    }
+  });
 });

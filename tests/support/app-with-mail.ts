@@ -1,12 +1,13 @@
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { startSmtpCapture, type SmtpCapture } from "./smtp-capture.ts";
+import type { ComposeOptions } from "../../server/compose.ts";
 import { createTestApp, type TestApp } from "./test-app.ts";
 
 /**
  * For a test file: one loopback SMTP server for the whole file, and a fresh app (own database) per test whose
  * mail goes to it. Read `.app` and `.capture` inside tests.
  */
-export function useAppWithMail(env: NodeJS.ProcessEnv = {}) {
+export function useAppWithMail(env: NodeJS.ProcessEnv = {}, shop: ComposeOptions = {}) {
   let capture: SmtpCapture | undefined;
   let app: TestApp | undefined;
   beforeAll(async () => {
@@ -16,7 +17,7 @@ export function useAppWithMail(env: NodeJS.ProcessEnv = {}) {
     await capture?.close();
   });
   beforeEach(async () => {
-    app = await createTestApp({ SMTP_URL: capture!.url, ...env });
+    app = await createTestApp({ SMTP_URL: capture!.url, ...env }, undefined, undefined, shop);
   });
   afterEach(async () => {
     await app?.cleanup();

@@ -5,7 +5,7 @@ import path from "node:path";
 import { pino, type Logger } from "pino";
 import { apiDocument, apiRoutes } from "../../server/api-routes.ts";
 import { createApp, type AppOptions } from "../../server/app.ts";
-import { composeShop } from "../../server/compose.ts";
+import { composeShop, type ComposeOptions } from "../../server/compose.ts";
 import { loadConfig } from "../../server/config.ts";
 import type { Services } from "../../server/create-services.ts";
 import { apiContract, type OpenApiDocument } from "./api-contract.ts";
@@ -32,12 +32,17 @@ export interface TestApp {
 }
 
 /** The whole HTTP app (without the page renderer unless given) over a fresh database, driven in-process. */
-export async function createTestApp(env: NodeJS.ProcessEnv = {}, pages?: AppOptions["pages"], logger: Logger = pino({ level: "silent" })): Promise<TestApp> {
+export async function createTestApp(
+  env: NodeJS.ProcessEnv = {},
+  pages?: AppOptions["pages"],
+  logger: Logger = pino({ level: "silent" }),
+  shop: ComposeOptions = {},
+): Promise<TestApp> {
   const database = await createTestDatabase();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "plant-shop-app-"));
   mkdirSync(path.join(dataDir, "media"));
   const config = loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, PUBLIC_URL: TEST_ORIGIN, ...env });
-  const { services, startMailWorker, closeMail, endLiveStreams, closeChanges } = await composeShop(config, database, logger);
+  const { services, startMailWorker, closeMail, endLiveStreams, closeChanges } = await composeShop(config, database, logger, shop);
   startMailWorker();
   const { app, listener } = createApp({ config, services, logger, health: { ready: true }, ...(pages ? { pages } : {}) });
   let server: http.Server | undefined;

@@ -6,9 +6,9 @@ import { Server } from "@tus/server";
 import { MAX_UPLOAD_BYTES, UPLOAD_CHUNK_BYTES, UPLOAD_PURPOSES, type UploadPurpose } from "#common/shared/uploads.ts";
 import { messages } from "#common/shared/messages.ts";
 import { ForbiddenError, InvalidInputError, NotFoundError, ServiceError, UnauthorizedError } from "../errors.ts";
-import type { RateLimiter } from "../rate-limit/rate-limit.ts";
-import { countUpload, uploadLimits } from "./upload-limits.ts";
 import type { SessionUser } from "../session-user.ts";
+import { freeDiskSpace, type FreeDiskSpace } from "./free-disk-space.ts";
+import { createUploadQuota, type HeldUpload, type Reservation, type UploadQuotaSettings } from "./upload-quota.ts";
 
 /** tus names uploads with 16 random bytes in hex; nothing else may reach the disk as an upload id. */
 const UPLOAD_ID = /^[0-9a-f]{32}$/;
@@ -25,15 +25,17 @@ function uploadIdIn(url: string): string | undefined {
 
 /** Set by us on the request handed to tus (a client's own copy is dropped), read back in onUploadCreate. */
 const UPLOADER_HEADER = "x-plant-shop-uploader";
+/** Names the quota reservation of a creation handed to tus (dropped from clients' requests too). */
+const RESERVATION_HEADER = "x-plant-shop-reservation";
 /** Unfinished uploads, and finished ones no form used, are deleted this long after they began (tus expiration). */
 export const UPLOAD_EXPIRY_MS = 24 * 60 * 60 * 1000;
 
-/**
- * Each upload may hold up to 20 MB on disk for a day, so a signed-in shopper's new uploads are counted, per account
- * and per address, before anything is stored. The owner's catalogue pictures are not: admins are trusted with
- * the disk (decision 022).
- */
-export const uploadStartRules = uploadLimits("upload-start");
+/** The quotas when none are given (tests of the protocol alone): the shop's defaults, as server/config.ts has them. */
+const DEFAULT_QUOTA: UploadQuotaSettings = {
+  perAccountBytes: 1024 * 1024 * 1024,
+  totalBytes: 4 * 1024 * 1024 * 1024,
+  minFreeDiskBytes: 512 * 1024 * 1024,
+};
 
 export interface ResumableUploadsOptions {
   /** The folder the raw uploads live in (DATA_DIR/uploads). */
@@ -42,8 +44,10 @@ export interface ResumableUploadsOptions {
   basePath: string;
   expiryMs?: number;
   maxBytes?: number;
-  /** Counts shoppers' new uploads (uploadStartRules); without it nothing is counted (tests of the protocol alone). */
-  rateLimiter?: RateLimiter;
+  /** How much unfinished uploads may hold, per account and in all, and the disk's reserve (decision 035). */
+  quota?: UploadQuotaSettings;
+  /** Free space of the uploads folder's disk; statfs, read at most once a second, unless given (tests). */
+  freeDiskSpace?: FreeDiskSpace;
 }
 
 /** A finished upload, ready to be read once and removed. */
@@ -66,6 +70,14 @@ export function createResumableUploads(options: ResumableUploadsOptions) {
   const expiryMs = options.expiryMs ?? UPLOAD_EXPIRY_MS;
   const maxBytes = options.maxBytes ?? MAX_UPLOAD_BYTES;
   const { directory } = options;
+  /** Creations handed to tus, by reservation token: onUploadCreate puts the room under the id tus chose. */
+  const creating = new Map<string, { reservation: Reservation; id?: string }>();
+  let nextCreation = 0;
+  const quota = createUploadQuota({
+    settings: options.quota ?? DEFAULT_QUOTA,
+    freeDiskSpace: options.freeDiskSpace ?? freeDiskSpace({ directory }),
+    listHeld,
+  });
   /**
    * tus's store and server, made at the first upload request rather than at start: the store's constructor
    * creates its folder asynchronously and throws from the callback (an uncaught exception) when that fails, e.g.
@@ -82,6 +94,9 @@ export function createResumableUploads(options: ResumableUploadsOptions) {
       datastore: store,
       maxSize: maxBytes,
       relativeLocation: true,
+      // tus answers every origin with `Access-Control-Allow-Origin: *` unless told otherwise. The shop's pages send
+      // uploads from their own origin, which needs no CORS header; no other site's page may read the answers.
+      allowedOrigins: () => false,
       // The upload id is the capability to continue an upload: only its owner may use it (checked in `handle`, on
       // the id read the same way).
       getFileIdFromRequest: (request) => uploadIdIn(request.url),
@@ -89,6 +104,13 @@ export function createResumableUploads(options: ResumableUploadsOptions) {
       async onUploadCreate(request, upload) {
         const uploader = request.headers.get(UPLOADER_HEADER);
         if (!uploader) throw tusError(401, messages.uploads.loginFirst);
+        // The id is known here, before tus writes anything: from now on the room is the upload's, even if what
+        // follows fails half-way with files left on disk.
+        const creation = creating.get(request.headers.get(RESERVATION_HEADER) ?? "");
+        if (creation) {
+          creation.reservation.keep(upload.id);
+          creation.id = upload.id;
+        }
         return { metadata: { ...upload.metadata, uploader } };
       },
     });
@@ -111,36 +133,63 @@ export function createResumableUploads(options: ResumableUploadsOptions) {
     if (!UPLOAD_ID.test(id)) return;
     await rm(path.join(directory, id), { force: true });
     await rm(path.join(directory, `${id}.json`), { force: true });
+    quota.forget(id);
+  }
+
+  /**
+   * After tus answered a creation: a reservation tus never reached (refused before onUploadCreate) is released; one
+   * it reached stays with its upload while the upload's description is on disk.
+   */
+  async function settleCreation(token: string, created: boolean): Promise<void> {
+    const creation = creating.get(token);
+    creating.delete(token);
+    if (!creation || created) return;
+    if (creation.id === undefined) creation.reservation.release();
+    else if (!(await readInfo(creation.id))) quota.forget(creation.id);
+  }
+
+  /** Every upload in the folder at the length it declared (the quota's reading of the folder). */
+  async function listHeld(): Promise<HeldUpload[]> {
+    tusEngine();
+    const uploads: HeldUpload[] = [];
+    for (const name of await readdir(directory)) {
+      if (!name.endsWith(".json")) continue;
+      const info = await readInfo(name.slice(0, -".json".length));
+      if (!info) continue;
+      const uploader = info.metadata?.uploader;
+      uploads.push({ id: info.id, uploader: typeof uploader === "string" ? uploader : "", bytes: info.size ?? maxBytes });
+    }
+    return uploads;
   }
 
   return {
     /**
-     * Answers one tus request for `user`. Creating needs a purpose the person may upload for (product and
-     * category images: admins; a profile picture: anyone signed in); every later request needs the upload's owner.
+     * Answers one tus request for `user`. Creating needs an admin, a purpose (a product or category image), a
+     * declared length within 20 MB, and room within the quotas; every later request needs the upload's owner.
      * Reading an upload back (GET) is not offered: the raw bytes are never served.
      */
-    async handle(request: Request, user: SessionUser | null, clientIp: string | null = null): Promise<Response> {
+    async handle(request: Request, user: SessionUser | null): Promise<Response> {
       if (request.method === "OPTIONS") return tusEngine().tus.handleWeb(request);
       if (!user) throw new UnauthorizedError(messages.uploads.loginFirst);
       const headers = new Headers(request.headers);
       headers.delete(UPLOADER_HEADER);
+      headers.delete(RESERVATION_HEADER);
       // tus would take the method from this header: the method checked below must be the one it runs.
       headers.delete("x-http-method-override");
       // Concatenation (joining partial uploads) is an extension the file store lacks: tus would answer 501.
       if (request.headers.has("upload-concat")) throw new InvalidInputError(messages.uploads.concatNotSupported);
+      let token: string | undefined;
       if (request.method === "POST") {
+        // Only the catalogue's pictures are sent this way (decision 035): nothing a shopper does uses an upload.
+        if (!user.isAdmin) throw new ForbiddenError(messages.uploads.adminsOnly);
         const purpose = parseMetadata(request.headers.get("upload-metadata")).purpose;
         if (!isPurpose(purpose)) throw new InvalidInputError(messages.uploads.unknownPurpose);
-        if (purpose !== "profile" && !user.isAdmin) throw new ForbiddenError(messages.uploads.adminsOnly);
-        if (request.headers.has("upload-defer-length") || !request.headers.has("upload-length")) {
-          throw new InvalidInputError(messages.uploads.lengthRequired);
-        }
-        const length = Number(request.headers.get("upload-length"));
-        if (Number.isSafeInteger(length) && length > maxBytes) throw new ServiceError(413, messages.uploads.tooLarge);
-        if (!user.isAdmin && options.rateLimiter) {
-          await countUpload(options.rateLimiter, uploadStartRules, user.id, clientIp);
-        }
+        const length = declaredLength(request.headers);
+        if (length > maxBytes) throw new ServiceError(413, messages.uploads.tooLarge);
+        token = String(nextCreation++);
+        creating.set(token, { reservation: await quota.reserve(user.id, length) });
         headers.set(UPLOADER_HEADER, user.id);
+        headers.set(RESERVATION_HEADER, token);
       } else if (request.method === "HEAD" || request.method === "PATCH" || request.method === "DELETE") {
         const id = uploadIdIn(request.url);
         const info = id === undefined ? null : await readInfo(id);
@@ -149,15 +198,26 @@ export function createResumableUploads(options: ResumableUploadsOptions) {
       } else {
         return new Response(null, { status: 405, headers: { Allow: "OPTIONS, POST, HEAD, PATCH, DELETE" } });
       }
-      const forwarded = new Request(request.url, {
-        method: request.method,
-        headers,
-        body: request.body,
-        signal: request.signal,
-        // Node's fetch types need this to stream a request body through.
-        ...(request.body ? { duplex: "half" } : {}),
-      } as RequestInit);
-      return tusEngine().tus.handleWeb(forwarded);
+      let created = false;
+      try {
+        const forwarded = new Request(request.url, {
+          method: request.method,
+          headers,
+          body: request.body,
+          signal: request.signal,
+          // Node's fetch types need this to stream a request body through.
+          ...(request.body ? { duplex: "half" } : {}),
+        } as RequestInit);
+        const response = await tusEngine().tus.handleWeb(forwarded);
+        created = response.status === 201;
+        if (request.method === "DELETE" && response.status === 204) {
+          const id = uploadIdIn(request.url);
+          if (id) quota.forget(id);
+        }
+        return response;
+      } finally {
+        if (token !== undefined) await settleCreation(token, created);
+      }
     },
 
     /**
@@ -196,6 +256,8 @@ export function createResumableUploads(options: ResumableUploadsOptions) {
         await removeUpload(id);
         removed++;
       }
+      // The sweep's reading of the folder also corrects the quota's tally (e.g. uploads removed by hand).
+      await quota.resync();
       return removed;
     },
 
@@ -214,6 +276,19 @@ interface UploadInfo {
 
 function isPurpose(value: unknown): value is UploadPurpose {
   return typeof value === "string" && (UPLOAD_PURPOSES as readonly string[]).includes(value);
+}
+
+/**
+ * The Upload-Length a new upload declares, read as tus reads it (a plain non-negative integer); anything else,
+ * Upload-Defer-Length included, is refused: the quota is taken for the declared length before any byte arrives.
+ */
+function declaredLength(headers: Headers): number {
+  const value = headers.get("upload-length");
+  const length = Number(value);
+  if (headers.has("upload-defer-length") || value === null || !Number.isSafeInteger(length) || length < 0 || String(length) !== value) {
+    throw new InvalidInputError(messages.uploads.lengthRequired);
+  }
+  return length;
 }
 
 /** tus's Upload-Metadata: comma-separated `key base64value` pairs. */

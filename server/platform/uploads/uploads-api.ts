@@ -1,7 +1,7 @@
 import { Hono, type Context, type Handler } from "hono";
 import { describeRoute, idParameter } from "../http/api-docs.ts";
 import type { PlatformEnv } from "../http/http-env.ts";
-import { currentUser, requestContext } from "../http/request-context.ts";
+import { currentUser } from "../http/request-context.ts";
 import type { ResumableUploads } from "./resumable-uploads.ts";
 
 // tus answers in its own protocol (statuses and text bodies), like Better Auth: the document names each step,
@@ -14,13 +14,14 @@ const tusRefusals = (...statuses: number[]) =>
     ]),
   );
 const TUS_REFUSALS: Record<number, string> = {
-  400: "Not a valid tus request",
+  400: "Not a valid tus request (no purpose, no Upload-Length, Upload-Defer-Length, Upload-Concat)",
   401: "Not logged in",
-  403: "Not allowed to upload for this purpose",
+  403: "Not an admin: only the catalogue's pictures are uploaded this way",
   404: "No such upload of one's own",
   409: "Upload-Offset is not where the upload stands",
-  413: "Larger than 20 MB",
-  429: "Too many new uploads from this account or address (shoppers' uploads only)",
+  // One status for every 'no room' (decision 035): the request is larger than the server is willing or able to
+  // take, it is not worth an automatic retry (tus-js-client retries 5xx), and the message says whose room ran out.
+  413: "No room: declared over 20 MB, or over what the account's or the shop's quota of unfinished uploads has left, or it would leave the disk below its reserve; a PATCH past the declared length",
 };
 const uploadParameters = [idParameter("uploadId")];
 
@@ -33,17 +34,17 @@ export function uploadsApi<E extends PlatformEnv>(
 ) {
   /** Every tus request goes to tus itself, with who is asking; the routes below only say what the protocol does. */
   const toTus: Handler<E> = async (c) =>
-    uploadsOf(c).handle(c.req.raw, await currentUser(c), requestContext(c).clientIp);
+    uploadsOf(c).handle(c.req.raw, await currentUser(c));
   return (
     new Hono<E>()
       .post(
         "/",
         describeRoute({
           summary:
-            "Begin a resumable upload (tus 1.0.0: Tus-Resumable, Upload-Length at most 20 MB, Upload-Metadata with purpose product, category or profile). Product and category pictures: admins only; a profile picture: anyone signed in",
+            "Begin a resumable upload (tus 1.0.0: Tus-Resumable, Upload-Length at most 20 MB, Upload-Metadata with purpose product or category). Admins only. The declared length counts against the account's and the shop's quotas of unfinished uploads until the upload is used, removed or expires, and is refused when the disk would fall below its reserve; each refusal is 413 with a message saying which",
           responses: {
             201: { description: "Created; Location is the upload's address" },
-            ...tusRefusals(400, 401, 403, 413, 429),
+            ...tusRefusals(400, 401, 403, 413),
           },
         }),
         toTus,
@@ -77,7 +78,7 @@ export function uploadsApi<E extends PlatformEnv>(
       .delete(
         "/:uploadId",
         describeRoute({
-          summary: "Abandon one's own upload",
+          summary: "Abandon one's own upload (its room in the quotas is free again)",
           parameters: uploadParameters,
           responses: {
             204: { description: "Deleted" },
