@@ -16,6 +16,8 @@ import { createPageHandler } from "./pages.ts";
 import { PROJECT_ROOT } from "./project-root.ts";
 
 const UPLOAD_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+/** Of the shutdown budget, what is kept for answering the pictures whose decoding was stopped. */
+const DECODE_ANSWER_MS = 500;
 
 export interface RunningServer {
   url: string;
@@ -111,6 +113,10 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       // Live pages' event streams never finish by themselves: ended now, their pages reconnect to another server
       // (or to this one once it is back) and catch up.
       endLiveStreams();
+      // Pictures being decoded get most of the budget, then their decoder processes are killed (a decode in
+      // native code cannot be interrupted otherwise) and their requests answered "restarting"; the rest of the
+      // budget is for those answers to go out. Pictures waiting for a decoder are answered so at once.
+      const decodersClosed = services.media.close(Math.max(0, config.shutdownTimeoutMs - DECODE_ANSWER_MS));
       // Stop accepting at once, through net.Server's close: http.Server's own closes the idle connections
       // first, which leaves a moment in which a client that saw its idle connection closed can still connect.
       // The callback comes once every connection has ended.
@@ -124,6 +130,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       }, config.shutdownTimeoutMs);
       await closed;
       clearTimeout(timer);
+      await decodersClosed;
       await vite?.close();
       clearInterval(uploadSweep);
       await closeMail(Math.max(0, deadline - Date.now()));

@@ -1,0 +1,31 @@
+import { ServiceError, TooManyRequestsError } from "../errors.ts";
+import { encodeSquareWebp, encodeVariants, loadSharp } from "./decode.ts";
+import type { DecodeJob, DecoderMessage } from "./decoder-pool.ts";
+
+// A decoder process (./decoder-pool.ts): decodes one picture at a time as the server process asks, and answers
+// with the encoded files or a refusal. It ends with the server process (the IPC channel closes), or when the
+// pool kills it.
+
+const send = (message: DecoderMessage) => process.send?.(message);
+
+process.on("message", (job: DecodeJob) => {
+  const work = job.kind === "square" ? encodeSquareWebp(job.data, job.size) : encodeVariants(job.data);
+  work.then(
+    (value) => send({ ok: true, value }),
+    (error: unknown) => {
+      // The pipeline answers a ServiceError for anything the bytes cause; anything else is this process's fault,
+      // said on its stderr (the server's log) and ended, so that the pool starts a fresh one.
+      if (error instanceof ServiceError) {
+        const retryAfterSeconds = error instanceof TooManyRequestsError ? error.retryAfterSeconds : undefined;
+        send({ ok: false, refusal: { status: error.status, message: error.message, fieldErrors: error.fieldErrors, ...(retryAfterSeconds ? { retryAfterSeconds } : {}) } });
+      } else {
+        console.error(error);
+        process.exit(1);
+      }
+    },
+  );
+});
+process.on("disconnect", () => process.exit(0));
+
+await loadSharp();
+send({ ready: true });
