@@ -6,6 +6,7 @@ import { performance } from "node:perf_hooks";
 import sharp from "sharp";
 import { createMediaService } from "../server/platform/media/media.ts";
 import { createResumableUploads } from "../server/platform/uploads/resumable-uploads.ts";
+import { BLUR_TEXT_SVG, MORPHOLOGY_SVG, NESTED_USE_SVG } from "../tests/support/costly-drawings.ts";
 import { pixelFloodPng } from "../tests/support/pixel-flood-png.ts";
 import { descendants } from "../tests/support/shop-process.ts";
 import { cpuMs, TICK_MS } from "./proc.ts";
@@ -17,23 +18,8 @@ import { cpuMs, TICK_MS } from "./proc.ts";
 // the process and every process below it (decoders) spent on it, from /proc. A run still going after CAP seconds
 // is killed and reported as such (the original code spent minutes on some). Nothing here asserts a speed.
 //   npx tsx bench/costly-pictures.ts            every file both ways
-//   BENCH_CAP_SECONDS=30 (default)
+//   BENCH_CAP_SECONDS=30 (default); BENCH_ONLY=<part of a file's name> runs only the files so named
 const CAP_MS = Number(process.env.BENCH_CAP_SECONDS ?? 30) * 1000;
-
-/** Five rectangles, three `feMorphology` filters of a large radius: about 600 bytes. */
-const MORPHOLOGY_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="1000"><defs>${["dilate", "erode", "dilate"]
-  .map((operator, index) => `<filter id="m${index}"><feMorphology operator="${operator}" radius="${200 + index * 50}"/></filter>`)
-  .join("")}</defs>${[0, 1, 2, 3, 4].map((index) => `<rect x="${index * 10}" y="${index * 10}" width="900" height="900" fill="#2d6a4f" filter="url(#m${index % 3})"/>`).join("")}</svg>`;
-
-/** Large text under a huge Gaussian blur. */
-const BLUR_TEXT_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="1000"><defs><filter id="b" x="-50%" y="-50%" width="200%" height="200%"><feGaussianBlur stdDeviation="400"/></filter></defs>${[1, 2, 3, 4, 5]
-  .map((line) => `<text x="0" y="${line * 180}" font-size="180" filter="url(#b)">Monstera deliciosa</text>`)
-  .join("")}</svg>`;
-
-/** 2 KB whose nested `<use>` make librsvg draw 100,000 rectangles (billion-laughs style). */
-const NESTED_USE_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="1000"><defs><g id="l0"><rect width="1000" height="1000" fill="green" opacity="0.5"/></g>${[1, 2, 3, 4, 5]
-  .map((level) => `<g id="l${level}">${`<use href="#l${level - 1}"/>`.repeat(10)}</g>`)
-  .join("")}</defs><use href="#l5"/></svg>`;
 
 /** A 25-megapixel photo-like JPEG (smooth noise, so that it compresses like a photo rather than a flat colour). */
 async function largeJpeg(): Promise<Buffer> {
@@ -43,12 +29,20 @@ async function largeJpeg(): Promise<Buffer> {
   return sharp(noise).resize(6000, 4167).jpeg({ quality: 85 }).toBuffer();
 }
 
+/**
+ * One path of `segments` lines, each across the whole canvas: within the drawing cost counted before decoding
+ * (30,000 segments count as 7,500 elements), yet librsvg visits every edge on every row.
+ */
+const longLinesSvg = (segments: number) =>
+  `<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="1000"><path stroke="black" fill="none" d="M0 0 ${Array.from({ length: segments }, (_, i) => `L${(i * 37) % 1000} ${(i % 2) * 1000}`).join(" ")}"/></svg>`;
+
 const FILES: Record<string, () => Promise<Buffer> | Buffer> = {
   "feMorphology SVG": () => Buffer.from(MORPHOLOGY_SVG),
   "blur text SVG": () => Buffer.from(BLUR_TEXT_SVG),
   "nested <use> SVG": () => Buffer.from(NESTED_USE_SVG),
   "pixel-flood PNG (100000x100000)": () => pixelFloodPng(100_000, 100_000),
   "25-megapixel JPEG (6000x4167)": largeJpeg,
+  "path of 30,000 long lines SVG": () => Buffer.from(longLinesSvg(30_000)),
 };
 const WAYS = ["profile", "category"] as const;
 type Way = (typeof WAYS)[number];
@@ -135,7 +129,7 @@ if (process.argv[2] === "--one") {
 } else {
   const { execFileSync } = await import("node:child_process");
   console.log(`commit ${execFileSync("git", ["rev-parse", "--short", "HEAD"]).toString().trim()}; cap ${CAP_MS / 1000} s per call`);
-  for (const fileName of Object.keys(FILES)) {
+  for (const fileName of Object.keys(FILES).filter((name) => name.includes(process.env.BENCH_ONLY ?? ""))) {
     for (const way of WAYS) console.log(`${`${fileName}, as ${way === "profile" ? "a profile picture" : "a category image"}`.padEnd(58)} ${await runCapped(fileName, way)}`);
   }
 }

@@ -20,6 +20,12 @@ export const MAX_SVG_RENDER_PIXELS = 1024 * 1024;
 export const MAX_SVG_RENDERED_ELEMENTS = 10_000;
 /** Characters of text drawn per counted element: shaping and drawing a glyph costs about what a small shape does. */
 const SVG_TEXT_CHARACTERS_PER_ELEMENT = 4;
+/**
+ * Numbers of a path's `d` or a polygon's `points` per counted element (four line segments). Every edge of a path
+ * is visited on every row it crosses: a 10,000-segment path of lines across the canvas took 1.6 s of CPU here.
+ */
+const SVG_PATH_NUMBERS_PER_ELEMENT = 8;
+const SVG_NUMBER = /[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?/g;
 
 export type ImageType = "png" | "jpeg" | "gif" | "webp" | "tiff" | "bmp" | "ico" | "svg";
 
@@ -150,7 +156,7 @@ interface SvgNode {
 
 /**
  * How many elements librsvg would draw, each reference expanded into what it points at (memoised, so the
- * count itself is linear), text counting one element per few characters; a reference cycle or a document we
+ * count itself is linear), text counting one element per few characters and a path one per few segments; a reference cycle or a document we
  * cannot follow counts as endless. Stylesheets that reference (`url(#…)` in `<style>`) may apply to every
  * element, so they count as endless too.
  */
@@ -179,6 +185,7 @@ export function svgRenderCost(text: string): number {
     for (const [, attribute = "", double, single] of attributes.matchAll(SVG_ATTRIBUTE)) {
       const value = double ?? single ?? "";
       if (attribute === "id") ids.set(value, node);
+      else if (attribute === "d" || attribute === "points") node.weight += (value.match(SVG_NUMBER)?.length ?? 0) / SVG_PATH_NUMBERS_PER_ELEMENT;
       else if (/(^|:)href$/.test(attribute) && value.startsWith("#")) node.references.push(value.slice(1));
       for (const [, target = ""] of value.matchAll(SVG_URL_REFERENCE)) node.references.push(target);
     }

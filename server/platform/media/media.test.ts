@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { InvalidInputError, ServiceError } from "../errors.ts";
 import { MAX_IMAGE_BYTES } from "../../../common/shared/constants.ts";
 import { messages } from "../../../common/shared/messages.ts";
+import { BLUR_TEXT_SVG, MORPHOLOGY_SVG } from "../../../tests/support/costly-drawings.ts";
 import { createDecoderPool } from "./decoder-pool.ts";
 import { createMediaService, MAX_SVG_RENDERED_ELEMENTS, svgRenderCost, type MediaService, type StoredImage } from "./media.ts";
 
@@ -467,14 +468,9 @@ describe("media service", () => {
       expect(await filesIn(mediaDir)).toEqual([]);
     });
 
-    const morphology = svg(
-      `<defs>${[0, 1, 2].map((n) => `<filter id="m${n}"><feMorphology operator="dilate" radius="300"/></filter>`).join("")}</defs>` +
-        [0, 1, 2, 3, 4].map((n) => `<rect width="900" height="900" filter="url(#m${n % 3})"/>`).join(""),
-      'width="1000" height="1000"',
-    );
     const filtered: [string, Buffer][] = [
-      ["five rectangles under three feMorphology filters of radius 300", morphology],
-      ["text under a huge feGaussianBlur", svg('<filter id="b"><feGaussianBlur stdDeviation="400"/></filter><text font-size="30" filter="url(#b)">Monstera</text>')],
+      ["five rectangles under three feMorphology filters of a large radius", Buffer.from(MORPHOLOGY_SVG)],
+      ["text under a huge feGaussianBlur", Buffer.from(BLUR_TEXT_SVG)],
       ["a filter primitive alone", svg('<feTurbulence numOctaves="1000"/>')],
       ["a filter with a namespace prefix", svg('<svg:filter xmlns:svg="http://www.w3.org/2000/svg" id="f"/>')],
       ["a CSS filter function in a style attribute", svg('<rect width="40" height="40" style="filter: blur(300px)"/>')],
@@ -570,6 +566,12 @@ describe("svgRenderCost", () => {
     expect(svgRenderCost(svg("<text>Monstera <tspan>deliciosa</tspan></text>"))).toBe(1 + 1 + 8 / 4 + 1 + 9 / 4);
     expect(svgRenderCost(svg('<text id="t">abcdefgh</text><use href="#t"/><use href="#t"/>'))).toBe(1 + 3 + 2 * (1 + 3));
     expect(svgRenderCost(svg(`<text>${"x".repeat(4 * MAX_SVG_RENDERED_ELEMENTS)}</text>`))).toBeGreaterThan(MAX_SVG_RENDERED_ELEMENTS);
+  });
+
+  it("counts the numbers of a path or polygon, eight to an element, so that a path of many segments counts as many elements", () => {
+    expect(svgRenderCost(svg('<path d="M0 0 L10 10 L0 10 L10 0 Z"/><polygon points="0,0 1,1 2,0 3,1"/>'))).toBe(1 + (1 + 8 / 8) + (1 + 8 / 8));
+    const segments = Array.from({ length: 10 * MAX_SVG_RENDERED_ELEMENTS }, (_, i) => `L${i % 1000} ${(i % 2) * 1000}`).join(" ");
+    expect(svgRenderCost(svg(`<path d="M0 0 ${segments}"/>`))).toBeGreaterThan(MAX_SVG_RENDERED_ELEMENTS);
   });
 
   it("is endless for a reference cycle, unclosed markup and referencing style sheets", () => {

@@ -53,11 +53,11 @@ export const MAX_CONCURRENT_DECODES = 2;
 /** Uploads waiting for a decoder beyond this are told to come back (each waiting one holds up to 10 MB). */
 export const MAX_WAITING_DECODES = 16;
 /**
- * How long one picture may be decoded and encoded before its decoder process is killed and the picture refused.
- * A 25-megapixel photo takes about 1.5 s of CPU here for every width and format; what is refused before
- * decoding (filters, nested references, pixel floods) takes none.
+ * How long one picture may be decoded and encoded before its decoder process is killed and the picture refused:
+ * under 5 s, so that every picture is answered within that. A 25-megapixel photo takes about 1.5 s of CPU here for
+ * every width and format; what is refused before decoding (filters, nested references, pixel floods) takes none.
  */
-export const DECODE_TIMEOUT_MS = 5_000;
+export const DECODE_TIMEOUT_MS = 4_500;
 
 /** The decoders this process's media services share unless given their own: one pool, as the limits above are per process. */
 let sharedDecoders: DecoderPool | undefined;
