@@ -77,6 +77,18 @@ describe("decoder pool", () => {
     await pool.run({ kind: "square", data: drawing, size: 8 });
     expect(pool.pids()).toEqual([first]);
   });
+  it("starts a fresh decoder process when the warm one was killed from outside while it waited", async () => {
+    pool = createDecoderPool({ concurrency: 1, waiting: 1, timeoutMs: 60_000 });
+    const drawing = new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><rect width="4" height="4"/></svg>');
+    await pool.run({ kind: "square", data: drawing, size: 8 });
+    const [warm] = pool.pids();
+    process.kill(warm!, "SIGKILL");
+    await expect.poll(() => pool!.pids(), { timeout: 20_000 }).toEqual([]);
+
+    await pool.run({ kind: "square", data: drawing, size: 8 });
+    expect(pool.pids()).toHaveLength(1);
+    expect(pool.pids()).not.toContain(warm);
+  });
 });
 
 describe("media service close", () => {
