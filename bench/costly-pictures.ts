@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -9,7 +9,7 @@ import { createResumableUploads } from "../server/platform/uploads/resumable-upl
 import { BLUR_TEXT_SVG, MORPHOLOGY_SVG, NESTED_USE_SVG } from "../tests/support/costly-drawings.ts";
 import { pixelFloodPng } from "../tests/support/pixel-flood-png.ts";
 import { descendants } from "../tests/support/shop-process.ts";
-import { cpuMs, TICK_MS } from "./proc.ts";
+import { treeCpuMs } from "./proc.ts";
 
 // The costliest pictures an outside audit found, each sent the two ways a picture reaches the media service: as a
 // shopper's profile picture (saveSquareImage) and as an admin's category image (imageFromUpload, after a tus
@@ -46,14 +46,6 @@ const FILES: Record<string, () => Promise<Buffer> | Buffer> = {
 };
 const WAYS = ["profile", "category"] as const;
 type Way = (typeof WAYS)[number];
-
-/** CPU of `pid` and every live process below it, plus what its finished children used (cutime, cstime), in ms. */
-function treeCpuMs(pid: number): number {
-  let total = 0;
-  for (const each of [pid, ...descendants(pid)]) total += cpuMs(each) ?? 0;
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return total + (Number(fields[13]) + Number(fields[14])) * TICK_MS;
-}
 
 /** One (file, way) in this process: prints one JSON line. */
 async function runOne(fileName: string, way: Way) {
