@@ -4,7 +4,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { openDatabase } from "../server/platform/db/client.ts";
 import { createPostgresDatabase, insertShoppers, startShopProcess, stopShopProcess, waitUntilHealthy} from "../tests/support/shop-process.ts";
-import { BLUR_TEXT_SVG, MORPHOLOGY_SVG, NESTED_USE_SVG } from "../tests/support/costly-drawings.ts";
+import { BLUR_TEXT_SVG, LONG_LINES_SVG, MORPHOLOGY_SVG, NESTED_USE_SVG } from "../tests/support/costly-drawings.ts";
 import { innermostPid, residentMb, treeCpuMs } from "./proc.ts";
 
 // Abusive requests against a production server (issue 7), each case on a fresh server so that its peak memory
@@ -19,11 +19,6 @@ const PORT = Number(process.env.BENCH_PORT ?? 4440);
 const FORM_BYTES = 10_900_000;
 const PROBE_EVERY_MS = 20;
 
-/** One path of 30,000 lines across the canvas: within the drawing cost counted before decoding, seconds of librsvg. */
-const LONG_LINES_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="1000"><path stroke="black" fill="none" d="M0 0 ${Array.from(
-  { length: 30_000 },
-  (_, i) => `L${(i * 37) % 1000} ${(i % 2) * 1000}`,
-).join(" ")}"/></svg>`;
 
 interface Case {
   name: string;

@@ -6,7 +6,7 @@ import { performance } from "node:perf_hooks";
 import sharp from "sharp";
 import { createMediaService } from "../server/platform/media/media.ts";
 import { createResumableUploads } from "../server/platform/uploads/resumable-uploads.ts";
-import { BLUR_TEXT_SVG, MORPHOLOGY_SVG, NESTED_USE_SVG } from "../tests/support/costly-drawings.ts";
+import { BLUR_TEXT_SVG, LONG_LINES_SVG, MORPHOLOGY_SVG, NESTED_USE_SVG } from "../tests/support/costly-drawings.ts";
 import { pixelFloodPng } from "../tests/support/pixel-flood-png.ts";
 import { descendants } from "../tests/support/shop-process.ts";
 import { treeCpuMs } from "./proc.ts";
@@ -29,20 +29,13 @@ async function largeJpeg(): Promise<Buffer> {
   return sharp(noise).resize(6000, 4167).jpeg({ quality: 85 }).toBuffer();
 }
 
-/**
- * One path of `segments` lines, each across the whole canvas: within the drawing cost counted before decoding
- * (30,000 segments count as 7,500 elements), yet librsvg visits every edge on every row.
- */
-const longLinesSvg = (segments: number) =>
-  `<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="1000"><path stroke="black" fill="none" d="M0 0 ${Array.from({ length: segments }, (_, i) => `L${(i * 37) % 1000} ${(i % 2) * 1000}`).join(" ")}"/></svg>`;
-
 const FILES: Record<string, () => Promise<Buffer> | Buffer> = {
   "feMorphology SVG": () => Buffer.from(MORPHOLOGY_SVG),
   "blur text SVG": () => Buffer.from(BLUR_TEXT_SVG),
   "nested <use> SVG": () => Buffer.from(NESTED_USE_SVG),
   "pixel-flood PNG (100000x100000)": () => pixelFloodPng(100_000, 100_000),
   "25-megapixel JPEG (6000x4167)": largeJpeg,
-  "path of 30,000 long lines SVG": () => Buffer.from(longLinesSvg(30_000)),
+  "path of 30,000 long lines SVG": () => Buffer.from(LONG_LINES_SVG),
 };
 const WAYS = ["profile", "category"] as const;
 type Way = (typeof WAYS)[number];

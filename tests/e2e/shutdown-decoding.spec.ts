@@ -2,6 +2,7 @@ import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { messages } from "../../common/shared/messages.ts";
 import { openDatabase } from "../../server/platform/db/client.ts";
+import { LONG_LINES_SVG } from "../support/costly-drawings.ts";
 import { descendants, extraPort, insertShoppers, isRunning, startShopProcess, stopShopProcess, waitUntilHealthy, type ShopProcess } from "../support/shop-process.ts";
 
 // Shutdown of the compiled server while a picture is being decoded: decoding runs in decoder processes below the
@@ -11,11 +12,6 @@ import { descendants, extraPort, insertShoppers, isRunning, startShopProcess, st
 
 const PORT = extraPort(3);
 
-/** One path of lines across the whole canvas: cheap to send, seconds of librsvg (until the decoder's limit). */
-const LONG_LINES_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="1000"><path stroke="black" fill="none" d="M0 0 ${Array.from(
-  { length: 30_000 },
-  (_, i) => `L${(i * 37) % 1000} ${(i % 2) * 1000}`,
-).join(" ")}"/></svg>`;
 
 let shop: ShopProcess | undefined;
 test.afterEach(async () => {

@@ -15,3 +15,12 @@ export const BLUR_TEXT_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="100
 export const NESTED_USE_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="1000"><defs><g id="l0"><rect width="1000" height="1000" fill="green" opacity="0.5"/></g>${[1, 2, 3, 4, 5]
   .map((level) => `<g id="l${level}">${`<use href="#l${level - 1}"/>`.repeat(10)}</g>`)
   .join("")}</defs><use href="#l5"/></svg>`;
+
+/**
+ * One path of 30,000 lines, each across the whole canvas (250 KB): within the drawing cost counted before decoding
+ * (7,500 elements), yet librsvg visits every edge on every row it crosses — seconds of CPU, until a limit stops it.
+ */
+export const LONG_LINES_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="1000"><path stroke="black" fill="none" d="M0 0 ${Array.from(
+  { length: 30_000 },
+  (_, i) => `L${(i * 37) % 1000} ${(i % 2) * 1000}`,
+).join(" ")}"/></svg>`;

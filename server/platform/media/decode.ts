@@ -19,11 +19,16 @@ import {
 
 let sharp: typeof createSharp;
 let loaded = false;
-/** Loads sharp (about 20 MB resident) in the decoder process; libvips' operation cache is off, to keep it small. */
+/**
+ * Loads sharp (about 20 MB resident) in the decoder process. libvips' operation cache is off, to keep it small, and
+ * it works on one thread: the pool runs two decoders on two cores, and a picture's CPU time, which is limited, is
+ * then about its wall time.
+ */
 export async function loadSharp(): Promise<void> {
   if (loaded) return;
   sharp = (await import("sharp")).default;
   sharp.cache(false);
+  sharp.concurrency(1);
   loaded = true;
 }
 

@@ -21,8 +21,14 @@ export interface Refusal {
   retryAfterSeconds?: number;
 }
 
-/** What a decoder process sends: `ready` once, when it can take pictures, then one answer per picture. */
-export type DecoderMessage = { ready: true } | { ok: true; value: unknown } | { ok: false; refusal: Refusal };
+/**
+ * What a decoder process sends: `ready` once, when it can take pictures; while it decodes one, the CPU time it has
+ * spent on it so far, every CPU_REPORT_MS; then its answer.
+ */
+export type DecoderMessage = { ready: true } | { cpuMs: number } | { ok: true; value: unknown } | { ok: false; refusal: Refusal };
+
+/** How often a decoder says how much CPU time its picture has taken: the CPU limit is kept to about this much. */
+export const CPU_REPORT_MS = 100;
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /**
@@ -45,8 +51,13 @@ export interface DecoderPoolOptions {
   concurrency: number;
   /** Pictures waiting for a decoder beyond this are told to come back. */
   waiting: number;
-  /** How long one picture may be decoded before its process is killed and the picture refused. */
-  timeoutMs: number;
+  /** CPU time (every thread of the decoder) one picture may take before its process is killed and the picture refused. */
+  cpuLimitMs: number;
+  /**
+   * Wall time one picture may take, whatever its CPU time, before the same: for a decoder that cannot report (its
+   * main thread blocked) or a machine so busy that the CPU limit would take too long to reach.
+   */
+  wallLimitMs: number;
   /** A decoder with nothing to do for this long ends, giving its memory back (a warm one spares the next picture a start). */
   idleMs?: number;
   /** The module a decoder process runs: DECODER_ENTRY unless a test gives its own. */
@@ -138,8 +149,8 @@ export function createDecoderPool(options: DecoderPoolOptions) {
       await decoder.ready;
       if (decoder.endedBecause) throw decoder.endedBecause === "closing" ? restarting() : tooSlow();
       return await new Promise<unknown>((resolve, reject) => {
-        // The limit counts from when the decoder has the picture: a process start is not the picture's cost.
-        const timer = setTimeout(() => end(decoder, "timeout"), options.timeoutMs);
+        // The limits count from when the decoder has the picture: a process start is not the picture's cost.
+        const timer = setTimeout(() => end(decoder, "timeout"), options.wallLimitMs);
         const settle = () => {
           clearTimeout(timer);
           child.off("message", onMessage);
@@ -147,6 +158,10 @@ export function createDecoderPool(options: DecoderPoolOptions) {
         };
         const onMessage = (message: DecoderMessage) => {
           if ("ready" in message) return;
+          if ("cpuMs" in message) {
+            if (message.cpuMs > options.cpuLimitMs) end(decoder, "timeout");
+            return;
+          }
           settle();
           if (message.ok) resolve(message.value);
           else reject(fromRefusal(message.refusal));
@@ -184,7 +199,7 @@ export function createDecoderPool(options: DecoderPoolOptions) {
     /**
      * Decodes `job` (or what it makes, once its turn comes) in a decoder process: at most `concurrency` at once, in arrival order; beyond `waiting` queued
      * ones the picture is refused as busy (429). A ServiceError the decoder raised comes back as one; a decode
-     * past `timeoutMs` is killed and refused with messages.images.tooSlow.
+     * past `cpuLimitMs` of CPU or `wallLimitMs` is killed and refused with messages.images.tooSlow.
      */
     async run<T>(job: DecodeJob | (() => Promise<DecodeJob>)): Promise<T> {
       if (closed) throw restarting();

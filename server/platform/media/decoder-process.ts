@@ -1,6 +1,6 @@
 import { ServiceError, TooManyRequestsError } from "../errors.ts";
 import { encodeSquareWebp, encodeVariants, loadSharp } from "./decode.ts";
-import type { DecodeJob, DecoderMessage } from "./decoder-pool.ts";
+import { CPU_REPORT_MS, type DecodeJob, type DecoderMessage } from "./decoder-pool.ts";
 
 // A decoder process (./decoder-pool.ts): decodes one picture at a time as the server process asks, and answers
 // with the encoded files or a refusal. It ends with the server process (the IPC channel closes), or when the
@@ -9,8 +9,15 @@ import type { DecodeJob, DecoderMessage } from "./decoder-pool.ts";
 const send = (message: DecoderMessage) => process.send?.(message);
 
 process.on("message", (job: DecodeJob) => {
+  // libvips and librsvg work on libuv's threads, so this thread is free to say how much CPU time (of every
+  // thread) the picture has taken: the server kills this process past its limit.
+  const started = process.cpuUsage();
+  const reports = setInterval(() => {
+    const used = process.cpuUsage(started);
+    send({ cpuMs: (used.user + used.system) / 1000 });
+  }, CPU_REPORT_MS);
   const work = job.kind === "square" ? encodeSquareWebp(job.data, job.size) : encodeVariants(job.data);
-  work.then(
+  work.finally(() => clearInterval(reports)).then(
     (value) => send({ ok: true, value }),
     (error: unknown) => {
       // The pipeline answers a ServiceError for anything the bytes cause; anything else is this process's fault,

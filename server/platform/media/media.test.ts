@@ -480,7 +480,7 @@ describe("media service", () => {
 
     it.each(filtered)("refuses a drawing with %s, naming filters, before any decoder process is started", async (_what, data) => {
       // A pool of its own, so that what it started can be seen: nothing.
-      const decoders = createDecoderPool({ concurrency: 1, waiting: 1, timeoutMs: 60_000 });
+      const decoders = createDecoderPool({ concurrency: 1, waiting: 1, cpuLimitMs: 60_000, wallLimitMs: 60_000 });
       const own = createMediaService({ mediaDir, decoders });
       await expect(own.saveSquareImage(data)).rejects.toMatchObject({ status: 400, message: messages.images.svgFilters, fieldErrors: { image: messages.images.svgFilters } });
       expect(decoders.pids()).toEqual([]);

@@ -53,11 +53,16 @@ export const MAX_CONCURRENT_DECODES = 2;
 /** Uploads waiting for a decoder beyond this are told to come back (each waiting one holds up to 10 MB). */
 export const MAX_WAITING_DECODES = 16;
 /**
- * How long one picture may be decoded and encoded before its decoder process is killed and the picture refused:
- * under 5 s, so that every picture is answered within that. A 25-megapixel photo takes about 1.5 s of CPU here for
- * every width and format; what is refused before decoding (filters, nested references, pixel floods) takes none.
+ * CPU time one picture may take to be decoded and encoded before its decoder process is killed and the picture
+ * refused. A 25-megapixel photo takes about 1.5 s here for every width and format; what is refused before decoding
+ * (filters, nested references, pixel floods) takes none.
  */
-export const DECODE_TIMEOUT_MS = 4_500;
+export const DECODE_CPU_LIMIT_MS = 4_000;
+/**
+ * Wall time one picture may take whatever its CPU time: a picture's answer waits no longer, even on a machine so busy
+ * that its decoder gets a fraction of a core. Below the default shutdown budget (8 s).
+ */
+export const DECODE_WALL_LIMIT_MS = 7_000;
 
 /** The decoders this process's media services share unless given their own: one pool, as the limits above are per process. */
 let sharedDecoders: DecoderPool | undefined;
@@ -71,13 +76,13 @@ export function createMediaService(options: {
   store?: MediaStore;
   /** Finished resumable uploads that `imageFromUpload` turns into images. */
   uploads?: ResumableUploads;
-  /** The decoder processes; the process's shared pool (DECODE_TIMEOUT_MS a picture) unless given (tests give their own limits). */
+  /** The decoder processes; the process's shared pool (limits above) unless given (tests give their own limits). */
   decoders?: DecoderPool;
 }) {
   const store = options.store ?? createLocalMediaStore(options.mediaDir);
   const publicPath = (options.publicPath ?? "/media").replace(/\/+$/, "");
   const decoders = () =>
-    options.decoders ?? (sharedDecoders ??= createDecoderPool({ concurrency: MAX_CONCURRENT_DECODES, waiting: MAX_WAITING_DECODES, timeoutMs: DECODE_TIMEOUT_MS }));
+    options.decoders ?? (sharedDecoders ??= createDecoderPool({ concurrency: MAX_CONCURRENT_DECODES, waiting: MAX_WAITING_DECODES, cpuLimitMs: DECODE_CPU_LIMIT_MS, wallLimitMs: DECODE_WALL_LIMIT_MS }));
   let closed = false;
 
   /**
