@@ -14,10 +14,12 @@ import { innermostPid, residentMb, treeCpuMs } from "./proc.ts";
 // server's resident memory before the case and at its peak (the kernel's VmHWM). Nothing here asserts a speed.
 //   npx tsx bench/abuse.ts            (needs PostgreSQL on 127.0.0.1:5432; builds the pages when missing)
 //   BENCH_ONLY=SVG npx tsx bench/abuse.ts   only the cases whose name holds the text
+//   BENCH_CAP_SECONDS=60 (default)         how long an upload may wait for its answer (0 when it did not come)
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const PORT = Number(process.env.BENCH_PORT ?? 4440);
 const FORM_BYTES = 10_900_000;
 const PROBE_EVERY_MS = 20;
+const UPLOAD_CAP_MS = Number(process.env.BENCH_CAP_SECONDS ?? 60) * 1000;
 
 
 interface Case {
@@ -36,7 +38,9 @@ const loginForm = (url: string) =>
 const svgUpload = (url: string, cookie: string, userId: string, drawing = NESTED_USE_SVG) => {
   const form = new FormData();
   form.set("image", new File([drawing], "drawing.svg", { type: "image/svg+xml" }));
-  return fetch(`${url}/api/profiles/${userId}/picture`, { method: "POST", headers: { Origin: url, Cookie: cookie }, body: form }).then(
+  // Bounded: a server that cannot stop a decode (before decision 034) may take minutes; 0 is "no answer in time".
+  const signal = AbortSignal.timeout(UPLOAD_CAP_MS);
+  return fetch(`${url}/api/profiles/${userId}/picture`, { method: "POST", headers: { Origin: url, Cookie: cookie }, body: form, signal }).then(
     async (r) => (await r.arrayBuffer(), r.status),
     () => 0,
   );
