@@ -32,7 +32,9 @@ process.on("message", (job: DecodeJob) => {
     },
   );
 });
-process.on("disconnect", () => process.exit(0));
+// The server process is gone (or let this one go): end now, even in the middle of a picture. SIGKILL, since an exit
+// can wait for the native code of the picture being decoded.
+process.on("disconnect", () => process.kill(process.pid, "SIGKILL"));
 
 await loadSharp();
 send({ ready: true });
