@@ -4,22 +4,23 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { openDatabase } from "../server/platform/db/client.ts";
 import { createPostgresDatabase, insertShoppers, startShopProcess, stopShopProcess, waitUntilHealthy} from "../tests/support/shop-process.ts";
-import { innermostPid, residentMb } from "./proc.ts";
+import { BLUR_TEXT_SVG, LONG_LINES_SVG, MORPHOLOGY_SVG, NESTED_USE_SVG } from "../tests/support/costly-drawings.ts";
+import { innermostPid, residentMb, treeCpuMs } from "./proc.ts";
 
 // Abusive requests against a production server (issue 7), each case on a fresh server so that its peak memory
-// is its own. For each case it prints how long the abusive requests took, the worst latency of a probe that
-// asks for a static file every 20 ms meanwhile (the event loop and libuv's thread pool both delay it), and the
+// is its own. For each case it prints how long the abusive requests took, the CPU the server and its picture
+// decoder processes spent meanwhile (from /proc), the worst latency of a probe that asks for a static file every
+// 20 ms meanwhile (the event loop and libuv's thread pool both delay it), and the
 // server's resident memory before the case and at its peak (the kernel's VmHWM). Nothing here asserts a speed.
 //   npx tsx bench/abuse.ts            (needs PostgreSQL on 127.0.0.1:5432; builds the pages when missing)
+//   BENCH_ONLY=SVG npx tsx bench/abuse.ts   only the cases whose name holds the text
+//   BENCH_CAP_SECONDS=60 (default)         how long an upload may wait for its answer (0 when it did not come)
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const PORT = Number(process.env.BENCH_PORT ?? 4440);
 const FORM_BYTES = 10_900_000;
 const PROBE_EVERY_MS = 20;
+const UPLOAD_CAP_MS = Number(process.env.BENCH_CAP_SECONDS ?? 60) * 1000;
 
-/** A drawing of 2 KB whose nested `<use>` make librsvg draw 100,000 rectangles. */
-const NESTED_USE_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="1000"><defs><g id="l0"><rect width="1000" height="1000" fill="green" opacity="0.5"/></g>${[1, 2, 3, 4, 5]
-  .map((level) => `<g id="l${level}">${`<use href="#l${level - 1}"/>`.repeat(10)}</g>`)
-  .join("")}</defs><use href="#l5"/></svg>`;
 
 interface Case {
   name: string;
@@ -34,10 +35,12 @@ const loginForm = (url: string) =>
     body: `email=${"a".repeat(FORM_BYTES)}&password=x`,
   }).then(async (r) => (await r.arrayBuffer(), r.status), () => 0);
 
-const svgUpload = (url: string, cookie: string, userId: string) => {
+const svgUpload = (url: string, cookie: string, userId: string, drawing = NESTED_USE_SVG) => {
   const form = new FormData();
-  form.set("image", new File([NESTED_USE_SVG], "nested.svg", { type: "image/svg+xml" }));
-  return fetch(`${url}/api/profiles/${userId}/picture`, { method: "POST", headers: { Origin: url, Cookie: cookie }, body: form }).then(
+  form.set("image", new File([drawing], "drawing.svg", { type: "image/svg+xml" }));
+  // Bounded: a server that cannot stop a decode (before decision 034) may take minutes; 0 is "no answer in time".
+  const signal = AbortSignal.timeout(UPLOAD_CAP_MS);
+  return fetch(`${url}/api/profiles/${userId}/picture`, { method: "POST", headers: { Origin: url, Cookie: cookie }, body: form, signal }).then(
     async (r) => (await r.arrayBuffer(), r.status),
     () => 0,
   );
@@ -48,6 +51,10 @@ const CASES: Case[] = [
   { name: "four 10.9 MB urlencoded POST /login at once", run: (url) => Promise.all([1, 2, 3, 4].map(() => loginForm(url))) },
   { name: `one ${NESTED_USE_SVG.length} B nested-<use> SVG upload`, run: async (url, cookie, userId) => [await svgUpload(url, cookie, userId)] },
   { name: "eight nested-<use> SVG uploads at once", run: (url, cookie, userId) => Promise.all(Array.from({ length: 8 }, () => svgUpload(url, cookie, userId))) },
+  { name: `one ${MORPHOLOGY_SVG.length} B feMorphology SVG upload`, run: async (url, cookie, userId) => [await svgUpload(url, cookie, userId, MORPHOLOGY_SVG)] },
+  { name: `one ${BLUR_TEXT_SVG.length} B blur-text SVG upload`, run: async (url, cookie, userId) => [await svgUpload(url, cookie, userId, BLUR_TEXT_SVG)] },
+  { name: `one ${Math.round(LONG_LINES_SVG.length / 1000)} KB 30,000-line path SVG upload`, run: async (url, cookie, userId) => [await svgUpload(url, cookie, userId, LONG_LINES_SVG)] },
+  { name: "four 30,000-line path SVG uploads at once", run: (url, cookie, userId) => Promise.all(Array.from({ length: 4 }, () => svgUpload(url, cookie, userId, LONG_LINES_SVG))) },
 ];
 
 async function measure(abuse: Case) {
@@ -63,6 +70,7 @@ async function measure(abuse: Case) {
     // Warm up: the pages and the static files once, so that first-use costs are not counted.
     for (const p of ["/login", "/illustrations/favicon.svg", "/"]) await (await fetch(`${shop.url}${p}`)).arrayBuffer();
     const rssBeforeMb = residentMb(pid, "VmRSS");
+    const cpuBefore = treeCpuMs(pid);
 
     let running = true;
     let worstProbeMs = 0;
@@ -79,7 +87,7 @@ async function measure(abuse: Case) {
     const tookMs = performance.now() - started;
     running = false;
     await probe;
-    return { statuses, tookMs, worstProbeMs, rssBeforeMb, peakRssMb: residentMb(pid, "VmHWM") };
+    return { statuses, tookMs, worstProbeMs, rssBeforeMb, peakRssMb: residentMb(pid, "VmHWM"), cpuMs: treeCpuMs(pid) - cpuBefore };
   } finally {
     await stopShopProcess(shop);
     await database.drop();
@@ -91,10 +99,10 @@ if (!existsSync(path.resolve("build/server/index.js"))) {
   execFileSync("npx", ["react-router", "build"], { stdio: "inherit" });
 }
 console.log(`commit ${execFileSync("git", ["rev-parse", "--short", "HEAD"]).toString().trim()}; probe: GET a static file every ${PROBE_EVERY_MS} ms`);
-for (const abuse of CASES) {
+for (const abuse of CASES.filter((each) => each.name.includes(process.env.BENCH_ONLY ?? ""))) {
   const r = await measure(abuse);
   console.log(
-    `${abuse.name.padEnd(48)} answered ${r.statuses.join(",")} in ${Math.round(r.tookMs)} ms; worst probe ${Math.round(r.worstProbeMs)} ms; ` +
+    `${abuse.name.padEnd(48)} answered ${r.statuses.join(",")} in ${Math.round(r.tookMs)} ms; server CPU ${Math.round(r.cpuMs)} ms; worst probe ${Math.round(r.worstProbeMs)} ms; ` +
       `RSS ${Math.round(r.rssBeforeMb)} MB before, peak ${Math.round(r.peakRssMb)} MB (+${Math.round(r.peakRssMb - r.rssBeforeMb)} MB)`,
   );
 }

@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
+import { descendants } from "../tests/support/shop-process.ts";
 
 // What the benches read of a process from Linux's /proc.
 
@@ -21,6 +22,21 @@ export function cpuMs(pid: number | string | undefined): number | undefined {
     return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * The CPU time (user + system, in ms) of `pid` and of every live process below it (a server's decoder processes),
+ * plus what its children that have ended and been waited for used (cutime, cstime): a killed decoder's work too.
+ */
+export function treeCpuMs(pid: number): number {
+  let total = 0;
+  for (const each of [pid, ...descendants(pid)]) total += cpuMs(each) ?? 0;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return total + (Number(fields[13]) + Number(fields[14])) * TICK_MS;
+  } catch {
+    return total;
   }
 }
 

@@ -27,7 +27,7 @@ const inputs = [
   "react-router.config.ts",
   "tsconfig.json",
 ];
-const outputs = ["build/client", "build/server/index.js", "build/server/main.js", "build/server/admin.js"];
+const outputs = ["build/client", "build/server/index.js", "build/server/main.js", "build/server/admin.js", "build/server/media-decoder.js"];
 
 function* files(relative) {
   const full = path.join(root, relative);
@@ -94,7 +94,9 @@ precompress(path.join(root, "build/client"));
 const { build } = await import("esbuild");
 await build({
   absWorkingDir: root,
-  entryPoints: { main: "server/main.ts", admin: "scripts/admin.ts" },
+  // The picture decoder runs in processes of its own, started by the server from this file beside main.js
+  // (server/platform/media/decoder-pool.ts): a decode that runs too long is ended by killing its process.
+  entryPoints: { main: "server/main.ts", admin: "scripts/admin.ts", "media-decoder": "server/platform/media/decoder-process.ts" },
   outdir: "build/server",
   bundle: true,
   platform: "node",

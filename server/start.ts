@@ -19,6 +19,8 @@ import { PROJECT_ROOT } from "./project-root.ts";
 const UPLOAD_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 /** The part of the shutdown budget kept for closing the change feed and the database (at most a quarter of it). */
 const FINAL_CLOSES_RESERVE_MS = 500;
+/** Of the time requests may drain in, what is kept for answering the pictures whose decoding was stopped. */
+const DECODE_ANSWER_MS = 500;
 
 export interface RunningServer {
   url: string;
@@ -123,6 +125,10 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       // Live pages' event streams never finish by themselves: ended now, their pages reconnect to another server
       // (or to this one once it is back) and catch up.
       endLiveStreams();
+      // Pictures being decoded get most of the budget, then their decoder processes are killed (a decode in
+      // native code cannot be interrupted otherwise) and their requests answered "restarting"; the rest of the
+      // budget is for those answers to go out. Pictures waiting for a decoder are answered so at once.
+      const decodersClosed = services.media.close(Math.max(0, drainBy - DECODE_ANSWER_MS - Date.now()));
       // Stop accepting at once, through net.Server's close: http.Server's own closes the idle connections
       // first, which leaves a moment in which a client that saw its idle connection closed can still connect.
       // The callback comes once every connection has ended.
@@ -138,6 +144,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       await closeWithin(
         [
           { name: "connections", close: () => closed.finally(() => clearTimeout(timer)), by: deadline },
+          { name: "picture decoders", close: () => decodersClosed, by: drainBy },
           { name: "vite", close: async () => vite?.close(), by: drainBy },
           { name: "mail", close: () => closeMail(Math.max(0, drainBy - Date.now())), by: drainBy },
           { name: "change feed", close: closeChanges, by: deadline },

@@ -206,6 +206,12 @@ export const messages = {
     uploadTooLarge: "The upload is too large",
     goBack: "Go back and choose a smaller picture",
     tooComplex: "This drawing is too complex to turn into a picture. Choose a simpler one or a PNG or JPG.",
+    /** Drawings with filters (blurs, shadows, morphology) are refused before they are drawn: they cost the most. */
+    svgFilters: "This drawing uses filters (such as blurs or shadows), which the shop does not draw. Remove them, or choose a PNG or JPG.",
+    /** A picture whose decoding ran past its time limit (and was stopped). */
+    tooSlow: "This picture takes too long to turn into a shop picture. Choose a smaller or simpler one, or a PNG or JPG.",
+    /** Pictures waiting or being decoded when the server stops. */
+    restarting: "The shop is restarting. Please try again in a moment.",
     tooManyUploads: "Too many pictures uploaded.",
     busy: "The shop is busy with other pictures right now. Please try again in a moment.",
     /** Product and category images (issue 10). */

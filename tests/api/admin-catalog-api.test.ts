@@ -4,6 +4,8 @@ import path from "node:path";
 import sharp from "sharp";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { adminMessages } from "../../common/admin/admin-messages.ts";
+import { messages } from "../../common/shared/messages.ts";
+import { MORPHOLOGY_SVG } from "../support/costly-drawings.ts";
 import { createCategory, createProduct } from "../support/factories.ts";
 import { insertSessions, SHOP_AUTH_SECRET } from "../support/shop-process.ts";
 import { createShopper } from "../support/shoppers.ts";
@@ -33,7 +35,10 @@ async function signedIn(isAdmin: boolean): Promise<string> {
 
 /** A finished tus upload (POST, then one PATCH) of a small PNG, for the product form; returns its id. */
 async function uploadPicture(cookie: string, colour: string): Promise<string> {
-  const png = await sharp({ create: { width: 48, height: 32, channels: 3, background: colour } }).png().toBuffer();
+  return uploadFile(cookie, await sharp({ create: { width: 48, height: 32, channels: 3, background: colour } }).png().toBuffer());
+}
+
+async function uploadFile(cookie: string, png: Buffer): Promise<string> {
   const tus = { "Tus-Resumable": "1.0.0", Origin: TEST_ORIGIN, Cookie: cookie };
   const created = await app.request("/api/uploads", {
     method: "POST",
@@ -122,6 +127,21 @@ describe("the admin catalogue API", () => {
     expect((await send("PATCH", `/api/admin/categories/${category.id}`, admin, { name: "True Ferns" })).status).toBe(200);
     expect((await send("DELETE", `/api/admin/categories/${category.id}`, admin)).status).toBe(200);
     expect((await send("GET", "/api/admin/products/not%20an%20id", admin)).status).toBe(400);
+  });
+
+  it("refuses a category image drawn with feMorphology filters with 400 and a message naming filters, keeping the old image and storing nothing", async () => {
+    const admin = await signedIn(true);
+    const category = await createCategory(app.database.db, { name: "Ferns" });
+    const upload = await uploadFile(admin, Buffer.from(MORPHOLOGY_SVG));
+
+    const refused = await send("PUT", `/api/admin/categories/${category.id}/image`, admin, { image: `upload:${upload}` });
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).message).toContain(messages.images.svgFilters);
+    const row = await app.database.db.selectFrom("categories").select(["image_url", "image_media_key"]).where("id", "=", category.id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ image_url: category.image_url, image_media_key: null });
+    expect(await filesIn("media")).toEqual([]);
+    // A refused upload is deleted (tus keeps a .json of its metadata beside it).
+    expect(await filesIn("uploads")).toEqual([]);
   });
 
   it("keeps a product form's uploads usable after a refused save (new category without image, name taken, unknown picture), and removes them once the save commits", async () => {

@@ -4,6 +4,7 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { messages } from "../../common/shared/messages.ts";
 import { callerWith, newPerson, signUpVerified } from "../support/accounts.ts";
+import { MORPHOLOGY_SVG } from "../support/costly-drawings.ts";
 import { useAppWithMail } from "../support/app-with-mail.ts";
 import { TEST_ORIGIN } from "../support/test-app.ts";
 
@@ -44,6 +45,15 @@ describe("a profile picture", () => {
     expect(response.status).toBe(413);
     expect((await response.json()).message).toBe(messages.forms.tooLargeDetail);
     expect(await imageOf(asha.userId)).toBeNull();
+  });
+
+  it("is refused with 400 and a message naming filters when it is a drawing with feMorphology filters, nothing stored", async () => {
+    const asha = await signUpVerified(shop.app, shop.capture);
+    const response = await uploadPicture(asha.userId, asha.cookie, Buffer.from(MORPHOLOGY_SVG));
+    expect(response.status).toBe(400);
+    expect((await response.json()).message).toBe(messages.images.svgFilters);
+    expect(await imageOf(asha.userId)).toBeNull();
+    expect(await mediaFiles().catch(() => [])).toEqual([]);
   });
 
   it("cannot be set by anybody but the owner", async () => {

@@ -46,7 +46,7 @@ export const adminProductsApi = new Hono<AppEnv>()
     describeRoute({
       summary: "Add a product, and with it a new category when the name is new (admins); images are upload:<id> tokens of finished tus uploads",
       requestBody: jsonBody(newProductFormSchema),
-      responses: { 201: json(savedProductSchema, "Added"), ...problems(400, 401, 403, 409) },
+      responses: { 201: json(savedProductSchema, "Added"), ...problems(400, 401, 403, 409, 413, 429) },
     }),
     async (c) => {
       const user = await admin(c);
@@ -68,7 +68,7 @@ export const adminProductsApi = new Hono<AppEnv>()
       summary: "Update a product (admins); images are image:<id> (kept) and upload:<id> (new) tokens, the first the cover",
       parameters: productParameters,
       requestBody: jsonBody(productFormSchema),
-      responses: { 200: json(savedProductSchema, "Updated"), ...problems(400, 401, 403, 404, 409) },
+      responses: { 200: json(savedProductSchema, "Updated"), ...problems(400, 401, 403, 404, 409, 413, 429) },
     }),
     async (c) => {
       const user = await admin(c);
@@ -128,7 +128,7 @@ export const adminCategoriesApi = new Hono<AppEnv>()
       summary: "Change a category's image (admins) to a finished upload",
       parameters: categoryParameters,
       requestBody: jsonBody(categoryImageSchema),
-      responses: { 200: json(categoryChangedSchema, "Changed"), ...problems(400, 401, 403, 404) },
+      responses: { 200: json(categoryChangedSchema, "Changed"), ...problems(400, 401, 403, 404, 413, 429) },
     }),
     async (c) => {
       const user = await admin(c);

@@ -7,6 +7,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { InvalidInputError, ServiceError } from "../errors.ts";
 import { MAX_IMAGE_BYTES } from "../../../common/shared/constants.ts";
 import { messages } from "../../../common/shared/messages.ts";
+import { BLUR_TEXT_SVG, MORPHOLOGY_SVG } from "../../../tests/support/costly-drawings.ts";
+import { createDecoderPool } from "./decoder-pool.ts";
 import { createMediaService, MAX_SVG_RENDERED_ELEMENTS, svgRenderCost, type MediaService, type StoredImage } from "./media.ts";
 
 type Rgb = readonly [number, number, number];
@@ -465,6 +467,31 @@ describe("media service", () => {
       await expectUnsupported(media.saveSquareImage(Buffer.from(text)));
       expect(await filesIn(mediaDir)).toEqual([]);
     });
+
+    const filtered: [string, Buffer][] = [
+      ["five rectangles under three feMorphology filters of a large radius", Buffer.from(MORPHOLOGY_SVG)],
+      ["text under a huge feGaussianBlur", Buffer.from(BLUR_TEXT_SVG)],
+      ["a filter primitive alone", svg('<feTurbulence numOctaves="1000"/>')],
+      ["a filter with a namespace prefix", svg('<svg:filter xmlns:svg="http://www.w3.org/2000/svg" id="f"/>')],
+      ["a CSS filter function in a style attribute", svg('<rect width="40" height="40" style="filter: blur(300px)"/>')],
+      ["a CSS filter function in a style sheet", svg("<style>rect { filter:drop-shadow(0 0 90px black) }</style><rect/>")],
+      ["a filter attribute pointing nowhere", svg('<rect width="40" height="40" filter="url(#nowhere)"/>')],
+    ];
+
+    it.each(filtered)("refuses a drawing with %s, naming filters, before any decoder process is started", async (_what, data) => {
+      // A pool of its own, so that what it started can be seen: nothing.
+      const decoders = createDecoderPool({ concurrency: 1, waiting: 1, cpuLimitMs: 60_000, wallLimitMs: 60_000 });
+      const own = createMediaService({ mediaDir, decoders });
+      await expect(own.saveSquareImage(data)).rejects.toMatchObject({ status: 400, message: messages.images.svgFilters, fieldErrors: { image: messages.images.svgFilters } });
+      expect(decoders.pids()).toEqual([]);
+      expect(await filesIn(mediaDir)).toEqual([]);
+      await own.close();
+    });
+
+    it("still accepts a drawing whose text or ids merely contain the word filter", async () => {
+      const file = fileOf(mediaDir, await media.saveSquareImage(svg('<rect id="filterless" width="40" height="40" fill="rgb(210,120,30)"/><text y="30" font-size="5">no filter here</text>')));
+      expectColour(await colourAt(file, 128, 64), AMBER);
+    });
   });
 
   describe("remove", () => {
@@ -531,14 +558,25 @@ describe("svgRenderCost", () => {
     expect(svgRenderCost(svg(`<defs><g id="l0"><rect/></g>${levels}</defs><use href="#l4"/>`))).toBeGreaterThan(MAX_SVG_RENDERED_ELEMENTS);
   });
 
-  it("counts url(#…) references such as patterns and filters, a filter primitive as 100 elements", () => {
-    expect(svgRenderCost(svg('<filter id="f"><feGaussianBlur stdDeviation="2"/></filter><rect filter="url(#f)"/>'))).toBe(1 + 101 + 1 + 101);
+  it("counts url(#…) references such as patterns as copies of what they point at", () => {
+    expect(svgRenderCost(svg('<pattern id="p"><rect/></pattern><rect fill="url(#p)"/>'))).toBe(1 + 2 + (1 + 2));
   });
 
-  it("is endless for a reference cycle, unclosed markup, referencing style sheets and many turbulence octaves", () => {
+  it("counts the characters of text, four to an element, in every copy a <use> makes", () => {
+    expect(svgRenderCost(svg("<text>Monstera <tspan>deliciosa</tspan></text>"))).toBe(1 + 1 + 8 / 4 + 1 + 9 / 4);
+    expect(svgRenderCost(svg('<text id="t">abcdefgh</text><use href="#t"/><use href="#t"/>'))).toBe(1 + 3 + 2 * (1 + 3));
+    expect(svgRenderCost(svg(`<text>${"x".repeat(4 * MAX_SVG_RENDERED_ELEMENTS)}</text>`))).toBeGreaterThan(MAX_SVG_RENDERED_ELEMENTS);
+  });
+
+  it("counts the numbers of a path or polygon, eight to an element, so that a path of many segments counts as many elements", () => {
+    expect(svgRenderCost(svg('<path d="M0 0 L10 10 L0 10 L10 0 Z"/><polygon points="0,0 1,1 2,0 3,1"/>'))).toBe(1 + (1 + 8 / 8) + (1 + 8 / 8));
+    const segments = Array.from({ length: 10 * MAX_SVG_RENDERED_ELEMENTS }, (_, i) => `L${i % 1000} ${(i % 2) * 1000}`).join(" ");
+    expect(svgRenderCost(svg(`<path d="M0 0 ${segments}"/>`))).toBeGreaterThan(MAX_SVG_RENDERED_ELEMENTS);
+  });
+
+  it("is endless for a reference cycle, unclosed markup and referencing style sheets", () => {
     expect(svgRenderCost(svg('<g id="a"><use href="#b"/></g><g id="b"><use href="#a"/></g>'))).toBe(Infinity);
     expect(svgRenderCost('<svg><g><rect/></svg>')).toBe(Infinity);
     expect(svgRenderCost(svg("<style>rect { fill: url(#p) }</style><rect/>"))).toBe(Infinity);
-    expect(svgRenderCost(svg('<filter id="t"><feTurbulence numOctaves="1000"/></filter>'))).toBe(Infinity);
   });
 });
