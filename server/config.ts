@@ -45,6 +45,10 @@ const envSchema = z.object({
   // Abuse limits (docs/decisions/014): a cap on open Cash-on-Delivery orders, and a factor on every rate limit.
   MAX_PENDING_ORDERS: z.coerce.number({ error: "must be a whole number of orders" }).int().min(1, "must be at least 1").max(1000).default(5),
   RATE_LIMIT_SCALE: z.coerce.number({ error: "must be a number (1 for the shop's limits)" }).positive("must be more than 0").max(10_000).default(1),
+  // Live product pages' event streams (docs/decisions/033): at most this many per client (address, or signed-in
+  // account), and at most this many for the process, further bounded by half its open-file limit.
+  LIVE_STREAMS_PER_CLIENT: z.coerce.number({ error: "must be a whole number of streams" }).int().min(1, "must be at least 1").max(1000, "must be at most 1000").default(32),
+  LIVE_STREAMS_MAX: z.coerce.number({ error: "must be a whole number of streams" }).int().min(1, "must be at least 1").max(1_000_000, "must be at most 1000000").default(10_000),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // Under the 10 s a container runtime waits between SIGTERM and SIGKILL (docs/decisions/012).
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number({ error: "must be a number of seconds" }).min(0).max(3600).default(8),
@@ -77,6 +81,8 @@ export interface Config {
     maxPendingOrders: number;
     /** Multiplies every rate limit; 1 keeps the shop's own (the browser tests' server uses a large one). */
     rateLimitScale: number;
+    /** Live product streams: per client, and for the process before its open-file limit bounds it further. */
+    liveStreams: { perClient: number; max: number };
   };
 }
 
@@ -120,7 +126,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authSecret: e.AUTH_SECRET,
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, contactEmail: e.CONTACT_EMAIL },
     admin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : undefined,
-    limits: { maxPendingOrders: e.MAX_PENDING_ORDERS, rateLimitScale: e.RATE_LIMIT_SCALE },
+    limits: {
+      maxPendingOrders: e.MAX_PENDING_ORDERS,
+      rateLimitScale: e.RATE_LIMIT_SCALE,
+      liveStreams: { perClient: e.LIVE_STREAMS_PER_CLIENT, max: e.LIVE_STREAMS_MAX },
+    },
     shop: {
       name: e.SHOP_NAME,
       author: e.SHOP_AUTHOR,

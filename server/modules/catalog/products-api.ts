@@ -10,7 +10,18 @@ import {
 } from "#common/catalog/catalog-schemas.ts";
 import { clientIp } from "../../platform/http/client-ip.ts";
 import { describeRoute, json, notModified, parameters, problems } from "../../platform/http/api-docs.ts";
+import { currentUser } from "../../platform/http/request-context.ts";
 import type { AppEnv } from "../../app-env.ts";
+import { liveStreamClient, type LiveStreamRefusal } from "./product-events.ts";
+
+/**
+ * The answer to a stream refused for its cap (decision 033): JSON, as every refusal, with a Retry-After. Its
+ * own client's cap frees only when that client closes pages; the server's as anyone's do, so sooner.
+ */
+const STREAM_REFUSALS = {
+  client: { status: 429, retryAfterSeconds: 60, message: "Too many live pages are open from here. Close some, or reload this page to see its stock." },
+  server: { status: 503, retryAfterSeconds: 30, message: "The shop has too many live pages open. Reload this page to see its stock." },
+} as const satisfies Record<LiveStreamRefusal["refused"], { status: number; retryAfterSeconds: number; message: string }>;
 
 export const productsApi = new Hono<AppEnv>()
   .get(
@@ -43,7 +54,8 @@ export const productsApi = new Hono<AppEnv>()
   /**
    * A product's changes as Server-Sent Events (decision 019): first `event: ready` with the product's updatedAt,
    * then `event: change` with the aspects that changed, and a comment every ~25 s while idle. Open to everyone,
-   * as the product page is; a missing product is a 404.
+   * as the product page is; a missing product is a 404. Each client (a signed-in account, else an address) may
+   * hold a few dozen at once and the process a share of its open files: past either, 429 or 503 with Retry-After.
    */
   .get(
     "/:productId/events",
@@ -52,17 +64,26 @@ export const productsApi = new Hono<AppEnv>()
       description:
         "A stream that stays open: first `event: ready` with `{ updatedAt }`, then `event: change` with `{ aspects }` " +
         "(stock, details, images, reviews, deleted, or resync: re-read everything) each time the product changes, and a " +
-        "comment line about every 25 seconds while idle. Events carry no values: the page re-reads the product.",
+        "comment line about every 25 seconds while idle. Events carry no values: the page re-reads the product. " +
+        "A client (a signed-in account, else an address) may hold LIVE_STREAMS_PER_CLIENT (32) streams at once: more " +
+        "are refused with 429; past the server's own bound, 503. Both carry Retry-After.",
       parameters: parameters(productIdParamSchema, "path"),
       responses: {
         200: { description: "The event stream", content: { "text/event-stream": { schema: { type: "string" } } } },
-        ...problems(400, 404),
+        ...problems(400, 404, 429, 503),
       },
     }),
     async (c) => {
+      const client = liveStreamClient({ accountId: (await currentUser(c))?.id ?? null, clientIp: clientIp(c) });
       // Subscribed before the version is read: a change committed after the read is then heard, whenever its
       // notice arrives, and sent after `ready`; one committed before it shows in the version itself.
-      const changes = c.get("services").productEvents.listen(c.req.param("productId"));
+      const changes = c.get("services").productEvents.listen(c.req.param("productId"), client);
+      if (changes.refused) {
+        const refusal = STREAM_REFUSALS[changes.refused];
+        c.header("Retry-After", String(refusal.retryAfterSeconds));
+        c.header("Cache-Control", "no-store");
+        return c.json({ message: refusal.message }, refusal.status);
+      }
       let version: { updatedAt: string };
       try {
         version = await c.get("services").catalog.getProductVersion(c.req.param());
@@ -73,7 +94,7 @@ export const productsApi = new Hono<AppEnv>()
       const response = streamSSE(c, async (stream) => {
         // Resolves when the connection ends: the client went, or the server is shutting down (hub.close()).
         await new Promise<void>((resolve) => {
-          if (changes.ended) return resolve();
+          if (changes.ended || stream.aborted) return resolve();
           const send = (text: string) => void stream.write(text);
           stream.onAbort(() => {
             changes.stop();
@@ -87,7 +108,7 @@ export const productsApi = new Hono<AppEnv>()
             heartbeat: () => send(": keep-alive\n\n"),
             end: resolve,
           });
-        });
+        }).finally(() => changes.stop()); // however it ended, its slot is given back (at most once)
       });
       // Never stored by the browser or a proxy, never buffered by nginx.
       response.headers.set("Cache-Control", "no-store");
