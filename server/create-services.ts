@@ -18,6 +18,7 @@ import { createEventLog } from "./platform/event-log.ts";
 import { createRateLimiter } from "./platform/rate-limit/rate-limit.ts";
 import { createLocalChangeFeed, type ChangeFeed } from "./platform/change-feed/change-feed.ts";
 import { openFileLimit } from "./platform/open-file-limit.ts";
+import { collectGarbage } from "./platform/reclaim-memory.ts";
 
 export interface ServiceDependencies {
   database: Pick<Database, "db" | "dialect">;
@@ -103,6 +104,7 @@ export function createServices(deps: ServiceDependencies) {
     productEvents: createProductEvents(changes, {
       perClient: deps.limits.liveStreams?.perClient ?? 32,
       total: liveStreamsAllowed(deps.openFiles ?? openFileLimit(), deps.limits.liveStreams?.max ?? 10_000),
+      reclaim: collectGarbage,
     }),
     /** Seals what the pages keep in their own cookies (the address awaiting verification). */
     sealer: deps.sealer,

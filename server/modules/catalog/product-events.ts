@@ -17,6 +17,14 @@ export interface ProductEventsOptions {
   perClient?: number;
   /** Streams the whole process holds open at once; more are refused. */
   total?: number;
+  /**
+   * Called once `reclaimAfterClosed` streams have closed since it was last called, `reclaimDelayMs` after the one
+   * that reached it (a burst of closes is over by then): the server asks V8 for a full collection, so that the
+   * memory of a flood of streams comes back although no further traffic comes to make V8 collect (decision 033).
+   */
+  reclaim?: () => void;
+  reclaimAfterClosed?: number;
+  reclaimDelayMs?: number;
 }
 
 /** Why a stream was not opened: its client holds its share already, or the process holds all it may. */
@@ -50,7 +58,7 @@ export type ProductEvents = ReturnType<typeof createProductEvents>;
  */
 export function createProductEvents(
   changes: ChangeFeed,
-  { heartbeatMs = 25_000, perClient = 32, total = 10_000 }: ProductEventsOptions = {},
+  { heartbeatMs = 25_000, perClient = 32, total = 10_000, reclaim, reclaimAfterClosed = 500, reclaimDelayMs = 10_000 }: ProductEventsOptions = {},
 ) {
   const watchers = new Map<string, Set<ProductWatcher>>();
   let count = 0;
@@ -59,6 +67,19 @@ export function createProductEvents(
   let unsubscribe: (() => void) | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
   let closed = false;
+  let closedSinceReclaim = 0;
+  let reclaimTimer: NodeJS.Timeout | undefined;
+
+  /** Counts a closed stream; enough of them since the last time, and memory is reclaimed once the burst is over. */
+  function noteClosed() {
+    if (!reclaim || ++closedSinceReclaim < reclaimAfterClosed || reclaimTimer) return;
+    reclaimTimer = setTimeout(() => {
+      reclaimTimer = undefined;
+      closedSinceReclaim = 0;
+      reclaim();
+    }, reclaimDelayMs);
+    reclaimTimer.unref();
+  }
 
   const tell = (watcher: ProductWatcher, aspects: readonly (ProductAspect | "resync")[]) => {
     try {
@@ -113,6 +134,7 @@ export function createProductEvents(
       const held = (byClient.get(client) ?? 1) - 1;
       if (held > 0) byClient.set(client, held);
       else byClient.delete(client);
+      noteClosed();
       if (!current.size) watchers.delete(productId);
       // Nobody is watching: no timer and no subscription left behind (tests, idle servers).
       if (!count) stop();
@@ -185,6 +207,7 @@ export function createProductEvents(
       byClient.clear();
       count = 0;
       stop();
+      clearTimeout(reclaimTimer);
       for (const watcher of all) watcher.end();
     },
   };

@@ -11,7 +11,8 @@ export interface ServerSentEvent {
  * used by the shop and are ignored. Ends when the body does; rejects when reading it fails (the connection broke).
  */
 export async function* readServerSentEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<ServerSentEvent> {
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
   let buffered = "";
   let type = "";
   let data: string[] = [];
@@ -19,7 +20,7 @@ export async function* readServerSentEvents(body: ReadableStream<Uint8Array>): A
     for (;;) {
       const { value, done } = await reader.read();
       if (done) return;
-      buffered += value;
+      buffered += decoder.decode(value, { stream: true });
       for (;;) {
         const end = /\r\n|\r|\n/.exec(buffered);
         // A lone CR at the end may be the first half of a CRLF: wait for the next chunk to tell.
