@@ -80,10 +80,19 @@ describe("loadConfig", () => {
   });
 
   it("reads the abuse limits: 5 pending orders and the shop's own rate limits by default, refusing nonsense", () => {
-    expect(loadConfig({}).limits).toEqual({ maxPendingOrders: 5, rateLimitScale: 1 });
-    expect(loadConfig({ MAX_PENDING_ORDERS: "12", RATE_LIMIT_SCALE: "100" }).limits).toEqual({ maxPendingOrders: 12, rateLimitScale: 100 });
+    expect(loadConfig({}).limits).toMatchObject({ maxPendingOrders: 5, rateLimitScale: 1 });
+    expect(loadConfig({ MAX_PENDING_ORDERS: "12", RATE_LIMIT_SCALE: "100" }).limits).toMatchObject({ maxPendingOrders: 12, rateLimitScale: 100 });
     expect(() => loadConfig({ MAX_PENDING_ORDERS: "0" })).toThrow(/MAX_PENDING_ORDERS: must be at least 1/);
     expect(() => loadConfig({ RATE_LIMIT_SCALE: "0" })).toThrow(/RATE_LIMIT_SCALE: must be more than 0/);
     expect(() => loadConfig({ RATE_LIMIT_SCALE: "lots" })).toThrow(ConfigError);
+  });
+
+  it("reads the live streams' caps: 32 per client and 10,000 for the process unless set, refusing nonsense", () => {
+    expect(loadConfig({}).limits.liveStreams).toEqual({ perClient: 32, max: 10_000 });
+    expect(loadConfig({ LIVE_STREAMS_PER_CLIENT: "8", LIVE_STREAMS_MAX: "2000" }).limits.liveStreams).toEqual({ perClient: 8, max: 2000 });
+    expect(() => loadConfig({ LIVE_STREAMS_PER_CLIENT: "0" })).toThrow(/LIVE_STREAMS_PER_CLIENT: must be at least 1/);
+    expect(() => loadConfig({ LIVE_STREAMS_PER_CLIENT: "many" })).toThrow(/LIVE_STREAMS_PER_CLIENT: must be a whole number of streams/);
+    expect(() => loadConfig({ LIVE_STREAMS_MAX: "2.5" })).toThrow(/LIVE_STREAMS_MAX/);
+    expect(() => loadConfig({ LIVE_STREAMS_MAX: "2000000" })).toThrow(/LIVE_STREAMS_MAX: must be at most 1000000/);
   });
 });
