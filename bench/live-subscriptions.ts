@@ -17,9 +17,9 @@ import { residentMb } from "./proc.ts";
 // prints:
 //   - the server's resident memory before, with the streams open, and per stream;
 //   - one order's change reaching every stream;
-//   - the caps: one more address asking for more streams than its cap (LIVE_STREAMS_PER_CLIENT, 32), and one
-//     more stream than the global cap (the server is started with LIVE_STREAMS_MAX = LIVE_SUBSCRIPTIONS), and
-//     whether /healthz still answers while both hold;
+//   - the caps: five streams more than the global cap (the server is started with LIVE_STREAMS_MAX =
+//     LIVE_SUBSCRIPTIONS) and whether /healthz still answers meanwhile; then one more address asking at once for
+//     more streams than its cap (LIVE_STREAMS_PER_CLIENT, 32): LIVE_GREEDY streams, 37 unless set;
 //   - resident memory after every stream closed: once it stops moving, and again after LIVE_SETTLE_SECONDS (30)
 //     idle. A production server cannot be told to collect garbage, so this is what an operator would see.
 // BENCH_SERVER runs another compiled server (a copy of build/server/main.js from before a change) for a before /
@@ -31,6 +31,8 @@ import { residentMb } from "./proc.ts";
 const SUBSCRIPTIONS = Number(process.env.LIVE_SUBSCRIPTIONS ?? 1000);
 const PER_ADDRESS = Number(process.env.LIVE_PER_ADDRESS ?? 16);
 const PER_CLIENT_CAP = 32;
+/** How many streams the one greedy address asks for (the audit's flood asked for 20,000 from one address). */
+const GREEDY = Number(process.env.LIVE_GREEDY ?? PER_CLIENT_CAP + 5);
 const SETTLE_SECONDS = Number(process.env.LIVE_SETTLE_SECONDS ?? 30);
 const PORT = Number(process.env.BENCH_PORT ?? 4424);
 const GOAL_MB = 50;
@@ -183,7 +185,7 @@ async function main() {
     // Room again (more closed than the next address asks for), then one address asks for more than its cap.
     for (const s of streams.splice(0, PER_CLIENT_CAP + 10)) s.request.destroy();
     await pause(500);
-    const greedy = Array.from({ length: PER_CLIENT_CAP + 5 }, () => openStream(plant.id, address(4_000_000)));
+    const greedy = Array.from({ length: GREEDY }, () => openStream(plant.id, address(4_000_000)));
     const greedyAnswers = await Promise.all(greedy.map((s) => s.answered));
     for (const s of greedy) s.request.destroy();
 
@@ -208,7 +210,7 @@ async function main() {
     console.log(`one order's change reached ${reached} of ${SUBSCRIPTIONS} streams${outcome === "all" ? "" : " (gave up after 30 s)"}, the last ${fanOutMs.toFixed(0)} ms after the order was sent`);
     console.log(`beyond the global cap (${SUBSCRIPTIONS} open), 5 more from a new address: ${describeRefusals(overGlobalAnswers)}`);
     console.log(`/healthz from another address meanwhile: ${healthAtCap}`);
-    console.log(`one address asking for ${PER_CLIENT_CAP + 5} streams: ${describeRefusals(greedyAnswers)}`);
+    console.log(`one address asking for ${GREEDY} streams at once: ${describeRefusals(greedyAnswers)}`);
     console.log(
       `after closing all ${open}: RSS ${afterClose.toFixed(1)} MB once steady (${(afterClose - before).toFixed(1)} MB above before), ` +
         `${afterSettle.toFixed(1)} MB after ${SETTLE_SECONDS} s idle (${(afterSettle - before).toFixed(1)} MB above before, ` +
