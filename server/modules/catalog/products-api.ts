@@ -94,7 +94,7 @@ export const productsApi = new Hono<AppEnv>()
       const response = streamSSE(c, async (stream) => {
         // Resolves when the connection ends: the client went, or the server is shutting down (hub.close()).
         await new Promise<void>((resolve) => {
-          if (changes.ended || stream.aborted) return resolve();
+          if (changes.ended) return resolve();
           const send = (text: string) => void stream.write(text);
           stream.onAbort(() => {
             changes.stop();
