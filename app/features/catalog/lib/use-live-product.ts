@@ -8,7 +8,7 @@ const OPEN_AFTER_MS = 50;
 
 /**
  * The server's answers that refuse a stream for its caps (too many from this client, or on the server): the page
- * is not made live and does not ask again, as the spec's socket is not reconnected after a policy refusal.
+ * is not made live and does not ask again, as a realtime connection refused by policy is not reconnected.
  */
 const REFUSED = new Set([429, 503]);
 
