@@ -269,6 +269,22 @@ describe("GET /api/products/:productId/events within its caps", () => {
     expect((await open(plant.id, from("203.0.113.7"))).response.status).toBe(200);
   });
 
+  it("gives the slot back when setting a stream up fails (the database erring): the client gets a 500 and holds nothing", async () => {
+    await startCapped({ LIVE_STREAMS_PER_CLIENT: "1" });
+    const plant = await createProduct(capped.database.db);
+    const catalog = capped.services.catalog;
+    const readVersion = catalog.getProductVersion;
+    catalog.getProductVersion = async () => {
+      throw new Error("connection lost");
+    };
+    const client = liveStreamClient({ accountId: null, clientIp: "203.0.113.7" });
+    const failed = await open(plant.id, from("203.0.113.7"));
+    expect(failed.response.status).toBe(500);
+    expect(capped.services.productEvents.heldBy(client)).toBe(0);
+    catalog.getProductVersion = readVersion;
+    expect((await open(plant.id, from("203.0.113.7"))).response.status).toBe(200);
+  });
+
   it("gives every slot back when the server ends its streams (shutdown), and a 404 for a missing product holds none", async () => {
     await startCapped({ LIVE_STREAMS_PER_CLIENT: "1" });
     const client = liveStreamClient({ accountId: null, clientIp: "203.0.113.7" });
