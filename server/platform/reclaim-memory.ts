@@ -9,15 +9,20 @@ import vm from "node:vm";
  * few tens of ms on this shop's heap), so it is for rare moments, not for every request.
  *
  * vm.measureMemory is marked experimental and prints a one-time ExperimentalWarning, which would be the one
- * non-JSON line on the server's stderr; warnings are held back for this call only.
+ * non-JSON line on the server's stderr; warnings are held back for this call only. Resolves once the collection is
+ * done (callers need not wait).
  */
-export function collectGarbage(): void {
+export function collectGarbage(): Promise<void> {
   const emitWarning = process.emitWarning;
   process.emitWarning = () => undefined;
   try {
-    vm.measureMemory({ mode: "summary", execution: "eager" }).catch(() => undefined);
+    return vm.measureMemory({ mode: "summary", execution: "eager" }).then(
+      () => undefined,
+      () => undefined,
+    );
   } catch {
     // A Node without it (it is experimental): the garbage waits for V8's own next collection.
+    return Promise.resolve();
   } finally {
     process.emitWarning = emitWarning;
   }
