@@ -1,5 +1,4 @@
 import { Hono } from "hono";
-import { streamSSE } from "hono/streaming";
 import {
   productDetailSchema,
   productIdParamSchema,
@@ -22,6 +21,8 @@ const STREAM_REFUSALS = {
   client: { status: 429, retryAfterSeconds: 60, message: "Too many live pages are open from here. Close some, or reload this page to see its stock." },
   server: { status: 503, retryAfterSeconds: 30, message: "The shop has too many live pages open. Reload this page to see its stock." },
 } as const satisfies Record<LiveStreamRefusal["refused"], { status: number; retryAfterSeconds: number; message: string }>;
+
+const encoder = new TextEncoder();
 
 export const productsApi = new Hono<AppEnv>()
   .get(
@@ -91,28 +92,41 @@ export const productsApi = new Hono<AppEnv>()
         changes.stop(); // a 400 or 404 answered without a stream
         throw error;
       }
-      const response = streamSSE(c, async (stream) => {
-        // Resolves when the connection ends: the client went, or the server is shutting down (hub.close()).
-        await new Promise<void>((resolve) => {
-          if (changes.ended) return resolve();
-          const send = (text: string) => void stream.write(text);
-          stream.onAbort(() => {
-            changes.stop();
-            resolve();
-          });
+      // One plain byte stream per connection. Hono's streamSSE adds a TransformStream, its writer and reader and a
+      // second reader on top of it for every connection, which idle streams hold for as long as they are open.
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          const finish = () => {
+            changes.stop(); // however it ended, its slot is given back (at most once)
+            try {
+              controller.close();
+            } catch {
+              // already closed or cancelled
+            }
+          };
+          if (changes.ended) return finish();
+          const send = (text: string) => {
+            try {
+              controller.enqueue(encoder.encode(text));
+            } catch {
+              // the client went: cancel() below releases the stream
+            }
+          };
           // Sent at once: the page learns whether what it shows is older than the product now (a change between
           // its render and this subscription), and proxies pass the headers on.
           send(`event: ready\ndata: ${JSON.stringify({ updatedAt: version.updatedAt })}\n\n`);
           changes.deliverTo({
             changed: (aspects) => send(`event: change\ndata: ${JSON.stringify({ aspects })}\n\n`),
             heartbeat: () => send(": keep-alive\n\n"),
-            end: resolve,
+            end: finish, // the server is shutting down
           });
-        }).finally(() => changes.stop()); // however it ended, its slot is given back (at most once)
+        },
+        // The client went (Node cancels the body when the connection closes).
+        cancel() {
+          changes.stop();
+        },
       });
       // Never stored by the browser or a proxy, never buffered by nginx.
-      response.headers.set("Cache-Control", "no-store");
-      response.headers.set("X-Accel-Buffering", "no");
-      return response;
+      return c.body(body, 200, { "Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no" });
     },
   );
