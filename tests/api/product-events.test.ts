@@ -115,6 +115,16 @@ describe("GET /api/products/:productId/events", () => {
     expect(app.services.productEvents.heldBy(loopback)).toBe(0);
   });
 
+  it("answers HEAD with the stream's status and headers and opens no stream (one would never be read, holding its slot)", async () => {
+    const plant = await createProduct(app.database.db);
+    const head = await fetch(`${url}/api/products/${plant.id}/events`, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    expect(app.services.productEvents.size).toBe(0);
+    expect(app.services.productEvents.heldBy(loopback)).toBe(0);
+    expect((await fetch(`${url}/api/products/${randomUUID()}/events`, { method: "HEAD" })).status).toBe(404);
+  });
+
   it("forgets a connection as soon as its client goes, and gives its client's slot back", async () => {
     const plant = await createProduct(app.database.db);
     const first = await openEvents(plant.id);

@@ -23,6 +23,8 @@ const STREAM_REFUSALS = {
 } as const satisfies Record<LiveStreamRefusal["refused"], { status: number; retryAfterSeconds: number; message: string }>;
 
 const encoder = new TextEncoder();
+/** An event stream's headers: never stored by the browser or a proxy, never buffered by nginx. */
+const STREAM_HEADERS = { "Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no" };
 
 export const productsApi = new Hono<AppEnv>()
   .get(
@@ -75,6 +77,12 @@ export const productsApi = new Hono<AppEnv>()
       },
     }),
     async (c) => {
+      // HEAD (which Hono answers with this GET route) gets the stream's status and headers only: a stream opened
+      // for it would never be read nor cancelled, and held its slot until the server stopped.
+      if (c.req.method === "HEAD") {
+        await c.get("services").catalog.getProductVersion(c.req.param());
+        return c.body(null, 200, STREAM_HEADERS);
+      }
       const client = liveStreamClient({ accountId: (await currentUser(c))?.id ?? null, clientIp: clientIp(c) });
       // Subscribed before the version is read: a change committed after the read is then heard, whenever its
       // notice arrives, and sent after `ready`; one committed before it shows in the version itself.
@@ -126,7 +134,6 @@ export const productsApi = new Hono<AppEnv>()
           changes.stop();
         },
       });
-      // Never stored by the browser or a proxy, never buffered by nginx.
-      return c.body(body, 200, { "Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no" });
+      return c.body(body, 200, STREAM_HEADERS);
     },
   );
