@@ -87,8 +87,8 @@ describe("loadConfig", () => {
   });
 
   it("reads the abuse limits: 5 pending orders and the shop's own rate limits by default, refusing nonsense", () => {
-    expect(loadConfig({}).limits).toEqual({ maxPendingOrders: 5, rateLimitScale: 1 });
-    expect(loadConfig({ MAX_PENDING_ORDERS: "12", RATE_LIMIT_SCALE: "100" }).limits).toEqual({ maxPendingOrders: 12, rateLimitScale: 100 });
+    expect(loadConfig({}).limits).toMatchObject({ maxPendingOrders: 5, rateLimitScale: 1 });
+    expect(loadConfig({ MAX_PENDING_ORDERS: "12", RATE_LIMIT_SCALE: "100" }).limits).toMatchObject({ maxPendingOrders: 12, rateLimitScale: 100 });
     expect(() => loadConfig({ MAX_PENDING_ORDERS: "0" })).toThrow("MAX_PENDING_ORDERS: must be a whole number of orders from 1 to 1000");
     expect(() => loadConfig({ RATE_LIMIT_SCALE: "0" })).toThrow("RATE_LIMIT_SCALE: must be a number more than 0 and at most 10000");
     expect(() => loadConfig({ RATE_LIMIT_SCALE: "lots" })).toThrow(ConfigError);
@@ -136,5 +136,14 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ UPLOAD_QUOTA_TOTAL_MB: "1.5" })).toThrow("UPLOAD_QUOTA_TOTAL_MB: must be a whole number of MB (one picture of the largest size is 20) from 20 to 10000000");
     expect(() => loadConfig({ MIN_FREE_DISK_MB: "plenty" })).toThrow("MIN_FREE_DISK_MB: must be a whole number of MB from 0 to 10000000");
     expect(() => loadConfig({ MIN_FREE_DISK_MB: "-1" })).toThrow("MIN_FREE_DISK_MB: must be a whole number of MB from 0 to 10000000");
+  });
+
+  it("reads the live streams' caps: 32 per client and 10,000 for the process unless set, refusing nonsense", () => {
+    expect(loadConfig({}).limits.liveStreams).toEqual({ perClient: 32, max: 10_000 });
+    expect(loadConfig({ LIVE_STREAMS_PER_CLIENT: "8", LIVE_STREAMS_MAX: "2000" }).limits.liveStreams).toEqual({ perClient: 8, max: 2000 });
+    expect(() => loadConfig({ LIVE_STREAMS_PER_CLIENT: "0" })).toThrow("LIVE_STREAMS_PER_CLIENT: must be a whole number of streams from 1 to 1000");
+    expect(() => loadConfig({ LIVE_STREAMS_PER_CLIENT: "many" })).toThrow("LIVE_STREAMS_PER_CLIENT: must be a whole number of streams from 1 to 1000");
+    expect(() => loadConfig({ LIVE_STREAMS_MAX: "2.5" })).toThrow(/LIVE_STREAMS_MAX/);
+    expect(() => loadConfig({ LIVE_STREAMS_MAX: "2000000" })).toThrow("LIVE_STREAMS_MAX: must be a whole number of streams from 1 to 1000000");
   });
 });

@@ -70,6 +70,10 @@ const envSchema = z.object({
   UPLOAD_QUOTA_PER_ADMIN_MB: numberSetting("a whole number of MB (one picture of the largest size is 20)", 20, 1_000_000).default(1024),
   UPLOAD_QUOTA_TOTAL_MB: numberSetting("a whole number of MB (one picture of the largest size is 20)", 20, 10_000_000).default(4096),
   MIN_FREE_DISK_MB: numberSetting("a whole number of MB", 0, 10_000_000).default(512),
+  // Live product pages' event streams (docs/decisions/033): at most this many per client (address, or signed-in
+  // account), and at most this many for the process, further bounded by half its open-file limit.
+  LIVE_STREAMS_PER_CLIENT: numberSetting("a whole number of streams", 1, 1000).default(32),
+  LIVE_STREAMS_MAX: numberSetting("a whole number of streams", 1, 1_000_000).default(10_000),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // Under the 10 s a container runtime waits between SIGTERM and SIGKILL (docs/decisions/012).
   SHUTDOWN_TIMEOUT_SECONDS: numberSetting("a number of seconds", 0, 3600, { whole: false }).default(8),
@@ -108,6 +112,8 @@ export interface Config {
     maxPendingOrders: number;
     /** Multiplies every rate limit; 1 keeps the shop's own (the browser tests' server uses a large one). */
     rateLimitScale: number;
+    /** Live product streams: per client, and for the process before its open-file limit bounds it further. */
+    liveStreams: { perClient: number; max: number };
   };
 }
 
@@ -160,6 +166,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perAccountBytes: e.UPLOAD_QUOTA_PER_ADMIN_MB * MB,
       totalBytes: e.UPLOAD_QUOTA_TOTAL_MB * MB,
       minFreeDiskBytes: e.MIN_FREE_DISK_MB * MB,
+  // Live product pages' event streams (docs/decisions/033): at most this many per client (address, or signed-in
+  // account), and at most this many for the process, further bounded by half its open-file limit.
+  LIVE_STREAMS_PER_CLIENT: numberSetting("a whole number of streams", 1, 1000).default(32),
+  LIVE_STREAMS_MAX: numberSetting("a whole number of streams", 1, 1_000_000).default(10_000),
     },
     shop: {
       name: e.SHOP_NAME,

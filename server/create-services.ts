@@ -5,7 +5,7 @@ import type { Sealer } from "./platform/sealed-values.ts";
 import type { Database } from "./platform/db/client.ts";
 import { catalogImagesFromMedia, createAdminCatalogService } from "./modules/admin/index.ts";
 import { createCartService } from "./modules/cart/index.ts";
-import { createCatalogService, createProductEvents, createSitemapService } from "./modules/catalog/index.ts";
+import { createCatalogService, createProductEvents, createSitemapService, liveStreamsAllowed } from "./modules/catalog/index.ts";
 import { createContactService } from "./modules/contact/index.ts";
 import type { MailOutbox } from "./platform/mail/mail-outbox.ts";
 import { createMediaService } from "./platform/media/media.ts";
@@ -19,6 +19,8 @@ import { createOverviewService } from "./modules/overview/index.ts";
 import { createEventLog } from "./platform/event-log.ts";
 import { createRateLimiter } from "./platform/rate-limit/rate-limit.ts";
 import { createLocalChangeFeed, type ChangeFeed } from "./platform/change-feed/change-feed.ts";
+import { openFileLimit } from "./platform/open-file-limit.ts";
+import { collectGarbage } from "./platform/reclaim-memory.ts";
 
 export interface ServiceDependencies {
   database: Pick<Database, "db" | "dialect">;
@@ -35,11 +37,18 @@ export interface ServiceDependencies {
   /** Every e-mail is queued here and sent by the mail worker (./mail-outbox.ts). */
   outbox: MailOutbox;
   logger: Logger;
-  limits: { maxPendingOrders: number; rateLimitScale: number };
+  limits: {
+    maxPendingOrders: number;
+    rateLimitScale: number;
+    /** Live product streams per client, and at most for the process (the open-file limit may lower it). */
+    liveStreams?: { perClient: number; max: number };
+  };
   /** Disk quotas of unfinished uploads and the disk's reserve (UPLOAD_QUOTA_*, MIN_FREE_DISK_MB). */
   uploadQuota: UploadQuotaSettings;
   /** The free space of the uploads folder's disk: statfs (cached for a second) unless given, e.g. a full disk in tests. */
   freeDiskSpace?: FreeDiskSpace;
+  /** The process's open-file limit; read from the system unless given. */
+  openFiles?: number;
   /** Where services announce what changed; in-process unless given (PostgreSQL: every process's feed). */
   changes?: ChangeFeed;
 }
@@ -103,7 +112,11 @@ export function createServices(deps: ServiceDependencies) {
     /** The change feed: live pages and caches subscribe to it (platform/change-feed). */
     changes,
     /** The live product pages' connections on this process, fed by `changes`. */
-    productEvents: createProductEvents(changes),
+    productEvents: createProductEvents(changes, {
+      perClient: deps.limits.liveStreams?.perClient ?? 32,
+      total: liveStreamsAllowed(deps.openFiles ?? openFileLimit(), deps.limits.liveStreams?.max ?? 10_000),
+      reclaim: collectGarbage,
+    }),
     /** Seals what the pages keep in their own cookies (the address awaiting verification). */
     sealer: deps.sealer,
     contact: createContactService(database, rateLimiter, { outbox, shopName: deps.shopName, contactEmail: deps.contactEmail }),

@@ -15,6 +15,7 @@ import { migrateToLatest } from "./platform/db/migrate.ts";
 import { seedSampleData } from "./modules/catalog/index.ts";
 import { createPageHandler } from "./pages.ts";
 import { PROJECT_ROOT } from "./project-root.ts";
+import { openFileLimit } from "./platform/open-file-limit.ts";
 
 const UPLOAD_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 /** The part of the shutdown budget kept for closing the change feed and the database (at most a quarter of it). */
@@ -55,6 +56,8 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
 
   const { services, mailer, startMailWorker, closeMail, endLiveStreams, closeChanges } = await composeShop(config, database, logger);
   startMailWorker();
+  // The operator sees what the live pages may hold: half the open-file limit, when lower, replaces LIVE_STREAMS_MAX.
+  logger.info({ liveStreams: services.productEvents.limits, openFiles: openFileLimit() }, "live product streams bounded");
   // Abandoned uploads (tus expiration, a day) are swept hourly; the timer never keeps the process alive.
   const sweepUploads = () =>
     services.uploads.removeExpired().then(

@@ -42,6 +42,8 @@ export interface ShopProcessOptions {
   env?: NodeJS.ProcessEnv;
   /** The compiled server to run: COMPILED_SERVER unless given (bench/checkout-ab.ts runs two builds). */
   server?: string;
+  /** More node flags after the production ones (a bench's --trace-gc; node refuses those in NODE_OPTIONS). */
+  nodeFlags?: string[];
 }
 
 /** Starts `node build/server/main.js` on loopback. */
@@ -52,9 +54,10 @@ export function startShopProcess({
   publicUrl,
   env: extra = {},
   server = COMPILED_SERVER,
+  nodeFlags = [],
 }: ShopProcessOptions): ShopProcess {
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [...PRODUCTION_NODE_FLAGS, server], {
+  const child = spawn(process.execPath, [...PRODUCTION_NODE_FLAGS, ...nodeFlags, server], {
     // These settings only: nothing of the caller's shell (SMTP_URL, SHIPPING_FEE_PAISE, …) changes these servers.
     env: serverEnvironment({
       NODE_ENV: "production",

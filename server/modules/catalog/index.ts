@@ -2,7 +2,7 @@
 export { createCatalogService } from "./catalog.ts";
 export { categoriesApi } from "./categories-api.ts";
 export { productsApi } from "./products-api.ts";
-export { createProductEvents, type ProductEvents } from "./product-events.ts";
+export { createProductEvents, liveStreamClient, liveStreamsAllowed, type LiveStreamRefusal, type ProductEvents } from "./product-events.ts";
 export { sampleCategories, sampleProducts } from "./sample-data.ts";
 export { seedSampleData } from "./seed.ts";
 export { seoFiles } from "./seo-files.ts";

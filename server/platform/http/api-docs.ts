@@ -34,7 +34,7 @@ const PROBLEM_DESCRIPTIONS: Record<number, string> = {
   413: "Body too large",
   415: "Body is not JSON",
   429: "Too many requests; see Retry-After",
-  503: "The shop's database is briefly out of reach (a restart, a failover); try again after Retry-After",
+  503: "Unavailable for now (the database briefly out of reach, or too many live streams); see Retry-After",
 };
 
 /** A route whose answers anonymous callers get from the cache, with an ETag (docs/decisions/027). */
