@@ -161,15 +161,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authSecret: e.AUTH_SECRET,
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, contactEmail: e.CONTACT_EMAIL },
     admin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : undefined,
-    limits: { maxPendingOrders: e.MAX_PENDING_ORDERS, rateLimitScale: e.RATE_LIMIT_SCALE },
+    limits: {
+      maxPendingOrders: e.MAX_PENDING_ORDERS,
+      rateLimitScale: e.RATE_LIMIT_SCALE,
+      liveStreams: { perClient: e.LIVE_STREAMS_PER_CLIENT, max: e.LIVE_STREAMS_MAX },
+    },
     uploads: {
       perAccountBytes: e.UPLOAD_QUOTA_PER_ADMIN_MB * MB,
       totalBytes: e.UPLOAD_QUOTA_TOTAL_MB * MB,
       minFreeDiskBytes: e.MIN_FREE_DISK_MB * MB,
-  // Live product pages' event streams (docs/decisions/033): at most this many per client (address, or signed-in
-  // account), and at most this many for the process, further bounded by half its open-file limit.
-  LIVE_STREAMS_PER_CLIENT: numberSetting("a whole number of streams", 1, 1000).default(32),
-  LIVE_STREAMS_MAX: numberSetting("a whole number of streams", 1, 1_000_000).default(10_000),
     },
     shop: {
       name: e.SHOP_NAME,
