@@ -41,7 +41,7 @@ const envSchema = z.object({
   DATABASE_CONNECT_TIMEOUT_SECONDS: numberSetting("a number of seconds", 0.1, 600, { whole: false }).default(5),
   PUBLIC_URL: z.url({ protocol: /^https?$/, error: "must be an http:// or https:// address" }).optional(),
   // Off unless asked: includeSubDomains binds every host under the shop's domain to https for a year, which the
-  // shop cannot promise for hosts it does not serve (docs/decisions/037).
+  // shop cannot promise for hosts it does not serve (docs/decisions/036).
   HSTS_INCLUDE_SUBDOMAINS: booleanFlag.default(false),
   SEED_SAMPLE_DATA: booleanFlag.default(true),
   SHOP_NAME: z.string().trim().min(1).max(60).default("Plant Shop"),

@@ -29,7 +29,7 @@ export const NEXT_STATUSES: Record<OrderStatus, OrderStatus[]> = {
 
 /**
  * The letters of an order number: Crockford's base32, digits and capitals without I, L, O and U, so nothing read out
- * on the phone is mistaken for a 1, a 0 or a rude word (docs/decisions/037-order-numbers-and-repeated-messages.md).
+ * on the phone is mistaken for a 1, a 0 or a rude word (docs/decisions/036-order-numbers-and-repeated-messages.md).
  */
 export const ORDER_NUMBER_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 

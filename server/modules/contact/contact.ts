@@ -23,7 +23,7 @@ export const contactRateRule: RateRule = {
 
 /**
  * A message sent again by the same address within this long (a double click, a resend after a slow answer) is
- * stored once and answered as the first was (docs/decisions/037-order-numbers-and-repeated-messages.md).
+ * stored once and answered as the first was (docs/decisions/036-order-numbers-and-repeated-messages.md).
  */
 export const REPEAT_WINDOW_MS = 10 * 60 * 1000;
 

@@ -4,7 +4,7 @@ import { ORDER_NUMBER_ALPHABET } from "#common/orders/order-types.ts";
 /**
  * A new order number: PS- and twelve letters of the order-number alphabet in groups of four, 60 random bits.
  * At a million orders the odds that any two share a number are about 1 in 2.3 million; a collision is refused by
- * the unique index and drawn again (docs/decisions/037-order-numbers-and-repeated-messages.md).
+ * the unique index and drawn again (docs/decisions/036-order-numbers-and-repeated-messages.md).
  */
 export function newOrderNumber(): string {
   // 32 letters divide 256 evenly, so the low five bits of each random byte pick a letter without bias.

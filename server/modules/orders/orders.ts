@@ -114,7 +114,7 @@ export function createOrdersService(deps: OrdersDependencies) {
   /**
    * Runs `store` with a newly drawn order number, and again with another should the number be taken already: the
    * unique index refuses the second order with a number. With 60 bits, one shop in about two million ever sees
-   * that happen in a million orders (docs/decisions/037), so a few draws are never all taken.
+   * that happen in a million orders (docs/decisions/036), so a few draws are never all taken.
    */
   async function withUniqueNumber<T>(store: (number: string) => Promise<T>): Promise<T> {
     for (let draw = 1; ; draw++) {

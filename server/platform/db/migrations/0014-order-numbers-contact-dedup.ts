@@ -1,7 +1,7 @@
 import { type Kysely } from "kysely";
 
 /**
- * - Orders keep the number people quote (docs/decisions/037-order-numbers-and-repeated-messages.md): drawn at
+ * - Orders keep the number people quote (docs/decisions/036-order-numbers-and-repeated-messages.md): drawn at
  *   random, 60 bits, unique by index. Orders placed before keep theirs, made from their id as it always was: their
  *   column stays null (both databases let a unique index hold many nulls), so no old number changes and two old
  *   orders that happen to share theirs cannot stop this migration.
