@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatPrice, formatPriceExact, parseRupees, sumPaise } from "./money.ts";
+import { formatPrice, formatPriceExact, paiseFromRupees, paiseToDecimal, paiseToRupeesInput, parseRupees, sumPaise } from "./money.ts";
 
 describe("formatPrice", () => {
   it("shows whole rupees with Indian digit grouping", () => {
@@ -22,6 +22,53 @@ describe("formatPriceExact", () => {
     expect(formatPriceExact(2000)).toBe("Rs. 20.00");
     expect(formatPriceExact(150000)).toBe("Rs. 1,500.00");
     expect(formatPriceExact(99)).toBe("Rs. 0.99");
+  });
+});
+
+describe("paiseToDecimal", () => {
+  it("writes two decimals with a dot and no grouping or label, as schema.org's price wants", () => {
+    expect(paiseToDecimal(152000)).toBe("1520.00");
+    expect(paiseToDecimal(250000)).toBe("2500.00");
+    expect(paiseToDecimal(12345678)).toBe("123456.78");
+    expect(paiseToDecimal(149950)).toBe("1499.50");
+    expect(paiseToDecimal(5)).toBe("0.05");
+    expect(paiseToDecimal(0)).toBe("0.00");
+  });
+  it("gives the same text as dividing by a hundred and fixing two decimals, for every amount up to Rs. 1,000", () => {
+    const differing: number[] = [];
+    for (let paise = 0; paise <= 100_000; paise++) if (paiseToDecimal(paise) !== (paise / 100).toFixed(2)) differing.push(paise);
+    expect(differing).toEqual([]);
+  });
+  it("refuses fractions of a paisa", () => {
+    expect(() => paiseToDecimal(10.5)).toThrow(RangeError);
+  });
+});
+
+describe("paiseToRupeesInput", () => {
+  it("writes whole rupees as plain digits and paise after a dot, as the product form takes them", () => {
+    expect(paiseToRupeesInput(150000)).toBe("1500");
+    expect(paiseToRupeesInput(149950)).toBe("1499.50");
+    expect(paiseToRupeesInput(100000000)).toBe("1000000");
+    expect(paiseToRupeesInput(7)).toBe("0.07");
+    expect(paiseToRupeesInput(0)).toBe("0");
+  });
+  it("is read back by parseRupees to the same paise", () => {
+    for (const paise of [0, 1, 99, 100, 149950, 150000, 1_000_000_000]) expect(parseRupees(paiseToRupeesInput(paise))).toBe(paise);
+  });
+  it("refuses a negative amount or a fraction of a paisa", () => {
+    expect(() => paiseToRupeesInput(-100)).toThrow(RangeError);
+    expect(() => paiseToRupeesInput(1.5)).toThrow(RangeError);
+  });
+});
+
+describe("paiseFromRupees", () => {
+  it("turns whole rupees into paise", () => {
+    expect(paiseFromRupees(1500)).toBe(150000);
+    expect(paiseFromRupees(0)).toBe(0);
+  });
+  it("refuses a fraction of a rupee and an amount whose paise would not be exact", () => {
+    expect(() => paiseFromRupees(1.5)).toThrow(RangeError);
+    expect(() => paiseFromRupees(Number.MAX_SAFE_INTEGER)).toThrow(RangeError);
   });
 });
 

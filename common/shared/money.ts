@@ -19,6 +19,35 @@ export function formatPriceExact(paise: number): string {
 }
 
 /**
+ * '1520.00': two decimals, no grouping and no label, as schema.org's `price` wants it (a dot, not a comma).
+ * Built from the integer digits, so no float rounding can shift a paisa.
+ */
+export function paiseToDecimal(paise: number): string {
+  assertPaise(paise);
+  const sign = paise < 0 ? "-" : "";
+  const digits = String(Math.abs(paise)).padStart(3, "0");
+  return `${sign}${digits.slice(0, -2)}.${digits.slice(-2)}`;
+}
+
+/**
+ * Paise as a person types rupees in the product form: '1500', '1499.50'. No grouping and no label, so
+ * parseRupees reads it back to the same paise.
+ */
+export function paiseToRupeesInput(paise: number): string {
+  assertPaise(paise);
+  if (paise < 0) throw new RangeError(`A price is never below zero: ${paise}`);
+  return paise % 100 === 0 ? String(paise / 100) : paiseToDecimal(paise);
+}
+
+/** Whole rupees (the sample catalogue's prices) as paise. */
+export function paiseFromRupees(rupees: number): number {
+  if (!Number.isSafeInteger(rupees)) throw new RangeError(`Not a whole number of rupees: ${rupees}`);
+  const paise = rupees * 100;
+  assertPaise(paise);
+  return paise;
+}
+
+/**
  * Rupees as typed: plain digits ('150000'), or grouped the Indian way ('1,50,000': pairs before the last three
  * digits) or the international way ('150,000'). Any other comma is refused rather than guessed at: '10,00'
  * may mean ten rupees to someone used to decimal commas, and reading it as a thousand would price a plant at 100×.

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../../platform/db/client.ts";
 import type { DB } from "../../platform/db/schema.ts";
+import { paiseFromRupees } from "#common/shared/money.ts";
 import { sampleCategories, sampleProducts } from "./sample-data.ts";
 import { inWriteTransaction } from "../../platform/db/write-transaction.ts";
 
@@ -86,7 +87,7 @@ async function insertSamples(trx: Kysely<DB>, now: Date): Promise<Pick<SeedResul
         id,
         name: product.name,
         description: product.description,
-        price_paise: product.rupees * 100,
+        price_paise: paiseFromRupees(product.rupees),
         stock: product.stock,
         category_id: categoryId,
         created_at: createdAt,

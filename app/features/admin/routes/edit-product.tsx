@@ -1,6 +1,6 @@
 import { redirect, type ShouldRevalidateFunctionArgs } from "react-router";
 import { adminMessages } from "#common/admin/admin-messages.ts";
-import { rupeesFromPaise } from "#common/admin/price-text.ts";
+import { paiseToRupeesInput } from "#common/shared/money.ts";
 import { AdminNav } from "../components/admin-nav.tsx";
 import { ImagesField } from "../components/images-field.tsx";
 import { ProductForm, productInputFromForm } from "../components/product-form.tsx";
@@ -48,7 +48,7 @@ export default function EditProduct({ loaderData, actionData }: Route.ComponentP
         values={{
           name: product.name,
           description: product.description,
-          price: rupeesFromPaise(product.pricePaise),
+          price: paiseToRupeesInput(product.pricePaise),
           stock: String(product.stock),
           category: product.categoryName,
         }}

@@ -1,5 +1,5 @@
 import { data, isRouteErrorResponse, Link, useRouteLoaderData } from "react-router";
-import { formatPrice } from "#common/shared/money.ts";
+import { formatPrice, paiseToDecimal } from "#common/shared/money.ts";
 import { messages } from "#common/shared/messages.ts";
 import { NotFound } from "../../../shared/components/not-found.tsx";
 import { Carousel } from "../../../shared/ui/carousel.tsx";
@@ -78,7 +78,7 @@ export const meta: Route.MetaFunction = ({ matches, data }) => {
           "@type": "Offer",
           url: `${origin}/product/${data.id}`,
           priceCurrency: "INR",
-          price: (data.pricePaise / 100).toFixed(2),
+          price: paiseToDecimal(data.pricePaise),
           availability: data.stock > 0 ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
         },
         // Only with reviews: an aggregate of none is not valid structured data.
