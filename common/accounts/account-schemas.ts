@@ -76,19 +76,6 @@ export const profileFormSchema = profileSchema.extend({ image: pictureSchema });
 
 // ---- What the JSON API answers about people.
 
-/** The signed-in person as every service sees them (GET /api/me). */
-export const sessionUserSchema = z
-  .strictObject({
-    id: z.string(),
-    name: z.string(),
-    email: z.string(),
-    username: z.string(),
-    image: z.string().nullable().meta({ description: "The uploaded picture's address; null for the initials avatar" }),
-    emailVerified: z.boolean(),
-    isAdmin: z.boolean(),
-  })
-  .meta({ id: "SessionUser" });
-
 const profileFields = {
   id: z.string(),
   name: z.string(),

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { API_MAX_LIMIT, API_MAX_OFFSET, SHOP_MAX_PAGES, SHOP_PAGE_SIZE } from "../shared/constants.ts";
 import { idSchema, plainText } from "../shared/fields.ts";
+import { ratingSummarySchema } from "../reviews/review-schemas.ts";
 
 /** What a shopper or the owner types into a search box: plain text, at most 100 characters; an empty search is no search. */
 export const searchTextSchema = z
@@ -95,9 +96,11 @@ const productFields = {
   categoryId: z.string(),
   createdAt: isoDateTime,
   // The product's maintained review figures (decision 020).
-  reviewCount: z.int().min(0),
-  averageRating: z.number().min(1).max(5).nullable().meta({ description: "To one decimal; null while there are no reviews" }),
+  ...ratingSummarySchema.shape,
 };
+
+/** A product with few left, as the owner's overview lists it (no id of its own: it stays inline in the API's document). */
+export const lowStockProductSchema = z.strictObject({ id: z.string(), name: z.string(), stock: z.int().min(0) });
 
 export const productSummarySchema = z
   .strictObject({ ...productFields, image: imageRefSchema.nullable().meta({ description: "The first picture; null when there is none" }) })

@@ -6,6 +6,7 @@ import type {
   categorySummarySchema,
   categoryWithProductsSchema,
   imageRefSchema,
+  lowStockProductSchema,
   productDetailSchema,
   productPageSchema,
   productSuggestionSchema,
@@ -20,4 +21,5 @@ export type CategorySummary = z.infer<typeof categorySummarySchema>;
 export type CategoryList = z.infer<typeof categoryListSchema>;
 export type CategoryWithProducts = z.infer<typeof categoryWithProductsSchema>;
 export type CategoryListPage = z.infer<typeof categoryListPageSchema>;
+export type LowStockProduct = z.infer<typeof lowStockProductSchema>;
 export type ProductSuggestion = z.infer<typeof productSuggestionSchema>;

@@ -80,3 +80,16 @@ export const adminOrderPageSchema = z
     pageCount: z.int().min(1),
   })
   .meta({ id: "AdminOrderPage" });
+
+/**
+ * One day's orders in the shop's time zone, as the orders module keeps them while orders are placed and cancelled:
+ * those placed and not cancelled since, those cancelled, and the totals (shipping included) of the first.
+ */
+export const daySalesSchema = z
+  .strictObject({
+    day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).meta({ description: "YYYY-MM-DD in the shop's time zone" }),
+    orders: z.int().min(0),
+    cancelled: z.int().min(0),
+    revenuePaise: z.int().min(0),
+  })
+  .meta({ id: "DaySales" });

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type {
   adminOrderPageSchema,
   customerSchema,
+  daySalesSchema,
   orderDetailSchema,
   orderLineSchema,
   orderStatusSchema,
@@ -17,6 +18,7 @@ export type OrderSummary = z.infer<typeof orderSummarySchema>;
 export type OrderDetail = z.infer<typeof orderDetailSchema>;
 export type ViewedOrder = z.infer<typeof viewedOrderSchema>;
 export type AdminOrderPage = z.infer<typeof adminOrderPageSchema>;
+export type DaySales = z.infer<typeof daySalesSchema>;
 
 /** Where an order may go next (issue 4): pending → processing → shipped → delivered, or cancelled early. */
 export const NEXT_STATUSES: Record<OrderStatus, OrderStatus[]> = {

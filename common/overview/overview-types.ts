@@ -1,4 +1,7 @@
 import { z } from "zod";
+import { lowStockProductSchema } from "../catalog/catalog-schemas.ts";
+import { daySalesSchema } from "../orders/order-schemas.ts";
+import type { DaySales } from "../orders/order-types.ts";
 
 /** A product counts as low in stock at this many or fewer (the overview lists them, fewest first). */
 export const LOW_STOCK_THRESHOLD = 5;
@@ -9,11 +12,8 @@ export const UNHANDLED_COUNT_CAP = 100;
 /** The chart's span: today and the days before it. */
 export const OVERVIEW_DAYS = 30;
 
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).meta({ description: "YYYY-MM-DD in the shop's time zone" });
-const salesSummary = { orders: z.int().min(0), cancelled: z.int().min(0), revenuePaise: z.int().min(0) };
-
-/** Orders of one day in the shop's time zone: placed and not cancelled since, cancelled, and their totals (shipping included) in paise. */
-export const daySalesSchema = z.strictObject({ day, ...salesSummary }).meta({ id: "DaySales" });
+// The chart's days are the orders module's daily figures; today and the span add them up.
+const { day, ...salesSummary } = daySalesSchema.shape;
 
 /** The owner's overview (GET /api/admin/overview). */
 export const overviewSchema = z
@@ -24,13 +24,13 @@ export const overviewSchema = z
     days: z.array(daySalesSchema).meta({ description: "Every day of the span, oldest first, days without orders included (as zeros)" }),
     lowStock: z.strictObject({
       threshold: z.int(),
-      products: z.array(z.strictObject({ id: z.string(), name: z.string(), stock: z.int().min(0) })),
+      products: z.array(lowStockProductSchema),
       more: z.boolean(),
     }),
     unhandledMessages: z.strictObject({ count: z.int().min(0), atLeast: z.boolean().meta({ description: "The count is capped; the real number may be higher" }) }),
   })
   .meta({ id: "Overview" });
 
-export type DaySales = z.infer<typeof daySalesSchema>;
+export type { DaySales };
 export type SalesSummary = Pick<DaySales, "orders" | "cancelled" | "revenuePaise">;
 export type Overview = z.infer<typeof overviewSchema>;

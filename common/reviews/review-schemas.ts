@@ -47,6 +47,15 @@ export const reviewIdSchema = idSchema;
 
 // ---- What the JSON API answers about reviews.
 
+/**
+ * The maintained review figures of one product, as every product the API answers carries them: the number of
+ * reviews and the average to one decimal (null without reviews).
+ */
+export const ratingSummarySchema = z.strictObject({
+  reviewCount: z.int().min(0),
+  averageRating: z.number().min(1).max(5).nullable().meta({ description: "To one decimal; null while there are no reviews" }),
+});
+
 export const reviewSchema = z
   .strictObject({
     id: z.string(),

@@ -1,15 +1,7 @@
+import type { SessionUser } from "#common/shared/session-user.ts";
 import { ForbiddenError, UnauthorizedError } from "./errors.ts";
 
-/** The signed-in person as every service sees them. */
-export interface SessionUser {
-  id: string;
-  name: string;
-  email: string;
-  username: string;
-  image: string | null;
-  emailVerified: boolean;
-  isAdmin: boolean;
-}
+export type { SessionUser };
 
 /** Who is asking, as far as limits care: the client address they are counted by (null when unknown). */
 export interface Caller {

@@ -1,17 +1,16 @@
 import { Hono } from "hono";
-import type { z } from "zod";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { MAX_IMAGE_BYTES } from "#common/shared/constants.ts";
 import { messages } from "#common/shared/messages.ts";
 import { ACCEPTED_IMAGE_TYPES } from "#common/shared/images.ts";
-import { privateProfileSchema, profileSchema, profileViewSchema, sessionUserSchema } from "#common/accounts/account-schemas.ts";
+import { privateProfileSchema, profileSchema, profileViewSchema } from "#common/accounts/account-schemas.ts";
+import { sessionUserSchema } from "#common/shared/session-user.ts";
 import type { AppEnv } from "../../app-env.ts";
 import { describeRoute, idParameter, json, jsonBody, problems } from "../../platform/http/api-docs.ts";
 import { formPartsLimit } from "../../platform/http/form-parts-limit.ts";
 import { currentUser, requestContext } from "../../platform/http/request-context.ts";
 import { NotFoundError, UnauthorizedError } from "../../platform/errors.ts";
-import type { SessionUser } from "../../platform/session-user.ts";
 import { readJson } from "../../platform/http/read-json.ts";
 
 // The picture and the multipart framing around it.
@@ -83,9 +82,3 @@ export const profilePictureApi = new Hono<AppEnv>().post(
     return c.json(await c.get("services").profiles.setPicture(user, c.req.param("userId"), picture, requestContext(c)));
   },
 );
-
-// The platform's SessionUser (which cannot import a feature's schema) and the documented answer of GET /api/me
-// must stay one shape: this fails to compile when either changes alone.
-type SameShape<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
-const sessionUserMatchesItsSchema: SameShape<SessionUser, z.infer<typeof sessionUserSchema>> = true;
-void sessionUserMatchesItsSchema;

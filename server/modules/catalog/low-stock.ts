@@ -1,11 +1,8 @@
 import type { Kysely } from "kysely";
+import type { LowStockProduct } from "#common/catalog/catalog-types.ts";
 import type { DB } from "../../platform/db/schema.ts";
 
-export interface LowStockProduct {
-  id: string;
-  name: string;
-  stock: number;
-}
+export type { LowStockProduct };
 
 /**
  * Products with at most `threshold` in stock, fewest first, at most `limit` of them: a range of the

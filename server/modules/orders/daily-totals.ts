@@ -1,15 +1,7 @@
 import { sql, type Kysely, type QueryCreator } from "kysely";
 import { insertValuesWhen, type SelectQuery } from "../../platform/db/insert-values-when.ts";
+import type { DaySales } from "#common/orders/order-types.ts";
 import type { DB } from "../../platform/db/schema.ts";
-
-/** One day's orders in the shop's time zone: placed, cancelled since, and the revenue of those still standing. */
-export interface DailyOrderTotals {
-  /** YYYY-MM-DD in the shop's time zone. */
-  day: string;
-  ordersPlaced: number;
-  ordersCancelled: number;
-  revenuePaise: number;
-}
 
 /**
  * Counts a new order on its day, inside the transaction that places it, so the totals commit or roll back with
@@ -47,8 +39,11 @@ export async function countCancelledOrder(trx: Kysely<DB>, day: string, totalPai
     .execute();
 }
 
-/** The totals of the days from `fromDay` to `toDay` (inclusive) that had orders; at most one row per day. */
-export async function readDailyTotals(db: Kysely<DB>, fromDay: string, toDay: string): Promise<DailyOrderTotals[]> {
+/**
+ * The totals of the days from `fromDay` to `toDay` (inclusive) that had orders, at most one per day: the orders
+ * placed that day and not cancelled since, those cancelled, and the revenue of the first.
+ */
+export async function readDailyTotals(db: Kysely<DB>, fromDay: string, toDay: string): Promise<DaySales[]> {
   const rows = await db
     .selectFrom("order_daily_totals")
     .selectAll()
@@ -58,8 +53,8 @@ export async function readDailyTotals(db: Kysely<DB>, fromDay: string, toDay: st
     .execute();
   return rows.map((row) => ({
     day: row.day,
-    ordersPlaced: Number(row.orders_placed),
-    ordersCancelled: Number(row.orders_cancelled),
+    orders: Number(row.orders_placed) - Number(row.orders_cancelled),
+    cancelled: Number(row.orders_cancelled),
     revenuePaise: Number(row.revenue_paise),
   }));
 }

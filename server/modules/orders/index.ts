@@ -1,4 +1,4 @@
 // The orders module's public face: the composition root, the other modules and the tests import only this.
 export { createOrdersService } from "./orders.ts";
 export { adminOrdersApi, ordersApi } from "./orders-api.ts";
-export { readDailyTotals, type DailyOrderTotals } from "./daily-totals.ts";
+export { readDailyTotals } from "./daily-totals.ts";

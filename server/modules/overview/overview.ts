@@ -49,10 +49,7 @@ export function createOverviewService(deps: OverviewDependencies) {
       const byDay = new Map(totals.map((t) => [t.day, t]));
       const days: DaySales[] = Array.from({ length: OVERVIEW_DAYS }, (_, i) => {
         const day = addDays(from, i);
-        const t = byDay.get(day);
-        return t
-          ? { day, orders: t.ordersPlaced - t.ordersCancelled, cancelled: t.ordersCancelled, revenuePaise: t.revenuePaise }
-          : { day, orders: 0, cancelled: 0, revenuePaise: 0 };
+        return byDay.get(day) ?? { day, orders: 0, cancelled: 0, revenuePaise: 0 };
       });
       const sum = (list: DaySales[]): SalesSummary => ({
         orders: list.reduce((n, d) => n + d.orders, 0),

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from "kysely";
+import type { MAIL_STATUSES } from "./migrations/0006-mail-outbox.ts";
 import type { Timestamp } from "./values.ts";
 
 // Kysely's view of the tables created in ./migrations (docs/decisions/002-database-portability.md).
@@ -149,7 +150,8 @@ export interface OrderLineTable {
   quantity: number;
 }
 
-export type MailStatus = "pending" | "sent" | "failed";
+/** The statuses the table's check constraint allows, from the one list that constraint is built from. */
+export type MailStatus = (typeof MAIL_STATUSES)[number];
 
 export interface MailOutboxTable {
   id: string;

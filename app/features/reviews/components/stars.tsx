@@ -1,4 +1,5 @@
 import { messages } from "#common/shared/messages.ts";
+import type { RatingSummary as RatingFigures } from "#common/reviews/review-types.ts";
 
 const STAR_PATH =
   "M12 2.5l2.9 6.1 6.6.8-4.9 4.6 1.3 6.6L12 17.3l-5.9 3.3 1.3-6.6L2.5 9.4l6.6-.8z";
@@ -58,11 +59,7 @@ export function RatingSummary({
   averageRating,
   reviewCount,
   compact = false,
-}: {
-  averageRating: number | null;
-  reviewCount: number;
-  compact?: boolean;
-}) {
+}: RatingFigures & { compact?: boolean }) {
   if (averageRating === null || reviewCount === 0) {
     return (
       <p className="text-sm text-stone-500">{messages.reviews.noRatingYet}</p>
