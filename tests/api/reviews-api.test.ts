@@ -86,6 +86,22 @@ describe("the reviews API", () => {
 });
 
 describe("the product page", () => {
+  it("states its price in the structured data as schema.org writes it ('1499.50'), and its edit form shows it as an admin types it", async () => {
+    const plant = await createProduct(shop.app.database.db, { price_paise: 149_950 });
+    const page = await (await shop.app.request(`/product/${plant.id}`)).text();
+    const structured = /<script type="application\/ld\+json">([^<]*)<\/script>/.exec(page)?.[1];
+    expect(structured, "the page carries structured data").toBeDefined();
+    expect(JSON.parse(structured!).offers).toMatchObject({ priceCurrency: "INR", price: "1499.50" });
+
+    const whole = await createProduct(shop.app.database.db, { price_paise: 150_000 });
+    const admin = await person("Owner", true);
+    for (const [product, typed] of [[plant, "1499.50"], [whole, "1500"]] as const) {
+      const form = await shop.app.request(`/product/${product.id}/edit`, { headers: { Cookie: admin.cookie } });
+      expect(form.status).toBe(200);
+      expect(/<input[^>]*name="price"[^>]*>/.exec(await form.text())?.[0]).toContain(`value="${typed}"`);
+    }
+  });
+
   it("shows HTML in a review's text as text, escaped, never as markup", async () => {
     const plant = await createProduct(shop.app.database.db);
     const mallory = await person("<b>Mallory</b>");
