@@ -41,7 +41,7 @@ export async function composeShop(config: Config, database: Pick<Database, "db" 
     sealer,
     shopName: config.shop.name,
     contactEmail: config.mail.contactEmail,
-    timeZone: config.timeZone,
+    timeZone: config.shop.timeZone,
     shippingFeePaise: config.shop.shippingFeePaise,
     outbox,
     logger,

@@ -15,6 +15,7 @@ describe("loadConfig", () => {
       author: "the Plant Shop team",
       shippingFeePaise: 2000,
       publicUrl: "http://localhost:3000",
+      timeZone: "Asia/Kolkata",
     });
     expect(config.dataDir.endsWith("/data")).toBe(true);
   });
@@ -29,6 +30,7 @@ describe("loadConfig", () => {
       SHOP_NAME: "Green Corner",
       SHOP_AUTHOR: "Asha",
       SHIPPING_FEE_PAISE: "4900",
+      SHOP_TIME_ZONE: "America/New_York",
       TRUST_PROXY: "1",
     });
     expect(config.port).toBe(4100);
@@ -39,6 +41,7 @@ describe("loadConfig", () => {
     expect(config.shop.name).toBe("Green Corner");
     expect(config.shop.author).toBe("Asha");
     expect(config.shop.shippingFeePaise).toBe(4900);
+    expect(config.shop.timeZone).toBe("America/New_York");
     expect(config.trustProxy).toBe(1);
   });
 
@@ -53,6 +56,10 @@ describe("loadConfig", () => {
     const text = (error as ConfigError).message;
     for (const name of ["PORT", "DATABASE_URL", "SEED_SAMPLE_DATA", "SHIPPING_FEE_PAISE"]) expect(text).toContain(name);
     expect((error as ConfigError).problems).toHaveLength(4);
+  });
+
+  it("refuses a SHOP_TIME_ZONE that is no IANA time zone, naming the variable", () => {
+    expect(() => loadConfig({ SHOP_TIME_ZONE: "Mars/Olympus_Mons" })).toThrow("SHOP_TIME_ZONE: must be an IANA time zone such as Asia/Kolkata");
   });
 
   it("refuses an empty PORT instead of listening on a random one", () => {

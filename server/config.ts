@@ -96,8 +96,6 @@ export interface Config {
   /** How long a page rendered for a visitor without cookies is reused; 0 turns the cache off. */
   pageCacheSeconds: number;
   shop: PublicShopConfig;
-  /** The shop's time zone: what "today" means on the admin overview. */
-  timeZone: string;
   logLevel: z.output<typeof envSchema>["LOG_LEVEL"];
   /** How long shutdown may take: requests in flight, then the e-mails they queued, share it. */
   shutdownTimeoutMs: number;
@@ -123,6 +121,8 @@ export interface PublicShopConfig {
   author: string;
   shippingFeePaise: number;
   publicUrl: string;
+  /** The IANA zone every date and time is shown in, and whose days the order totals count (SHOP_TIME_ZONE). */
+  timeZone: string;
 }
 
 const MB = 1024 * 1024;
@@ -155,7 +155,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedSampleData: e.SEED_SAMPLE_DATA,
     trustProxy: e.TRUST_PROXY,
     pageCacheSeconds: e.PAGE_CACHE_SECONDS,
-    timeZone: e.SHOP_TIME_ZONE,
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_SECONDS * 1000,
     authSecret: e.AUTH_SECRET,
@@ -176,6 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       author: e.SHOP_AUTHOR,
       shippingFeePaise: e.SHIPPING_FEE_PAISE,
       publicUrl: publicUrl.origin,
+      timeZone: e.SHOP_TIME_ZONE,
     },
   };
 }

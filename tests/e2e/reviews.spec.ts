@@ -1,8 +1,10 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Locator, Page } from "@playwright/test";
+import { formatDate } from "../../common/shared/dates.ts";
 import { messages } from "../../common/shared/messages.ts";
 import type { Database } from "../../server/platform/db/client.ts";
+import { DEFAULT_SHOP_TIME_ZONE } from "../../server/platform/shop-day.ts";
 import { createProduct } from "../support/factories.ts";
 import { insertSessions } from "../support/shop-process.ts";
 import { createShopper } from "../support/shoppers.ts";
@@ -274,5 +276,31 @@ test.describe("reviews", () => {
     await page.getByRole("link", { name: r.newestReviews }).click();
     await expect(reviews.first()).toContainText("Review number 12");
     await context.close();
+  });
+
+  test.describe("in a browser whose own time zone is not the shop's", () => {
+    // A browser zone in which today is another day than in the e2e shop's zone (India, SHOP_TIME_ZONE unset, which
+    // keeps UTC+5:30 all year), at any hour: 16½ hours behind India before 4 pm there, 8½ ahead after; a date
+    // written in the browser's zone would then differ from the server's.
+    const indiaHour = new Date(Date.now() + 5.5 * 3_600_000).getUTCHours();
+    const browserZone = indiaHour < 16 ? "Pacific/Pago_Pago" : "Pacific/Kiritimati";
+    test.use({ timezoneId: browserZone });
+
+    test("a review is dated in the shop's time zone, and the page hydrates with the server's text (no console error)", async ({ page, shopDb }) => {
+      const plant = await createProduct(shopDb.db, { name: `Dated Fern ${Date.now()}` });
+      await signedIn(page, shopDb, { name: "Meera Iyer" });
+      await page.goto(`/product/${plant.id}`);
+      await writeReview(page, "Unfurled a new frond overnight", 5);
+      await expect(toast(page, r.added)).toBeVisible();
+      // Loaded afresh: the server renders the date, this browser hydrates it.
+      await page.reload();
+      const review = panel(page).getByTestId("review");
+      await hydrated(review.getByRole("button", { name: r.deleteReview }));
+      const shown = review.locator("time");
+      const instant = await shown.getAttribute("datetime");
+      expect(instant).not.toBeNull();
+      expect(formatDate(instant!, browserZone), "the browser's own day differs from the shop's").not.toBe(formatDate(instant!, DEFAULT_SHOP_TIME_ZONE));
+      await expect(shown).toHaveText(formatDate(instant!, DEFAULT_SHOP_TIME_ZONE));
+    });
   });
 });

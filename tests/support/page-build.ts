@@ -9,7 +9,7 @@ const PROJECT_ROOT = path.resolve(import.meta.dirname, "../..");
  * The shop's real pages (loaders and actions) in-process, compiled by Vite from the sources as in development,
  * but handled in production mode (errors reach the browser without their stack). No build needed.
  */
-export async function loadPages(publicUrl: string): Promise<{ handler: PageHandler; close(): Promise<void> }> {
+export async function loadPages(publicUrl: string, env: NodeJS.ProcessEnv = {}): Promise<{ handler: PageHandler; close(): Promise<void> }> {
   const { createServer } = await import("vite");
   const vite = await createServer({
     root: PROJECT_ROOT,
@@ -18,6 +18,7 @@ export async function loadPages(publicUrl: string): Promise<{ handler: PageHandl
     server: { middlewareMode: true, hmr: false, watch: null },
   });
   const build = (await vite.ssrLoadModule("virtual:react-router/server-build")) as ServerBuild;
-  const { shop } = loadConfig({ NODE_ENV: "test", PUBLIC_URL: publicUrl, DATA_DIR: "./unused" });
+  // The shop's public settings (name, shipping fee, time zone) as the app's own configuration has them.
+  const { shop } = loadConfig({ NODE_ENV: "test", DATA_DIR: "./unused", ...env, PUBLIC_URL: publicUrl });
   return { handler: createPageHandler(build, "production", shop), close: () => vite.close() };
 }

@@ -34,9 +34,6 @@ export function createOverviewService(deps: OverviewDependencies) {
   const now = deps.now ?? (() => new Date());
 
   return {
-    /** The shop's time zone, for pages that show dates and times the way the overview counts days. */
-    timeZone: deps.timeZone,
-
     async getOverview(viewer: SessionUser | null): Promise<Overview> {
       requireAdmin(viewer);
       const today = shopDay(now(), deps.timeZone);

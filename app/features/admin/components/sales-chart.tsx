@@ -1,4 +1,5 @@
 import type { DaySales } from "#common/overview/overview-types.ts";
+import { formatDay } from "#common/shared/dates.ts";
 import { formatPrice } from "#common/shared/money.ts";
 
 const WIDTH = 720;
@@ -7,12 +8,6 @@ const LEFT = 64; // room for the revenue axis labels
 const BOTTOM = 28; // room for the date labels
 const TOP = 12;
 
-/** "3 Nov" from "2026-11-03", without a time zone: the day is already the shop's. */
-export function shortDay(day: string): string {
-  const [, month, date] = day.split("-").map(Number);
-  const names = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-  return `${date} ${names[(month ?? 1) - 1] ?? ""}`;
-}
 
 /** A round top for the revenue axis: 1, 2 or 5 times a power of ten, at least the highest day. */
 function niceMaximum(value: number): number {
@@ -36,8 +31,8 @@ export function SalesChart({ days }: { days: DaySales[] }) {
   const best = days.reduce<DaySales | undefined>((a, d) => (!a || d.revenuePaise > a.revenuePaise ? d : a), undefined);
   const first = days[0];
   const last = days[days.length - 1];
-  const span = first && last ? `From ${shortDay(first.day)} to ${shortDay(last.day)}. ` : "";
-  const highlight = best && best.revenuePaise > 0 ? `Best day ${shortDay(best.day)}: ${formatPrice(best.revenuePaise)}.` : "No orders in this period.";
+  const span = first && last ? `From ${formatDay(first.day)} to ${formatDay(last.day)}. ` : "";
+  const highlight = best && best.revenuePaise > 0 ? `Best day ${formatDay(best.day)}: ${formatPrice(best.revenuePaise)}.` : "No orders in this period.";
   const description = `${span}${highlight} The table below lists every day.`;
   return (
     <svg
@@ -67,12 +62,12 @@ export function SalesChart({ days }: { days: DaySales[] }) {
         return (
           <g key={d.day}>
             <rect x={x} y={TOP + plotHeight - height} width={barWidth} height={height} fill="#3f7d3a" rx={1}>
-              <title>{`${shortDay(d.day)}: ${d.orders} ${d.orders === 1 ? "order" : "orders"}, ${formatPrice(d.revenuePaise)}`}</title>
+              <title>{`${formatDay(d.day)}: ${d.orders} ${d.orders === 1 ? "order" : "orders"}, ${formatPrice(d.revenuePaise)}`}</title>
             </rect>
             {/* A date under every fifth bar and the last: thirty labels would overlap. */}
             {i % 5 === 0 || i === days.length - 1 ? (
               <text x={x + barWidth / 2} y={HEIGHT - 8} textAnchor="middle" fontSize={11} fill="#57534e">
-                {shortDay(d.day)}
+                {formatDay(d.day)}
               </text>
             ) : null}
           </g>

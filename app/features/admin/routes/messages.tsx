@@ -2,6 +2,7 @@ import { Form, isRouteErrorResponse, Link, useNavigation } from "react-router";
 import type { ContactMessage } from "#common/contact/contact-types.ts";
 import { AdminNav } from "../components/admin-nav.tsx";
 import { FormMessage } from "../../../shared/ui/form-message.tsx";
+import { ShopTime } from "../../../shared/ui/shop-time.tsx";
 import { actionResult, formLevelMessage, loadOrRefuse } from "../../../shared/lib/service-errors.ts";
 import { readFormFields } from "../../../shared/lib/forms.ts";
 import { requireAdmin } from "../../../shared/lib/session.ts";
@@ -14,15 +15,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const admin = requireAdmin(context, request);
   const query = Object.fromEntries(new URL(request.url).searchParams);
   const page = await loadOrRefuse(() => context.services.contact.listMessages(admin, query));
-  const { timeZone } = context.services.overview;
-  // Dates are written here, on the server, in the shop's zone: the browser's own formatting could differ
-  // from the server's (locale data), and the page would not hydrate cleanly.
-  const items = page.items.map((message) => ({
-    ...message,
-    sentText: formatWhen(message.createdAt, timeZone),
-    handledText: message.handledAt ? formatWhen(message.handledAt, timeZone) : null,
-  }));
-  return { ...page, items, first: !query.cursor };
+  return { ...page, first: !query.cursor };
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
@@ -31,14 +24,9 @@ export async function action({ context, request }: Route.ActionArgs) {
   return actionResult(async () => ({ message: await context.services.contact.setHandled(admin, id, { handled }) }));
 }
 
-function formatWhen(iso: string, timeZone: string): string {
-  return new Date(iso).toLocaleString("en-IN", { dateStyle: "medium", timeStyle: "short", timeZone });
-}
-
-type ShownMessage = ContactMessage & { sentText: string; handledText: string | null };
-
-function MessageCard({ message, busy }: { message: ShownMessage; busy: boolean }) {
-  const handled = message.handledAt !== null;
+function MessageCard({ message, busy }: { message: ContactMessage; busy: boolean }) {
+  const { handledAt } = message;
+  const handled = handledAt !== null;
   return (
     <li>
       <article
@@ -51,7 +39,13 @@ function MessageCard({ message, busy }: { message: ShownMessage; busy: boolean }
             {message.subject}
           </h2>
           <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${handled ? "bg-stone-200 text-stone-700" : "bg-leaf-100 text-leaf-900"}`}>
-            {handled ? `Handled ${message.handledText}` : "Not handled yet"}
+            {handled ? (
+              <>
+                Handled <ShopTime instant={handledAt} />
+              </>
+            ) : (
+              "Not handled yet"
+            )}
           </span>
         </header>
         <p className="mt-1 text-sm">
@@ -59,7 +53,7 @@ function MessageCard({ message, busy }: { message: ShownMessage; busy: boolean }
           <a href={`mailto:${message.email}?subject=${encodeURIComponent(`Re: ${message.subject}`)}`} className="text-leaf-800 underline">
             {message.email}
           </a>
-          &gt;, <time dateTime={message.createdAt}>{message.sentText}</time>
+          &gt;, <ShopTime instant={message.createdAt} />
         </p>
         <p className="mt-3 whitespace-pre-line break-words">{message.message}</p>
         <Form method="post" className="mt-3">

@@ -1,7 +1,8 @@
 import { Link } from "react-router";
+import { formatDay } from "#common/shared/dates.ts";
 import { formatPrice, formatPriceExact } from "#common/shared/money.ts";
 import { AdminNav } from "../components/admin-nav.tsx";
-import { SalesChart, shortDay } from "../components/sales-chart.tsx";
+import { SalesChart } from "../components/sales-chart.tsx";
 import { requireAdmin } from "../../../shared/lib/session.ts";
 import { loadOrRefuse } from "../../../shared/lib/service-errors.ts";
 import { privatePageMeta } from "../../../shared/lib/seo.ts";
@@ -39,7 +40,7 @@ export default function AdminOverview({ loaderData: overview }: Route.ComponentP
       <h1 className="text-3xl font-bold text-stone-900">Overview</h1>
       <AdminNav />
       <p className="mb-6 text-sm text-stone-600">
-        Days are counted in the shop&apos;s time zone ({overview.timeZone}); today is {shortDay(today.day)}. Revenue is the total of orders not
+        Days are counted in the shop&apos;s time zone ({overview.timeZone}); today is {formatDay(today.day)}. Revenue is the total of orders not
         cancelled, shipping included.
       </p>
 
@@ -73,7 +74,7 @@ export default function AdminOverview({ loaderData: overview }: Route.ComponentP
           Revenue per day
         </h2>
         <p className="mb-3 text-sm text-stone-600">
-          {shortDay(lastDays.from)} to {shortDay(lastDays.to)}: {plural(lastDays.orders, "order", "orders")}, {formatPrice(lastDays.revenuePaise)}
+          {formatDay(lastDays.from)} to {formatDay(lastDays.to)}: {plural(lastDays.orders, "order", "orders")}, {formatPrice(lastDays.revenuePaise)}
         </p>
         <SalesChart days={overview.days} />
         <details className="mt-3">
@@ -100,7 +101,7 @@ export default function AdminOverview({ loaderData: overview }: Route.ComponentP
               {[...overview.days].reverse().map((d) => (
                 <tr key={d.day}>
                   <th scope="row" className="py-1 font-normal">
-                    <time dateTime={d.day}>{shortDay(d.day)}</time>
+                    <time dateTime={d.day}>{formatDay(d.day)}</time>
                   </th>
                   <td className="py-1 text-right">{d.orders}</td>
                   <td className="py-1 text-right">{d.cancelled}</td>

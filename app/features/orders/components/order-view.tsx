@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { formatPriceExact } from "#common/shared/money.ts";
 import type { Customer, OrderDetail, OrderStatus } from "#common/orders/order-types.ts";
+import { ShopTime } from "../../../shared/ui/shop-time.tsx";
 import { OrderSummary } from "./order-summary.tsx";
 
 const STATUS_STYLES: Record<OrderStatus, string> = {
@@ -13,10 +14,6 @@ const STATUS_STYLES: Record<OrderStatus, string> = {
 
 export function StatusBadge({ status }: { status: OrderStatus }) {
   return <span className={`inline-block rounded-full px-3 py-1 text-sm font-semibold capitalize ${STATUS_STYLES[status]}`}>{status}</span>;
-}
-
-export function formatOrderDate(iso: string): string {
-  return new Date(iso).toLocaleString("en-IN", { dateStyle: "medium", timeStyle: "short", timeZone: "Asia/Kolkata" });
 }
 
 /** Who placed an order, for the admins: name and a mail link. */
@@ -41,7 +38,9 @@ export function OrderHeading({ order, back }: { order: OrderDetail; back: { to: 
       <div className="mb-6 mt-2 flex flex-wrap items-center gap-4">
         <h1 className="text-3xl font-bold text-stone-900">Order {order.number}</h1>
         <StatusBadge status={order.status} />
-        <span className="text-stone-600">Placed {formatOrderDate(order.createdAt)}</span>
+        <span className="text-stone-600">
+          Placed <ShopTime instant={order.createdAt} />
+        </span>
       </div>
     </>
   );

@@ -1,7 +1,8 @@
 import { Form, Link, useSearchParams } from "react-router";
 import { formatPriceExact } from "#common/shared/money.ts";
 import { ORDER_STATUSES } from "#common/orders/order-schemas.ts";
-import { CustomerContact, formatOrderDate, StatusBadge } from "../components/order-view.tsx";
+import { CustomerContact, StatusBadge } from "../components/order-view.tsx";
+import { ShopTime } from "../../../shared/ui/shop-time.tsx";
 import { requireAdmin } from "../../../shared/lib/session.ts";
 import { loadOrRefuse } from "../../../shared/lib/service-errors.ts";
 import { AdminNav } from "../../admin/components/admin-nav.tsx";
@@ -70,7 +71,7 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
                 <td className="py-3 text-stone-700">
                   <CustomerContact customer={order.customer} />
                 </td>
-                <td className="whitespace-nowrap py-3 text-stone-700">{formatOrderDate(order.createdAt)}</td>
+                <td className="whitespace-nowrap py-3 text-stone-700"><ShopTime instant={order.createdAt} /></td>
                 <td className="py-3">
                   <StatusBadge status={order.status} />
                 </td>

@@ -1,7 +1,8 @@
 import { Link } from "react-router";
 import { messages } from "#common/shared/messages.ts";
 import { formatPriceExact } from "#common/shared/money.ts";
-import { formatOrderDate, StatusBadge } from "../components/order-view.tsx";
+import { StatusBadge } from "../components/order-view.tsx";
+import { ShopTime } from "../../../shared/ui/shop-time.tsx";
 import { requireUser } from "../../../shared/lib/session.ts";
 import { loadOrRefuse } from "../../../shared/lib/service-errors.ts";
 import type { Route } from "./+types/orders";
@@ -27,7 +28,7 @@ export default function Orders({ loaderData }: Route.ComponentProps) {
               <Link to={`/orders/${order.id}`} className="font-semibold text-leaf-800 underline underline-offset-4">
                 {order.number}
               </Link>
-              <span className="text-stone-600">{formatOrderDate(order.createdAt)}</span>
+              <ShopTime instant={order.createdAt} className="text-stone-600" />
               <StatusBadge status={order.status} />
               <span className="ml-auto font-semibold">
                 {order.itemCount} item{order.itemCount === 1 ? "" : "s"} · {formatPriceExact(order.totalPaise)}

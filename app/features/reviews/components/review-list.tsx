@@ -3,6 +3,7 @@ import { toast } from "../../../shared/lib/toast.ts";
 import { Link, useFetcher } from "react-router";
 import type { Review, ReviewPage } from "#common/reviews/review-types.ts";
 import { messages } from "#common/shared/messages.ts";
+import { ShopTime } from "../../../shared/ui/shop-time.tsx";
 import { SubmitButton } from "../../../shared/ui/submit-button.tsx";
 import { Stars } from "./stars.tsx";
 import type { ReviewActionResult } from "./review-form.tsx";
@@ -10,11 +11,6 @@ import type { ReviewActionResult } from "./review-form.tsx";
 const r = messages.reviews;
 /** One fetcher for every delete button of the page, under this key, so that ReviewList reads its answer. */
 const DELETE_REVIEW = "review-delete";
-// Fixed locale and zone: the server's rendering and the browser's hydration must print the same date.
-const dateFormat = new Intl.DateTimeFormat("en-IN", {
-  dateStyle: "medium",
-  timeZone: "UTC",
-});
 
 export interface ReviewViewer {
   id: string;
@@ -109,9 +105,7 @@ function ReviewItem({
     <li className="py-4" data-testid="review">
       <div className="flex flex-wrap items-center gap-3">
         <Stars rating={review.rating} />
-        <time dateTime={review.createdAt} className="text-sm text-stone-500">
-          {dateFormat.format(new Date(review.createdAt))}
-        </time>
+        <ShopTime instant={review.createdAt} show="date" className="text-sm text-stone-500" />
       </div>
       <p className="mt-2 whitespace-pre-line break-words text-stone-800">
         {review.text}
