@@ -17,8 +17,8 @@ import { createPostgresDatabase, insertShoppers, startShopProcess, stopShopProce
 //   3. scarce: the same with a plant whose stock is topped up at half the rate phase 2 sold, so that many
 //      checkouts are refused for lack of stock (and the refused shopper empties the cart and tries again).
 // Prints each phase's rate and latency, and the checkout phases' order requests per second as a ratio to the
-// baseline's reads per second (engineering guide: speed is a ratio against a baseline measured in the same
-// run). Then checks against the database, per plant, that no unit was lost or oversold:
+// baseline's reads per second (a ratio against a baseline measured in the same run, so a slower or busier machine
+// moves both alike). Then checks against the database, per plant, that no unit was lost or oversold:
 // stock + units sold = initial stock + units restocked. Nothing here asserts a speed.
 export const SHOPPERS = 50;
 const PLENTY = 100_000;
@@ -224,9 +224,9 @@ export async function runPhase(shoppers: Shopper[], seconds: number, step: Step,
 /**
  * The shop's order desk while `run` lasts: every CONFIRM_EVERY_MS it moves the pending orders on to processing, as an
  * owner confirming them would. The shoppers keep the default cap on pending orders (MAX_PENDING_ORDERS, 5), as real
- * ones do; without the desk each would stop at the cap within a second. (Until stop 25 the bench raised the cap to
- * 1,000 instead, and every checkout counted a pending history that grew through the run: its PostgreSQL CPU per
- * order doubled between the first and the second half of a minute's load.)
+ * ones do; without the desk each would stop at the cap within a second. (Raising the cap to 1,000 instead would
+ * make every checkout count a pending history that grows through the run: its PostgreSQL CPU per order doubled
+ * between the first and the second half of a minute's load when the bench did so.)
  */
 export function withOrderDesk<T>({ db }: Pick<Database, "db">, run: () => Promise<T>): Promise<T> {
   return whileRunning(

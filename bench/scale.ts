@@ -10,7 +10,7 @@ import { createProductSearch, encodeCursor, sampleProducts, seedSampleData } fro
 import { createPostgresDatabase, startShopProcess, stopShopProcess, waitUntilHealthy } from "../tests/support/shop-process.ts";
 import { percentile } from "./statistics.ts";
 
-// Scale mode (issue 11): the same storefront pages and APIs at 10 products and at N (default 100,000), on SQLite
+// Scale mode (docs/decisions/026): the same storefront pages and APIs at 10 products and at N (default 100,000), on SQLite
 // and (with BENCH_DATABASE_URL or TEST_DATABASE_URL) on PostgreSQL. Each size gets a fresh database: the sample
 // catalogue, then a synthetic one written by a bulk loader (batched multi-row INSERTs through Kysely, so the search
 // index's triggers and GIN indexes are maintained as for any product). Requests are sent one at a time to a warm
