@@ -32,7 +32,8 @@ const CONFIRM_EVERY_MS = 50;
 const WARMUP_SECONDS = Number(process.env.BENCH_CHECKOUT_WARMUP_SECONDS ?? 3);
 // Its own port, overridable so that parallel runs on one machine do not meet (BENCH_CHECKOUT_PORT); more server
 // copies, on the ports after it, with BENCH_CHECKOUT_SERVERS (default 1): each shopper talks to one copy, and all
-// copies share the one PostgreSQL database, as several containers would (decision 009, "more cores").
+// copies share the one PostgreSQL database, as several containers would (more cores for the same database:
+// docs/performance.md, "Checkout: round trips and CPU per order").
 const PORT = Number(process.env.BENCH_CHECKOUT_PORT ?? 4611);
 const SERVERS = Math.max(1, Number(process.env.BENCH_CHECKOUT_SERVERS ?? 1));
 const shipping = { name: "Asha Kulkarni", phone: "+91 98765 43210", address: "12 Garden Road\nPune 411001" };
@@ -129,7 +130,8 @@ interface Answer {
 /**
  * The shoppers' HTTP client: undici's Pool, one kept-alive connection per shopper. Not fetch: on a two-core machine
  * the load generator shares the cores with the server and PostgreSQL, and fetch's web streams and Request objects
- * cost it about twice the CPU per request that the pool's own request does (docs/decisions/009).
+ * cost it about twice the CPU per request that the pool's own request does (docs/performance.md, "Checkout: round
+ * trips and CPU per order").
  */
 const pools = new Map<string, Pool>();
 
@@ -292,7 +294,8 @@ function row(label: string, { tally, seconds, cpu }: Measured, baselinePerSecond
 
 /**
  * What the machine can give checkout at most: the CPU one order costs all three programs together, against the
- * cores there are. The rate cannot pass cores × 1000 / that cost, whatever the waits (docs/decisions/009).
+ * cores there are. The rate cannot pass cores × 1000 / that cost, whatever the waits (docs/performance.md,
+ * "Checkout: round trips and CPU per order").
  */
 function printCpuBudget({ tally, cpu }: Measured) {
   if (!cpu || !tally.requests) return;
