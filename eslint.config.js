@@ -8,7 +8,7 @@ import tseslint from "typescript-eslint";
 // the import as written, so each rule lists the spellings that reach a folder: relative and `#…` aliases. A `group`
 // is gitignore syntax, where a leading # starts a comment: the aliases are matched with `regex`.
 
-// Routes and API handlers call services, never the database (engineering guide, "Routes never touch the database").
+// Routes and API handlers call services, never the database, so every rule lives in a service (docs/architecture.md).
 const databaseImports = [
   {
     group: ["**/db/*", "**/db", "kysely", "better-sqlite3", "pg"],

@@ -6,7 +6,7 @@ import { defineConfig } from "vite";
 const FRAMEWORK = /[\\/]node_modules[\\/](react|react-dom|react-router|scheduler|cookie|set-cookie-parser)[\\/]/;
 
 /**
- * Our own small modules that most pages share (UI primitives, the spec's messages, money, seo), one file
+ * Our own small modules that most pages share (UI primitives, the shop's messages, money, seo), one file
  * instead of a dozen. Nothing that imports zod, and nothing of the admin's screens: those stay in their
  * own chunks, loaded where used.
  */

@@ -1,7 +1,7 @@
 import { defineConfig } from "vitest/config";
 
 // Unit tests run once; tests that need a database (*.db.test.ts) run on SQLite and, when
-// TEST_DATABASE_URL is set, again on PostgreSQL (engineering guide, "Tests").
+// TEST_DATABASE_URL is set, again on PostgreSQL, since the shop runs on both (docs/decisions/002).
 const databaseTests = ["server/**/*.db.test.ts", "tests/api/**/*.test.ts"];
 const shared = { setupFiles: ["tests/support/fail-on-console-error.ts"], environment: "node" as const };
 

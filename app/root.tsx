@@ -36,7 +36,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return data({ shop: context.shop, user, cartCount, flash }, clear ? { headers: { "Set-Cookie": clear } } : undefined);
 }
 
-// The top bar is hidden on these screens (spec section 2), and on the password screens that share their card.
+// The top bar is hidden on the login and register screens and on the password screens that share their card
+// (docs/product.md, Whole shop).
 const BARE_PATHS = new Set(["/login", "/register", "/forgot-password", "/reset-password"]);
 
 export function Layout({ children }: { children: React.ReactNode }) {
@@ -52,7 +53,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#25632e" />
         {/* With a precedence React sends the stylesheet before the script preloads it hoists into <head>, so the
-            browser asks for it first (issue 12); <Links/>'s plain stylesheet came after all of them. */}
+            browser asks for it first (docs/decisions/028); <Links/>'s plain stylesheet came after all of them. */}
         <link rel="stylesheet" href={stylesheet} precedence="default" />
         <Meta />
         <Links />
@@ -76,7 +77,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   );
 }
 
-// What a client-side navigation says while it waits (spec: 'Loading Product...', 'Verifying…', profile spinner).
+// What a client-side navigation says while it waits ('Loading Product...', 'Verifying…', the profile's spinner).
 const PENDING_LABELS: [RegExp, string][] = [
   [/^\/product\//, messages.product.loading],
   [/^\/profile\//, messages.profile.loading],

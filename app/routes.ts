@@ -1,6 +1,6 @@
 import { index, route, type RouteConfig } from "@react-router/dev/routes";
 
-// Explicit routes (engineering guide): one module per screen.
+// Explicit routes, one module per screen, so each screen's address and file can be found from this one list.
 export default [
   index("features/catalog/routes/home.tsx"),
   route("shop", "features/catalog/routes/shop.tsx"),

@@ -7,7 +7,7 @@ import { createPostgresDatabase, insertShoppers, startShopProcess, stopShopProce
 import { BLUR_TEXT_SVG, LONG_LINES_SVG, MORPHOLOGY_SVG, NESTED_USE_SVG } from "../tests/support/costly-drawings.ts";
 import { innermostPid, residentMb, treeCpuMs } from "./proc.ts";
 
-// Abusive requests against a production server (issue 7), each case on a fresh server so that its peak memory
+// Abusive requests against a production server (docs/decisions/013), each case on a fresh server so that its peak memory
 // is its own. For each case it prints how long the abusive requests took, the CPU the server and its picture
 // decoder processes spent meanwhile (from /proc), the worst latency of a probe that asks for a static file every
 // 20 ms meanwhile (the event loop and libuv's thread pool both delay it), and the

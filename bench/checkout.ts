@@ -17,8 +17,8 @@ import { createPostgresDatabase, insertShoppers, startShopProcess, stopShopProce
 //   3. scarce: the same with a plant whose stock is topped up at half the rate phase 2 sold, so that many
 //      checkouts are refused for lack of stock (and the refused shopper empties the cart and tries again).
 // Prints each phase's rate and latency, and the checkout phases' order requests per second as a ratio to the
-// baseline's reads per second (engineering guide: speed is a ratio against a baseline measured in the same
-// run). Then checks against the database, per plant, that no unit was lost or oversold:
+// baseline's reads per second (a ratio against a baseline measured in the same run, so a slower or busier machine
+// moves both alike). Then checks against the database, per plant, that no unit was lost or oversold:
 // stock + units sold = initial stock + units restocked. Nothing here asserts a speed.
 export const SHOPPERS = 50;
 const PLENTY = 100_000;
@@ -32,7 +32,8 @@ const CONFIRM_EVERY_MS = 50;
 const WARMUP_SECONDS = Number(process.env.BENCH_CHECKOUT_WARMUP_SECONDS ?? 3);
 // Its own port, overridable so that parallel runs on one machine do not meet (BENCH_CHECKOUT_PORT); more server
 // copies, on the ports after it, with BENCH_CHECKOUT_SERVERS (default 1): each shopper talks to one copy, and all
-// copies share the one PostgreSQL database, as several containers would (decision 009, "more cores").
+// copies share the one PostgreSQL database, as several containers would (more cores for the same database:
+// docs/performance.md, "Checkout: round trips and CPU per order").
 const PORT = Number(process.env.BENCH_CHECKOUT_PORT ?? 4611);
 const SERVERS = Math.max(1, Number(process.env.BENCH_CHECKOUT_SERVERS ?? 1));
 const shipping = { name: "Asha Kulkarni", phone: "+91 98765 43210", address: "12 Garden Road\nPune 411001" };
@@ -129,7 +130,8 @@ interface Answer {
 /**
  * The shoppers' HTTP client: undici's Pool, one kept-alive connection per shopper. Not fetch: on a two-core machine
  * the load generator shares the cores with the server and PostgreSQL, and fetch's web streams and Request objects
- * cost it about twice the CPU per request that the pool's own request does (docs/decisions/009).
+ * cost it about twice the CPU per request that the pool's own request does (docs/performance.md, "Checkout: round
+ * trips and CPU per order").
  */
 const pools = new Map<string, Pool>();
 
@@ -224,9 +226,9 @@ export async function runPhase(shoppers: Shopper[], seconds: number, step: Step,
 /**
  * The shop's order desk while `run` lasts: every CONFIRM_EVERY_MS it moves the pending orders on to processing, as an
  * owner confirming them would. The shoppers keep the default cap on pending orders (MAX_PENDING_ORDERS, 5), as real
- * ones do; without the desk each would stop at the cap within a second. (Until stop 25 the bench raised the cap to
- * 1,000 instead, and every checkout counted a pending history that grew through the run: its PostgreSQL CPU per
- * order doubled between the first and the second half of a minute's load.)
+ * ones do; without the desk each would stop at the cap within a second. (Raising the cap to 1,000 instead would
+ * make every checkout count a pending history that grows through the run: its PostgreSQL CPU per order doubled
+ * between the first and the second half of a minute's load when the bench did so.)
  */
 export function withOrderDesk<T>({ db }: Pick<Database, "db">, run: () => Promise<T>): Promise<T> {
   return whileRunning(
@@ -292,7 +294,8 @@ function row(label: string, { tally, seconds, cpu }: Measured, baselinePerSecond
 
 /**
  * What the machine can give checkout at most: the CPU one order costs all three programs together, against the
- * cores there are. The rate cannot pass cores × 1000 / that cost, whatever the waits (docs/decisions/009).
+ * cores there are. The rate cannot pass cores × 1000 / that cost, whatever the waits (docs/performance.md,
+ * "Checkout: round trips and CPU per order").
  */
 function printCpuBudget({ tally, cpu }: Measured) {
   if (!cpu || !tally.requests) return;

@@ -14,7 +14,7 @@ import { gzipSync } from "node:zlib";
 const CLIENT = path.resolve("build/client");
 const SERVER_BUILD = path.resolve("build/server/index.js");
 
-/** The pages the issue budgets (issue 12: ≤ 125 kB gzip of JavaScript each), by React Router route id. */
+/** The pages with a budget (≤ 125 kB gzip of JavaScript each, docs/decisions/028), by React Router route id. */
 export const BUDGETED_PAGES = [
   { page: "home", route: "features/catalog/routes/home" },
   { page: "shop", route: "features/catalog/routes/shop" },

@@ -1,4 +1,4 @@
-// Peak memory while a decompression bomb is refused (issue 10): a fresh process uploads a 100,000 × 100,000 PNG
+// Peak memory while a decompression bomb is refused (docs/decisions/022): a fresh process uploads a 100,000 × 100,000 PNG
 // header (about 70 bytes) through the tus handler and asks the media service for images from it.
 // Run: npx tsx bench/pixel-flood.ts
 import { mkdtempSync, rmSync } from "node:fs";

@@ -1,4 +1,4 @@
-// How a page of reviews costs as a product's reviews grow (issue 9: paged by key, cost independent of the count).
+// How a page of reviews costs as a product's reviews grow (docs/decisions/020: paged by key, so the cost should not grow with the count).
 // Run: npx tsx bench/reviews-paging.ts [reviews]   (SQLite; TEST_DB=postgres TEST_DATABASE_URL=… for PostgreSQL)
 import { createProduct } from "../tests/support/factories.ts";
 import { createTestApp } from "../tests/support/test-app.ts";

@@ -10,11 +10,11 @@ import { createProductSearch, encodeCursor, sampleProducts, seedSampleData } fro
 import { createPostgresDatabase, startShopProcess, stopShopProcess, waitUntilHealthy } from "../tests/support/shop-process.ts";
 import { percentile } from "./statistics.ts";
 
-// Scale mode (issue 11): the same storefront pages and APIs at 10 products and at N (default 100,000), on SQLite
+// Scale mode (docs/decisions/026): the same storefront pages and APIs at 10 products and at N (default 100,000), on SQLite
 // and (with BENCH_DATABASE_URL or TEST_DATABASE_URL) on PostgreSQL. Each size gets a fresh database: the sample
 // catalogue, then a synthetic one written by a bulk loader (batched multi-row INSERTs through Kysely, so the search
 // index's triggers and GIN indexes are maintained as for any product). Requests are sent one at a time to a warm
-// server with the page cache off, as the issue measured; it prints p50/p95/p99 per size and the ratio N/10.
+// server with the page cache off, so each request does its real work; it prints p50/p95/p99 per size and the ratio N/10.
 const PORT = Number(process.env.BENCH_SCALE_PORT ?? 4472);
 const WARM_UP = 10;
 const SAMPLES = Number(process.env.BENCH_SCALE_SAMPLES ?? 100);
@@ -121,7 +121,7 @@ async function timeRepeatedly(call: () => Promise<boolean>): Promise<Latency> {
   return { p50: percentile(samples, 50), p95: percentile(samples, 95), p99: percentile(samples, 99), failures };
 }
 
-/** The requests of the issue's table, named so both sizes line up. */
+/** The storefront pages and catalogue APIs measured (decision 026's table), named so both sizes line up. */
 async function requestsFor(database: Database, size: number): Promise<[string, string][]> {
   const { db } = database;
   const biggest = await db

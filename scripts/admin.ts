@@ -6,7 +6,7 @@ import { openDatabase } from "../server/platform/db/client.ts";
 import { migrateToLatest } from "../server/platform/db/migrate.ts";
 
 // npm run admin -- grant <email> | revoke <email>: the shop owner's command for admin rights
-// (decisions.md). Uses the same DATA_DIR / DATABASE_URL as the server; safe while it runs.
+// (docs/product.md, Roles). Uses the same DATA_DIR / DATABASE_URL as the server; safe while it runs.
 const USAGE = "Usage: npm run admin -- grant <email>\n       npm run admin -- revoke <email>";
 
 async function main(): Promise<number> {

@@ -20,7 +20,7 @@ function numberSetting(what: string, min: number, max: number, { whole = true } 
   return (whole ? number.int(message) : number).min(min, message).max(max, message);
 }
 
-// Each variable is documented in README.md and decisions.md ("Configuration").
+// Each variable is documented in README.md's Configuration table.
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   HOST: z.string().min(1).default("0.0.0.0"),

@@ -85,7 +85,7 @@ export function createServices(deps: ServiceDependencies) {
     accounts: createAccountsService(auth, database, events, rateLimiter),
     profiles: createProfilesService(database.db, media, rateLimiter, changes),
     catalog: createCatalogService(database.db, { rateLimiter }),
-    /** The owner's catalogue: products, categories, their pictures (issue 10). */
+    /** The owner's catalogue: products, categories, their pictures (docs/decisions/023). */
     adminCatalog: createAdminCatalogService({ database, changes, images: catalogImagesFromMedia(media) }),
     sitemaps: createSitemapService(database.db, changes),
     cart: createCartService(database, { shippingFeePaise: deps.shippingFeePaise }),

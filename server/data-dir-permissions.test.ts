@@ -9,7 +9,7 @@ import { openDatabase } from "./platform/db/client.ts";
 import { createMailer } from "./platform/mail/mailer.ts";
 import { createMediaService } from "./platform/media/media.ts";
 
-// Issue 7, "Secrets": the data folder is its user's alone (decision 015). Run under the test process's umask
+// The data folder is its user's alone, since it holds the auth secret and the database (decision 015). Run under the test process's umask
 // (usually 022), so what is proved is the modes the shop sets, not a umask.
 
 let root: string;

@@ -44,7 +44,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   const applied = await migrateToLatest(database);
   if (applied.length) logger.info({ migrations: applied }, "database migrated");
   if (config.seedSampleData) {
-    // Like the spec's seeding step, a failure here is reported but does not keep the shop closed.
+    // A failure to add the samples is reported but does not keep the shop closed: the shop works without them.
     try {
       const seeded = await seedSampleData(database);
       if (seeded.outcome === "seeded") logger.info(seeded, "sample data added");

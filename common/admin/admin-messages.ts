@@ -1,5 +1,5 @@
-// The owner's catalogue pages (issue 10). The product form's texts are the spec's (section 5) word for word;
-// the rest are ours, written for a shop owner.
+// The owner's catalogue pages (docs/product.md, Product form and the Admin sections). The product form's required-field
+// messages and its failure line are the shop's first texts, kept word for word; the rest are written for a shop owner.
 export const adminMessages = {
   productForm: {
     addHeading: "Add Product",

@@ -98,7 +98,7 @@ const productFields = z.object({
 export const productFormSchema = productFields.superRefine(stockWithinLimit);
 export type ProductFormInput = z.output<typeof productFormSchema>;
 
-/** Creating needs a picture; an edit may keep none (spec section 5: the message only when creating). */
+/** Creating needs a picture; an edit may keep none (docs/product.md, Product form: the message only when creating). */
 export const newProductFormSchema = productFields
   .extend({ images: productFields.shape.images.refine((images) => images.length > 0, m.imagesRequired) })
   .superRefine(stockWithinLimit);

@@ -6,7 +6,7 @@ import { imageRefSchema } from "../catalog/catalog-schemas.ts";
 
 const c = messages.cart;
 
-/** A whole number of plants; too many gets its own message, not the spec's 'at least 1'. */
+/** A whole number of plants; too many gets its own message, not 'Quantity must be at least 1.'. */
 const quantity = z.number({ error: c.quantityAtLeastOne }).int(c.quantityAtLeastOne).max(MAX_CART_QUANTITY, c.quantityAtMost(MAX_CART_QUANTITY));
 
 export const addToCartSchema = z.object({
@@ -14,7 +14,7 @@ export const addToCartSchema = z.object({
   quantity: formNumber(quantity.min(1, c.quantityAtLeastOne)).default(1),
 });
 
-/** From the cart screen: a quantity at or below 0 removes the line (spec section 4). */
+/** From the cart screen: a quantity at or below 0 removes the line (docs/product.md, Cart). */
 export const setQuantitySchema = z.object({
   quantity: formNumber(quantity),
 });

@@ -20,7 +20,7 @@ export type ViewedOrder = z.infer<typeof viewedOrderSchema>;
 export type AdminOrderPage = z.infer<typeof adminOrderPageSchema>;
 export type DaySales = z.infer<typeof daySalesSchema>;
 
-/** Where an order may go next (issue 4): pending → processing → shipped → delivered, or cancelled early. */
+/** Where an order may go next (docs/product.md, Orders): pending → processing → shipped → delivered, or cancelled early. */
 export const NEXT_STATUSES: Record<OrderStatus, OrderStatus[]> = {
   pending: ["processing", "cancelled"],
   processing: ["shipped", "cancelled"],

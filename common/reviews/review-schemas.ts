@@ -7,7 +7,8 @@ import { isServerInstant } from "../shared/timestamps.ts";
 const r = messages.reviews;
 
 /**
- * A shopper's review (spec section 5, "Review"): non-empty text and a rating 1–5, else the spec's one message.
+ * A shopper's review (docs/product.md, Reviews): non-empty text and a rating 1–5, else the one message
+ * 'Please provide a review and a rating.'
  * Text is plain and kept as typed, lines included; it is trimmed and always shown escaped.
  */
 export const reviewInputSchema = z.object({
@@ -17,7 +18,7 @@ export const reviewInputSchema = z.object({
     .min(1, r.incomplete)
     .max(REVIEW_MAX_LENGTH, r.textTooLong(REVIEW_MAX_LENGTH))
     .pipe(multiLineText()),
-  // A form sends "4"; a missing or zero rating is the spec's "incomplete", anything else not 1–5 is refused the same way.
+  // A form sends "4"; a missing or zero rating makes the review incomplete, anything else not 1–5 is refused the same way.
   rating: formNumber(z.number({ error: r.incomplete }).int(r.incomplete).min(1, r.incomplete).max(5, r.incomplete)),
 });
 export type ReviewInput = z.infer<typeof reviewInputSchema>;

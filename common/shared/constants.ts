@@ -1,4 +1,4 @@
-// Business constants from product-spec.md section 9.
+// The shop's business constants (docs/product.md, Constants).
 export const SHOP_PAGE_SIZE = 12;
 export const NEW_PRODUCTS_COUNT = 6;
 export const API_MAX_LIMIT = 50;
@@ -13,10 +13,10 @@ export const COPYRIGHT_YEAR = 2025;
 /** The most of one plant a cart line may ask for (the stock usually stops it first). */
 export const MAX_CART_QUANTITY = 999;
 
-/** The largest picture a person may upload (issue 3: at most 10 MB). */
+/** The largest profile picture a person may upload: 10 MB (docs/product.md, Pictures). */
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 
-/** Reviews (issue 9): the longest text, and how many the product page and the API show at a time. */
+/** Reviews (docs/product.md, Reviews): the longest text, and how many the product page and the API show at a time. */
 export const REVIEW_MAX_LENGTH = 2000;
 export const REVIEWS_PAGE_SIZE = 10;
 export const REVIEWS_MAX_PAGE_SIZE = 50;

@@ -4,7 +4,7 @@ import { messages } from "./messages.ts";
 /**
  * The e-mail rule of zod's `z.email()`, which Better Auth checks every address with (its sign-up, sign-in,
  * reset and verification endpoints): one rule, so an address the form accepts is never refused by the
- * library (issue 7: `a@b.c`, `a..b@x`, `ü@x` passed a looser pattern and then failed as a 500).
+ * library (`a@b.c`, `a..b@x`, `ü@x` once passed a looser pattern and then failed as a 500).
  */
 export const EMAIL_PATTERN = z.regexes.email;
 

@@ -1,5 +1,5 @@
 /**
- * The picture files a person may choose, by name (issue 3). The server decides by content, never by the name:
+ * The picture files a person may choose, by name (docs/product.md, Pictures). The server decides by content, never by the name:
  * server/platform/media/media.ts decodes exactly these kinds; the form's file picker offers them.
  */
 export const ACCEPTED_IMAGE_TYPES = ["png", "jpg", "jpeg", "svg", "gif", "webp", "bmp", "tiff", "ico"] as const;

@@ -1,13 +1,14 @@
-// Every user-facing text of product-spec.md lives here once, so screens and tests cannot drift apart.
+// Every user-facing text of the shop's screens lives here once, so screens and tests cannot drift apart
+// (docs/product.md describes where each appears; the owner's pages have theirs in common/admin/admin-messages.ts).
 import { ACCEPTED_IMAGE_TYPES } from "./images.ts";
 
-/** "PNG, JPG or ICO": the accepted picture types as the spec names them. */
+/** "PNG, JPG or ICO": the accepted picture types, named in capitals as a person knows them. */
 const imageTypeNames = ACCEPTED_IMAGE_TYPES.map((type) => type.toUpperCase());
 export const messages = {
   loadingContent: "Loading Content...",
   pageNotFound: "Page Not Found",
   unexpectedError: "Unexpected Application Error!",
-  /** Headings of the error screen for requests a page refuses (spec section 8, generic routing errors). */
+  /** Headings of the error screen for requests a page refuses (docs/product.md, Not found and errors). */
   refusedRequest: {
     400: "Bad Request",
     401: "Unauthorized",
@@ -96,7 +97,7 @@ export const messages = {
     emailRequired: "Email is required",
     invalidEmail: "Invalid Email Address",
     nameRequired: "Name is required",
-    // decisions.md: the spec's 'Name is required' under Username was a copy-paste bug.
+    // Its own message: the shop's first version said 'Name is required' under Username too, a copy-paste slip.
     usernameRequired: "Username is required",
     usernameInvalid: "Username must be 3 to 30 characters: letters, digits, _ and .",
     passwordRequired: "Password is required",
@@ -108,7 +109,7 @@ export const messages = {
     phoneRequired: "Phone Number is required",
     phoneInvalid: "Enter a phone number with digits, spaces, + or -",
     addressRequired: "Address is required",
-    // Issue 7: NUL and other invisible control characters cannot be stored (PostgreSQL refuses NUL) or shown.
+    // NUL and other invisible control characters cannot be stored (PostgreSQL refuses NUL) or shown (docs/decisions/013).
     controlCharacters: "Remove the invisible control characters (such as NUL or a line break) from this field.",
     controlCharactersInRequest: "The request contains invisible control characters (such as NUL). Remove them and try again.",
   },
@@ -214,7 +215,7 @@ export const messages = {
     restarting: "The shop is restarting. Please try again in a moment.",
     tooManyUploads: "Too many pictures uploaded.",
     busy: "The shop is busy with other pictures right now. Please try again in a moment.",
-    /** Product and category images (issue 10). */
+    /** Product and category images (docs/product.md, Pictures). */
     productTooLarge: "The picture is too large (at most 20 MB).",
     tooManyPixels: "The picture has too many pixels (at most 40 megapixels). Choose a smaller picture.",
   },

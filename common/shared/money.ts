@@ -1,4 +1,4 @@
-// Money is integer paise (decisions.md, "Shape of the system"); this is the one place that turns it into text.
+// Money is integer paise (docs/product.md, Whole shop), so sums are exact; this is the one place that turns it into text.
 const grouping = new Intl.NumberFormat("en-IN", { maximumFractionDigits: 0 });
 const exact = new Intl.NumberFormat("en-IN", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ERROR_CODES } from "./user-facing-error.ts";
 
 /**
- * The body of every refused or failed JSON API request (decisions.md, "API"): a message a person can read,
+ * The body of every refused or failed JSON API request (docs/decisions/021): a message a person can read,
  * the message of each invalid field, and a stable code for the failures code must tell apart.
  */
 export const problemSchema = z

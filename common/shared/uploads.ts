@@ -1,8 +1,9 @@
-// Resumable uploads (spec section 4 "Large file upload", section 9: 5 MiB chunks; issue 10: at most 20 MB).
+// Resumable uploads of product and category images: 5 MiB chunks, at most 20 MB (docs/product.md, Pictures;
+// docs/decisions/022).
 
-/** Each PATCH of a tus upload carries at most this much (the spec's chunk size). */
+/** Each PATCH of a tus upload carries at most this much: small enough that a dropped connection loses little. */
 export const UPLOAD_CHUNK_BYTES = 5 * 1024 * 1024;
-/** The largest product or category image (issue 10). */
+/** The largest product or category image. */
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 /** Where the tus endpoint lives. */
 export const UPLOADS_PATH = "/api/uploads";

@@ -90,7 +90,7 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
 }
 
 /**
- * Runs `work`; a ServiceError it throws goes on with `prefix` before its message (the spec's 'Failed to add
+ * Runs `work`; a ServiceError it throws goes on with `prefix` before its message (the API's 'Failed to add
  * review: …', 'Failed to add product to cart: …'), its field errors keeping the bare text for the form.
  */
 export function withMessagePrefix<T>(prefix: string, work: () => T): T {

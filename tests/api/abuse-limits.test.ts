@@ -7,7 +7,7 @@ import { checkoutInput } from "../support/shoppers.ts";
 import { extractLinks, startSmtpCapture, type SmtpCapture } from "../support/smtp-capture.ts";
 import { createTestApp, postJson, TEST_ORIGIN, type TestApp } from "../support/test-app.ts";
 
-// Issue 7, "Abuse limits": each limit at the shop's default values, on the database under test.
+// The abuse limits (docs/decisions/014): each limit at the shop's default values, on the database under test.
 
 const shop = useAppWithMail();
 

@@ -9,7 +9,7 @@ import { callerWith, newPerson, signIn, signUpVerified, tokenFromMail } from "..
 import { extractLinks, startSmtpCapture, type SmtpCapture } from "../support/smtp-capture.ts";
 import { createTestApp, postJson, TEST_ORIGIN, type TestApp } from "../support/test-app.ts";
 
-// Issue 7, "Secrets": tokens neither stored in clear nor logged, and sign-up saying nothing about who has an
+// Secrets: tokens neither stored in clear nor logged, and sign-up saying nothing about who has an
 // account (decision 015).
 
 let capture: SmtpCapture;

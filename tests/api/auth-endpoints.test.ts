@@ -6,7 +6,8 @@ import { newPerson, signUpVerified } from "../support/accounts.ts";
 import { useAppWithMail } from "../support/app-with-mail.ts";
 import { postJson } from "../support/test-app.ts";
 
-// Better Auth mounts more endpoints than the shop uses; those it does not use are switched off (issue 3 review).
+// Better Auth mounts more endpoints than the shop uses; those it does not use are switched off, so nobody can
+// reach a flow the shop never checked (server/modules/accounts/auth/auth-rules.ts).
 
 const shop = useAppWithMail();
 

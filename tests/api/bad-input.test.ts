@@ -7,7 +7,8 @@ import { createProduct } from "../support/factories.ts";
 import { useAppWithMail } from "../support/app-with-mail.ts";
 import { postJson } from "../support/test-app.ts";
 
-// Issue 7: bad input gets a 400 with a message, never a 500 (on PostgreSQL a NUL byte used to reach the database).
+// Bad input gets a 400 with a message, never a 500 (on PostgreSQL a NUL byte used to reach the database;
+// docs/decisions/013).
 const shop = useAppWithMail();
 const nobody = callerWith(null);
 

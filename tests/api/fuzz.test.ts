@@ -7,7 +7,7 @@ import { loadPages } from "../support/page-build.ts";
 import { startSmtpCapture, type SmtpCapture } from "../support/smtp-capture.ts";
 import { createTestApp, postJson, TEST_ORIGIN, type TestApp } from "../support/test-app.ts";
 
-// Issue 7: every JSON endpoint and every page action, driven with arbitrary input, answers below 500 and never
+// Every JSON endpoint and every page action, driven with arbitrary input, answers below 500 and never
 // with a stack trace. Requests go in batches of BATCH at once; BATCHES × BATCH requests per database.
 const BATCH = 8;
 const BATCHES = 1_300;
@@ -287,7 +287,7 @@ describe("fuzzing every JSON endpoint and every page action", () => {
       { numRuns: BATCHES, seed: SEED, endOnFailure: true },
     );
 
-    // Printed for the record (issue 7 asks for the counts per database); FUZZ_SEED=<seed> replays a run.
+    // Printed for the record (how many requests were sent on each database); FUZZ_SEED=<seed> replays a run.
     console.info(`fuzz (${process.env.TEST_DB}): ${sent} requests, ${serverErrors.length} answered 5xx, ${stackTraces.length} with a stack trace; seed ${SEED}`);
     expect(sent).toBe(BATCH * BATCHES);
     expect(serverErrors, `5xx answers (seed ${SEED})`).toEqual([]);

@@ -6,7 +6,7 @@ import { checkoutInput } from "../support/shoppers.ts";
 import { startSmtpCapture, type SmtpCapture } from "../support/smtp-capture.ts";
 import { createTestApp, postJson, TEST_ORIGIN, type TestApp } from "../support/test-app.ts";
 
-// Issue 7, "Logs an operator can use": structured events with request id, client address and account id, and
+// Logs an operator can use (docs/decisions/014): structured events with request id, client address and account id, and
 // never a password, token or cookie. One app for the file: the events of one story, checked one by one.
 
 const ADMIN = { email: "owner@nursery.example", password: "green-thumb-2025" };

@@ -53,7 +53,7 @@ describe("the cart API", () => {
     expect((await (await send("PATCH", `/api/cart/items/${lineId}`, cookie, { quantity: " 3 " })).json()).lines).toMatchObject([{ quantity: 3 }]);
   });
 
-  it("never goes beyond the stock and uses the spec's messages", async () => {
+  it("never goes beyond the stock, and refuses with the cart's messages after 'Failed to add product to cart:' or 'Failed to update cart:'", async () => {
     const plant = await createProduct(shop.app.database.db, { stock: 2 });
     const soldOut = await createProduct(shop.app.database.db, { stock: 0 });
     const { cookie } = await signUpVerified(shop.app, shop.capture);

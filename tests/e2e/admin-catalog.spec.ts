@@ -8,7 +8,7 @@ import { allowStatusLogs, expect as baseExpect, test } from "./support/fixtures.
 import { ADMIN, submitLogin, toast, urlIs } from "./support/pages.ts";
 import { signedInUnverified } from "./support/shopper.ts";
 
-// The owner's catalogue (issue 10): the product form, the products and categories lists, and who may see them.
+// The owner's catalogue (docs/decisions/023): the product form, the products and categories lists, and who may see them.
 
 const f = adminMessages.productForm;
 
@@ -39,7 +39,7 @@ test.describe("the owner's catalogue", () => {
   // Several pages and form posts each, on a machine shared with other builds: a generous bound, not a timing claim.
   test.describe.configure({ timeout: 120_000 });
 
-  test("the product form shows the spec's message for every empty field, and the failure line with its reason", async ({ page, consoleErrors }) => {
+  test("the product form shows its required-field message for every empty field, and the failure line with its reason", async ({ page, consoleErrors }) => {
     await logIn(page);
     await page.goto("/add-product");
     await expect(page.getByRole("heading", { name: f.addHeading, level: 1 })).toBeVisible();

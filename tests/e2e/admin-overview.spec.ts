@@ -13,7 +13,7 @@ import { allowStatusLogs, expect as baseExpect, test } from "./support/fixtures.
 import { ADMIN, mainNav, urlIs } from "./support/pages.ts";
 import { fillShipping } from "./support/shopper.ts";
 
-// The owner's overview and inbox (issue 10) in the browser. The e2e server counts days in India (SHOP_TIME_ZONE unset).
+// The owner's overview and inbox (docs/decisions/024) in the browser. The e2e server counts days in India (SHOP_TIME_ZONE unset).
 
 /** A session for `userId` written into the server's database, as the cookie a browser would hold. */
 async function sessionCookie(shopDb: Database, userId: string) {

@@ -6,7 +6,7 @@ import { createCategory } from "../support/factories.ts";
 import { allowStatusLogs, expect as baseExpect, test } from "./support/fixtures.ts";
 import { fileOf, logInAsAdmin, fillProductDetails, hydrated, pixelFloodPng, removeFiles } from "./support/upload-files.ts";
 
-// Pictures the product form refuses (issue 10: checked by content, at most 20 MB, a decompression bomb refused
+// Pictures the product form refuses (docs/decisions/022: checked by content, at most 20 MB, a decompression bomb refused
 // undecoded), each with its message from common/, word for word.
 
 const f = adminMessages.productForm;
@@ -21,7 +21,7 @@ test.use({ trace: "off" });
 test.describe("pictures the product form refuses", () => {
   test.describe.configure({ timeout: 120_000 });
 
-  test("a file over 20 MB is refused before any byte is sent, with the spec's message", async ({ page }) => {
+  test("a file over 20 MB is refused before any byte is sent, with the message naming the 20 MB limit", async ({ page }) => {
     const uploadRequests: string[] = [];
     page.on("request", (request) => {
       if (new URL(request.url()).pathname.startsWith("/api/uploads")) uploadRequests.push(`${request.method()} ${request.url()}`);

@@ -6,7 +6,7 @@ import { createCategory } from "../support/factories.ts";
 import { expect as baseExpect, test } from "./support/fixtures.ts";
 import { fileOf, logInAsAdmin, fillProductDetails, hydrated, removeFiles, twelveMebibytePng } from "./support/upload-files.ts";
 
-// Resumable product pictures (issue 10; spec sections 4 and 9: 5 MiB chunks, a dropped connection or a page
+// Resumable product pictures (docs/product.md, Pictures: 5 MiB chunks, a dropped connection or a page
 // reload resumes from what arrived; decision 022). The refusals are in admin-upload-refusals.spec.ts.
 
 const f = adminMessages.productForm;

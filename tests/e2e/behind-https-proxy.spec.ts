@@ -13,7 +13,7 @@ import { expect as baseExpect, test } from "./support/fixtures.ts";
 import { hydrated, mainNav, submitLogin, submitRegistration, toast, urlIs } from "./support/pages.ts";
 import { addToCart, cartCountName, cartLink, fillShipping, shipping } from "./support/shopper.ts";
 
-// The shop behind a real TLS-terminating proxy (issue 7, decision 011): Debian's nginx with a self-signed
+// The shop behind a real TLS-terminating proxy (decision 011): Debian's nginx with a self-signed
 // certificate in front of a production server that speaks http, with TRUST_PROXY=1 and an https PUBLIC_URL.
 // Chromium goes through https only. Its two ports are reserved ones after E2E_SMTP_PORT (4319 and 4320), so parallel
 // checkouts with their own E2E_PORT do not collide.

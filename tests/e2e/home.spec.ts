@@ -5,7 +5,7 @@ import { expect, seriousAccessibilityViolations, test } from "./support/fixtures
 import { hydrated } from "./support/pages.ts";
 
 test.describe("home page", () => {
-  test("shows every block of the spec with working links", async ({ page, shopDb }) => {
+  test("shows every block of the home page with working links", async ({ page, shopDb }) => {
     await page.goto("/");
     await expect(page).toHaveTitle("Plant Shop");
 
@@ -38,7 +38,7 @@ test.describe("home page", () => {
       await expect(card.getByRole("link")).toHaveAttribute("href", `/product/${product.id}`);
     }
 
-    // Popular Categories: the first page (12, oldest first), then Load More when there are more (issue 11).
+    // Popular Categories: the first page (12, oldest first), then Load More when there are more (docs/product.md, Home).
     const firstPage = await shopDb.db.selectFrom("categories").select(["id", "name"]).orderBy("created_at").orderBy("name").limit(SHOP_PAGE_SIZE + 1).execute();
     const categories = firstPage.slice(0, SHOP_PAGE_SIZE);
     const popular = page.getByRole("region", { name: messages.home.popularCategories });

@@ -6,7 +6,7 @@ import { expect, test } from "./support/fixtures.ts";
 import { hydrated, logIn, toast } from "./support/pages.ts";
 import { cartCountName, cartLink, emptyCart, verifiedShopper } from "./support/shopper.ts";
 
-// Pages load what the first paint needs and the rest on demand (issue 12, docs/decisions/028): the toast
+// Pages load what the first paint needs and the rest on demand (docs/decisions/028): the toast
 // library, zod and the carousel engine come after hydration. These tests hold those late scripts back on
 // purpose, to prove that what a visitor does before they arrive still works.
 
@@ -78,7 +78,7 @@ test.describe("pages load libraries on demand", () => {
   });
 });
 
-test.describe("audits of issue 12", () => {
+test.describe("what Lighthouse's audits check", () => {
   test("the shop's product names are headings one level below its h1, and See More says where it goes", async ({ page }) => {
     await page.goto("/shop");
     const main = page.getByRole("main");
@@ -89,7 +89,7 @@ test.describe("audits of issue 12", () => {
     await page.goto("/");
     const seeMore = page.getByRole("link", { name: `${messages.home.seeMore} ${messages.home.seeMoreHidden}`, exact: true });
     await expect(seeMore).toHaveAttribute("href", "/shop");
-    // The visible words stay the spec's.
+    // The visible words stay 'See More' alone (docs/product.md, Home).
     await expect(seeMore.locator(":scope > :not(.sr-only)")).toHaveCount(0);
     expect(await seeMore.evaluate((link) => link.firstChild?.textContent)).toBe(messages.home.seeMore);
   });

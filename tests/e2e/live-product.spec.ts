@@ -5,7 +5,7 @@ import { createProduct } from "../support/factories.ts";
 import { expect, test } from "./support/fixtures.ts";
 import { buyOne, LIVE_UPDATE_TIMEOUT, openLiveProductPage, signedInShopper, stillSameDocument } from "./support/live.ts";
 
-// A product page stays current without a reload (issue 9, "Live updates"): on the suite's own server.
+// A product page stays current without a reload (docs/decisions/019): on the suite's own server.
 
 const origin = `http://127.0.0.1:${process.env.E2E_PORT}`;
 

@@ -75,7 +75,7 @@ test.describe("reviews", () => {
     await expect(page.getByText(r.noRatingYet)).toBeVisible();
   });
 
-  test("checks the review form in the browser: each missing field shows the spec's message and takes the focus, with no request to the server; a valid review then posts once and shows", async ({ page, shopDb }) => {
+  test("checks the review form in the browser: each missing field shows 'Please provide a review and a rating.' and takes the focus, with no request to the server; a valid review then posts once and shows", async ({ page, shopDb }) => {
     const plant = await createProduct(shopDb.db);
     await signedIn(page, shopDb, { name: "Meera Iyer" });
     const posts = postsTo(page, plant.id);
@@ -149,7 +149,7 @@ test.describe("reviews", () => {
     consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((error) => error !== "Failed to load resource: net::ERR_FAILED"));
   });
 
-  test("without JavaScript, the review form posts to the page: an empty review is refused with the spec's message on both fields, a valid one is saved and shown", async ({ browser, shopDb }) => {
+  test("without JavaScript, the review form posts to the page: an empty review is refused with 'Please provide a review and a rating.' on both fields, a valid one is saved and shown", async ({ browser, shopDb }) => {
     const plant = await createProduct(shopDb.db);
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();

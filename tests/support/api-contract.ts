@@ -2,7 +2,7 @@ import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import type { Hono } from "hono";
 import { z } from "zod";
 
-// The API tests' check that every JSON answer is what the OpenAPI document promises (issue 8): the document the
+// The API tests' check that every JSON answer is what the OpenAPI document promises (docs/decisions/021): the document the
 // server serves, read with zod's JSON Schema reader, for the operation's (method, path template, status).
 
 type JsonSchema = Record<string, unknown>;

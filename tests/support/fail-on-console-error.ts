@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, vi } from "vitest";
 
-// A console.error during a test fails it (engineering guide, "Tests").
+// A console.error during a test fails it: an error the code logs is a defect the test would otherwise pass over.
 let calls: unknown[][] = [];
 
 beforeEach(() => {

@@ -3,7 +3,7 @@ import sharp from "sharp";
 
 /**
  * A real 1 × 1 PNG whose header claims `width` × `height` pixels, with a correct checksum so that only the size is
- * a lie: a decompression bomb of about 70 bytes (issue 10). Used by the media tests, the browser tests and
+ * a lie: a decompression bomb of about 70 bytes (docs/decisions/022). Used by the media tests, the browser tests and
  * bench/pixel-flood.ts.
  */
 export async function pixelFloodPng(width = 100_000, height = 100_000): Promise<Buffer> {

@@ -6,7 +6,7 @@ export type ProjectCounts = Record<string, { files: string[]; passed: number; fa
 
 /**
  * Writes, per project, which files ran and how many tests passed, failed or were skipped to the file named by
- * VITEST_PROJECT_COUNTS, so that .ci/run can fail when the PostgreSQL project did not run (issue 8).
+ * VITEST_PROJECT_COUNTS, so that .ci/run can fail when the PostgreSQL project did not run (docs/decisions/017).
  */
 export default class ProjectCountsReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>) {

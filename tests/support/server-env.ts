@@ -1,6 +1,6 @@
 // The environment of a shop server that a test starts: what the machine needs to run a program, plus the
 // test's own settings, and nothing else from the caller's shell — a DATABASE_URL, SHIPPING_FEE_PAISE or SMTP_URL
-// exported there must not change what the tests see (issue 8, "CI you can trust").
+// exported there must not change what the tests see (docs/decisions/017: CI that cannot pass by accident).
 
 /**
  * The flags production runs node with (package.json's start and serve, the Dockerfile; tests/unit/server-env.test.ts

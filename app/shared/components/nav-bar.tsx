@@ -20,9 +20,9 @@ interface NavItem {
 function navItems(user: NavUser | null): NavItem[] {
   return [
     { to: "/", label: "Home" },
-    // The Shop link shows only when logged in (spec section 2, kept by decisions.md).
+    // The Shop link shows only when logged in (docs/product.md, Whole shop), as the shop always did.
     ...(user ? [{ to: "/shop", label: "Shop" }, { to: "/orders", label: "Orders" }] : []),
-    // The owner's pages start at the overview, which links to each admin list (issue 10).
+    // The owner's pages start at the overview, which links to each admin list (docs/product.md, Admin overview).
     ...(user?.isAdmin ? [{ to: "/admin", label: "Admin" }] : []),
   ];
 }

@@ -20,7 +20,7 @@ export interface ResumableUploadOptions {
 const RETRY_DELAYS_MS = [0, 1000, 3000, 5000, 10000, 20000];
 
 /**
- * Sends a file with the tus protocol in 5 MiB chunks (spec section 9). tus-js-client keeps each upload's
+ * Sends a file with the tus protocol in 5 MiB chunks (docs/product.md, Pictures). tus-js-client keeps each upload's
  * address in localStorage under the file's fingerprint (name, type, size, last change), so after a dropped
  * connection — or a page reload and choosing the same file again — it asks how much arrived and sends only the rest.
  */

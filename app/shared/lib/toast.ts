@@ -1,4 +1,4 @@
-// The toast library loads after the first paint (issue 12, docs/decisions/028): pages call these, which
+// The toast library loads after the first paint (docs/decisions/028): pages call these, which
 // load react-hot-toast on first use. Its store is one per page, so a toast asked for before <LazyToaster/>
 // has loaded is kept there and shows as soon as the toaster renders.
 import type * as ReactHotToast from "react-hot-toast";

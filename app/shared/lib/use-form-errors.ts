@@ -6,7 +6,7 @@ export type SchemaLoader = () => Promise<z.ZodType>;
 
 let zodReady: Promise<unknown> | undefined;
 
-/** Loads the schema after zod is set to never probe `new Function`, a probe the CSP reports (issue 12). */
+/** Loads the schema after zod is set to never probe `new Function`, a probe the CSP reports (docs/decisions/004). */
 function loadSchema(load: SchemaLoader): Promise<z.ZodType> {
   zodReady ??= import("./zod-in-browser.ts");
   return zodReady.then(load);

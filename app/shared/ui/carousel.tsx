@@ -19,7 +19,7 @@ const prefersReducedMotion = () => window.matchMedia("(prefers-reduced-motion: r
  * reduced motion — until the play button is pressed.
  *
  * The first slide is plain server-rendered markup; the swipe engine (Embla) loads once the carousel has
- * mounted, so it is not part of the page's first load (issue 12, docs/decisions/028). Until then (and
+ * mounted, so it is not part of the page's first load (docs/decisions/028). Until then (and
  * without JavaScript) the buttons that move the slides are disabled: a click they could not carry out
  * would be lost. A carousel of one slide never loads the engine.
  */

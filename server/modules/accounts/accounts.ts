@@ -106,7 +106,7 @@ export function createAccountsService(auth: Auth, { db, dialect }: Pick<Database
    * secret), synchronously, and the session and its user are read in one statement; everything else (a bad
    * signature, no such session, an expired or too old one, one whose idle days are due to start again) is
    * undefined and goes to Better Auth, which decides and says what becomes of the cookie. Nothing is cached: a
-   * signed-out session is gone on the next request, in every process (docs/decisions/009, issue 12).
+   * signed-out session is gone on the next request, in every process (docs/decisions/008, "Sessions").
    */
   async function liveSession(credential: string, forgetOnClose: boolean): Promise<SessionUser | undefined> {
     const dot = credential.lastIndexOf(".");
@@ -359,7 +359,7 @@ export function toSessionUser(user: AuthUser): SessionUser {
 
 /**
  * Runs an auth library call and turns its errors into the shop's messages. `isAPIError`, not `instanceof`:
- * the library's request validation throws better-call's own error class (issue 7: those escaped as 500s).
+ * the library's request validation throws better-call's own error class (with `instanceof` those escaped as 500s).
  */
 async function callAuth<T>(call: () => Promise<T>): Promise<T> {
   try {

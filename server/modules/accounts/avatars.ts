@@ -12,7 +12,7 @@ export function initialsOf(name: string): string {
     .toUpperCase() || "?";
 }
 
-/** A 100×100 SVG of a person's initials on a colour chosen from their name (spec: generated avatar). */
+/** A 100×100 SVG of a person's initials on a colour chosen from their name (docs/product.md, Profile). */
 export function initialsAvatarSvg(name: string): string {
   const initials = initialsOf(name).replace(/[<>&"']/g, "");
   const colour = PALETTE[createHash("sha256").update(name).digest()[0]! % PALETTE.length];

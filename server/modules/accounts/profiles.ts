@@ -14,7 +14,7 @@ import { countUpload, uploadLimits } from "../../platform/uploads/upload-limits.
 import type { SessionUser } from "../../platform/session-user.ts";
 
 /**
- * Pictures are decoded and re-encoded on the server, the costliest work anyone can ask for (issue 7: eight
+ * Pictures are decoded and re-encoded on the server, the costliest work anyone can ask for (once, eight
  * uploads at once made static files wait 14 s), so uploads are counted per account and per client address.
  */
 export const uploadRateRules = uploadLimits("upload");

@@ -419,7 +419,7 @@ export function createAdminCatalogService({
   };
 }
 
-/** 'snake plant' → 'Snake plant' (spec section 5); the rest is kept as typed. */
+/** 'snake plant' → 'Snake plant' (docs/product.md, Product form); the rest is kept as typed. */
 export function capitaliseFirst(name: string): string {
   const first = name.codePointAt(0);
   if (first === undefined) return name;

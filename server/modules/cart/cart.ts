@@ -81,7 +81,7 @@ const storeLineWithinStock = storing(true);
 const storeLine = storing(false);
 
 /**
- * A shopper's cart, stored per user (spec section 4, "Cart (stored)"); only its owner ever reaches it. Every
+ * A shopper's cart, stored per user (docs/product.md, Cart); only its owner ever reaches it. Every
  * change runs in the shopper's transaction (server/platform/db/write-transaction.ts), one at a time with their checkouts.
  */
 export function createCartService(database: Pick<Database, "db" | "dialect">, { shippingFeePaise }: { shippingFeePaise: number }) {
@@ -179,7 +179,7 @@ export function createCartService(database: Pick<Database, "db" | "dialect">, { 
       });
     },
 
-    /** Sets a line's quantity; at or below 0 the line goes (spec section 4). */
+    /** Sets a line's quantity; at or below 0 the line goes (docs/product.md, Cart). */
     async setQuantity(viewer: SessionUser | null, itemId: unknown, input: unknown): Promise<void> {
       const user = owner(viewer, c.updatePrefix);
       const { quantity } = withMessagePrefix(c.updatePrefix, () => parseInput(setQuantitySchema, input));

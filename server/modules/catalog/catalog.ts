@@ -32,7 +32,7 @@ import { createProductSearch, SEARCH_RESULT_CAP } from "./search/product-search.
 import { decodeCategoryCursor, decodeCursor, encodeCategoryCursor, encodeCursor } from "./list-cursor.ts";
 
 /**
- * Searches per client address (issue 7, "Abuse limits"): a search scans product names, so one address cannot
+ * Searches per client address (docs/decisions/014): a search scans product names, so one address cannot
  * keep the database busy with them. Plain browsing and Load More of no search are not counted; a person typing
  * (one search per pause) stays far below it.
  */

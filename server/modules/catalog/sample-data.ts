@@ -1,4 +1,4 @@
-// The spec's sample catalogue (product-spec.md section 9) with our own illustrations in public/illustrations.
+// The sample catalogue (docs/product.md, Sample catalogue) with our own illustrations in public/illustrations.
 export interface SampleCategory {
   name: string;
   description: string;

@@ -14,7 +14,7 @@ afterEach(async () => {
   await database.cleanup();
 });
 
-const SPEC_TABLE = [
+const SAMPLE_TABLE = [
   ["Snake Plant", 1500, 25, "Indoor Plants"],
   ["Aloe Vera", 800, 40, "Succulents"],
   ["Rose Plant", 1200, 15, "Flowering Plants"],
@@ -31,7 +31,7 @@ const productCount = async () =>
   Number((await database.db.selectFrom("products").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
 
 describe("seedSampleData", () => {
-  it("creates the spec's four categories and ten products on a new database, oldest first in the spec's order", async () => {
+  it("creates the four sample categories and ten sample products on a new database, oldest first in the sample table's order", async () => {
     expect(await seedSampleData(database)).toEqual({ outcome: "seeded", categoriesCreated: 4, productsCreated: 10 });
     const rows = await database.db
       .selectFrom("products as p")
@@ -39,7 +39,7 @@ describe("seedSampleData", () => {
       .select(["p.name", "p.price_paise", "p.stock", "c.name as category", "p.description"])
       .orderBy("p.created_at")
       .execute();
-    expect(rows.map((r) => [r.name, r.price_paise / 100, r.stock, r.category])).toEqual(SPEC_TABLE.map((r) => [...r]));
+    expect(rows.map((r) => [r.name, r.price_paise / 100, r.stock, r.category])).toEqual(SAMPLE_TABLE.map((r) => [...r]));
     for (const row of rows) expect(row.description.length).toBeGreaterThan(40);
     const categories = await database.db.selectFrom("categories").select("name").orderBy("name").execute();
     expect(categories.map((c) => c.name)).toEqual(["Flowering Plants", "Indoor Plants", "Outdoor Plants", "Succulents"]);

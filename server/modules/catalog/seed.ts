@@ -24,8 +24,8 @@ export interface SeedResult {
 }
 
 /**
- * Adds the sample categories and products once, when the database is new (decisions.md: seeding runs on the
- * server and is recorded; docs/decisions/017-seeding-once-and-ci.md). The record is written in the same transaction
+ * Adds the sample categories and products once, when the database is new (seeding runs on the server and is
+ * recorded; docs/decisions/017-seeding-once-and-ci.md). The record is written in the same transaction
  * as the samples, so a failed seed leaves neither, and an owner who deletes or renames a sample product does
  * not get it back at the next start.
  */
@@ -78,7 +78,7 @@ async function insertSamples(trx: Kysely<DB>, now: Date): Promise<Pick<SeedResul
   for (const [index, product] of sampleProducts.entries()) {
     const categoryId = categoryIds.get(product.category);
     if (!categoryId) throw new Error(`Sample product ${product.name} names an unknown category`);
-    // One millisecond apart, so "oldest first" keeps the spec's table order.
+    // One millisecond apart, so "oldest first" keeps the sample table's order (docs/product.md, Sample catalogue).
     const createdAt = new Date(now.getTime() + index).toISOString();
     const id = randomUUID();
     await trx

@@ -50,7 +50,7 @@ export interface OrdersDependencies {
 }
 
 /**
- * Checkouts per account (issue 7, "Abuse limits"): every attempt counts, placed or refused, except a repeat of
+ * Checkouts per account (docs/decisions/014): every attempt counts, placed or refused, except a repeat of
  * an order already placed with the same key (a double click). A shopper places a few orders a day.
  */
 export const checkoutRateRule: RateRule = { name: "checkout", limit: 10, windowMs: 60 * 60_000, message: "Too many orders in a short time." };

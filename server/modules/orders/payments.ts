@@ -6,7 +6,7 @@ export interface PaymentHold {
 }
 
 /**
- * How an order is paid. Cash on Delivery is the only method for now (decisions.md); a card provider would
+ * How an order is paid. Cash on Delivery is the only method for now (docs/product.md, Checkout); a card provider would
  * implement the same interface. Both calls are made outside the order's database transaction
  * (docs/decisions/009): a provider is a network call and must never run under the write lock.
  */

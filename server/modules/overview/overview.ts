@@ -25,7 +25,7 @@ export interface OverviewDependencies {
 export type OverviewService = ReturnType<typeof createOverviewService>;
 
 /**
- * The owner's overview (issue 10). Every figure is read from something kept small: the daily totals the orders
+ * The owner's overview (docs/decisions/024). Every figure is read from something kept small: the daily totals the orders
  * module maintains as orders are placed and cancelled (30 rows), a range of the products-by-stock index, and a
  * capped count of the unhandled messages. Nothing here grows with the number of orders, products or messages.
  */

@@ -48,7 +48,7 @@ export function toReview(row: ReviewRow): Review {
     productId: row.product_id,
     rating: row.rating,
     text: row.text,
-    // Spec section 6: a review whose author has no profile shows 'Anonymous'.
+    // A review whose author has no profile shows 'Anonymous' (docs/product.md, Reviews).
     authorName: row.author_name ?? messages.reviews.anonymous,
     authorId: row.user_id,
     createdAt: toIsoString(row.created_at),

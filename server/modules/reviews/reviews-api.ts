@@ -38,7 +38,7 @@ export const reviewsApi = new Hono<AppEnv>()
     }),
     async (c) => {
       const user = await currentUser(c);
-      // A body that is not JSON is refused by the service's own check, with the spec's prefix.
+      // A body that is not JSON is refused by the service's own check, with 'Failed to add review:' before its message.
       const body = await readJson(c).catch(() => null);
       const { review, created } = await c.get("services").reviews.saveMyReview(user, c.req.param("productId"), body);
       return c.json(review, created ? 201 : 200);

@@ -17,7 +17,7 @@ const r = messages.reviews;
 export type ReviewsService = ReturnType<typeof createReviewsService>;
 
 /**
- * Reviews of products (issue 9; spec sections 2, 5, 6; decision 020). One review per shopper per product:
+ * Reviews of products (docs/product.md, Reviews; decision 020). One review per shopper per product:
  * writing again replaces theirs. Authors delete their own, admins any. Every write keeps the product's
  * review_count and rating_total in step in the same transaction, and announces the change after commit.
  */

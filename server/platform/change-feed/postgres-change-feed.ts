@@ -137,7 +137,7 @@ export async function createPostgresChangeFeed(options: PostgresChangeFeedOption
 
   // Changes wait here while a NOTIFY is on its way; the next one carries all of them, each once. Under load
   // (every checkout changes a plant's stock) that is one NOTIFY per round trip instead of one per order, and
-  // when nothing is in flight a change still leaves at once (issue 12).
+  // when nothing is in flight a change still leaves at once (docs/decisions/019).
   let waiting = new Map<string, Change>();
   let sending = false;
 

@@ -17,7 +17,7 @@ export const PAGE_UPLOAD_LIMIT = MAX_IMAGE_BYTES + 256 * 1024;
 const UPLOAD_PAGE = /^\/profile\/[^/]+?(?:\.data)?\/?$/;
 
 /**
- * Body limits of page requests (issue 7): a small one everywhere, since React Router reads a whole form into
+ * Body limits of page requests (docs/decisions/013): a small one everywhere, since React Router reads a whole form into
  * memory before an action sees it (one 10.9 MB form to /login blocked the event loop 4.4 s); the large one
  * only on the page that takes a picture, and only for a signed-in person (who alone may send one).
  */

@@ -93,7 +93,7 @@ export function reachesEndpointBefore(fallback: Handler) {
 
 /**
  * Refuses a request whose path or query string carries a control character (NUL among them): no route takes
- * one, PostgreSQL cannot store or even compare a NUL (a 500 before issue 7), and a person can be told why.
+ * one, PostgreSQL cannot store or even compare a NUL (it used to answer 500), and a person can be told why.
  */
 export function refuseControlCharactersInUrl() {
   return createMiddleware<PlatformEnv>(async (c, next) => {

@@ -242,7 +242,7 @@ export function createMailWorker({
    * instead of waiting (a row another worker claimed meanwhile no longer matches and is passed over). SQLite runs
    * the claim as one statement, which nothing can interleave with, and never holds its write lock across a wait.
    * One statement on both: on PostgreSQL the due rows are locked by its subquery (the usual queue claim), which
-   * saves the worker three round trips per claim (issue 12: it shares the pool with checkouts).
+   * saves the worker three round trips per claim (it shares the pool with checkouts; docs/decisions/016).
    * `= any(array(…))`, not `in (…)`: PostgreSQL may run an `in` subquery again for every row it updates, each
    * run skipping what the last one locked, and so claim more than `batchSize`; an array subquery runs once.
    */

@@ -75,7 +75,7 @@ export function createRateLimiter(db: Kysely<DB>, { now = Date.now, scale = 1, e
     /**
      * Counts one request against `rule` only the first time `first` is hit for `firstSubject` in its window (e.g.
      * a checkout once per idempotency key), and refuses it when that goes over. The same as
-     * `if (await tryHit(first, …)) await hit(rule, …)`, in one statement on PostgreSQL (issue 12: a round trip
+     * `if (await tryHit(first, …)) await hit(rule, …)`, in one statement on PostgreSQL (docs/decisions/009: a round trip
      * less per checkout): the second upsert runs only when the first one's count is within its limit.
      */
     async hitFirstTime(first: RateRule, firstSubject: string, rule: RateRule, subject: string): Promise<void> {

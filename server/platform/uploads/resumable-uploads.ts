@@ -16,7 +16,7 @@ const UPLOAD_ID = /^[0-9a-f]{32}$/;
 /**
  * The upload a request's URL names: the last segment of its path, when it is an id this store makes. The one reading
  * of the id, for the owner check and for tus alike: tus's own takes the end of the whole URL, query string included,
- * so `…/<mine>?x=/<theirs>` passed the check on one upload and reached the other (stop 22's review).
+ * so `…/<mine>?x=/<theirs>` would pass the check on one upload and reach the other.
  */
 function uploadIdIn(url: string): string | undefined {
   const id = new URL(url).pathname.split("/").pop() ?? "";

@@ -1,6 +1,6 @@
 import { NavLink } from "react-router";
 
-/** The admin pages, in the order the owner works through them (issue 10). */
+/** The admin pages, in the order the owner works through them (docs/product.md, Admin overview). */
 export const ADMIN_SECTIONS = [
   { to: "/admin", label: "Overview", end: true },
   { to: "/admin/products", label: "Products", end: false },

@@ -37,8 +37,8 @@ export interface ImagesFieldProps {
 }
 
 /**
- * Image picker for the admin forms (issue 10): previews, reorder (the first is the cover), remove, and a
- * progress bar per file while it uploads resumably (5 MiB tus chunks). What it submits is only the hidden
+ * Image picker for the admin forms (docs/product.md, Pictures): previews, reorder (the first is the cover),
+ * remove, and a progress bar per file while it uploads resumably (5 MiB tus chunks). What it submits is only the hidden
  * inputs; the server turns each `upload:<id>` into stored images and checks every `image:<id>` is the record's.
  */
 export function ImagesField({ name, label, multiple = false, initial = [], purpose = "product", error, onBusyChange }: ImagesFieldProps) {

@@ -7,7 +7,7 @@ import { useFormErrors } from "../../../shared/lib/use-form-errors.ts";
 
 const m = adminMessages.productForm;
 
-/** What the product form's action answers when the save failed: the spec's line, then why. */
+/** What the product form's action answers when the save failed: 'Failed to process product. Please try again.', then why. */
 export interface ProductFormFailure {
   ok: false;
   message: string;
@@ -23,7 +23,7 @@ export interface ProductFormValues {
 }
 
 /**
- * The one form of 'Add Product' and 'Update Product' (spec section 2): the same fields in the spec's order.
+ * The one form of 'Add Product' and 'Update Product': its fields in the order docs/product.md, Product form gives.
  * `productImages` and `categoryImage` are the picture fields, given by the route (they post `images` and
  * `categoryImage` as `upload:<id>` / `image:<id>` values).
  */

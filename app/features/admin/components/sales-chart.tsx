@@ -18,7 +18,7 @@ function niceMaximum(value: number): number {
 }
 
 /**
- * Revenue per day as bars, drawn as SVG by the server (issue 10: readable without JavaScript). The picture is
+ * Revenue per day as bars, drawn as SVG by the server, so the overview reads without JavaScript. The picture is
  * described by its title and description; the same numbers are in the table that follows it, for screen
  * readers and for anyone who wants the figures.
  */

@@ -11,7 +11,7 @@ import type { Route } from "./+types/add-product";
 
 export const meta: Route.MetaFunction = ({ matches }) => privatePageMeta(matches, adminMessages.productForm.addHeading);
 
-// Admin only (decisions.md: a visitor is sent to log in, a signed-in non-admin gets a 403 page).
+// Admin only (docs/product.md, Product form): a visitor is sent to log in, a signed-in non-admin gets a 403 page.
 export async function loader({ context, request }: Route.LoaderArgs) {
   const admin = requireAdmin(context, request);
   return { categoryNames: await loadOrRefuse(() => context.services.adminCatalog.categoryNames(admin)) };

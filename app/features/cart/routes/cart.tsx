@@ -68,7 +68,7 @@ export default function Cart({ loaderData: cart }: Route.ComponentProps) {
 
 /**
  * One line: picture, name, price, − quantity +, remove. Each button is a small form of its own. The first
- * line's picture is the page's largest paint on a phone: never lazy, fetched at high priority (issue 12).
+ * line's picture is the page's largest paint on a phone: never lazy, fetched at high priority (docs/decisions/028).
  */
 function CartRow({ line, first }: { line: CartLine; first: boolean }) {
   const fetcher = useFetcher<{ ok: boolean; message?: string; intent: "remove" | "set-quantity" }>();

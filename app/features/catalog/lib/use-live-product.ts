@@ -3,7 +3,7 @@ import { useRevalidator } from "react-router";
 import { readServerSentEvents } from "./server-sent-events.ts";
 import { reconnectDelayMs } from "./reconnect-delay.ts";
 
-/** The spec's realtime connection opens shortly after the page, not while it is still hydrating. */
+/** The live connection opens shortly after the page, not while it is still hydrating, so it never delays the page. */
 const OPEN_AFTER_MS = 50;
 
 /**
@@ -17,7 +17,7 @@ const REFUSED = new Set([429, 503]);
  * page's data (React Router revalidation: stock, reviews, average) when the product changed, when the data
  * the page was rendered with is older than the product at the moment of subscribing, and after every
  * reconnect, since changes may have been missed while disconnected. A dropped connection is retried on the
- * spec's schedule (reconnectDelayMs) rather than the browser's own.
+ * shop's schedule (reconnectDelayMs) rather than the browser's own.
  *
  * Read with fetch rather than EventSource, which hides the answer's status: a stream the server refuses (429, 503:
  * decision 033) leaves the page as an ordinary page, current as of its last load, with nothing logged and no

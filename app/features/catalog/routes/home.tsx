@@ -58,7 +58,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
               alt={slide.alt}
               width={1600}
               height={600}
-              // The first slide is the page's largest paint: fetched at once and first (issue 12).
+              // The first slide is the page's largest paint: fetched at once and first (docs/decisions/028).
               loading={index === 0 ? "eager" : "lazy"}
               fetchPriority={index === 0 ? "high" : "auto"}
               className="h-56 w-full object-cover object-right sm:h-[28rem] sm:object-center"
@@ -98,8 +98,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           <h2 id="new-products" className="text-2xl font-bold text-stone-900">
             {messages.home.newProducts}
           </h2>
-          {/* The spec's visible 'See More', completed for screen readers and search engines, which read a
-              bare 'See More' as a link saying nothing of where it goes (Lighthouse SEO, issue 12). */}
+          {/* The visible 'See More' (docs/product.md, Home), completed for screen readers and search engines, which
+              read a bare 'See More' as a link saying nothing of where it goes (Lighthouse SEO, docs/decisions/028). */}
           <Link to="/shop" className="font-semibold text-leaf-800 underline underline-offset-4">
             {messages.home.seeMore}
             <span className="sr-only"> {messages.home.seeMoreHidden}</span>

@@ -44,7 +44,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   return actionResult(() => context.services.cart.addToCart(user, form).then(() => ({})));
 }
 
-/** A review form's answer; a failure of the server itself gets the spec's 'Failed to add review. Please try again.' */
+/** A review form's answer; a failure of the server itself gets 'Failed to add review. Please try again.' */
 async function reviewAction(intent: ReviewActionResult["intent"], run: () => Promise<unknown>) {
   try {
     return await actionResult(() => run().then(() => ({})), { intent });
@@ -94,7 +94,7 @@ export default function Product({ loaderData: product }: Route.ComponentProps) {
   // Stock (and whatever else the loader reads) re-read when the product changes, without a reload.
   useLiveProduct(product.id, product.updatedAt);
   const inStock = product.stock > 0;
-  // decisions.md: the product page links to its edit form for admins only (the form itself checks on the server).
+  // The product page links to its edit form for admins only (docs/product.md, Product page); the form checks again.
   const isAdmin = (useRouteLoaderData("root") as { user?: { isAdmin: boolean } | null } | undefined)?.user?.isAdmin === true;
   return (
     <article className="container-page grid gap-10 py-10 md:grid-cols-2">

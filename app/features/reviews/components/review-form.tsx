@@ -23,7 +23,7 @@ export type ReviewActionResult =
     };
 
 /**
- * Add Review (spec sections 2 and 5): textarea, star picker, 'Add Review'; prefilled with the shopper's own
+ * Add Review (docs/product.md, Reviews): textarea, star picker, 'Add Review'; prefilled with the shopper's own
  * review, which writing again replaces. A visitor is asked to log in instead. Checked in the browser first
  * (useFormErrors), each field showing its message ('Please provide a review and a rating.' for a missing text
  * or rating). Posts to the product page's action, so it works before JavaScript loads; the list and average

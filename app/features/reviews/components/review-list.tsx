@@ -18,8 +18,8 @@ export interface ReviewViewer {
 }
 
 /**
- * The reviews panel (spec section 2): 500px high and scrolling, newest first, a page at a time. 'More reviews'
- * is a plain link to the next page by key, so it works before JavaScript loads. Texts are React text nodes,
+ * The reviews panel (docs/product.md, Reviews): 500px high and scrolling, newest first, a page at a time.
+ * 'More reviews' is a plain link to the next page by key, so it works before JavaScript loads. Texts are React text nodes,
  * always escaped, never HTML.
  */
 export function ReviewList({
@@ -31,7 +31,7 @@ export function ReviewList({
   after: string | null;
   viewer: ReviewViewer | null;
 }) {
-  // The deletion's answer is read here, not by the review's own button: the live page (issue 7) may read the
+  // The deletion's answer is read here, not by the review's own button: the live page (docs/decisions/019) may read the
   // list again before the answer arrives, and the deleted review leaves the page with its button.
   const deletion = useFetcher<ReviewActionResult>({ key: DELETE_REVIEW });
   const deleted = deletion.data;

@@ -1,6 +1,6 @@
 import type { RateRule } from "../../../platform/rate-limit/rate-limit.ts";
 
-// Limits on the account endpoints (issue 3, "Security"; issue 7, "Abuse limits"), kept in the database so they
+// Limits on the account endpoints (docs/decisions/014), kept in the database so they
 // hold across processes. The refusal adds "Please try again in N minutes." to each message.
 const minute = 60_000;
 const hour = 60 * minute;
@@ -56,7 +56,7 @@ export const SIGN_IN_CODE_TRIES = 3;
 
 /**
  * Better Auth's HTTP endpoints the shop answers under /api/auth: the pages' flows and their JSON twins, and the
- * session list of decisions.md. The two with a parameter cannot be switched off by path; without social
+ * account's session list. The two with a parameter cannot be switched off by path; without social
  * providers they only redirect to a trusted origin.
  */
 export const OPEN_AUTH_PATHS = [

@@ -393,7 +393,7 @@ function hasErrorCode(returned: unknown, code: string): boolean {
 
 /**
  * No field of an auth request takes a control character: a NUL in an e-mail or a token reached PostgreSQL,
- * which cannot compare it (a 500 before issue 7). Checked in every string, however deep.
+ * which cannot compare it (it used to answer 500). Checked in every string, however deep.
  */
 function refuseControlCharacters(value: unknown, depth = 0): void {
   if (typeof value === "string") {

@@ -3,7 +3,8 @@ import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 
 /**
- * AUTH_SECRET when set; otherwise one generated on first start and kept in DATA_DIR/auth-secret (decisions.md).
+ * AUTH_SECRET when set; otherwise one generated on first start and kept in DATA_DIR/auth-secret (README.md,
+ * Configuration), so a single server needs no setting and its sessions survive a restart.
  * Created exclusively, so two processes starting together end up with the same secret.
  */
 export async function loadAuthSecret(configured: string | undefined, dataDir: string): Promise<string> {

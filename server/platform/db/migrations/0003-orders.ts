@@ -18,7 +18,7 @@ export function ordersMigration({ timestamp }: MigrationContext) {
         .createTable("cart_items")
         .addColumn("id", "text", (c) => c.primaryKey())
         .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
-        // A product that goes leaves its line behind, shown as unavailable (issue 4), not silently dropped.
+        // A product that goes leaves its line behind, shown as unavailable, not silently dropped: the order keeps its copy.
         .addColumn("product_id", "text", (c) => c.references("products.id").onDelete("set null"))
         .addColumn("quantity", "integer", (c) => c.notNull().check(sql`quantity > 0`))
         .addColumn("created_at", timestamp, (c) => c.notNull())

@@ -2,7 +2,7 @@ import { sql, type Kysely } from "kysely";
 import type { MigrationContext } from "../migrate.ts";
 
 /**
- * Reviews (issue 9, decision 020): one per shopper per product, newest first in pages by key. Each product
+ * Reviews (decision 020): one per shopper per product, newest first in pages by key. Each product
  * keeps its review count and the sum of its ratings, written in the same transaction as every review write,
  * so a product card shows the average without aggregating per request.
  */
@@ -13,7 +13,7 @@ export function reviewsMigration({ timestamp }: MigrationContext) {
         .createTable("reviews")
         .addColumn("id", "text", (c) => c.primaryKey())
         .addColumn("product_id", "text", (c) => c.notNull().references("products.id").onDelete("cascade"))
-        // The review outlives its author's account; it is then shown 'by Anonymous' (spec section 6).
+        // The review outlives its author's account; it is then shown 'by Anonymous' (docs/product.md, Reviews).
         .addColumn("user_id", "text", (c) => c.references("users.id").onDelete("set null"))
         // `in` rather than `between`: SQLite would store 4.5 in an integer column and let `between` pass it.
         .addColumn("rating", "integer", (c) => c.notNull().check(sql`rating in (1, 2, 3, 4, 5)`))

@@ -3,7 +3,7 @@ import type { MigrationContext } from "../migrate.ts";
 import { DEFAULT_SHOP_TIME_ZONE } from "../../shop-day.ts";
 
 /**
- * The owner's overview and inbox (issue 10, docs/decisions/024-admin-overview.md):
+ * The owner's overview and inbox (docs/decisions/024-admin-overview.md):
  * - contact messages can be marked handled, and the inbox pages by (created_at, id), all or only the unhandled;
  * - order_daily_totals keeps each day's orders and revenue, maintained in the transaction that places or
  *   cancels an order, so the overview reads 30 rows instead of scanning every order;
