@@ -1,6 +1,7 @@
 import { ServiceError, TooManyRequestsError } from "../errors.ts";
-import { encodeSquareWebp, encodeVariants, loadSharp } from "./decode.ts";
+import { encodeSquareWebp, encodeVariants } from "./decode.ts";
 import { CPU_REPORT_MS, type DecodeJob, type DecoderMessage } from "./decoder-pool.ts";
+import { loadSharp } from "./sharp-input.ts";
 
 // A decoder process (./decoder-pool.ts): decodes one picture at a time as the server process asks, and answers
 // with the encoded files or a refusal. It ends with the server process (the IPC channel closes), or when the
