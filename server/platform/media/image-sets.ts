@@ -4,7 +4,7 @@ import { variantName, variantUrl, variantWidths, type ImageFormat } from "#commo
 import { messages } from "#common/shared/messages.ts";
 import { MAX_UPLOAD_BYTES } from "#common/shared/uploads.ts";
 import { InvalidInputError, TooManyRequestsError } from "../errors.ts";
-import type { DecodeJob } from "./decoder-pool.ts";
+import type { DecodeJob } from "./decoder-protocol.ts";
 import { detectType, productTooLarge } from "./image-checks.ts";
 import type { MediaContext } from "./media-context.ts";
 
