@@ -41,7 +41,7 @@ const RENAME_EVENTS_MAX = 100;
  * of every product the person reviewed: each is announced too, and someone who reviewed more products than one
  * announcement per product is worth makes every listener re-read. With a transaction as `from`, nothing is
  * announced before it commits. Every writer of a user's name, username, location or picture calls it: the profile
- * form, the picture upload, and a checkout that saves its details on the profile (orders.ts).
+ * form, the picture upload, and a checkout that saves its details on the profile (the orders module's checkout).
  */
 export async function announceProfileChange(changes: ChangeFeed, from: Kysely<DB>, userId: string, { renamed }: { renamed: boolean }) {
   changes.publish(from, { type: "profile", userId });

@@ -1,5 +1,8 @@
 // Order confirmation and status e-mails, on the shared layout.
+import { formatPriceExact } from "#common/shared/money.ts";
+import type { OrderDetail } from "#common/orders/order-types.ts";
 import { escapeHtml, escapeMultiline, type MailContent, oneLine, renderHtml, renderText } from "../../platform/mail/mail-layout.ts";
+import type { OutboxMail } from "../../platform/mail/mail-outbox.ts";
 
 export interface OrderMailDetails {
   shopName: string;
@@ -43,6 +46,26 @@ export function orderEmail(kind: keyof typeof ORDER_NEWS, order: OrderMailDetail
       ],
       button: { label: `See order ${order.orderNumber}`, url: order.url },
       reason,
+    }),
+  };
+}
+
+/** An order's news to its customer, as the outbox queues it. */
+export function orderMail(shop: { shopName: string; publicUrl: URL }, kind: keyof typeof ORDER_NEWS, order: OrderDetail): OutboxMail {
+  return {
+    kind: `order-${kind}`,
+    reference: order.id,
+    to: order.customer.email,
+    ...orderEmail(kind, {
+      shopName: shop.shopName,
+      name: order.customer.name,
+      orderNumber: order.number,
+      url: `${shop.publicUrl.origin}/orders/${order.id}`,
+      lines: order.lines.map((l) => ({ name: l.name, quantity: l.quantity, lineTotal: formatPriceExact(l.lineTotalPaise) })),
+      subtotal: formatPriceExact(order.subtotalPaise),
+      shipping: formatPriceExact(order.shippingPaise),
+      total: formatPriceExact(order.totalPaise),
+      address: `${order.shipName}\n${order.shipAddress}\n${order.shipPhone}`,
     }),
   };
 }

@@ -2,33 +2,14 @@ import { fork, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { messages } from "#common/shared/messages.ts";
-import { InvalidInputError, ServiceError, TooManyRequestsError, type FieldErrors } from "../errors.ts";
+import { InvalidInputError, TooManyRequestsError } from "../errors.ts";
+import { fromRefusal, type DecodeJob, type DecoderMessage } from "./decoder-protocol.ts";
 
 // Untrusted pictures are decoded in child processes, so that a decode can be stopped: librsvg and libvips run
 // native code that neither sharp's `timeout` (checked only between libvips' stages) nor a worker thread's
 // terminate() can interrupt, and that kept the server process busy, and alive after SIGTERM, for minutes. A
 // decoder process that runs past its limit, or is still running when the server stops, is killed with SIGKILL
 // and its picture refused. Decoders stay warm between pictures and end after a while with nothing to do.
-
-/** A picture to decode, as the decoder process receives it. */
-export type DecodeJob = { kind: "square"; data: Uint8Array; size: number } | { kind: "variants"; data: Uint8Array };
-
-/** A refusal crossing the process boundary: enough to make the same ServiceError again. */
-export interface Refusal {
-  status: ServiceError["status"];
-  message: string;
-  fieldErrors?: FieldErrors;
-  retryAfterSeconds?: number;
-}
-
-/**
- * What a decoder process sends: `ready` once, when it can take pictures; while it decodes one, the CPU time it has
- * spent on it so far, every CPU_REPORT_MS; then its answer.
- */
-export type DecoderMessage = { ready: true } | { cpuMs: number } | { ok: true; value: unknown } | { ok: false; refusal: Refusal };
-
-/** How often a decoder says how much CPU time its picture has taken: the CPU limit is kept to about this much. */
-export const CPU_REPORT_MS = 100;
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /**
@@ -246,12 +227,6 @@ export function createDecoderPool(options: DecoderPoolOptions) {
       clearTimeout(killer);
     },
   };
-}
-
-function fromRefusal(refusal: Refusal): ServiceError {
-  if (refusal.status === 429) return new TooManyRequestsError(refusal.message, refusal.retryAfterSeconds ?? 5);
-  if (refusal.status === 400) return new InvalidInputError(refusal.message, refusal.fieldErrors);
-  return new ServiceError(refusal.status, refusal.message, refusal.fieldErrors);
 }
 
 function tooSlow(): InvalidInputError {

@@ -1,10 +1,11 @@
-import { ServiceError, TooManyRequestsError } from "../errors.ts";
-import { encodeSquareWebp, encodeVariants, loadSharp } from "./decode.ts";
-import { CPU_REPORT_MS, type DecodeJob, type DecoderMessage } from "./decoder-pool.ts";
+import { ServiceError } from "../errors.ts";
+import { encodeSquareWebp, encodeVariants } from "./decode.ts";
+import { CPU_REPORT_MS, toRefusal, type DecodeJob, type DecoderMessage } from "./decoder-protocol.ts";
+import { loadSharp } from "./sharp-input.ts";
 
-// A decoder process (./decoder-pool.ts): decodes one picture at a time as the server process asks, and answers
-// with the encoded files or a refusal. It ends with the server process (the IPC channel closes), or when the
-// pool kills it.
+// A decoder process (./decoder-pool.ts starts it; ./decoder-protocol.ts says what it is sent and answers): decodes
+// one picture at a time as the server process asks, and answers with the encoded files or a refusal. It ends with
+// the server process (the IPC channel closes), or when the pool kills it.
 
 const send = (message: DecoderMessage) => process.send?.(message);
 
@@ -23,8 +24,7 @@ process.on("message", (job: DecodeJob) => {
       // The pipeline answers a ServiceError for anything the bytes cause; anything else is this process's fault,
       // said on its stderr (the server's log) and ended, so that the pool starts a fresh one.
       if (error instanceof ServiceError) {
-        const retryAfterSeconds = error instanceof TooManyRequestsError ? error.retryAfterSeconds : undefined;
-        send({ ok: false, refusal: { status: error.status, message: error.message, fieldErrors: error.fieldErrors, ...(retryAfterSeconds ? { retryAfterSeconds } : {}) } });
+        send({ ok: false, refusal: toRefusal(error) });
       } else {
         console.error(error);
         process.exit(1);

@@ -1,0 +1,147 @@
+import { sql, type InferResult, type Insertable, type Kysely, type Nullable, type QueryCreator } from "kysely";
+import type { DB, OrderTable } from "../../platform/db/schema.ts";
+import { compiledOnce } from "../../platform/db/compiled-once.ts";
+import { insertOutboxRow } from "../../platform/mail/mail-outbox.ts";
+import { placedOrderCount } from "./daily-totals.ts";
+import { cashOnDelivery } from "./payments.ts";
+
+// The checkout's statements. Those every order runs are compiled once per dialect for the whole process
+// (docs/decisions/031), so each is built here, at module level, and never inside a call.
+
+/** The shopper's order placed with this idempotency key: a query, run alone or inside another statement. */
+export function orderIdWithKey(from: QueryCreator<DB>, userId: string, key: string) {
+  return from.selectFrom("orders").select("id").where("user_id", "=", userId).where("idempotency_key", "=", key);
+}
+
+/** The shopper's cart lines with their products (none for a product deleted since); callers choose the order. */
+export function cartLines(from: Kysely<DB>, userId: string) {
+  return from
+    .selectFrom("cart_items as ci")
+    .leftJoin("products as p", "p.id", "ci.product_id")
+    .select(["ci.id", "ci.quantity", "p.id as product_id", "p.name", "p.price_paise", "p.stock"])
+    .where("ci.user_id", "=", userId);
+}
+
+/** A row of cartLines, every column nullable: the checkout left-joins the lines, so an empty cart is a row of nulls. */
+export type CartRow = Nullable<InferResult<ReturnType<typeof cartLines>>[number]>;
+
+/** What the checkout reads first, in one statement: the earlier order with this key, the pending orders, the cart. */
+export const keyPendingAndCart = compiledOnce((db, { userId, key, maxPending }: { userId: string; key: string; maxPending: number }) =>
+  db
+    .selectFrom(
+      db
+        .selectNoFrom((eb) => [
+          orderIdWithKey(db, userId, key).as("earlier"),
+          // Counted only up to the cap, all the check needs: a shopper whose pending orders passed it (the cap
+          // was lowered since) costs no more than one at it.
+          eb
+            .selectFrom(
+              eb
+                .selectFrom("orders")
+                .select("id")
+                .where("user_id", "=", userId)
+                .where("status", "=", "pending")
+                .where("payment_method", "=", cashOnDelivery.label)
+                .limit(maxPending)
+                .as("p"),
+            )
+            .select((count) => count.fn.countAll<number>().as("n"))
+            .as("pending"),
+        ])
+        .as("k"),
+    )
+    .leftJoin(cartLines(db, userId).as("line"), (join) => join.onTrue())
+    .select(["k.earlier", "k.pending", "line.id", "line.quantity", "line.product_id", "line.name", "line.price_paise", "line.stock"])
+    .orderBy("line.product_id"),
+);
+
+/** What storeOrderRows writes on PostgreSQL: the order's columns, its lines column by column, the cart lines it empties and its mail. */
+export type StoredOrder = Omit<Insertable<OrderTable>, "counted_on" | "number"> & {
+  counted_on: string;
+  number: string;
+  lineIds: string[];
+  lineProductIds: string[];
+  lineNames: string[];
+  linePrices: number[];
+  lineQuantities: number[];
+  ordered: string[];
+  mailId: string;
+  mailKind: string;
+  mailReference: string | null;
+  mailRecipient: string;
+  mailSubject: string;
+  mailTextBody: string;
+  mailHtmlBody: string;
+  mailQueuedAt: string;
+};
+
+/**
+ * On PostgreSQL, one round trip: the order, its lines, its mail and the cart lines it empties, as one statement
+ * (the lines' foreign key is checked at its end, when the order is there). The lines and the emptied cart go as
+ * arrays, so that the statement's text is the same for any number of lines and is compiled once.
+ */
+export const storeOrderRows = compiledOnce((db, v: StoredOrder) =>
+  db
+    .with("o", (q) =>
+      q.insertInto("orders").values({
+        id: v.id,
+        user_id: v.user_id,
+        status: v.status,
+        subtotal_paise: v.subtotal_paise,
+        shipping_paise: v.shipping_paise,
+        total_paise: v.total_paise,
+        ship_name: v.ship_name,
+        ship_phone: v.ship_phone,
+        ship_address: v.ship_address,
+        payment_method: v.payment_method,
+        idempotency_key: v.idempotency_key,
+        number: v.number,
+        counted_on: v.counted_on,
+        created_at: v.created_at,
+        updated_at: v.updated_at,
+      }),
+    )
+    .with("l", (q) =>
+      q
+        .insertInto("order_lines")
+        .columns(["id", "order_id", "position", "product_id", "name", "unit_price_paise", "quantity"])
+        .expression(
+          sql`select l.id, ${v.id}, l.position - 1, l.product_id, l.name, l.unit_price_paise, l.quantity
+            from unnest(${v.lineIds}::text[], ${v.lineProductIds}::text[], ${v.lineNames}::text[], ${v.linePrices}::bigint[], ${v.lineQuantities}::integer[])
+            with ordinality as l(id, product_id, name, unit_price_paise, quantity, position)`,
+        ),
+    )
+    .with("m", (q) =>
+      insertOutboxRow(q, {
+        id: v.mailId,
+        kind: v.mailKind,
+        reference: v.mailReference,
+        recipient: v.mailRecipient,
+        subject: v.mailSubject,
+        textBody: v.mailTextBody,
+        htmlBody: v.mailHtmlBody,
+        queuedAt: v.mailQueuedAt,
+      }),
+    )
+    .deleteFrom("cart_items")
+    .where(sql<boolean>`id = any(${v.ordered}::text[])`),
+);
+
+/** A line's stock taken if it covers the line, answering the price found; the row stays locked until commit. */
+const decrementStock = (db: QueryCreator<DB>, { productId, quantity, now }: { productId: string; quantity: number; now: string }) =>
+  db
+    .updateTable("products")
+    .set({ stock: sql`stock - ${quantity}`, updated_at: now })
+    .where("id", "=", productId)
+    .where("stock", ">=", quantity)
+    .returning(["price_paise"]);
+export type TakenLine = { productId: string; quantity: number; now: string; day: string; totalPaise: number };
+export const takeLineStock = compiledOnce((db, line: TakenLine) => decrementStock(db, line));
+/** The same, and the order counted on its day only when the stock was taken (else the transaction rolls back anyway). */
+export const takeLineStockAndCountDay = compiledOnce((db, line: TakenLine) =>
+  db
+    .with("taken", (q) => decrementStock(q, line))
+    .with("counted", (q) => placedOrderCount(q, line.day, line.totalPaise, q.selectFrom("taken").select(sql`1`.as("one"))))
+    .selectFrom("taken")
+    .select("price_paise"),
+);

@@ -1,0 +1,74 @@
+import type { Kysely, Selectable } from "kysely";
+import { messages } from "#common/shared/messages.ts";
+import { legacyOrderNumber, type OrderDetail, type OrderSummary } from "#common/orders/order-types.ts";
+import { orderStatusSchema } from "#common/orders/order-schemas.ts";
+import { idSchema } from "#common/shared/fields.ts";
+import type { DB, OrderLineTable, OrderTable } from "../../platform/db/schema.ts";
+import { toIsoString } from "../../platform/db/values.ts";
+import { NotFoundError } from "../../platform/errors.ts";
+import { requireSignedIn, type SessionUser } from "../../platform/session-user.ts";
+
+// An order as stored and as the API shows it: the one load of an order, and the one way rows become an answer,
+// shared by the checkout, the status changes and the read models.
+
+/** Orders with their customer's name and e-mail, the one way every order query starts. */
+export function ordersWithCustomer(from: Kysely<DB>) {
+  return from
+    .selectFrom("orders")
+    .innerJoin("users", "users.id", "orders.user_id")
+    .selectAll("orders")
+    .select(["users.name as customer_name", "users.email as customer_email"]);
+}
+export type OrderRow = Selectable<OrderTable> & { customer_name: string; customer_email: string };
+
+/** The order with its lines, or undefined for none (or for an id that cannot be one). */
+export async function loadOrder(from: Kysely<DB>, orderId: unknown): Promise<OrderDetail | undefined> {
+  const id = idSchema.safeParse(orderId);
+  if (!id.success) return undefined;
+  const order = await ordersWithCustomer(from).where("orders.id", "=", id.data).executeTakeFirst();
+  if (!order) return undefined;
+  const lines = await from.selectFrom("order_lines").selectAll().where("order_id", "=", order.id).orderBy("position").execute();
+  return toDetail(order, lines);
+}
+
+/** The order if the viewer may see it: its owner or an admin. Anyone else gets the same 404 as for none. */
+export async function visibleOrder(db: Kysely<DB>, viewer: SessionUser | null, orderId: unknown): Promise<OrderDetail> {
+  const user = requireSignedIn(viewer);
+  const order = await loadOrder(db, orderId);
+  if (!order || (order.userId !== user.id && !user.isAdmin)) throw new NotFoundError(messages.orders.notFound);
+  return order;
+}
+
+/** An order and its lines (in position order) as the API shows them. */
+export function toDetail(order: OrderRow, lines: Selectable<OrderLineTable>[]): OrderDetail {
+  return {
+    ...toSummary(order, lines.reduce((n, l) => n + l.quantity, 0)),
+    userId: order.user_id,
+    lines: lines.map((l) => ({
+      productId: l.product_id,
+      name: l.name,
+      unitPricePaise: l.unit_price_paise,
+      quantity: l.quantity,
+      lineTotalPaise: l.unit_price_paise * l.quantity,
+    })),
+    subtotalPaise: order.subtotal_paise,
+    shippingPaise: order.shipping_paise,
+    shipName: order.ship_name,
+    shipPhone: order.ship_phone,
+    shipAddress: order.ship_address,
+    paymentMethod: order.payment_method,
+  };
+}
+
+export function toSummary(order: OrderRow, itemCount: number): OrderSummary {
+  return {
+    id: order.id,
+    number: order.number ?? legacyOrderNumber(order.id),
+    // The column is a plain string to the platform's schema; the one list of statuses says what it may be.
+    status: orderStatusSchema.parse(order.status),
+    totalPaise: order.total_paise,
+    itemCount,
+    createdAt: toIsoString(order.created_at),
+    customer: { name: order.customer_name, email: order.customer_email },
+  };
+}

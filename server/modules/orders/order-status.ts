@@ -1,0 +1,82 @@
+import { sql, type Kysely } from "kysely";
+import { messages } from "#common/shared/messages.ts";
+import { NEXT_STATUSES, type OrderDetail, type OrderStatus } from "#common/orders/order-types.ts";
+import { setOrderStatusSchema } from "#common/orders/order-schemas.ts";
+import type { DB } from "../../platform/db/schema.ts";
+import { inWriteTransaction } from "../../platform/db/write-transaction.ts";
+import { ConflictError, NotFoundError, parseInput } from "../../platform/errors.ts";
+import { shopDay } from "../../platform/shop-day.ts";
+import { requireAdmin, type SessionUser } from "../../platform/session-user.ts";
+import { countCancelledOrder } from "./daily-totals.ts";
+import { orderMail } from "./order-mails.ts";
+import { loadOrder, visibleOrder } from "./order-records.ts";
+import type { OrdersContext } from "./orders-context.ts";
+
+// The status machine: which moves NEXT_STATUSES allows, who may make them, and what each move does besides
+// (stock back and the day's revenue out on a cancellation, an e-mail on shipping and cancelling).
+
+/** What the status changes use of the orders service's dependencies. */
+export type StatusContext = Pick<OrdersContext, "database" | "db" | "outbox" | "events" | "changes" | "timeZone" | "shopName" | "publicUrl" | "forUpdate">;
+
+/** The owner may cancel their own order only while nobody has started on it. */
+export const OWNER_CANCELS_FROM: OrderStatus[] = ["pending"];
+
+/** The owner cancels a pending order; its stock goes back. Admins cancel through setStatus; for others it is 404. */
+export async function cancelOrder(ctx: StatusContext, viewer: SessionUser | null, orderId: unknown): Promise<OrderDetail> {
+  const order = await visibleOrder(ctx.db, viewer, orderId);
+  if (order.userId !== viewer?.id) throw new NotFoundError(messages.orders.notFound);
+  const cancelled = await changeStatus(ctx, order.id, OWNER_CANCELS_FROM, "cancelled");
+  ctx.events.info("order.cancelled", { accountId: order.userId, orderId: order.id, from: order.status, by: "owner" });
+  return cancelled;
+}
+
+/** Moves an order along (admins only); cancelling returns the stock; shipping and cancelling e-mail the customer. */
+export async function setStatus(ctx: StatusContext, viewer: SessionUser | null, orderId: unknown, input: unknown): Promise<OrderDetail> {
+  const admin = requireAdmin(viewer);
+  const { status } = parseInput(setOrderStatusSchema, input);
+  const order = await loadOrder(ctx.db, orderId);
+  if (!order) throw new NotFoundError(messages.orders.notFound);
+  const from = (Object.keys(NEXT_STATUSES) as OrderStatus[]).filter((s) => NEXT_STATUSES[s].includes(status));
+  const changed = await changeStatus(ctx, order.id, from, status);
+  // An admin action and an order state change at once: who did it, to whose order, from what to what.
+  ctx.events.info("order.status-changed", { accountId: admin.id, orderId: order.id, customerId: order.userId, from: order.status, to: status, by: "admin" });
+  return changed;
+}
+
+/** Moves the order to `to` if it stands in one of `from`, with what that move does, in one write transaction. */
+async function changeStatus(ctx: StatusContext, orderId: string, from: OrderStatus[], to: OrderStatus): Promise<OrderDetail> {
+  const changed = await inWriteTransaction(ctx.database, async (trx) => {
+    const row = (await sql<{ status: OrderStatus }>`select status from orders where id = ${orderId}${ctx.forUpdate}`.execute(trx)).rows[0];
+    if (!row) throw new NotFoundError(messages.orders.notFound);
+    if (!from.includes(row.status)) {
+      throw new ConflictError(to === "cancelled" && !from.includes("processing") ? messages.orders.cannotCancel : messages.orders.badTransition(row.status, to));
+    }
+    await trx.updateTable("orders").set({ status: to, updated_at: new Date().toISOString() }).where("id", "=", orderId).execute();
+    if (to === "cancelled") await returnStock(ctx, trx, orderId);
+    const order = await loadOrder(trx, orderId);
+    // Queued in the transaction that made the change; the mail worker sends it after commit.
+    if (order && (to === "shipped" || to === "cancelled")) await ctx.outbox.enqueue(trx, orderMail(ctx, to, order));
+    // A cancelled order leaves the revenue of the day it counted on (cancelling is final: no way back).
+    if (order && to === "cancelled") {
+      const { counted_on } = await trx.selectFrom("orders").select("counted_on").where("id", "=", orderId).executeTakeFirstOrThrow();
+      await countCancelledOrder(trx, counted_on ?? shopDay(order.createdAt, ctx.timeZone), order.totalPaise);
+    }
+    return order;
+  });
+  if (!changed) throw new NotFoundError(messages.orders.notFound);
+  return changed;
+}
+
+/** Puts back the stock of a cancelled order's lines (inside the caller's transaction). */
+async function returnStock(ctx: Pick<StatusContext, "changes">, trx: Kysely<DB>, orderId: string) {
+  const lines = await trx.selectFrom("order_lines").select(["product_id", "quantity"]).where("order_id", "=", orderId).orderBy("product_id").execute();
+  for (const line of lines) {
+    if (!line.product_id) continue;
+    await trx
+      .updateTable("products")
+      .set({ stock: sql`stock + ${line.quantity}`, updated_at: new Date().toISOString() })
+      .where("id", "=", line.product_id)
+      .execute();
+    ctx.changes.publish(trx, { type: "product", productId: line.product_id, aspects: ["stock"] });
+  }
+}

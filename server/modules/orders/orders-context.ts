@@ -1,0 +1,55 @@
+import { sql, type Kysely, type RawBuilder } from "kysely";
+import type { Logger } from "pino";
+import type { Database } from "../../platform/db/client.ts";
+import type { DB } from "../../platform/db/schema.ts";
+import type { MailOutbox } from "../../platform/mail/mail-outbox.ts";
+import type { EventLog } from "../../platform/event-log.ts";
+import type { ChangeFeed } from "../../platform/change-feed/change-feed.ts";
+import type { RateLimiter } from "../../platform/rate-limit/rate-limit.ts";
+import { newOrderNumber } from "./order-numbers.ts";
+import { cashOnDelivery, type PaymentMethod } from "./payments.ts";
+
+/** What the composition root gives the orders service. */
+export interface OrdersDependencies {
+  database: Pick<Database, "db" | "dialect">;
+  /** Order e-mails are queued in the order's own transaction and sent by the mail worker (./mail-outbox.ts). */
+  outbox: MailOutbox;
+  logger: Logger;
+  shopName: string;
+  publicUrl: URL;
+  shippingFeePaise: number;
+  payment?: PaymentMethod;
+  rateLimiter: RateLimiter;
+  events: EventLog;
+  /** How many Cash-on-Delivery orders one account may have pending at once (MAX_PENDING_ORDERS). */
+  maxPendingOrders: number;
+  /** Told, after commit, of every product whose stock an order took or gave back (live pages, caches). */
+  changes: ChangeFeed;
+  /** The shop's time zone (SHOP_TIME_ZONE): the day an order counts for in the daily totals. */
+  timeZone: string;
+  /** Draws a new order's number; tests give one that repeats itself, to prove a collision is drawn again. */
+  orderNumbers?: () => string;
+}
+
+/**
+ * The dependencies with their defaults filled in, made once per service and handed to every operation of the
+ * module: each operation names the part it uses (a `Pick` of this), so a reader sees what it touches.
+ */
+export interface OrdersContext extends Omit<OrdersDependencies, "payment" | "orderNumbers"> {
+  db: Kysely<DB>;
+  payment: PaymentMethod;
+  drawNumber: () => string;
+  /** Locks the row a status change reads on PostgreSQL; SQLite's write transaction holds the whole database. */
+  forUpdate: RawBuilder<unknown>;
+}
+
+export function ordersContext(deps: OrdersDependencies): OrdersContext {
+  const { payment, orderNumbers, ...rest } = deps;
+  return {
+    ...rest,
+    db: deps.database.db,
+    payment: payment ?? cashOnDelivery,
+    drawNumber: orderNumbers ?? newOrderNumber,
+    forUpdate: deps.database.dialect === "postgres" ? sql` for update` : sql``,
+  };
+}

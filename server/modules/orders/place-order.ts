@@ -1,0 +1,310 @@
+import { randomUUID } from "node:crypto";
+import type { Kysely } from "kysely";
+import type { z } from "zod";
+import { messages } from "#common/shared/messages.ts";
+import { ERROR_CODES } from "#common/shared/user-facing-error.ts";
+import type { OrderDetail } from "#common/orders/order-types.ts";
+import { checkoutSchema } from "#common/cart/cart-schemas.ts";
+import type { DB } from "../../platform/db/schema.ts";
+import { inShopperTransaction, isUniqueViolation } from "../../platform/db/write-transaction.ts";
+import { ConflictError, ForbiddenError, InvalidInputError, parseInput } from "../../platform/errors.ts";
+import type { RateRule } from "../../platform/rate-limit/rate-limit.ts";
+import { shopDay } from "../../platform/shop-day.ts";
+import { requireSignedIn, type SessionUser } from "../../platform/session-user.ts";
+import { announceProfileChange } from "../accounts/index.ts";
+import { cartFingerprint, lineProblem } from "../cart/index.ts";
+import { cartLines, keyPendingAndCart, storeOrderRows, takeLineStock, takeLineStockAndCountDay, orderIdWithKey, type CartRow } from "./checkout-statements.ts";
+import { countPlacedOrder } from "./daily-totals.ts";
+import { orderMail } from "./order-mails.ts";
+import { isOrderNumberTaken } from "./order-numbers.ts";
+import { loadOrder, toDetail, type OrderRow } from "./order-records.ts";
+import type { OrdersContext } from "./orders-context.ts";
+import { cashOnDelivery, type PaymentHold } from "./payments.ts";
+
+/** What the checkout uses of the orders service's dependencies. */
+export type CheckoutContext = Pick<
+  OrdersContext,
+  | "database"
+  | "db"
+  | "outbox"
+  | "logger"
+  | "rateLimiter"
+  | "events"
+  | "payment"
+  | "drawNumber"
+  | "shippingFeePaise"
+  | "maxPendingOrders"
+  | "changes"
+  | "timeZone"
+  | "shopName"
+  | "publicUrl"
+>;
+
+/**
+ * Checkouts per account, an abuse limit: every attempt counts, placed or refused, except a repeat of
+ * an order already placed with the same key (a double click). A shopper places a few orders a day.
+ */
+export const checkoutRateRule: RateRule = { name: "checkout", limit: 10, windowMs: 60 * 60_000, message: "Too many orders in a short time." };
+const checkoutKeyRule: RateRule = { name: "checkout-key", limit: 1, windowMs: 60 * 60_000, message: "", fixed: true };
+
+/** How many order numbers a checkout draws before it gives up: one is taken about never, three in a row never. */
+const NUMBER_DRAWS = 3;
+
+type Product = { id: string; name: string; price_paise: number; stock: number };
+type PricedLine = { id: string; quantity: number; product: Product };
+type PricedCart = { lines: PricedLine[]; subtotalPaise: number; totalPaise: number };
+
+/** What was priced: the lines, their quantities and prices, as the cart's summary fingerprints them (the page sends that). */
+const fingerprint = (cart: PricedCart) => cartFingerprint(cart.lines.map((line) => ({ id: line.id, quantity: line.quantity, unitPricePaise: line.product.price_paise })));
+/** The order would not be what the shopper saw (or the payment holds): nothing is ordered, and they look again. */
+const cartChanged = () => new ConflictError(messages.checkout.cartChanged, { cart: messages.checkout.cartChanged }, ERROR_CODES.cartChanged);
+
+/**
+ * Prices the cart and holds the payment for it (outside any transaction: a payment provider is a network
+ * call), then one transaction under the shopper's lock checks and decrements the stock of every line (rows
+ * locked in product-id order on PostgreSQL, a conditional decrement on both), stores the order with names
+ * and prices copied and empties the cart. If any line lacks stock, or the cart is not the one whose
+ * fingerprint the checkout page sent, nothing changes and the hold is let go.
+ * The same idempotency key never makes a second order. See docs/decisions/009.
+ */
+export async function placeOrder(ctx: CheckoutContext, viewer: SessionUser | null, input: unknown): Promise<OrderDetail> {
+  const { db, payment } = ctx;
+  const user = requireSignedIn(viewer);
+  if (!user.emailVerified) throw new ForbiddenError(messages.checkout.verifyFirst);
+  const details = parseInput(checkoutSchema, input);
+  const orderMadeByKey = async () => {
+    const row = await orderIdWithKey(db, user.id, details.idempotencyKey).executeTakeFirst();
+    return row ? loadOrder(db, row.id) : undefined;
+  };
+  // Counted once per idempotency key: a double click or a retry of one checkout is one attempt. The first
+  // request with a key claims it (atomically), and only that one counts against the limit. (A repeat of a
+  // placed order is answered by the transaction below, which looks for the key first.)
+  await ctx.rateLimiter.hitFirstTime(checkoutKeyRule, `${user.id} ${details.idempotencyKey}`, checkoutRateRule, user.id);
+
+  // A method that holds money is asked to hold the priced amount before the transaction. One that holds
+  // nothing (Cash on Delivery) needs no price beforehand: the cart is priced once, under the shopper's lock.
+  let quote: PricedCart | undefined;
+  let hold: PaymentHold;
+  if (payment.holdsNothing) {
+    hold = { orderId: randomUUID(), reference: null };
+  } else {
+    try {
+      quote = await priceCart(ctx, db, user.id);
+    } catch (error) {
+      // A request with the same key may have placed the order, and emptied the cart, a moment ago.
+      const winner = await orderMadeByKey();
+      if (winner) return winner;
+      throw error;
+    }
+    // Not what the page showed: refused before any money is held (the transaction checks it again), unless
+    // this key placed its order already (a retry; the cart may have changed since).
+    if (details.cartFingerprint !== undefined && fingerprint(quote) !== details.cartFingerprint) {
+      const winner = await orderMadeByKey();
+      if (winner) return winner;
+      throw cartChanged();
+    }
+    hold = await payment.authorize({ id: randomUUID(), totalPaise: quote.totalPaise });
+  }
+  let orderId: string;
+  let placed: OrderDetail | undefined;
+  try {
+    ({ orderId, placed } = await withUniqueNumber(ctx, (number) => inShopperTransaction(ctx.database, user.id, (trx) => storeOrder(ctx, trx, user, details, hold, quote, number))));
+  } catch (error) {
+    await release(ctx, hold);
+    // Cannot happen under the shopper's lock; kept so that a racing duplicate is answered with the first order.
+    const winner = isUniqueViolation(error) ? await orderMadeByKey() : undefined;
+    if (winner) return winner;
+    throw error;
+  }
+  if (orderId !== hold.orderId) await release(ctx, hold);
+  const order = placed ?? (await loadOrder(db, orderId))!;
+  if (orderId === hold.orderId) ctx.events.info("order.placed", { accountId: user.id, orderId, totalPaise: order.totalPaise, paymentMethod: payment.label });
+  return order;
+}
+
+/**
+ * Runs `store` with a newly drawn order number, and again with another should the number be taken already: the
+ * unique index refuses the second order with a number. With 60 bits, one shop in about two million ever sees
+ * that happen in a million orders (docs/decisions/036), so a few draws are never all taken.
+ */
+async function withUniqueNumber<T>(ctx: Pick<CheckoutContext, "drawNumber" | "logger">, store: (number: string) => Promise<T>): Promise<T> {
+  for (let draw = 1; ; draw++) {
+    const number = ctx.drawNumber();
+    try {
+      return await store(number);
+    } catch (error) {
+      if (draw >= NUMBER_DRAWS || !isOrderNumberTaken(error)) throw error;
+      ctx.logger.warn({ orderNumber: number }, "order number taken already; drawing another");
+    }
+  }
+}
+
+/**
+ * The shopper's cart priced at today's prices; refused when it is empty or any line cannot be ordered as it
+ * stands (each such line named). Takes no row lock: see takeStock.
+ */
+async function priceCart(ctx: Pick<CheckoutContext, "shippingFeePaise">, from: Kysely<DB>, userId: string): Promise<PricedCart> {
+  return priceLines(ctx, await cartLines(from, userId).orderBy("ci.product_id").execute());
+}
+
+/** Prices the rows of cartLines (an empty cart has none, or one without a line: see storeOrder). */
+function priceLines(ctx: Pick<CheckoutContext, "shippingFeePaise">, rows: CartRow[]): PricedCart {
+  const lines = rows.flatMap(({ id, quantity, product_id, name, price_paise, stock }) =>
+    id === null ? [] : [{ id, quantity: quantity!, product: product_id === null ? undefined : { id: product_id, name: name!, price_paise: price_paise!, stock: stock! } }],
+  );
+  if (!lines.length) throw new InvalidInputError(messages.checkout.emptyCart);
+  const problems = lines.flatMap((line) => lineProblem(line.product, line.quantity) ?? []);
+  if (problems.length) throw new ConflictError(problems.join(" "), { cart: problems.join(" ") });
+  const priced = lines as PricedLine[]; // every product is there: a missing one is a problem above
+  const subtotalPaise = priced.reduce((sum, line) => sum + line.product.price_paise * line.quantity, 0);
+  return { lines: priced, subtotalPaise, totalPaise: subtotalPaise + ctx.shippingFeePaise };
+}
+
+/**
+ * Inside the shopper's transaction: stores the order with its lines (names and prices copied), removes the lines
+ * it ordered, queues its mail and, if asked, saves the details on the profile; then, last, checks and decrements
+ * every line's stock and counts the order on its day. Answers the id of the order this key made, which is an
+ * earlier one when the key was used before, and the new order itself when it made one.
+ *
+ * The products' rows and the day's totals are the rows every checkout shares; they are locked last, by the
+ * statements that change them, so each stays locked for those few statements and the commit, not for the whole
+ * order (docs/decisions/009: what limits checkouts per second on PostgreSQL is how long the hot rows are held).
+ */
+async function storeOrder(
+  ctx: CheckoutContext,
+  trx: Kysely<DB>,
+  user: SessionUser,
+  details: z.output<typeof checkoutSchema>,
+  hold: PaymentHold,
+  quote: PricedCart | undefined,
+  number: string,
+): Promise<{ orderId: string; placed?: OrderDetail }> {
+  const { outbox } = ctx;
+  // The earlier order with this key, the pending orders and the cart, in one statement: one row of the first
+  // two, beside each cart line (or beside none, for an empty cart). The cart is read without row locks: the
+  // shopper's lock keeps it still; the stock and prices are checked again below by the statements that lock
+  // the products.
+  const rows = await keyPendingAndCart.execute(trx, { userId: user.id, key: details.idempotencyKey, maxPending: ctx.maxPendingOrders });
+  const { earlier, pending } = rows[0]!;
+  if (earlier) return { orderId: earlier };
+  refuseTooManyPending(ctx, user.id, Number(pending));
+  const cart = priceLines(ctx, rows);
+  // A line added or changed (another tab) or a new price since the checkout page showed its summary, or since
+  // the payment was held: the shopper looks again. For every method, Cash on Delivery too; from the rows read above.
+  const ordering = fingerprint(cart);
+  if (details.cartFingerprint !== undefined && details.cartFingerprint !== ordering) throw cartChanged();
+  if (quote && fingerprint(quote) !== ordering) throw cartChanged();
+  const now = new Date().toISOString();
+  // The day of the daily totals this order counts on (docs/decisions/024), kept with it for a cancellation.
+  const countedOn = shopDay(now, ctx.timeZone);
+  const columns = {
+    id: hold.orderId,
+    user_id: user.id,
+    status: "pending",
+    subtotal_paise: cart.subtotalPaise,
+    shipping_paise: ctx.shippingFeePaise,
+    total_paise: cart.totalPaise,
+    ship_name: details.name,
+    ship_phone: details.phone,
+    ship_address: details.address,
+    payment_method: ctx.payment.label,
+    idempotency_key: details.idempotencyKey,
+    number,
+    counted_on: countedOn,
+    created_at: now,
+    updated_at: now,
+  };
+  const order: OrderRow = { ...columns, customer_name: details.saveToProfile ? details.name : user.name, customer_email: user.email };
+  const lines = cart.lines.map(({ product, quantity }, position) => ({
+    id: randomUUID(),
+    order_id: hold.orderId,
+    position,
+    product_id: product.id,
+    name: product.name,
+    unit_price_paise: product.price_paise,
+    quantity,
+  }));
+  const ordered = cart.lines.map((line) => line.id);
+  // Built from the rows about to be written, not read back: the same detail, two statements fewer.
+  const placed = toDetail(order, lines);
+  // The confirmation commits with the order: no order without its mail, no mail for an order that never was.
+  const confirmation = orderMail(ctx, "placed", placed);
+  if (ctx.database.dialect === "postgres") {
+    const mail = outbox.enqueueWithin(trx, confirmation);
+    await storeOrderRows.execute(trx, {
+      ...columns,
+      lineIds: lines.map((line) => line.id),
+      lineProductIds: lines.map((line) => line.product_id),
+      lineNames: lines.map((line) => line.name),
+      linePrices: lines.map((line) => line.unit_price_paise),
+      lineQuantities: lines.map((line) => line.quantity),
+      ordered,
+      mailId: mail.id,
+      mailKind: mail.kind,
+      mailReference: mail.reference,
+      mailRecipient: mail.recipient,
+      mailSubject: mail.subject,
+      mailTextBody: mail.textBody,
+      mailHtmlBody: mail.htmlBody,
+      mailQueuedAt: mail.queuedAt,
+    });
+  } else {
+    await trx.insertInto("orders").values(columns).execute();
+    await trx.insertInto("order_lines").values(lines).execute();
+    await outbox.enqueue(trx, confirmation);
+    await trx.deleteFrom("cart_items").where("id", "in", ordered).execute();
+  }
+  if (details.saveToProfile) {
+    await trx.updateTable("users").set({ name: details.name, phone: details.phone, address: details.address, updatedAt: now }).where("id", "=", user.id).execute();
+    // The name is public (the profile page, the person's reviews): announced once the order commits.
+    if (details.name !== user.name) await announceProfileChange(ctx.changes, trx, user.id, { renamed: true });
+  }
+  // Last, so the day's row (one for every checkout of the day) stays locked only until commit; on PostgreSQL
+  // counted by the statement that takes the last line's stock, one round trip less while both rows are held.
+  await takeStock(ctx, trx, cart, now, { day: countedOn, totalPaise: cart.totalPaise });
+  return { orderId: hold.orderId, placed };
+}
+
+/**
+ * Decrements every line's stock in product-id order (so two checkouts cannot deadlock), each by one conditional
+ * update that locks the row: it changes nothing unless the stock covers the line, and it answers the price it
+ * found, so a price changed since the cart was read is caught here, under the lock. Never oversells.
+ */
+async function takeStock(ctx: Pick<CheckoutContext, "database" | "changes">, trx: Kysely<DB>, cart: PricedCart, now: string, count: { day: string; totalPaise: number }) {
+  const postgres = ctx.database.dialect === "postgres";
+  const last = cart.lines.at(-1);
+  for (const line of cart.lines) {
+    const values = { productId: line.product.id, quantity: line.quantity, now, day: count.day, totalPaise: count.totalPaise };
+    // On PostgreSQL the day is counted by the statement that takes the last line's stock (see storeOrder).
+    const countsTheDay = line === last && postgres;
+    const taken = await (countsTheDay ? takeLineStockAndCountDay : takeLineStock).executeTakeFirst(trx, values);
+    if (!taken) {
+      // Bought by somebody else since the cart was read (or deleted): the same message the cart would show.
+      const product = await trx.selectFrom("products").select(["name", "stock"]).where("id", "=", line.product.id).executeTakeFirst();
+      const problem = lineProblem(product, line.quantity) ?? messages.checkout.shortage(line.product.name, product?.stock ?? 0);
+      throw new ConflictError(problem, { cart: problem });
+    }
+    if (taken.price_paise !== line.product.price_paise) throw cartChanged();
+    ctx.changes.publish(trx, { type: "product", productId: line.product.id, aspects: ["stock"] });
+  }
+  if (!postgres) await countPlacedOrder(trx, count.day, count.totalPaise);
+}
+
+/**
+ * Cash on Delivery costs nothing to order, so without a cap one account could hold the whole stock with orders
+ * it never means to pay. Checked under the shopper's lock (inside storeOrder), so parallel checkouts of one
+ * account cannot all pass it. Only orders nobody has started on count: a processing or shipped order was seen
+ * by the shop. Paid orders (a future card method) are not capped.
+ */
+function refuseTooManyPending(ctx: Pick<CheckoutContext, "payment" | "maxPendingOrders" | "events">, userId: string, pending: number) {
+  if (ctx.payment.id !== cashOnDelivery.id) return;
+  if (pending >= ctx.maxPendingOrders) {
+    ctx.events.warn("limit.hit", { limit: "pending-orders", subject: userId, max: ctx.maxPendingOrders });
+    throw new ConflictError(messages.checkout.tooManyPending(ctx.maxPendingOrders));
+  }
+}
+
+/** A hold whose order was not stored is let go; a failure to do so is logged (money may stay held), never thrown. */
+async function release(ctx: Pick<CheckoutContext, "payment" | "logger">, hold: PaymentHold) {
+  await ctx.payment.release(hold).catch((error: unknown) => ctx.logger.error({ err: error, orderId: hold.orderId }, "payment hold could not be released"));
+}
