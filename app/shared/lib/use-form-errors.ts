@@ -27,7 +27,8 @@ function focusTarget(form: HTMLFormElement, name: string): HTMLElement | null {
   if (control) return control;
   const field = form.elements.namedItem(name);
   const target = field instanceof RadioNodeList ? ([...field].find((option) => option instanceof HTMLInputElement && option.checked) ?? field[0]) : field;
-  return target instanceof HTMLElement ? target : null;
+  // A hidden input (a key the page made) cannot take the focus: the next field in error gets it.
+  return target instanceof HTMLElement && !(target instanceof HTMLInputElement && target.type === "hidden") ? target : null;
 }
 
 /**
