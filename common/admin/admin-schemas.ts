@@ -103,9 +103,6 @@ export const newProductFormSchema = productFields
   .extend({ images: productFields.shape.images.refine((images) => images.length > 0, m.imagesRequired) })
   .superRefine(stockWithinLimit);
 
-/** The browser's check of the form before it is sent: the same texts, on the fields as posted. */
-export const productFormFieldsSchema = productFields.omit({ images: true, categoryImage: true }).superRefine(stockWithinLimit);
-
 export const stockUpdateSchema = z.object({ stock: stockNumberSchema, stockBefore: stockNumberSchema.optional() }).superRefine(stockWithinLimit);
 
 export const categoryRenameSchema = z.object({ name: requiredText(adminMessages.category.nameRequired, 60) });

@@ -1,10 +1,10 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import type { Locator, Page } from "@playwright/test";
+import type { Browser, Locator, Page } from "@playwright/test";
 import sharp from "sharp";
 import { adminMessages } from "../../common/admin/admin-messages.ts";
 import { messages } from "../../common/shared/messages.ts";
 import { createCategory, createProduct } from "../support/factories.ts";
-import { allowStatusLogs, expect as baseExpect, test } from "./support/fixtures.ts";
+import { allowStatusLogs, expect as baseExpect, seriousAccessibilityViolations, test } from "./support/fixtures.ts";
 import { ADMIN, submitLogin, toast, urlIs } from "./support/pages.ts";
 import { signedInUnverified } from "./support/shopper.ts";
 
@@ -28,6 +28,41 @@ async function logIn(page: Page) {
   await submitLogin(page, ADMIN);
   await expect(toast(page, messages.auth.loggedIn)).toBeVisible();
 }
+/** A browser context without scripts, signed in as the admin through the login form (which posts without them). */
+async function adminWithoutJavaScript(browser: Browser) {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto("/login");
+  await submitLogin(page, ADMIN);
+  await expect(page).not.toHaveURL(/\/login/);
+  return { context, page };
+}
+
+/**
+ * The product form's fields as a person finds them: each by its label, with the message it should carry. The
+ * pictures are a file input whose values travel as hidden inputs, so its message is tied to the file input.
+ */
+const productFields = (page: Page) => [
+  { field: page.getByLabel("Product Name"), message: f.nameRequired },
+  { field: page.getByLabel("Product Description"), message: f.descriptionRequired },
+  { field: page.getByLabel("Product Price"), message: f.priceRequired },
+  { field: page.getByLabel("Product Images", { exact: true }), message: f.imagesRequired },
+  { field: page.getByLabel("Product Category"), message: f.categoryRequired },
+  { field: page.getByLabel("Stock Quantity"), message: f.stockRequired },
+];
+
+/** Every message shows at once, each marking its own field invalid and read out with it. */
+async function expectMessagesOnFields(page: Page, expected: { field: Locator; message: string }[]) {
+  for (const { field, message } of expected) {
+    await expect(field).toHaveAttribute("aria-invalid", "true");
+    await expect(field).toHaveAccessibleDescription(message);
+    // The description is the message shown beside the field, not a hidden copy.
+    const describedBy = await field.getAttribute("aria-describedby");
+    await expect(page.locator(`[id="${describedBy}"]`)).toHaveText(message);
+    await expect(page.locator(`[id="${describedBy}"]`)).toBeVisible();
+  }
+}
+
 const unique = (kind: string) => `${kind} ${randomUUID().slice(0, 8)}`;
 
 /** A PNG of random pixels: it does not compress, so its size is about width × height × 3 bytes. */
@@ -39,7 +74,7 @@ test.describe("the owner's catalogue", () => {
   // Several pages and form posts each, on a machine shared with other builds: a generous bound, not a timing claim.
   test.describe.configure({ timeout: 120_000 });
 
-  test("the product form shows its required-field message for every empty field, and the failure line with its reason", async ({ page, consoleErrors }) => {
+  test("an empty Add Product form shows all six of its messages at once, each tied to its field, and the focus goes to Product Name", async ({ page }) => {
     await logIn(page);
     await page.goto("/add-product");
     await expect(page.getByRole("heading", { name: f.addHeading, level: 1 })).toBeVisible();
@@ -47,29 +82,82 @@ test.describe("the owner's catalogue", () => {
     const save = page.getByRole("button", { name: f.addHeading });
     await hydrated(save);
     await save.click();
-    for (const message of [f.nameRequired, f.descriptionRequired, f.priceRequired, f.categoryRequired, f.stockRequired]) {
-      await expect(page.getByText(message, { exact: true })).toBeVisible();
-    }
+    await expectMessagesOnFields(page, productFields(page));
+    await expect(page.locator(".field-error")).toHaveCount(6);
     await expect(page.getByLabel("Product Name")).toBeFocused();
+    // Checked in the browser: nothing was sent, so no failure line.
+    await expect(page.getByRole("alert")).toHaveCount(0);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await expect(page).toHaveURL(urlIs("/add-product"));
+  });
 
+  test("the product form's messages change as fields are fixed; a form typed right but with no picture keeps only the picture's message, with the focus on the picture field", async ({ page }) => {
+    await logIn(page);
+    await page.goto("/add-product");
+    const save = page.getByRole("button", { name: f.addHeading });
+    await hydrated(save);
     await page.getByLabel("Product Name").fill("tiny fern");
     await page.getByLabel("Product Description").fill("Small and green.");
     await page.getByLabel("Product Price").fill("twelve");
     await page.getByLabel("Product Category").fill("Indoor Plants");
     await page.getByLabel("Stock Quantity").fill("-3");
     await save.click();
-    await expect(page.getByText(f.priceInvalid, { exact: true })).toBeVisible();
-    await expect(page.getByText(f.stockInvalid, { exact: true })).toBeVisible();
+    await expectMessagesOnFields(page, [
+      { field: page.getByLabel("Product Price"), message: f.priceInvalid },
+      { field: page.getByLabel("Product Images", { exact: true }), message: f.imagesRequired },
+      { field: page.getByLabel("Stock Quantity"), message: f.stockInvalid },
+    ]);
+    await expect(page.getByLabel("Product Price")).toBeFocused();
 
-    // Everything typed right but no picture: the server refuses, the form says so above and why below it.
     await page.getByLabel("Product Price").fill("250");
     await page.getByLabel("Stock Quantity").fill("3");
     await save.click();
-    const alert = page.getByRole("alert");
-    await expect(alert.getByText(f.failed, { exact: true })).toBeVisible();
-    await expect(alert.getByTestId("failure-reason")).toHaveText(f.imagesRequired);
+    await expect(page.getByText(f.priceInvalid, { exact: true })).toHaveCount(0);
+    await expect(page.getByText(f.stockInvalid, { exact: true })).toHaveCount(0);
+    await expectMessagesOnFields(page, [{ field: page.getByLabel("Product Images", { exact: true }), message: f.imagesRequired }]);
+    await expect(page.getByLabel("Product Images", { exact: true })).toBeFocused();
     await expect(page).toHaveURL(urlIs("/add-product"));
-    allowStatusLogs(consoleErrors, 400);
+  });
+
+  test("without JavaScript, an empty Add Product form is answered by the server with the failure line and all six messages at once, each tied to its field", async ({ browser }) => {
+    const { context, page } = await adminWithoutJavaScript(browser);
+    await page.goto("/add-product");
+    await page.getByRole("button", { name: f.addHeading }).click();
+    await expect(page.getByRole("alert").getByText(f.failed, { exact: true })).toBeVisible();
+    await expect(page.getByTestId("failure-reason")).toHaveText(f.nameRequired);
+    await expectMessagesOnFields(page, productFields(page));
+    await expect(page.locator(".field-error")).toHaveCount(6);
+    await expect(page).toHaveURL(urlIs("/add-product"));
+    await context.close();
+  });
+
+  test("an emptied Update Product form shows all five of its messages at once (no picture is needed to keep a product), with and without JavaScript", async ({ page, browser, shopDb }) => {
+    const plant = await createProduct(shopDb.db, { name: unique("Emptied Fern"), images: ["/illustrations/products/aloe-vera-1.svg"] });
+    const updateFields = (on: Page) => productFields(on).filter(({ message }) => message !== f.imagesRequired);
+    const emptyAndSave = async (on: Page) => {
+      for (const { field } of updateFields(on)) await field.fill("");
+      await on.getByRole("button", { name: f.updateHeading }).click();
+    };
+
+    await logIn(page);
+    await page.goto(`/product/${plant.id}/edit`);
+    const remove = page.getByRole("button", { name: "Remove Picture 1" });
+    await hydrated(remove);
+    await remove.click();
+    await emptyAndSave(page);
+    await expectMessagesOnFields(page, updateFields(page));
+    await expect(page.locator(".field-error")).toHaveCount(5);
+    await expect(page.getByText(f.imagesRequired, { exact: true })).toHaveCount(0);
+    await expect(page.getByLabel("Product Name")).toBeFocused();
+
+    const { context, page: plain } = await adminWithoutJavaScript(browser);
+    await plain.goto(`/product/${plant.id}/edit`);
+    await emptyAndSave(plain);
+    await expect(plain.getByRole("alert").getByText(f.failed, { exact: true })).toBeVisible();
+    await expectMessagesOnFields(plain, updateFields(plain));
+    await expect(plain.locator(".field-error")).toHaveCount(5);
+    await context.close();
+    expect((await shopDb.db.selectFrom("products").select("name").where("id", "=", plant.id).executeTakeFirstOrThrow()).name).toBe(plant.name);
   });
 
   test("an admin creates a product with two pictures (one over 5 MiB, sent in 5 MiB chunks) and a new category; its page shows the capitalised name and the stock", async ({ page, shopDb }) => {

@@ -12,15 +12,37 @@ function loadSchema(load: SchemaLoader): Promise<z.ZodType> {
   return zodReady.then(load);
 }
 
+/** Turns a form's fields into the input its schema checks; one value per name unless the form says otherwise. */
+export type FormReader = (form: FormData) => unknown;
+
+const readFields: FormReader = (form) => Object.fromEntries(form);
+
+/**
+ * The element that takes the focus for a field in error. A radio group (the review's stars) is a list under its
+ * name: its chosen option, else its first. A field whose values are hidden inputs (a list of pictures) cannot
+ * take the focus itself: its visible control names it with `data-field`.
+ */
+function focusTarget(form: HTMLFormElement, name: string): HTMLElement | null {
+  const control = [...form.querySelectorAll<HTMLElement>("[data-field]")].find((element) => element.dataset.field === name);
+  if (control) return control;
+  const field = form.elements.namedItem(name);
+  const target = field instanceof RadioNodeList ? ([...field].find((option) => option instanceof HTMLInputElement && option.checked) ?? field[0]) : field;
+  // A hidden input (a key the page made) cannot take the focus: the next field in error gets it.
+  return target instanceof HTMLElement && !(target instanceof HTMLInputElement && target.type === "hidden") ? target : null;
+}
+
 /**
  * Checks a form in the browser with the same schema the server uses, before it is sent; the server's own
  * field errors (from the action) are merged in, the browser's more recent ones first. A form stopped here
  * moves the focus to its first field in error, so keyboard and screen reader users land on what to fix.
  *
+ * `read` turns the posted fields into the schema's input, for a form that posts a list under one name: it should
+ * be what the page's action hands the service, so both sides check the same input.
+ *
  * The schema loads when the form is first focused (`prepare`, for the form's onFocus) or, at the latest, at
  * the first submit, which then waits for it and submits again. If it cannot load, the server checks alone.
  */
-export function useFormErrors(load: SchemaLoader, serverErrors: Record<string, string> | undefined) {
+export function useFormErrors(load: SchemaLoader, serverErrors: Record<string, string> | undefined, { read = readFields }: { read?: FormReader } = {}) {
   const [clientErrors, setClientErrors] = useState<Record<string, string> | null>(null);
   const schema = useRef<{ loading: Promise<void>; value: z.ZodType | null; failed: boolean } | null>(null);
 
@@ -48,17 +70,16 @@ export function useFormErrors(load: SchemaLoader, serverErrors: Record<string, s
       return;
     }
     if (!loaded.value) return;
-    const parsed = loaded.value.safeParse(Object.fromEntries(new FormData(form)));
+    const parsed = loaded.value.safeParse(read(new FormData(form)));
     const found: Record<string, string> = {};
     for (const issue of parsed.error?.issues ?? []) found[String(issue.path[0])] ??= issue.message;
     setClientErrors(found);
     if (parsed.success) return;
     event.preventDefault();
-    const first = Object.keys(found)[0];
-    const field = first ? form.elements.namedItem(first) : null;
-    // A radio group (the review's stars) is a list under its name: its chosen option takes the focus, else its first.
-    const target = field instanceof RadioNodeList ? ([...field].find((option) => option instanceof HTMLInputElement && option.checked) ?? field[0]) : field;
-    if (target instanceof HTMLElement) target.focus();
+    // The first field in error as the page shows them, which need not be the schema's order.
+    const targets = Object.keys(found).flatMap((name) => focusTarget(form, name) ?? []);
+    targets.sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+    targets[0]?.focus();
   };
   const errors = clientErrors && Object.keys(clientErrors).length ? clientErrors : (serverErrors ?? {});
   return { errors, onSubmit, prepare: () => void prepare(), reset: () => setClientErrors(null) };

@@ -118,8 +118,10 @@ export function ImagesField({ name, label, multiple = false, initial = [], purpo
   }
 
   return (
-    <fieldset aria-describedby={error ? errorId : undefined} data-uploading={busy || undefined}>
+    <fieldset data-uploading={busy || undefined}>
       <legend className="field-label">{label}</legend>
+      {/* The field's values are the hidden inputs below, which cannot take the focus: a form whose check finds this
+          field in error focuses this input instead (data-field), and its message is read out with it. */}
       <input
         id={fieldId}
         type="file"
@@ -127,6 +129,8 @@ export function ImagesField({ name, label, multiple = false, initial = [], purpo
         multiple={multiple}
         aria-label={label}
         aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
+        data-field={name}
         className="field-input"
         onChange={(event) => {
           addFiles(event.currentTarget.files);

@@ -14,6 +14,12 @@ export interface ProductFormFailure {
   fieldErrors: Record<string, string>;
 }
 
+/** What the form hands each picture field: where to report running uploads, and the field's message. */
+export interface PictureFieldProps {
+  onBusyChange: (busy: boolean) => void;
+  error: string | undefined;
+}
+
 export interface ProductFormValues {
   name: string;
   description: string;
@@ -29,6 +35,7 @@ export interface ProductFormValues {
  */
 export function ProductForm({
   heading,
+  creating,
   values,
   categoryNames,
   failure,
@@ -37,21 +44,29 @@ export function ProductForm({
   stockBefore,
 }: {
   heading: string;
+  /** Adding a product, which needs a picture; an edit may keep none. */
+  creating: boolean;
   /** Editing: the stock as loaded (again after a refused save), so that saving an unchanged stock never undoes a sale. */
   stockBefore?: number;
   values: ProductFormValues | null;
   categoryNames: string[];
   failure: ProductFormFailure | undefined;
-  /** The picture fields, told how to report that their uploads are still running. */
-  productImages: (onBusyChange: (busy: boolean) => void) => ReactNode;
-  categoryImage: (onBusyChange: (busy: boolean) => void) => ReactNode;
+  /** The picture fields, told how to report that their uploads are still running, and their message if any. */
+  productImages: (field: PictureFieldProps) => ReactNode;
+  categoryImage: (field: PictureFieldProps) => ReactNode;
 }) {
   // The form waits for both picture fields: a save while a file is still uploading would leave it out.
   const [uploading, setUploading] = useState({ images: false, categoryImage: false });
   const imagesBusy = useCallback((busy: boolean) => setUploading((now) => ({ ...now, images: busy })), []);
   const categoryImageBusy = useCallback((busy: boolean) => setUploading((now) => ({ ...now, categoryImage: busy })), []);
   const navigation = useNavigation();
-  const { errors, onSubmit, prepare } = useFormErrors(() => import("#common/admin/admin-schemas.ts").then((m) => m.productFormFieldsSchema), failure?.fieldErrors);
+  // The browser checks what the action will hand the service, with the service's schema: the pictures too, so an
+  // empty form shows every message at once instead of the picture's only after the rest are right.
+  const { errors, onSubmit, prepare } = useFormErrors(
+    () => import("#common/admin/admin-schemas.ts").then((schemas) => (creating ? schemas.newProductFormSchema : schemas.productFormSchema)),
+    failure?.fieldErrors,
+    { read: productInputFromForm },
+  );
   const busy = navigation.state === "submitting" || uploading.images || uploading.categoryImage;
   return (
     <Form method="post" onSubmit={onSubmit} onFocus={prepare} noValidate className="mt-6 grid max-w-2xl gap-5">
@@ -65,14 +80,8 @@ export function ProductForm({
       <FormField label="Product Name" name="name" defaultValue={values?.name} error={errors.name} autoComplete="off" />
       <FormField label="Product Description" name="description" multiline rows={4} defaultValue={values?.description} error={errors.description} />
       <FormField label="Product Price" name="price" inputMode="decimal" defaultValue={values?.price} error={errors.price} />
-      <div>
-        {productImages(imagesBusy)}
-        {errors.images ? <p className="field-error">{errors.images}</p> : null}
-      </div>
-      <div>
-        {categoryImage(categoryImageBusy)}
-        {errors.categoryImage ? <p className="field-error">{errors.categoryImage}</p> : null}
-      </div>
+      {productImages({ onBusyChange: imagesBusy, error: errors.images })}
+      {categoryImage({ onBusyChange: categoryImageBusy, error: errors.categoryImage })}
       <div>
         <FormField label="Product Category" name="category" list="category-names" defaultValue={values?.category} error={errors.category} autoComplete="off" />
         <datalist id="category-names">

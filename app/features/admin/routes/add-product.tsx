@@ -31,11 +31,12 @@ export default function AddProduct({ loaderData, actionData }: Route.ComponentPr
       <AdminNav />
       <ProductForm
         heading={adminMessages.productForm.addHeading}
+        creating
         values={null}
         categoryNames={loaderData.categoryNames}
         failure={actionData && !actionData.ok ? actionData : undefined}
-        productImages={(busy) => <ImagesField name="images" label="Product Images" multiple purpose="product" onBusyChange={busy} />}
-        categoryImage={(busy) => <ImagesField name="categoryImage" label="Category Image" purpose="category" onBusyChange={busy} />}
+        productImages={(field) => <ImagesField name="images" label="Product Images" multiple purpose="product" {...field} />}
+        categoryImage={(field) => <ImagesField name="categoryImage" label="Category Image" purpose="category" {...field} />}
       />
     </section>
   );

@@ -45,6 +45,7 @@ export default function EditProduct({ loaderData, actionData }: Route.ComponentP
       <ProductForm
         key={product.id}
         heading={adminMessages.productForm.updateHeading}
+        creating={false}
         values={{
           name: product.name,
           description: product.description,
@@ -55,17 +56,17 @@ export default function EditProduct({ loaderData, actionData }: Route.ComponentP
         categoryNames={categoryNames}
         stockBefore={product.stock}
         failure={actionData && !actionData.ok ? actionData : undefined}
-        productImages={(busy) => (
+        productImages={(field) => (
           <ImagesField
             name="images"
             label="Product Images"
             multiple
             purpose="product"
             initial={product.images.map((image, index) => ({ id: image.id, url: image.url, alt: `Picture ${index + 1}` }))}
-            onBusyChange={busy}
+            {...field}
           />
         )}
-        categoryImage={(busy) => <ImagesField name="categoryImage" label="Category Image" purpose="category" onBusyChange={busy} />}
+        categoryImage={(field) => <ImagesField name="categoryImage" label="Category Image" purpose="category" {...field} />}
       />
     </section>
   );
