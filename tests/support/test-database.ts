@@ -54,8 +54,9 @@ export async function createTestDatabase({ upTo }: { upTo?: string } = {}): Prom
 
 /**
  * Kysely's migrator looks at the tables of every schema (its introspector calls functions per schema); when
- * another test file drops its schema at that moment, PostgreSQL answers 'schema … does not exist' (3F000).
- * That look comes before any migration runs, and each migration is a transaction, so trying again is safe.
+ * another test file drops its schema at that moment, PostgreSQL answers 'schema … does not exist' (3F000), or
+ * 'relation "<their schema>.<table>" does not exist' (42P01) for a table of that schema. That look comes before
+ * any migration runs, and each migration is a transaction, so trying again is safe.
  */
 export async function migrateBesideOtherTests(migrate: () => Promise<unknown>): Promise<void> {
   for (let attempt = 1; ; attempt++) {
@@ -63,7 +64,14 @@ export async function migrateBesideOtherTests(migrate: () => Promise<unknown>): 
       await migrate();
       return;
     } catch (error) {
-      if (attempt === 5 || (error as { code?: unknown }).code !== "3F000") throw error;
+      if (attempt === 5 || !isAnotherTestsDroppedSchema(error)) throw error;
     }
   }
+}
+
+function isAnotherTestsDroppedSchema(error: unknown): boolean {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (code === "3F000") return true;
+  // Only a table of another test file's schema ("test_…", qualified): a missing table of one's own is a real failure.
+  return code === "42P01" && typeof message === "string" && /^relation "test_[0-9a-f]+\.[a-z_]+" does not exist$/.test(message);
 }
