@@ -1,5 +1,9 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { RouteConfigEntry } from "@react-router/dev/routes";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import routes from "../../app/routes.ts";
 import { OPEN_AUTH_PATHS } from "../../server/modules/accounts/index.ts";
 import { signUpVerified } from "../support/accounts.ts";
 import { createProduct } from "../support/factories.ts";
@@ -135,31 +139,51 @@ const AUTH_FIELDS = ["email", "password", "name", "username", "token", "newPassw
 /** Requests that would end the fuzzing session: sent by nobody. */
 const ENDS_SESSION = /sign-out|revoke|change-password|logout/;
 
-/** [path pattern, fields of its action (none: no action)] for every page of app/routes.ts. */
-const PAGES: Array<[string, string[] | null]> = [
-  ["/", ["name", "email", "subject", "message", "intent"]],
-  ["/shop", null],
-  ["/product/{productId}", ["productId", "quantity", "intent", "text", "rating", "reviewId"]],
-  ["/category/{categoryId}", null],
-  ["/login", ["email", "password", "redirectTo"]],
-  ["/register", ["name", "username", "email", "password"]],
-  ["/verify", ["email", "token", "intent"]],
-  ["/logout", []],
-  ["/forgot-password", ["email"]],
-  ["/reset-password", ["token", "password"]],
-  ["/profile/{userId}", ["intent", "name", "username", "phone", "address", "location", "currentPassword", "newPassword", "image"]],
-  ["/add-product", ["name", "description", "price", "stock", "category", "categoryImage", "categoryDescription", "images"]],
-  ["/product/{productId}/edit", ["name", "description", "price", "stock", "category", "categoryImage", "categoryDescription", "images"]],
-  ["/admin/products", ["intent", "productId", "stock"]],
-  ["/admin/categories", ["intent", "categoryId", "name", "image"]],
-  ["/cart", ["intent", "itemId", "quantity"]],
-  ["/checkout", ["name", "phone", "address", "saveToProfile", "idempotencyKey", "cartFingerprint"]],
-  ["/orders", null],
-  ["/orders/{orderId}", ["confirm"]],
-  ["/admin/orders", null],
-  ["/admin/orders/{orderId}", ["status"]],
-  ["/no-such-page", null],
-];
+/**
+ * The fields each page's action reads, where its own module does not name them all (its form sits in a
+ * component): a hint for the fuzzer, not the list of pages — that comes from app/routes.ts below.
+ */
+const ACTION_FIELDS: Record<string, string[]> = {
+  "/": ["name", "email", "subject", "message", "intent"],
+  "/product/{productId}": ["productId", "quantity", "intent", "text", "rating", "reviewId"],
+  "/login": ["email", "password", "redirectTo"],
+  "/register": ["name", "username", "email", "password"],
+  "/verify": ["email", "token", "intent"],
+  "/logout": [],
+  "/forgot-password": ["email"],
+  "/reset-password": ["token", "password"],
+  "/profile/{userId}": ["intent", "name", "username", "phone", "address", "location", "currentPassword", "newPassword", "image"],
+  "/add-product": ["name", "description", "price", "stock", "category", "categoryImage", "categoryDescription", "images"],
+  "/product/{productId}/edit": ["name", "description", "price", "stock", "category", "categoryImage", "categoryDescription", "images"],
+  "/admin/products": ["intent", "productId", "stock"],
+  "/admin/categories": ["intent", "categoryId", "name", "image"],
+  "/admin/messages": ["id", "handled"],
+  "/cart": ["intent", "itemId", "quantity"],
+  "/checkout": ["name", "phone", "address", "saveToProfile", "idempotencyKey", "cartFingerprint"],
+  "/orders/{orderId}": ["confirm"],
+  "/admin/orders/{orderId}": ["status"],
+};
+
+/**
+ * Every page of app/routes.ts as [path pattern, fields of its action (null: the module has no action)]: a new
+ * page is fuzzed without anyone adding it here. Dynamic segments become `{name}` (filled by pathWith with a real
+ * id or a placeholder); the catch-all becomes a path no page has.
+ */
+function pagesOf(routes: RouteConfigEntry[], parent = ""): Array<[string, string[] | null]> {
+  return routes.flatMap((entry) => {
+    const own = entry.index ? "" : (entry.path ?? "");
+    const joined = `${parent}/${own === "*" ? "no-such-page" : own}`.replace(/\/+/g, "/").replace(/(.)\/$/, "$1");
+    const pattern = joined.replace(/:(\w+)/g, "{$1}");
+    const source = readFileSync(path.join(APP_DIR, entry.file), "utf8");
+    const hasAction = /export\s+(async\s+)?function\s+action\b|export\s+const\s+action\b/.test(source);
+    const named = [...source.matchAll(/name="(\w+)"|\.get\("(\w+)"\)/g)].map((m) => m[1] ?? m[2]!);
+    const fields = hasAction ? (ACTION_FIELDS[pattern] ?? [...new Set(["intent", ...named])]) : null;
+    const page: Array<[string, string[] | null]> = entry.path === undefined && !entry.index ? [] : [[pattern, fields]];
+    return [...page, ...pagesOf(entry.children ?? [], joined)];
+  });
+}
+const APP_DIR = path.resolve(import.meta.dirname, "../../app");
+const PAGES = pagesOf(routes);
 const PAGE_QUERY = ["q", "page", "token", "redirectTo", "status", "edit", "index", "_data", "reviewsAfter"];
 
 function pathWith(pattern: string, ids: Ids) {
@@ -248,6 +272,16 @@ afterAll(async () => {
 });
 
 describe("fuzzing every JSON endpoint and every page action", () => {
+  it("drives every page of app/routes.ts, the admin overview and its inbox among them", () => {
+    const patterns = PAGES.map(([pattern]) => pattern);
+    expect(patterns).toEqual(expect.arrayContaining(["/", "/admin", "/admin/messages", "/product/{productId}/edit", "/admin/orders/{orderId}", "/no-such-page"]));
+    expect(patterns.length).toBeGreaterThanOrEqual(routes.length);
+    // A hint for a page that is gone would hide a renamed page's fields: each names a page that exists.
+    expect(Object.keys(ACTION_FIELDS).filter((pattern) => !patterns.includes(pattern))).toEqual([]);
+    expect(PAGES.find(([pattern]) => pattern === "/admin/messages")?.[1]).toEqual(["id", "handled"]);
+    expect(PAGES.find(([pattern]) => pattern === "/admin")?.[1]).toBeNull();
+  });
+
   it(`answers ${BATCH * BATCHES} arbitrary requests without a 5xx or a stack trace`, async () => {
     const shopper = await signUpVerified(app, capture);
     const admin = await signUpVerified(app, capture);

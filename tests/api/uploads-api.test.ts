@@ -204,7 +204,7 @@ describe("a resumable upload", () => {
 
     // Send part of the body, then cut the connection without finishing the request.
     const cut = Math.floor(photo.byteLength * 0.6);
-    await new Promise<void>((resolve) => {
+    await new Promise<void>((resolve, reject) => {
       const request = http.request(`${base}${location}`, {
         method: "PATCH",
         headers: {
@@ -216,16 +216,21 @@ describe("a resumable upload", () => {
         },
       });
       request.on("error", () => resolve());
-      request.write(photo.subarray(0, cut), () => setTimeout(() => request.destroy(), 200));
       request.on("close", () => resolve());
+      request.write(photo.subarray(0, cut));
+      // Cut once the server has written some of it to the upload's file (tus writes as it reads), so that there is
+      // something to resume from; polled, within a bound.
+      const file = path.join(shop.app.dataDir, "uploads", location.split("/").pop()!);
+      void (async () => {
+        for (const deadline = Date.now() + 20_000; ((await stat(file).catch(() => undefined))?.size ?? 0) === 0; ) {
+          if (Date.now() > deadline) throw new Error("no byte of the upload reached its file within 20 s");
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+      })().then(() => request.destroy(), reject);
     });
 
-    // The server kept what arrived (tus writes as it reads), and says so; the rest goes from there.
-    let arrived = 0;
-    for (let attempt = 0; attempt < 50 && arrived === 0; attempt++) {
-      arrived = await offsetOf(location, admin.cookie);
-      if (arrived === 0) await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    // The server kept what arrived, and says so; the rest goes from there.
+    const arrived = await offsetOf(location, admin.cookie);
     expect(arrived).toBeGreaterThan(0);
     expect(arrived).toBeLessThanOrEqual(cut);
     const rest = await sendChunk(location, admin.cookie, arrived, photo.subarray(arrived));

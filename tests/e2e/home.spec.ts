@@ -1,8 +1,35 @@
 import { SHOP_PAGE_SIZE } from "../../common/shared/constants.ts";
 import { formatPrice } from "../../common/shared/money.ts";
 import { messages } from "../../common/shared/messages.ts";
+import type { Locator, Page } from "@playwright/test";
 import { expect, seriousAccessibilityViolations, test } from "./support/fixtures.ts";
 import { hydrated } from "./support/pages.ts";
+
+const CLOCK_START = new Date("2026-03-01T08:00:00Z").getTime();
+
+/** Gives the page a clock of its own, stopped: its time moves only when the test moves it. Before the page loads. */
+async function stopTheClock(page: Page): Promise<void> {
+  await page.clock.install({ time: CLOCK_START });
+  // A second ahead, whatever real time passed since the install: stopped before there is a page to run timers.
+  await page.clock.pauseAt(CLOCK_START + 1_000);
+}
+
+/** The swipe engine loads after hydration and enables the buttons; the slideshow's timer starts with it. */
+async function engineLoaded(carousel: Locator): Promise<void> {
+  await expect(carousel.getByRole("button", { name: "Next slide" })).toBeEnabled();
+}
+
+/**
+ * Moves the page's stopped clock on in steps until `slide` is the shown one, at most 3.5 s of the page's time: one
+ * autoplay wait and a margin. In steps, because the moment the slideshow's timer was set is not known exactly.
+ */
+async function playUntilSelected(page: Page, slide: Locator): Promise<void> {
+  for (let elapsed = 0; elapsed < 3_500; elapsed += 250) {
+    if ((await slide.getAttribute("data-selected")) === "true") break;
+    await page.clock.runFor(250);
+  }
+  await expect(slide).toHaveAttribute("data-selected", "true", { timeout: 1_000 });
+}
 
 test.describe("home page", () => {
   test("shows every block of the home page with working links", async ({ page, shopDb }) => {
@@ -61,13 +88,16 @@ test.describe("home page", () => {
   });
 
   test("the banner carousel plays by itself, loops, and can be paused and moved by hand", async ({ page }) => {
+    // The page's timers run on a clock this test moves: the slideshow's 3 s wait costs no real time.
+    await stopTheClock(page);
     await page.goto("/");
     const carousel = page.getByRole("region", { name: "Featured" });
     const slide = (n: number) => carousel.getByRole("group", { name: `${n} of 2`, includeHidden: true });
     await expect(slide(1)).toHaveAttribute("data-selected", "true");
+    await engineLoaded(carousel);
     // Autoplay every 3000 ms: the second slide comes, then the first again.
-    await expect(slide(2)).toHaveAttribute("data-selected", "true", { timeout: 6000 });
-    await expect(slide(1)).toHaveAttribute("data-selected", "true", { timeout: 6000 });
+    await playUntilSelected(page, slide(2));
+    await playUntilSelected(page, slide(1));
 
     await carousel.getByRole("button", { name: "Pause slideshow" }).click();
     await expect(carousel.getByRole("button", { name: "Play slideshow" })).toBeVisible();
@@ -78,7 +108,8 @@ test.describe("home page", () => {
     if (!box) throw new Error("the carousel has no box");
     await page.mouse.move(box.x + box.width - 40, box.y + 40);
     await page.mouse.move(10, box.y + box.height + 200);
-    await page.waitForTimeout(3500);
+    // One autoplay wait and a margin, not two: with two slides, a second turn would bring this one back.
+    await page.clock.runFor(4_000);
     await expect(slide(2)).toHaveAttribute("data-selected", "true");
     await expect(carousel.getByRole("button", { name: "Play slideshow" })).toBeVisible();
     await carousel.getByRole("button", { name: "Go to slide 1" }).click();
@@ -86,6 +117,7 @@ test.describe("home page", () => {
   });
 
   test("the slideshow stops when keyboard focus enters it, and plays again from its play button", async ({ page }) => {
+    await stopTheClock(page);
     await page.goto("/");
     const carousel = page.getByRole("region", { name: "Featured" });
     const pause = carousel.getByRole("button", { name: "Pause slideshow" });
@@ -98,7 +130,8 @@ test.describe("home page", () => {
     await page.keyboard.press("Enter");
     await expect(carousel.getByRole("button", { name: "Pause slideshow" })).toBeVisible();
     await page.mouse.move(10, 10);
-    await expect(carousel.getByRole("group", { name: "2 of 2", includeHidden: true })).toHaveAttribute("data-selected", "true", { timeout: 6000 });
+    await engineLoaded(carousel);
+    await playUntilSelected(page, carousel.getByRole("group", { name: "2 of 2", includeHidden: true }));
   });
 
   test("has no serious accessibility violations", async ({ page }) => {

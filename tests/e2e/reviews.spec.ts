@@ -5,7 +5,7 @@ import { formatDate } from "../../common/shared/dates.ts";
 import { messages } from "../../common/shared/messages.ts";
 import type { Database } from "../../server/platform/db/client.ts";
 import { DEFAULT_SHOP_TIME_ZONE } from "../../server/platform/shop-day.ts";
-import { createProduct } from "../support/factories.ts";
+import { createProduct, createReviews } from "../support/factories.ts";
 import { insertSessions } from "../support/shop-process.ts";
 import { createShopper } from "../support/shoppers.ts";
 import { allowStatusLogs, expect as baseExpect, seriousAccessibilityViolations, test } from "./support/fixtures.ts";
@@ -174,11 +174,7 @@ test.describe("reviews", () => {
     const plant = await createProduct(shopDb.db, { name: `Reviewed Fern ${Date.now()}` });
     // Someone else's earlier review, so that the average is of two.
     const ravi = await createShopper(shopDb.db, shopDb.dialect, { name: "Ravi Menon" });
-    await shopDb.db
-      .insertInto("reviews")
-      .values({ id: `seeded-${plant.id}`, product_id: plant.id, user_id: ravi.id, rating: 2, text: "Drooped a bit", created_at: "2025-06-01T10:00:00.000Z", updated_at: "2025-06-01T10:00:00.000Z" })
-      .execute();
-    await shopDb.db.updateTable("products").set({ review_count: 1, rating_total: 2 }).where("id", "=", plant.id).execute();
+    await createReviews(shopDb.db, plant.id, [{ user_id: ravi.id, rating: 2, text: "Drooped a bit", created_at: "2025-06-01T10:00:00.000Z" }]);
 
     await signedIn(page, shopDb, { name: "Meera Iyer" });
     await page.goto(`/product/${plant.id}`);
@@ -229,11 +225,7 @@ test.describe("reviews", () => {
   test("lets an admin delete anyone's review", async ({ page, shopDb }) => {
     const plant = await createProduct(shopDb.db);
     const ravi = await createShopper(shopDb.db, shopDb.dialect, { name: "Ravi Menon" });
-    await shopDb.db
-      .insertInto("reviews")
-      .values({ id: `spam-${plant.id}`, product_id: plant.id, user_id: ravi.id, rating: 1, text: "Buy cheap pots at example.com", created_at: "2025-06-01T10:00:00.000Z", updated_at: "2025-06-01T10:00:00.000Z" })
-      .execute();
-    await shopDb.db.updateTable("products").set({ review_count: 1, rating_total: 1 }).where("id", "=", plant.id).execute();
+    await createReviews(shopDb.db, plant.id, [{ user_id: ravi.id, rating: 1, text: "Buy cheap pots at example.com", created_at: "2025-06-01T10:00:00.000Z" }]);
     await signedIn(page, shopDb, { name: "Shop Owner", isAdmin: true });
     await page.goto(`/product/${plant.id}`);
     const review = panel(page).getByTestId("review");
@@ -247,21 +239,11 @@ test.describe("reviews", () => {
   test("pages through many reviews with 'More reviews', newest first, without JavaScript", async ({ browser, shopDb }) => {
     const plant = await createProduct(shopDb.db);
     const authors = await Promise.all(Array.from({ length: 12 }, (_, i) => createShopper(shopDb.db, shopDb.dialect, { name: `Reviewer ${i + 1}` })));
-    await shopDb.db
-      .insertInto("reviews")
-      .values(
-        authors.map((author, i) => ({
-          id: `page-${i}-${plant.id}`,
-          product_id: plant.id,
-          user_id: author.id,
-          rating: 4,
-          text: `Review number ${i + 1}`,
-          created_at: new Date(Date.UTC(2030, 0, 1 + i)).toISOString(),
-          updated_at: new Date(Date.UTC(2030, 0, 1 + i)).toISOString(),
-        })),
-      )
-      .execute();
-    await shopDb.db.updateTable("products").set({ review_count: 12, rating_total: 48 }).where("id", "=", plant.id).execute();
+    await createReviews(
+      shopDb.db,
+      plant.id,
+      authors.map((author, i) => ({ user_id: author.id, rating: 4, text: `Review number ${i + 1}`, created_at: new Date(Date.UTC(2030, 0, 1 + i)).toISOString() })),
+    );
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto(`/product/${plant.id}`);

@@ -51,3 +51,26 @@ export async function createProduct(
   }
   return row;
 }
+
+/**
+ * Reviews of one product, with the product's review count and rating total moved in step, as the reviews service
+ * moves them: a page then shows the same average as after reviews written through it.
+ */
+export async function createReviews(
+  db: Kysely<DB>,
+  productId: string,
+  reviews: Array<Partial<Insertable<DB["reviews"]>> & Pick<Insertable<DB["reviews"]>, "user_id" | "rating">>,
+) {
+  const rows: Array<Insertable<DB["reviews"]>> = reviews.map((review) => {
+    const createdAt = review.created_at ?? nextTimestamp();
+    return { id: randomUUID(), text: "A review made for a test", created_at: createdAt, updated_at: createdAt, ...review, product_id: productId };
+  });
+  const ratings = rows.reduce((total, row) => total + row.rating, 0);
+  await db.insertInto("reviews").values(rows).execute();
+  await db
+    .updateTable("products")
+    .set((eb) => ({ review_count: eb("review_count", "+", rows.length), rating_total: eb("rating_total", "+", ratings) }))
+    .where("id", "=", productId)
+    .execute();
+  return rows;
+}

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { messages } from "#common/shared/messages.ts";
 import { createProduct } from "../../../tests/support/factories.ts";
+import { untilWaitingForShopperLock } from "../../../tests/support/lock-waits.ts";
 import { checkoutInput, createShopper } from "../../../tests/support/shoppers.ts";
 import { createTestApp, type TestApp } from "../../../tests/support/test-app.ts";
 import { inShopperTransaction } from "../../platform/db/write-transaction.ts";
@@ -72,14 +73,21 @@ describe("cart changes and checkout at the same time", () => {
     const events: string[] = [];
     let locked: () => void = () => {};
     const holding = new Promise<void>((resolve) => (locked = resolve));
+    let letGo: () => void = () => {};
+    const released = new Promise<void>((resolve) => (letGo = resolve));
     const checkout = inShopperTransaction(app.database, user.id, async () => {
       locked();
-      // Long enough for an unlocked add to finish first; it can only make this test pass wrongly, never fail.
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await released;
       events.push("checkout done");
     });
     await holding;
     const add = app.services.cart.addToCart(user, { productId: plant.id }).then(() => events.push("add done"));
+    // The checkout ends only once the add waits for the lock, or has finished (then the order shows it).
+    try {
+      await untilWaitingForShopperLock(app.database, user.id, add);
+    } finally {
+      letGo();
+    }
     await Promise.all([checkout, add]);
     expect(events).toEqual(["checkout done", "add done"]);
     expect((await app.services.cart.getCart(user)).itemCount).toBe(1);

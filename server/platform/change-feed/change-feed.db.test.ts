@@ -117,9 +117,18 @@ if (dialectUnderTest === "postgres") describe("the change feed across server pro
       expect(heardByTwo).toEqual(expect.arrayContaining([fromOne, fromTwo]));
       expect(heardByThree).toEqual(expect.arrayContaining([fromOne, fromTwo]));
     });
-    // And nothing arrives twice, however long one waits.
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect([heardByOne.length, heardByTwo.length, heardByThree.length]).toEqual([2, 2, 2]);
+    // And nothing arrives twice. PostgreSQL delivers notifications in the order their transactions committed, so
+    // once each process has heard, through PostgreSQL, a change committed after these (another process's: its
+    // own it hears at once), any second copy of them would have arrived already.
+    const [lastFromOne, lastFromTwo] = [productChange(), productChange()];
+    await inWriteTransaction(database, async (trx) => one.publish(trx, lastFromOne));
+    await inWriteTransaction(database, async (trx) => two.publish(trx, lastFromTwo));
+    await eventually(() => {
+      expect(heardByOne).toContainEqual(lastFromTwo);
+      expect(heardByTwo).toContainEqual(lastFromOne);
+      expect(heardByThree).toEqual(expect.arrayContaining([lastFromOne, lastFromTwo]));
+    });
+    expect([heardByOne.length, heardByTwo.length, heardByThree.length]).toEqual([4, 4, 4]);
   });
 
   it("reconnects when its connection is killed, tells its listeners to re-read, and hears other processes again", async () => {

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { untilWaitingForShopperLock } from "../../../tests/support/lock-waits.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/test-database.ts";
 import { afterCommit, inShopperTransaction } from "./write-transaction.ts";
 
@@ -19,15 +20,21 @@ describe("inShopperTransaction", () => {
       const events: string[] = [];
       let holding: () => void = () => {};
       const held = new Promise<void>((resolve) => (holding = resolve));
+      let letGo: () => void = () => {};
+      const released = new Promise<void>((resolve) => (letGo = resolve));
       const first = inShopperTransaction(database, userId, async () => {
         holding();
-        // Long enough for a second transaction that did not wait to start first; that can only make this
-        // test pass wrongly, never fail.
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        await released;
         events.push("first done");
       });
       await held;
       const second = inShopperTransaction(database, userId, async () => void events.push("second started"));
+      // The first lets go only once the second is waiting for the lock, or has run (then the order shows it).
+      try {
+        await untilWaitingForShopperLock(database, userId, second);
+      } finally {
+        letGo();
+      }
       await Promise.all([first, second]);
       expect(events).toEqual(["first done", "second started"]);
     });
