@@ -63,6 +63,41 @@ const platformReach = {
   },
 };
 
+// A feature's screens and components stand alone: one feature never imports another, nor the pages composed of
+// them. A page that shows several features (the home page, the product page with its reviews, the admin shell)
+// lives in app/pages and takes each feature's components from there; what several features draw with lives in
+// app/shared. Without this, a feature that adds to another's page (a heart on a product card) makes a folder cycle.
+// Relative imports are resolved against the importing file, as for the platform rule above.
+const featureReach = {
+  meta: { type: "problem", schema: [], messages: { outside: "app/features/{{feature}} imports neither another feature nor app/pages ({{target}}): compose them in app/pages." } },
+  create(context) {
+    const file = path.relative(projectRoot, context.filename).split(path.sep).join("/");
+    const feature = /^app\/features\/([^/]+)\//.exec(file)?.[1];
+    if (!feature) return {};
+    const check = (source) => {
+      if (!source || typeof source.value !== "string") return;
+      const spec = source.value;
+      const alias = Object.keys(ALIASES).find((prefix) => spec.startsWith(prefix));
+      let target;
+      if (alias) target = ALIASES[alias] + spec.slice(alias.length);
+      else if (spec.startsWith(".")) target = path.relative(projectRoot, path.resolve(projectRoot, path.dirname(file), spec));
+      else if (spec.startsWith("/")) target = path.relative(projectRoot, spec);
+      else return; // a package (or node:…)
+      target = target.split(path.sep).join("/");
+      const other = /^app\/features\/([^/]+)/.exec(target)?.[1];
+      if ((other !== undefined && other !== feature) || target === "app/pages" || target.startsWith("app/pages/")) {
+        context.report({ node: source, messageId: "outside", data: { feature, target } });
+      }
+    };
+    return {
+      ImportDeclaration: (node) => check(node.source),
+      ExportNamedDeclaration: (node) => check(node.source),
+      ExportAllDeclaration: (node) => check(node.source),
+      ImportExpression: (node) => check(node.source),
+    };
+  },
+};
+
 // Schemas, types and messages shared by the browser and the server depend on neither.
 const commonImports = [
   {
@@ -104,6 +139,11 @@ export default tseslint.config(
       "no-restricted-imports": restrict(databaseImports),
       "@typescript-eslint/no-restricted-imports": restrict(serverValueImports),
     },
+  },
+  {
+    files: ["app/features/**/*.{ts,tsx}"],
+    plugins: { "plant-shop-app": { rules: { "feature-reach": featureReach } } },
+    rules: { "plant-shop-app/feature-reach": "error" },
   },
   { files: ["common/**/*.ts"], rules: { "no-restricted-imports": restrict(commonImports) } },
   {

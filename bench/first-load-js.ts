@@ -16,11 +16,11 @@ const SERVER_BUILD = path.resolve("build/server/index.js");
 
 /** The pages with a budget (≤ 125 kB gzip of JavaScript each, docs/decisions/028), by React Router route id. */
 export const BUDGETED_PAGES = [
-  { page: "home", route: "features/catalog/routes/home" },
-  { page: "shop", route: "features/catalog/routes/shop" },
-  { page: "product", route: "features/catalog/routes/product" },
-  { page: "category", route: "features/catalog/routes/category" },
-  { page: "cart", route: "features/cart/routes/cart" },
+  { page: "home", route: "pages/home" },
+  { page: "shop", route: "pages/shop" },
+  { page: "product", route: "pages/product" },
+  { page: "category", route: "pages/category" },
+  { page: "cart", route: "pages/cart" },
 ] as const;
 
 interface RouteEntry {

@@ -22,6 +22,7 @@ function unitOf(file: string): string {
   }
   if (parts[0] === "app" && parts[1] === "features") return `app/features/${parts[2]}`;
   if (parts[0] === "app" && parts[1] === "shared") return "app/shared";
+  if (parts[0] === "app" && parts[1] === "pages") return "app/pages";
   if (parts[0] === "common") return parts.length > 2 ? `common/${parts[1]}` : "common";
   return parts[0] ?? file;
 }

@@ -7,7 +7,7 @@ const eslint = new ESLint();
 // any test below is about, so it happens once here, outside the tests' own time limit.
 beforeAll(() => eslint.lintText("", { filePath: "server/platform/warm-up.ts" }), 60_000);
 
-const RULES = new Set(["no-restricted-imports", "@typescript-eslint/no-restricted-imports", "plant-shop/platform-reach", "no-restricted-syntax"]);
+const RULES = new Set(["no-restricted-imports", "@typescript-eslint/no-restricted-imports", "plant-shop/platform-reach", "plant-shop-app/feature-reach", "no-restricted-syntax"]);
 
 async function ruleHits(filePath: string, code: string) {
   const [result] = await eslint.lintText(code, { filePath });
@@ -102,6 +102,25 @@ describe("a module reaches another only through its index.ts", () => {
     expect(await ruleHits("server/modules/orders/example.ts", valueImport("lineProblem", "../cart/index.ts"))).toHaveLength(0);
     expect(await ruleHits("server/modules/accounts/example.ts", valueImport("createAuth", "./auth/auth.ts"))).toHaveLength(0);
     expect(await ruleHits("server/modules/orders/example.ts", valueImport("cartSchema", "../../../common/cart/cart-schemas.ts"))).toHaveLength(0);
+  });
+});
+
+describe("a feature of the app imports neither another feature nor the composed pages", () => {
+  it("fails a feature's component that imports another feature's component, relative or by alias", async () => {
+    expect(await ruleHits("app/features/catalog/components/example.tsx", valueImport("RatingSummary", "../../reviews/components/stars.tsx"))).toHaveLength(1);
+    expect(await ruleHits("app/features/orders/routes/example.tsx", valueImport("AdminNav", "#app/features/admin/components/admin-nav.tsx"))).toHaveLength(1);
+    expect(await ruleHits("app/features/cart/routes/example.tsx", typeImport("ProductCardSlots", "../../catalog/components/product-card.tsx"))).toHaveLength(1);
+  });
+
+  it("fails a feature that imports a page", async () => {
+    expect(await ruleHits("app/features/catalog/components/example.tsx", valueImport("productCardSlots", "../../../pages/product-card-slots.tsx"))).toHaveLength(1);
+  });
+
+  it("lets a feature import itself and app/shared, and a page import several features", async () => {
+    expect(await ruleHits("app/features/catalog/components/example.tsx", valueImport("useLiveProduct", "../lib/use-live-product.ts"))).toHaveLength(0);
+    expect(await ruleHits("app/features/catalog/components/example.tsx", valueImport("Picture", "../../../shared/ui/picture.tsx"))).toHaveLength(0);
+    expect(await ruleHits("app/pages/example.tsx", valueImport("RatingSummary", "../features/reviews/components/stars.tsx"))).toHaveLength(0);
+    expect(await ruleHits("app/pages/example.tsx", valueImport("ProductGrid", "../features/catalog/components/product-card.tsx"))).toHaveLength(0);
   });
 });
 

@@ -1,31 +1,55 @@
-import type { Ref } from "react";
+import type { ReactNode, Ref } from "react";
 import { Link } from "react-router";
 import type { ProductSummary } from "#common/catalog/catalog-types.ts";
 import { formatPrice } from "#common/shared/money.ts";
 import { CARD_SIZES, Picture } from "../../../shared/ui/picture.tsx";
-import { RatingSummary } from "../../reviews/components/stars.tsx";
 
-/** A product in a grid: first image, name and price, the whole card a link to the product. */
-export function ProductCard({ product, eager = false, headingLevel = 3 }: { product: ProductSummary; eager?: boolean; headingLevel?: 2 | 3 }) {
+/**
+ * What other features add to a card, filled in by the page that composes them: `details` under the price (a
+ * rating), `corner` over the picture's top right (a heart, a badge). Slot content sits above the card's link, so
+ * it can hold its own buttons and links.
+ */
+export interface ProductCardSlots {
+  details?: ReactNode;
+  corner?: ReactNode;
+}
+
+/**
+ * A product in a grid: first image, name and price. Only the name is a link, so the card can hold buttons; the
+ * link's ::after covers the whole card (a stretched link), so a click anywhere on it still opens the product, and
+ * slot content is raised above that cover to stay clickable itself.
+ */
+export function ProductCard({
+  product,
+  eager = false,
+  headingLevel = 3,
+  slots = {},
+}: {
+  product: ProductSummary;
+  eager?: boolean;
+  headingLevel?: 2 | 3;
+  slots?: ProductCardSlots;
+}) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
-    <article className="group overflow-hidden rounded-2xl border border-stone-200 bg-white shadow-sm transition hover:shadow-md">
-      <Link to={`/product/${product.id}`} className="block focus-visible:outline-offset-0">
-        <Picture
-          image={product.image}
-          alt=""
-          eager={eager}
-          sizes={CARD_SIZES}
-          className="aspect-square w-full bg-leaf-50 object-cover transition group-hover:scale-[1.02]"
-        />
-        <div className="p-4">
-          <Heading className="font-semibold text-stone-900">{product.name}</Heading>
-          <p className="mt-1 text-leaf-800">{formatPrice(product.pricePaise)}</p>
-          <div className="mt-1">
-            <RatingSummary averageRating={product.averageRating} reviewCount={product.reviewCount} compact />
-          </div>
-        </div>
-      </Link>
+    <article className="group relative overflow-hidden rounded-2xl border border-stone-200 bg-white shadow-sm transition hover:shadow-md has-[a:focus-visible]:outline-3 has-[a:focus-visible]:outline-offset-2 has-[a:focus-visible]:outline-leaf-600">
+      <Picture
+        image={product.image}
+        alt=""
+        eager={eager}
+        sizes={CARD_SIZES}
+        className="aspect-square w-full bg-leaf-50 object-cover transition group-hover:scale-[1.02]"
+      />
+      {slots.corner ? <div className="absolute right-2 top-2 z-10">{slots.corner}</div> : null}
+      <div className="p-4">
+        <Heading className="font-semibold text-stone-900">
+          <Link to={`/product/${product.id}`} className="after:absolute after:inset-0 after:content-[''] focus-visible:outline-none">
+            {product.name}
+          </Link>
+        </Heading>
+        <p className="mt-1 text-leaf-800">{formatPrice(product.pricePaise)}</p>
+        {slots.details ? <div className="relative z-10 mt-1">{slots.details}</div> : null}
+      </div>
     </article>
   );
 }
@@ -39,6 +63,7 @@ export function ProductGrid({
   eagerFirst = false,
   headingLevel = 3,
   listRef,
+  slotsFor,
 }: {
   products: ProductSummary[];
   /**
@@ -48,12 +73,14 @@ export function ProductGrid({
   eagerFirst?: boolean;
   headingLevel?: 2 | 3;
   listRef?: Ref<HTMLUListElement>;
+  /** What other features add to each card (see ProductCardSlots), from the page that composes them. */
+  slotsFor?: (product: ProductSummary) => ProductCardSlots;
 }) {
   return (
     <ul ref={listRef} className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4">
       {products.map((product, index) => (
         <li key={product.id}>
-          <ProductCard product={product} eager={eagerFirst && index === 0} headingLevel={headingLevel} />
+          <ProductCard product={product} eager={eagerFirst && index === 0} headingLevel={headingLevel} slots={slotsFor?.(product)} />
         </li>
       ))}
     </ul>

@@ -1,15 +1,15 @@
 import { Form, isRouteErrorResponse, useNavigation } from "react-router";
 import { messages } from "#common/shared/messages.ts";
 import { NEXT_STATUSES } from "#common/orders/order-types.ts";
-import { FormMessage } from "../../../shared/ui/form-message.tsx";
-import { NotFound } from "../../../shared/components/not-found.tsx";
-import { CustomerContact, OrderHeading, OrderView } from "../components/order-view.tsx";
-import { actionResult, formLevelMessage, loadOr404 } from "../../../shared/lib/service-errors.ts";
-import { requireAdmin } from "../../../shared/lib/session.ts";
-import { AdminNav } from "../../admin/components/admin-nav.tsx";
+import { FormMessage } from "../shared/ui/form-message.tsx";
+import { NotFound } from "../shared/components/not-found.tsx";
+import { CustomerContact, OrderHeading, OrderView } from "../features/orders/components/order-view.tsx";
+import { actionResult, formLevelMessage, loadOr404 } from "../shared/lib/service-errors.ts";
+import { requireAdmin } from "../shared/lib/session.ts";
+import { AdminNav } from "../features/admin/components/admin-nav.tsx";
 import type { Route } from "./+types/admin-order";
-import { privatePageMeta } from "../../../shared/lib/seo.ts";
-import { readFormFields } from "../../../shared/lib/forms.ts";
+import { privatePageMeta } from "../shared/lib/seo.ts";
+import { readFormFields } from "../shared/lib/forms.ts";
 
 export const meta: Route.MetaFunction = ({ matches, data }) => (data ? privatePageMeta(matches, `Order ${data.number} (admin)`) : []);
 

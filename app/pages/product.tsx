@@ -1,18 +1,18 @@
 import { data, isRouteErrorResponse, Link, useRouteLoaderData } from "react-router";
 import { formatPrice, paiseToDecimal } from "#common/shared/money.ts";
 import { messages } from "#common/shared/messages.ts";
-import { NotFound } from "../../../shared/components/not-found.tsx";
-import { Carousel } from "../../../shared/ui/carousel.tsx";
-import { Picture } from "../../../shared/ui/picture.tsx";
-import { AddToCart } from "../../cart/components/add-to-cart.tsx";
-import { ReviewForm, type ReviewActionResult } from "../../reviews/components/review-form.tsx";
-import { ReviewList } from "../../reviews/components/review-list.tsx";
-import { RatingSummary } from "../../reviews/components/stars.tsx";
-import { readFormFields } from "../../../shared/lib/forms.ts";
-import { actionResult, loadOr404, loadOrRefuse } from "../../../shared/lib/service-errors.ts";
-import { requireUser } from "../../../shared/lib/session.ts";
-import { pageMeta, shopFrom } from "../../../shared/lib/seo.ts";
-import { useLiveProduct } from "../lib/use-live-product.ts";
+import { NotFound } from "../shared/components/not-found.tsx";
+import { Carousel } from "../shared/ui/carousel.tsx";
+import { Picture } from "../shared/ui/picture.tsx";
+import { AddToCart } from "../features/cart/components/add-to-cart.tsx";
+import { ReviewForm, type ReviewActionResult } from "../features/reviews/components/review-form.tsx";
+import { ReviewList } from "../features/reviews/components/review-list.tsx";
+import { RatingSummary } from "../features/reviews/components/stars.tsx";
+import { readFormFields } from "../shared/lib/forms.ts";
+import { actionResult, loadOr404, loadOrRefuse } from "../shared/lib/service-errors.ts";
+import { requireUser } from "../shared/lib/session.ts";
+import { pageMeta, shopFrom } from "../shared/lib/seo.ts";
+import { useLiveProduct } from "../features/catalog/lib/use-live-product.ts";
 import type { Route } from "./+types/product";
 
 /**

@@ -1,13 +1,14 @@
 import { useEffect, useRef } from "react";
 import { Form, Link, useNavigation, useSubmit } from "react-router";
 import { messages } from "#common/shared/messages.ts";
-import { ProductGrid } from "../components/product-card.tsx";
-import { SearchCombobox } from "../components/search-combobox.tsx";
-import { useLoadMoreFocus } from "../components/load-more-focus.ts";
-import { SearchIcon } from "../../../shared/ui/icons.tsx";
-import { Spinner } from "../../../shared/ui/spinner.tsx";
-import { pageMeta } from "../../../shared/lib/seo.ts";
-import { loadOrRefuse } from "../../../shared/lib/service-errors.ts";
+import { ProductGrid } from "../features/catalog/components/product-card.tsx";
+import { SearchCombobox } from "../features/catalog/components/search-combobox.tsx";
+import { useLoadMoreFocus } from "../features/catalog/components/load-more-focus.ts";
+import { SearchIcon } from "../shared/ui/icons.tsx";
+import { Spinner } from "../shared/ui/spinner.tsx";
+import { pageMeta } from "../shared/lib/seo.ts";
+import { loadOrRefuse } from "../shared/lib/service-errors.ts";
+import { productCardSlots } from "./product-card-slots.tsx";
 import type { Route } from "./+types/shop";
 
 const TYPING_PAUSE_MS = 300;
@@ -81,7 +82,7 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
         {items.length === 0 ? (
           <p className="py-16 text-center text-lg text-stone-700">{messages.shop.empty}</p>
         ) : (
-          <ProductGrid products={items} eagerFirst headingLevel={2} listRef={listRef} />
+          <ProductGrid products={items} eagerFirst headingLevel={2} listRef={listRef} slotsFor={productCardSlots} />
         )}
         {hasMore ? (
           <div className="mt-10 text-center">

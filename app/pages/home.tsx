@@ -1,14 +1,15 @@
 import { Link } from "react-router";
 import { HERO_INTERVAL_MS } from "#common/shared/constants.ts";
 import { messages } from "#common/shared/messages.ts";
-import { CategoryCard } from "../components/category-card.tsx";
-import { ContactForm } from "../../contact/components/contact-form.tsx";
-import { ProductGrid } from "../components/product-card.tsx";
-import { Carousel } from "../../../shared/ui/carousel.tsx";
-import { HeadsetIcon, ShieldIcon, TruckIcon } from "../../../shared/ui/icons.tsx";
-import { readFormFields } from "../../../shared/lib/forms.ts";
-import { actionResult, loadOrRefuse } from "../../../shared/lib/service-errors.ts";
-import { pageMeta } from "../../../shared/lib/seo.ts";
+import { CategoryCard } from "../features/catalog/components/category-card.tsx";
+import { ContactForm } from "../features/contact/components/contact-form.tsx";
+import { ProductGrid } from "../features/catalog/components/product-card.tsx";
+import { Carousel } from "../shared/ui/carousel.tsx";
+import { HeadsetIcon, ShieldIcon, TruckIcon } from "../shared/ui/icons.tsx";
+import { readFormFields } from "../shared/lib/forms.ts";
+import { actionResult, loadOrRefuse } from "../shared/lib/service-errors.ts";
+import { pageMeta } from "../shared/lib/seo.ts";
+import { productCardSlots } from "./product-card-slots.tsx";
 import type { Route } from "./+types/home";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -118,7 +119,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             {messages.home.promoBanner}
           </p>
         </div>
-        <ProductGrid products={newProducts} />
+        <ProductGrid products={newProducts} slotsFor={productCardSlots} />
       </section>
 
       <section aria-labelledby="popular-categories" className="container-page mt-14">

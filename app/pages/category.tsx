@@ -1,12 +1,12 @@
 import { isRouteErrorResponse, Link } from "react-router";
 import { formatPriceExact } from "#common/shared/money.ts";
 import { messages } from "#common/shared/messages.ts";
-import { NotFound } from "../../../shared/components/not-found.tsx";
-import { Picture } from "../../../shared/ui/picture.tsx";
-import { RatingSummary } from "../../reviews/components/stars.tsx";
-import { useLoadMoreFocus } from "../components/load-more-focus.ts";
-import { loadOr404 } from "../../../shared/lib/service-errors.ts";
-import { pageMeta } from "../../../shared/lib/seo.ts";
+import { NotFound } from "../shared/components/not-found.tsx";
+import { Picture } from "../shared/ui/picture.tsx";
+import { RatingSummary } from "../features/reviews/components/stars.tsx";
+import { useLoadMoreFocus } from "../features/catalog/components/load-more-focus.ts";
+import { loadOr404 } from "../shared/lib/service-errors.ts";
+import { pageMeta } from "../shared/lib/seo.ts";
 import type { Route } from "./+types/category";
 
 export function loader({ params, request, context }: Route.LoaderArgs) {

@@ -1,18 +1,18 @@
 import { useEffect } from "react";
-import { toast } from "../../../shared/lib/toast.ts";
+import { toast } from "../shared/lib/toast.ts";
 import { Link, useFetcher } from "react-router";
 import type { CartLine } from "#common/cart/cart-types.ts";
 import { messages } from "#common/shared/messages.ts";
 import { formatPrice } from "#common/shared/money.ts";
-import { OrderSummary } from "../../orders/components/order-summary.tsx";
-import { CloseIcon } from "../../../shared/ui/icons.tsx";
-import { Picture } from "../../../shared/ui/picture.tsx";
-import { actionResult, loadOrRefuse } from "../../../shared/lib/service-errors.ts";
-import { requireUser } from "../../../shared/lib/session.ts";
+import { OrderSummary } from "../features/orders/components/order-summary.tsx";
+import { CloseIcon } from "../shared/ui/icons.tsx";
+import { Picture } from "../shared/ui/picture.tsx";
+import { actionResult, loadOrRefuse } from "../shared/lib/service-errors.ts";
+import { requireUser } from "../shared/lib/session.ts";
 import type { Route } from "./+types/cart";
-import { privatePageMeta } from "../../../shared/lib/seo.ts";
-import { readFormFields } from "../../../shared/lib/forms.ts";
-import { inertWhen } from "../../../shared/ui/submit-button.tsx";
+import { privatePageMeta } from "../shared/lib/seo.ts";
+import { readFormFields } from "../shared/lib/forms.ts";
+import { inertWhen } from "../shared/ui/submit-button.tsx";
 
 export const meta: Route.MetaFunction = ({ matches }) => privatePageMeta(matches, "Cart");
 

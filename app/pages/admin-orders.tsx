@@ -1,13 +1,13 @@
 import { Form, Link, useSearchParams } from "react-router";
 import { formatPriceExact } from "#common/shared/money.ts";
 import { ORDER_STATUSES } from "#common/orders/order-schemas.ts";
-import { CustomerContact, StatusBadge } from "../components/order-view.tsx";
-import { ShopTime } from "../../../shared/ui/shop-time.tsx";
-import { requireAdmin } from "../../../shared/lib/session.ts";
-import { loadOrRefuse } from "../../../shared/lib/service-errors.ts";
-import { AdminNav } from "../../admin/components/admin-nav.tsx";
+import { CustomerContact, StatusBadge } from "../features/orders/components/order-view.tsx";
+import { ShopTime } from "../shared/ui/shop-time.tsx";
+import { requireAdmin } from "../shared/lib/session.ts";
+import { loadOrRefuse } from "../shared/lib/service-errors.ts";
+import { AdminNav } from "../features/admin/components/admin-nav.tsx";
 import type { Route } from "./+types/admin-orders";
-import { privatePageMeta } from "../../../shared/lib/seo.ts";
+import { privatePageMeta } from "../shared/lib/seo.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => privatePageMeta(matches, "Orders (admin)");
 
