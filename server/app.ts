@@ -17,6 +17,7 @@ import { formPartsLimit } from "./platform/http/form-parts-limit.ts";
 import { pageBodyLimits } from "./platform/http/page-body-limit.ts";
 import { formTooLarge } from "./platform/http/upload-too-large.ts";
 import { anonymousApiCache, anonymousPageCache } from "./platform/http/page-cache.ts";
+import { createCacheRules } from "./platform/http/cache-rules.ts";
 import { compression } from "./platform/http/compression.ts";
 import { cachePolicy } from "./platform/http/cache-policy.ts";
 import { keepPolicyOnNotModified } from "./platform/http/response-cache.ts";
@@ -26,10 +27,10 @@ import { sessions } from "./platform/http/request-context.ts";
 import { createSessionCookies } from "./platform/http/session-cookie.ts";
 import { requestLogger } from "./platform/http/request-logger.ts";
 import { securityHeaders } from "./platform/http/security-headers.ts";
-import { seoFiles } from "./modules/catalog/index.ts";
+import { registerCatalogCacheRules, seoFiles } from "./modules/catalog/index.ts";
 import { shareImages } from "./platform/http/share-images.ts";
 import { PROJECT_ROOT } from "./project-root.ts";
-import { initialsAvatarSvg } from "./modules/accounts/index.ts";
+import { initialsAvatarSvg, PROFILE_PAGE_BODY, registerAccountsCacheRules } from "./modules/accounts/index.ts";
 import type { Services } from "./create-services.ts";
 
 export interface HealthState {
@@ -70,8 +71,12 @@ export function createApp({ config, services, logger, health, pages }: AppOption
   const origin = config.publicUrl.origin;
   const app = new Hono<AppEnv>();
   // The catalogue's JSON and the pages for anonymous callers (docs/decisions/027), mounted below.
-  const apiCache = anonymousApiCache({ ttlMs: config.pageCacheSeconds * 1000, maxBytes: API_CACHE_BYTES, changes: services.changes });
-  const pageCache = anonymousPageCache({ ttlMs: config.pageCacheSeconds * 1000, maxBytes: PAGE_CACHE_BYTES, changes: services.changes });
+  // Each module says which answers show one of its things and what its changes drop; a change nobody claims drops all.
+  const cacheRules = createCacheRules();
+  registerCatalogCacheRules(cacheRules);
+  registerAccountsCacheRules(cacheRules);
+  const apiCache = anonymousApiCache({ ttlMs: config.pageCacheSeconds * 1000, maxBytes: API_CACHE_BYTES, rules: cacheRules, changes: services.changes });
+  const pageCache = anonymousPageCache({ ttlMs: config.pageCacheSeconds * 1000, maxBytes: PAGE_CACHE_BYTES, rules: cacheRules, changes: services.changes });
   const front = frontCache({ caches: [apiCache, pageCache], trustedProxies: config.trustProxy, logger });
   app.onError(handleError);
   // Outermost: it records the headers the whole chain sends with an answer a cache stores, for the front to replay.
@@ -146,7 +151,8 @@ export function createApp({ config, services, logger, health, pages }: AppOption
       app.use("/assets/*", serveStatic({ root: clientDir, precompressed: true, onFound: (_p, c) => c.header("Cache-Control", IMMUTABLE) }));
       app.use("*", serveStatic({ root: clientDir, precompressed: true, onFound: (_p, c) => c.header("Cache-Control", "public, max-age=3600") }));
     }
-    app.use("*", pageBodyLimits());
+    // The pages that take a file, each declared by its module (the profile form's picture).
+    app.use("*", pageBodyLimits([PROFILE_PAGE_BODY]));
     app.use("*", formPartsLimit(formTooLarge));
     app.use("*", pageCache);
     app.all("*", pages.handler);

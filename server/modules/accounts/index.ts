@@ -7,6 +7,8 @@ export { isCommonPassword } from "./auth/common-passwords.ts";
 export { hashPassword } from "./auth/password-hashing.ts";
 export { loadAuthSecret } from "./auth/secret.ts";
 export { initialsAvatarSvg } from "./avatars.ts";
+export { registerAccountsCacheRules } from "./cache-rules.ts";
+export { PROFILE_PAGE_BODY } from "./page-body-limits.ts";
 export { announceProfileChange, createProfilesService, uploadRateRules } from "./profiles.ts";
 export { meApi, profilePictureApi, profilesApi } from "./profiles-api.ts";
 export { verificationApi } from "./verification-api.ts";

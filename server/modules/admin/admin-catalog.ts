@@ -22,7 +22,8 @@ import type { DB, ProductTable } from "../../platform/db/schema.ts";
 import { plannedPerRun } from "../../platform/db/pg-statements.ts";
 import { inWriteTransaction, isUniqueViolation } from "../../platform/db/write-transaction.ts";
 import { ConflictError, fieldConflict, InvalidInputError, NotFoundError, parseInput, type ServiceError } from "../../platform/errors.ts";
-import type { ChangeFeed, ProductAspect } from "../../platform/change-feed/change-feed.ts";
+import type { ChangeFeed } from "../../platform/change-feed/change-feed.ts";
+import type { ProductAspect } from "../catalog/index.ts";
 import type { StoredImage } from "../../platform/media/media.ts";
 import { requireAdmin, type SessionUser } from "../../platform/session-user.ts";
 

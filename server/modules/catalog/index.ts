@@ -2,6 +2,8 @@
 export { createCatalogService } from "./catalog.ts";
 export { categoriesApi } from "./categories-api.ts";
 export { productsApi } from "./products-api.ts";
+export type { ProductAspect } from "./changes.ts";
+export { registerCatalogCacheRules } from "./cache-rules.ts";
 export { createProductEvents, liveStreamClient, liveStreamsAllowed, type LiveStreamRefusal, type ProductEvents } from "./product-events.ts";
 export { sampleCategories, sampleProducts } from "./sample-data.ts";
 export { seedSampleData } from "./seed.ts";

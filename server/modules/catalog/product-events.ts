@@ -1,4 +1,5 @@
-import type { ChangeFeed, ProductAspect } from "../../platform/change-feed/change-feed.ts";
+import type { ChangeFeed } from "../../platform/change-feed/change-feed.ts";
+import type { ProductAspect } from "./changes.ts";
 
 /** One open live page's connection, as the hub sees it: what to tell it, and how to end it. */
 export interface ProductWatcher {

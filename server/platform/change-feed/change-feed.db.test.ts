@@ -149,6 +149,35 @@ if (dialectUnderTest === "postgres") describe("the change feed across server pro
     await eventually(() => expect(heard).toContainEqual(after));
   });
 
+  it("drops payloads on its channel that carry no change (not JSON objects, changes without a string type) and delivers the changes beside them", async () => {
+    const [listener, publisher] = [await processFeed(), await processFeed()];
+    const heard = collect(listener);
+    const legacy = productChange();
+    const beside = productChange();
+    const foreign = [
+      "null",
+      "42",
+      '"some text"',
+      "not json",
+      JSON.stringify({ from: "another-process", changes: "not a list" }),
+      JSON.stringify({ from: "another-process", changes: [null, 7, "product", { type: 3 }, { productId: "p" }, beside] }),
+      // The form processes sent before changes were batched: one change alone.
+      JSON.stringify({ from: "another-process", change: legacy }),
+    ];
+    const sender = new pg.Client({ connectionString: databaseUrl });
+    await sender.connect();
+    try {
+      for (const payload of foreign) await sender.query("select pg_notify($1, $2)", [channel, payload]);
+    } finally {
+      await sender.end();
+    }
+    // NOTIFYs arrive in commit order: once this change is heard, every payload above has been read.
+    const last = productChange();
+    publisher.publish(database.db, last);
+    await eventually(() => expect(heard).toContainEqual(last));
+    expect(heard).toEqual([beside, legacy, last]);
+  });
+
   it("refuses to start when it cannot listen, rather than serving pages that never update", async () => {
     const unreachable = "postgres://postgres@127.0.0.1:1/nowhere";
     await expect(createPostgresChangeFeed({ databaseUrl: unreachable, db: database.db, logger, channel })).rejects.toThrow();

@@ -3,24 +3,33 @@ import type { DB } from "../db/schema.ts";
 import { afterCommit } from "../db/write-transaction.ts";
 
 /**
- * What changed, as small as a listener needs to react: which product (or category) and which aspects of it.
- * Listeners re-read what they show; an event never carries the new values, so a missed or merged event
- * costs a re-read, never a wrong page.
+ * The changes the feed carries, by type: each module adds its own by declaration merging (the catalog its
+ * products and categories, accounts its profiles), so the feed knows none of them and every publisher and
+ * listener is still type-checked against the module's declaration. Each entry is the fields besides `type`.
  */
-export type Change =
-  | { type: "product"; productId: string; aspects: readonly ProductAspect[] }
-  | { type: "category"; categoryId: string }
-  /** What a person's public profile shows (name, username, location, picture) changed. */
-  | { type: "profile"; userId: string }
+export interface ChangeTypes {
   /**
    * The feed may have missed changes (on PostgreSQL: its LISTEN connection dropped and came back), or a change
-   * touched too many products to name each (a reviewer of many products renamed): a listener re-reads, or
-   * forgets, everything it holds.
+   * touched too many things to name each: a listener re-reads, or forgets, everything it holds.
    */
-  | { type: "resync" };
+  resync: Record<never, never>;
+}
 
-/** stock: an order placed or cancelled, an admin edit; deleted: gone from the shop. */
-export type ProductAspect = "stock" | "details" | "images" | "reviews" | "deleted";
+/**
+ * What changed, as small as a listener needs to react: a type its module declares, and which thing of that
+ * type. Listeners re-read what they show; an event never carries the new values, so a missed or merged event
+ * costs a re-read, never a wrong page.
+ */
+export type Change = { [T in keyof ChangeTypes]: { type: T } & ChangeTypes[T] }[keyof ChangeTypes];
+
+/**
+ * Whether a value heard from another process has the one shape every change shares (an object with a string
+ * `type`). Anything else (a damaged or foreign payload) is dropped; a type this version does not know, sent by
+ * a newer server during a rolling upgrade, is delivered and passed over by every listener that declared none.
+ */
+export function isChange(value: unknown): value is Change {
+  return typeof value === "object" && value !== null && typeof (value as { type?: unknown }).type === "string";
+}
 
 export type ChangeListener = (change: Change) => void;
 

@@ -6,7 +6,7 @@ import type { Logger } from "pino";
 import type { DB } from "../db/schema.ts";
 import { afterCommit } from "../db/write-transaction.ts";
 import { isConnectionLoss } from "../db/connection-loss.ts";
-import { createLocalChangeFeed, type Change, type ChangeFeed } from "./change-feed.ts";
+import { createLocalChangeFeed, isChange, type Change, type ChangeFeed } from "./change-feed.ts";
 
 export interface PostgresChangeFeedOptions {
   /** The database the shop runs on; the feed holds one connection of its own to it, for LISTEN. */
@@ -66,14 +66,15 @@ export async function createPostgresChangeFeed(options: PostgresChangeFeedOption
 
   const onNotification = (message: pg.Notification) => {
     if (message.channel !== channel || !message.payload) return;
-    let envelope: Envelope;
+    let envelope: Partial<Envelope> | null;
     try {
-      envelope = JSON.parse(message.payload) as Envelope;
+      envelope = JSON.parse(message.payload) as Partial<Envelope> | null;
     } catch {
       return; // not one of ours
     }
-    if (envelope.from === processId) return;
-    for (const change of envelope.changes ?? (envelope.change ? [envelope.change] : [])) local.deliver(change);
+    if (typeof envelope !== "object" || envelope === null || envelope.from === processId) return;
+    const changes: unknown[] = Array.isArray(envelope.changes) ? envelope.changes : envelope.change ? [envelope.change] : [];
+    for (const change of changes) if (isChange(change)) local.deliver(change);
   };
 
   /** Opens the LISTEN connection; throws when it cannot. */

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { createLocalChangeFeed } from "../change-feed/change-feed.ts";
 import type { PlatformEnv } from "./http-env.ts";
+import { createCacheRules, scopeKey } from "./cache-rules.ts";
 import { responseCache } from "./response-cache.ts";
 
 /** An app whose every path answers `size` bytes of JSON and counts how often it was made. */
@@ -9,7 +10,12 @@ function appWithCache(maxBytes: number, size: number) {
   const changes = createLocalChangeFeed();
   const made = new Map<string, number>();
   const app = new Hono<PlatformEnv>();
-  app.use(responseCache({ ttlMs: 60_000, maxBytes, types: /^application\/json/, scopeOf: (p) => /^\/product\/(\w+)$/.exec(p)?.[1], hitHeader: "X-Hit", changes }));
+  // The rules a module would register: a product's answers are scoped to it, and its change drops them and every list.
+  const rules = createCacheRules();
+  rules.scope("json", "product", /^\/product\/(\w+)$/);
+  rules.onChange("product", (change) => ({ scopes: [scopeKey("product", change.productId)], unscoped: true }));
+  const scopeOf = (path: string) => rules.scopeOf("json", path);
+  app.use(responseCache({ ttlMs: 60_000, maxBytes, types: /^application\/json/, scopeOf, invalidation: rules.invalidation, hitHeader: "X-Hit", changes }));
   app.get("*", (c) => {
     made.set(c.req.path, (made.get(c.req.path) ?? 0) + 1);
     return c.json({ path: c.req.path, padding: "x".repeat(size) });
@@ -59,7 +65,7 @@ describe("the response cache", () => {
     let clock = 0;
     const made: string[] = [];
     const app = new Hono<PlatformEnv>();
-    app.use(responseCache({ ttlMs: 1000, maxBytes: 1 << 20, types: /^application\/json/, scopeOf: () => undefined, hitHeader: "X-Hit", now: () => clock }));
+    app.use(responseCache({ ttlMs: 1000, maxBytes: 1 << 20, types: /^application\/json/, scopeOf: () => undefined, invalidation: () => undefined, hitHeader: "X-Hit", now: () => clock }));
     app.get("*", (c) => {
       made.push(c.req.path);
       return c.json({});

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
 import { createMiddleware } from "hono/factory";
-import type { ChangeFeed } from "../change-feed/change-feed.ts";
+import type { Change, ChangeFeed } from "../change-feed/change-feed.ts";
+import type { Invalidation } from "./cache-rules.ts";
 import { asBody, chooseEncoding, COMPRESSION_THRESHOLD, encode, isCompressible, replaceResponse, varyOnAcceptEncoding, type Encoding } from "./compression.ts";
 import type { PlatformEnv } from "./http-env.ts";
 import { inlineScriptHashes } from "./inline-script-hashes.ts";
@@ -34,15 +35,12 @@ export interface StoredAnswer {
   wire?: { ok: string[]; notModified: string[] };
   bytes: number;
   expiresAt: number;
-  /** The product it shows, or UNSCOPED. */
+  /** What it shows, as its cache rules scope it (cache-rules.ts), or UNSCOPED. */
   scope: string;
 }
 
-/** The scope of every answer that shows no single product: lists, searches, categories, other pages. */
+/** The scope of every answer no rule scopes: lists, searches, other pages. */
 const UNSCOPED = "\0unscoped";
-
-/** The scope of a person's public profile page: dropped by a change of that profile alone (no product shows it). */
-export const profileScope = (userId: string) => `\0profile:${userId}`;
 
 export interface ResponseCacheOptions {
   /** The safety lifetime: changes drop entries at once, this bounds what a missed change can cost. 0 turns the cache off. */
@@ -51,12 +49,10 @@ export interface ResponseCacheOptions {
   maxBytes: number;
   /** Content types stored; any other answer passes through unread (an event stream keeps streaming). */
   types: RegExp;
-  /**
-   * The product an URL shows, if it shows one: a change of that product drops its entries and every entry with no
-   * scope (lists, searches, categories); a change of another product leaves them. Or `profileScope(id)` for a
-   * person's public profile, which only a change of that profile drops.
-   */
+  /** The scope of the answer at a path, if it shows one thing (cache-rules.ts); undefined: UNSCOPED. */
   scopeOf: (path: string) => string | undefined;
+  /** What a change drops (cache-rules.ts); undefined: everything. */
+  invalidation: (change: Change) => Invalidation | undefined;
   /** Header that marks a replayed answer (tests and operators read it). */
   hitHeader: string;
   changes?: ChangeFeed;
@@ -93,7 +89,7 @@ export function ifNoneMatchHits(header: string | undefined, etag: string): boole
  * safety net. Memory is bounded in bytes, least recently used first out. Each stored answer has a weak ETag
  * (a hash of its body), and a matching If-None-Match gets a 304 without a body.
  */
-export function responseCache({ ttlMs, maxBytes, types, scopeOf, hitHeader, changes, now = Date.now }: ResponseCacheOptions): ResponseCache {
+export function responseCache({ ttlMs, maxBytes, types, scopeOf, invalidation, hitHeader, changes, now = Date.now }: ResponseCacheOptions): ResponseCache {
   const entries = new Map<string, StoredAnswer>();
   /** Keys of each scope's entries, to drop them without looking through the whole cache. */
   const scopeKeys = new Map<string, Set<string>>();
@@ -140,11 +136,9 @@ export function responseCache({ ttlMs, maxBytes, types, scopeOf, hitHeader, chan
 
   changes?.subscribe((change) => {
     generation++;
-    // The pages showing the person's reviews are announced as those products' changes (profiles.ts).
-    if (change.type === "profile") return drop([profileScope(change.userId)]);
-    if (change.type !== "product") return clear();
-    // Lists, searches and categories may show the product: they go too.
-    drop([change.productId, UNSCOPED]);
+    const drops = invalidation(change);
+    if (!drops) return clear();
+    drop(drops.unscoped ? [...drops.scopes, UNSCOPED] : [...drops.scopes]);
   });
 
   const lookup = (key: string) => {
