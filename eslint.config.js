@@ -38,28 +38,39 @@ const moduleInternalsFromOutside = [
 // this rule resolves each import against the file. A platform test may also use the tests' own helpers.
 const projectRoot = path.dirname(fileURLToPath(import.meta.url));
 const ALIASES = { "#app/": "app/", "#server/": "server/", "#common/": "common/" };
+
+/**
+ * The project folder an import of `file` reaches (aliases and relative paths resolved against the importing file,
+ * with forward slashes), or undefined for a package (or node:…). no-restricted-imports cannot tell which folder
+ * `../../x` reaches from a given depth; the boundary rules below need exactly that.
+ */
+function importTarget(file, spec) {
+  const alias = Object.keys(ALIASES).find((prefix) => spec.startsWith(prefix));
+  let target;
+  if (alias) target = ALIASES[alias] + spec.slice(alias.length);
+  else if (spec.startsWith(".")) target = path.relative(projectRoot, path.resolve(projectRoot, path.dirname(file), spec));
+  else if (spec.startsWith("/")) target = path.relative(projectRoot, spec);
+  else return undefined;
+  return target.split(path.sep).join("/");
+}
+
+/** The visitors that hand `check` every import of a file: static, re-exported and dynamic. */
+function everyImport(check) {
+  const visit = (node) => {
+    if (node.source && typeof node.source.value === "string") check(node.source);
+  };
+  return { ImportDeclaration: visit, ExportNamedDeclaration: visit, ExportAllDeclaration: visit, ImportExpression: visit };
+}
+
 const platformReach = {
   meta: { type: "problem", schema: [], messages: { outside: "server/platform imports only server/platform, common/shared and packages, not {{target}}." } },
   create(context) {
-    const file = path.relative(projectRoot, context.filename);
+    const file = path.relative(projectRoot, context.filename).split(path.sep).join("/");
     const allowed = ["server/platform/", "common/shared/", ...(/\.test\.ts$/.test(file) ? ["tests/support/"] : [])];
-    const check = (source) => {
-      if (!source || typeof source.value !== "string") return;
-      const spec = source.value;
-      const alias = Object.keys(ALIASES).find((prefix) => spec.startsWith(prefix));
-      let target;
-      if (alias) target = ALIASES[alias] + spec.slice(alias.length);
-      else if (spec.startsWith(".")) target = path.relative(projectRoot, path.resolve(projectRoot, path.dirname(file), spec));
-      else if (spec.startsWith("/")) target = path.relative(projectRoot, spec);
-      else return; // a package (or node:…)
-      if (!allowed.some((folder) => target.startsWith(folder))) context.report({ node: source, messageId: "outside", data: { target } });
-    };
-    return {
-      ImportDeclaration: (node) => check(node.source),
-      ExportNamedDeclaration: (node) => check(node.source),
-      ExportAllDeclaration: (node) => check(node.source),
-      ImportExpression: (node) => check(node.source),
-    };
+    return everyImport((source) => {
+      const target = importTarget(file, source.value);
+      if (target !== undefined && !allowed.some((folder) => target.startsWith(folder))) context.report({ node: source, messageId: "outside", data: { target } });
+    });
   },
 };
 
@@ -67,34 +78,20 @@ const platformReach = {
 // them. A page that shows several features (the home page, the product page with its reviews, the admin shell)
 // lives in app/pages and takes each feature's components from there; what several features draw with lives in
 // app/shared. Without this, a feature that adds to another's page (a heart on a product card) makes a folder cycle.
-// Relative imports are resolved against the importing file, as for the platform rule above.
 const featureReach = {
   meta: { type: "problem", schema: [], messages: { outside: "app/features/{{feature}} imports neither another feature nor app/pages ({{target}}): compose them in app/pages." } },
   create(context) {
     const file = path.relative(projectRoot, context.filename).split(path.sep).join("/");
     const feature = /^app\/features\/([^/]+)\//.exec(file)?.[1];
     if (!feature) return {};
-    const check = (source) => {
-      if (!source || typeof source.value !== "string") return;
-      const spec = source.value;
-      const alias = Object.keys(ALIASES).find((prefix) => spec.startsWith(prefix));
-      let target;
-      if (alias) target = ALIASES[alias] + spec.slice(alias.length);
-      else if (spec.startsWith(".")) target = path.relative(projectRoot, path.resolve(projectRoot, path.dirname(file), spec));
-      else if (spec.startsWith("/")) target = path.relative(projectRoot, spec);
-      else return; // a package (or node:…)
-      target = target.split(path.sep).join("/");
+    return everyImport((source) => {
+      const target = importTarget(file, source.value);
+      if (target === undefined) return;
       const other = /^app\/features\/([^/]+)/.exec(target)?.[1];
       if ((other !== undefined && other !== feature) || target === "app/pages" || target.startsWith("app/pages/")) {
         context.report({ node: source, messageId: "outside", data: { feature, target } });
       }
-    };
-    return {
-      ImportDeclaration: (node) => check(node.source),
-      ExportNamedDeclaration: (node) => check(node.source),
-      ExportAllDeclaration: (node) => check(node.source),
-      ImportExpression: (node) => check(node.source),
-    };
+    });
   },
 };
 
