@@ -20,6 +20,9 @@ function numberSetting(what: string, min: number, max: number, { whole = true } 
   return (whole ? number.int(message) : number).min(min, message).max(max, message);
 }
 
+/** A factor more than 0 cannot be said as "from … to …" as numberSetting says its bounds; one message for every refusal. */
+const RATE_LIMIT_SCALE_BOUNDS = "must be a number more than 0 and at most 10000 (1 for the shop's limits)";
+
 // Each variable is documented in README.md's Configuration table.
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -61,9 +64,9 @@ const envSchema = z.object({
   // Abuse limits (docs/decisions/014): a cap on open Cash-on-Delivery orders, and a factor on every rate limit.
   MAX_PENDING_ORDERS: numberSetting("a whole number of orders", 1, 1000).default(5),
   RATE_LIMIT_SCALE: z.coerce
-    .number({ error: "must be a number more than 0 and at most 10000 (1 for the shop's limits)" })
-    .positive("must be a number more than 0 and at most 10000 (1 for the shop's limits)")
-    .max(10_000, "must be a number more than 0 and at most 10000 (1 for the shop's limits)")
+    .number({ error: RATE_LIMIT_SCALE_BOUNDS })
+    .positive(RATE_LIMIT_SCALE_BOUNDS)
+    .max(10_000, RATE_LIMIT_SCALE_BOUNDS)
     .default(1),
   // Unfinished uploads (docs/decisions/035): how much one admin's and everybody's may hold, what the disk keeps free.
   // A quota under 20 MB could not take the largest picture.
