@@ -4,7 +4,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { sql, type Kysely } from "kysely";
 import { openDatabase, type Database } from "../server/platform/db/client.ts";
-import { migrateToLatest } from "../server/platform/db/migrate.ts";
+import { migrateToLatest } from "../server/migrations.ts";
 import type { DB } from "../server/platform/db/schema.ts";
 import { createProductSearch, encodeCursor, sampleProducts, seedSampleData } from "../server/modules/catalog/index.ts";
 import { createPostgresDatabase, startShopProcess, stopShopProcess, waitUntilHealthy } from "../tests/support/shop-process.ts";

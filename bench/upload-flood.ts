@@ -7,7 +7,7 @@ import { createApp } from "../server/app.ts";
 import { composeShop } from "../server/compose.ts";
 import { loadConfig } from "../server/config.ts";
 import { openDatabase } from "../server/platform/db/client.ts";
-import { migrateToLatest } from "../server/platform/db/migrate.ts";
+import { migrateToLatest } from "../server/migrations.ts";
 import { insertShoppers, SHOP_AUTH_SECRET } from "../tests/support/shop-process.ts";
 
 // The audit's disk flood: accounts on one address creating resumable uploads of 20 MB as fast as they can, each

@@ -3,7 +3,7 @@ import { pino } from "pino";
 import { composeShop } from "../server/compose.ts";
 import { ConfigError, loadConfig } from "../server/config.ts";
 import { openDatabase } from "../server/platform/db/client.ts";
-import { migrateToLatest } from "../server/platform/db/migrate.ts";
+import { migrateToLatest } from "../server/migrations.ts";
 
 // npm run admin -- grant <email> | revoke <email>: the shop owner's command for admin rights
 // (docs/product.md, Roles). Uses the same DATA_DIR / DATABASE_URL as the server; safe while it runs.

@@ -11,7 +11,7 @@ import { lockDataDir } from "./platform/data-dir/data-dir-lock.ts";
 import { secureDataDir } from "./platform/data-dir/data-dir-permissions.ts";
 import { openDatabase } from "./platform/db/client.ts";
 import { closeWithin } from "./platform/shutdown.ts";
-import { migrateToLatest } from "./platform/db/migrate.ts";
+import { migrateToLatest } from "./migrations.ts";
 import { seedSampleData } from "./modules/catalog/index.ts";
 import { createPageHandler } from "./pages.ts";
 import { PROJECT_ROOT } from "./project-root.ts";

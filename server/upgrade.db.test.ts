@@ -10,7 +10,7 @@ import { TEST_ORIGIN } from "../tests/support/test-app.ts";
 import { hashPassword } from "./modules/accounts/index.ts";
 import { composeShop } from "./compose.ts";
 import { loadConfig } from "./config.ts";
-import { migrateToLatest, migrationNames } from "./platform/db/migrate.ts";
+import { migrateToLatest, migrationNames } from "./migrations.ts";
 import { sampleCategories, sampleProducts, seedSampleData } from "./modules/catalog/index.ts";
 import { toFlag } from "./platform/db/values.ts";
 

@@ -4,7 +4,7 @@ import { sql, type Kysely } from "kysely";
 import { pino } from "pino";
 import { composeShop } from "../../server/compose.ts";
 import { ConfigError, loadConfig } from "../../server/config.ts";
-import { hashedTokensMigration } from "../../server/platform/db/migrations/0005-hashed-tokens.ts";
+import { accountsMigrations } from "../../server/modules/accounts/index.ts";
 import { callerWith, newPerson, signIn, signUpVerified, tokenFromMail } from "../support/accounts.ts";
 import { extractLinks, startSmtpCapture, type SmtpCapture } from "../support/smtp-capture.ts";
 import { createTestApp, postJson, TEST_ORIGIN, type TestApp } from "../support/test-app.ts";
@@ -90,7 +90,8 @@ describe("a password reset token", () => {
     // Better Auth falls back to the identifier in clear, so such a row would go on working...
     expect(await app.services.accounts.isResetLinkValid(token)).toBe(true);
 
-    await hashedTokensMigration().up(app.database.db as unknown as Kysely<unknown>);
+    const hashedTokens = accountsMigrations.find((part) => part.name === "0005-hashed-tokens")!;
+    await hashedTokens.migration({ dialect: app.database.dialect, timestamp: sql.raw("") }).up(app.database.db as unknown as Kysely<unknown>);
     expect(await app.services.accounts.isResetLinkValid(token)).toBe(false);
   });
 });

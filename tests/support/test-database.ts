@@ -4,7 +4,11 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { openDatabase, type Database, type Dialect } from "../../server/platform/db/client.ts";
-import { migrateToLatest, migrateUpTo } from "../../server/platform/db/migrate.ts";
+import { migrateToLatest, migrateUpTo } from "../../server/migrations.ts";
+
+// The composed history, for tests inside a module (which reach the composition root only through here, so that no
+// module imports what is composed of it).
+export { migrateToLatest, migrateUpTo } from "../../server/migrations.ts";
 
 export const dialectUnderTest: Dialect = process.env.TEST_DB === "postgres" ? "postgres" : "sqlite";
 

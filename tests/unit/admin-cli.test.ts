@@ -5,7 +5,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../../server/platform/db/client.ts";
-import { migrateToLatest } from "../../server/platform/db/migrate.ts";
+import { migrateToLatest } from "../../server/migrations.ts";
 import { serverEnvironment } from "../support/server-env.ts";
 
 const run = promisify(execFile);

@@ -12,3 +12,4 @@ export { PROFILE_PAGE_BODY } from "./page-body-limits.ts";
 export { announceProfileChange, createProfilesService, uploadRateRules } from "./profiles.ts";
 export { meApi, profilePictureApi, profilesApi } from "./profiles-api.ts";
 export { verificationApi } from "./verification-api.ts";
+export { accountsMigrations } from "./migrations/accounts-migrations.ts";

@@ -18,7 +18,7 @@ import {
 import { messages } from "#common/shared/messages.ts";
 import { categoryIdParamSchema, productIdParamSchema } from "#common/catalog/catalog-schemas.ts";
 import type { Database } from "../../platform/db/client.ts";
-import type { DB, ProductTable } from "../../platform/db/schema.ts";
+import type { DB } from "../../platform/db/schema.ts";
 import { plannedPerRun } from "../../platform/db/pg-statements.ts";
 import { inWriteTransaction, isUniqueViolation } from "../../platform/db/write-transaction.ts";
 import { ConflictError, fieldConflict, InvalidInputError, NotFoundError, parseInput, type ServiceError } from "../../platform/errors.ts";
@@ -160,7 +160,7 @@ export function createAdminCatalogService({
    * so a sale made while the form was open is never undone by saving it. Otherwise 404, or a conflict naming the
    * stock now (the form, reloaded, then shows it).
    */
-  async function updateUnlessStockMoved(trx: Kysely<DB>, productId: string, fields: Updateable<ProductTable>, stockBefore: number | undefined) {
+  async function updateUnlessStockMoved(trx: Kysely<DB>, productId: string, fields: Updateable<DB["products"]>, stockBefore: number | undefined) {
     let update = trx.updateTable("products").set(fields).where("id", "=", productId);
     if (stockBefore !== undefined) update = update.where("stock", "=", stockBefore);
     const updated = await update.executeTakeFirst();

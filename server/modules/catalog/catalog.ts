@@ -23,7 +23,8 @@ import {
   suggestionQuerySchema,
   type ProductListQuery,
 } from "#common/catalog/catalog-schemas.ts";
-import type { DB, ProductTable } from "../../platform/db/schema.ts";
+import type { DB } from "../../platform/db/schema.ts";
+import type { ProductTable } from "./catalog-tables.ts";
 import { toIsoString } from "../../platform/db/values.ts";
 import { NotFoundError, parseInput } from "../../platform/errors.ts";
 import type { RateLimiter, RateRule } from "../../platform/rate-limit/rate-limit.ts";

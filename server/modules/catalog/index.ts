@@ -12,3 +12,4 @@ export { listLowStockProducts, type LowStockProduct } from "./low-stock.ts";
 export { createSitemapService, SITEMAP_MAX_URLS } from "./sitemaps.ts";
 export { encodeCursor } from "./list-cursor.ts";
 export { createProductSearch, type ProductSearch } from "./search/product-search.ts";
+export { catalogMigrations } from "./migrations/catalog-migrations.ts";

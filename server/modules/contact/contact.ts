@@ -4,7 +4,8 @@ import type { ContactMessage, ContactMessagesPage } from "#common/contact/contac
 import { idSchema } from "#common/shared/fields.ts";
 import { isServerInstant } from "#common/shared/timestamps.ts";
 import { sql, type Kysely, type Selectable } from "kysely";
-import type { ContactMessageTable, DB } from "../../platform/db/schema.ts";
+import type { DB } from "../../platform/db/schema.ts";
+import type { ContactMessageTable } from "./contact-tables.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { toIsoString } from "../../platform/db/values.ts";
 import { inWriteTransaction } from "../../platform/db/write-transaction.ts";

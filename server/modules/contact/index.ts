@@ -2,3 +2,4 @@
 export { adminMessagesApi } from "./contact-admin-api.ts";
 export { contactApi } from "./contact-api.ts";
 export { countUnhandledMessages, createContactService } from "./contact.ts";
+export { contactMigrations } from "./migrations/contact-migrations.ts";

@@ -1,5 +1,6 @@
 import { sql, type InferResult, type Insertable, type Kysely, type Nullable, type QueryCreator } from "kysely";
-import type { DB, OrderTable } from "../../platform/db/schema.ts";
+import type { DB } from "../../platform/db/schema.ts";
+import type { OrderTable } from "./orders-tables.ts";
 import { compiledOnce } from "../../platform/db/compiled-once.ts";
 import { insertOutboxRow } from "../../platform/mail/mail-outbox.ts";
 import { placedOrderCount } from "./daily-totals.ts";

@@ -2,3 +2,4 @@
 export { createOrdersService } from "./orders.ts";
 export { adminOrdersApi, ordersApi } from "./orders-api.ts";
 export { readDailyTotals } from "./daily-totals.ts";
+export { ordersMigrations } from "./migrations/orders-migrations.ts";

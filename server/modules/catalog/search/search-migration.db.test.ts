@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { createTestDatabase, migrateBesideOtherTests, type TestDatabase } from "../../../../tests/support/test-database.ts";
-import { migrateToLatest } from "../../../platform/db/migrate.ts";
+import { createTestDatabase, migrateBesideOtherTests, migrateToLatest, type TestDatabase } from "../../../../tests/support/test-database.ts";
 import { seedSampleData } from "../seed.ts";
 import { createProductSearch } from "./product-search.ts";
 

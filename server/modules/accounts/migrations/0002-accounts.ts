@@ -1,5 +1,5 @@
 import { sql, type Kysely } from "kysely";
-import type { MigrationContext } from "../migrate.ts";
+import type { MigrationContext } from "../../../platform/db/migrate.ts";
 
 /**
  * The tables Better Auth uses (users, sessions, accounts, verifications), with its column names and types,

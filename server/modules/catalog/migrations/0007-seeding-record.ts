@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { MigrationContext } from "../migrate.ts";
+import type { MigrationContext } from "../../../platform/db/migrate.ts";
 
 /**
  * Which one-time seeds have run (docs/decisions/017-seeding-once-and-ci.md). Sample data is added when the database is

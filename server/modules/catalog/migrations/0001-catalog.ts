@@ -1,7 +1,8 @@
 import { sql, type Kysely } from "kysely";
-import type { MigrationContext } from "../migrate.ts";
+import type { MigrationContext } from "../../../platform/db/migrate.ts";
 
-export function catalogMigration({ timestamp }: MigrationContext) {
+/** The catalogue: categories, products and their images. */
+export function catalogTablesMigration({ timestamp }: MigrationContext) {
   return {
     async up(db: Kysely<unknown>) {
       await db.schema
@@ -42,27 +43,9 @@ export function catalogMigration({ timestamp }: MigrationContext) {
         .addColumn("height", "integer", (c) => c.notNull())
         .addUniqueConstraint("product_images_position_unique", ["product_id", "position"])
         .execute();
-
-      await db.schema
-        .createTable("contact_messages")
-        .addColumn("id", "text", (c) => c.primaryKey())
-        .addColumn("name", "text", (c) => c.notNull())
-        .addColumn("email", "text", (c) => c.notNull())
-        .addColumn("subject", "text", (c) => c.notNull())
-        .addColumn("message", "text", (c) => c.notNull())
-        .addColumn("client_ip", "text")
-        .addColumn("created_at", timestamp, (c) => c.notNull())
-        .execute();
-
-      await db.schema
-        .createTable("rate_limits")
-        .addColumn("key", "text", (c) => c.primaryKey())
-        .addColumn("hits", "integer", (c) => c.notNull())
-        .addColumn("resets_at", "bigint", (c) => c.notNull())
-        .execute();
     },
     async down(db: Kysely<unknown>) {
-      for (const table of ["rate_limits", "contact_messages", "product_images", "products", "categories"]) {
+      for (const table of ["product_images", "products", "categories"]) {
         await db.schema.dropTable(table).execute();
       }
     },

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from "kysely";
-import type { MigrationContext } from "../migrate.ts";
+import type { MigrationContext } from "../../../platform/db/migrate.ts";
 
 /**
  * The statuses this migration allows, frozen as they were (a migration is history: it never follows the live
@@ -11,20 +11,10 @@ export const ORDER_STATUSES_AT_0003 = ["pending", "processing", "shipped", "deli
 // would overflow PostgreSQL's 32-bit integer; SQLite's integer is 64-bit already). pg parses int8 as a number.
 const money = "bigint";
 
-export function ordersMigration({ timestamp }: MigrationContext) {
+/** Orders and their lines. */
+export function ordersTablesMigration({ timestamp }: MigrationContext) {
   return {
     async up(db: Kysely<unknown>) {
-      await db.schema
-        .createTable("cart_items")
-        .addColumn("id", "text", (c) => c.primaryKey())
-        .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
-        // A product that goes leaves its line behind, shown as unavailable, not silently dropped: the order keeps its copy.
-        .addColumn("product_id", "text", (c) => c.references("products.id").onDelete("set null"))
-        .addColumn("quantity", "integer", (c) => c.notNull().check(sql`quantity > 0`))
-        .addColumn("created_at", timestamp, (c) => c.notNull())
-        .addUniqueConstraint("cart_items_user_product_unique", ["user_id", "product_id"])
-        .execute();
-
       await db.schema
         .createTable("orders")
         .addColumn("id", "text", (c) => c.primaryKey())
@@ -60,7 +50,7 @@ export function ordersMigration({ timestamp }: MigrationContext) {
         .execute();
     },
     async down(db: Kysely<unknown>) {
-      for (const table of ["order_lines", "orders", "cart_items"]) await db.schema.dropTable(table).execute();
+      for (const table of ["order_lines", "orders"]) await db.schema.dropTable(table).execute();
     },
   };
 }

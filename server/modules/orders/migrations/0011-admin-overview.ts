@@ -1,24 +1,15 @@
 import { sql, type Kysely } from "kysely";
-import type { MigrationContext } from "../migrate.ts";
-import { DEFAULT_SHOP_TIME_ZONE } from "../../shop-day.ts";
+import type { MigrationContext } from "../../../platform/db/migrate.ts";
+import { DEFAULT_SHOP_TIME_ZONE } from "../../../platform/shop-day.ts";
 
 /**
- * The owner's overview and inbox (docs/decisions/024-admin-overview.md):
- * - contact messages can be marked handled, and the inbox pages by (created_at, id), all or only the unhandled;
- * - order_daily_totals keeps each day's orders and revenue, maintained in the transaction that places or
- *   cancels an order, so the overview reads 30 rows instead of scanning every order;
- * - products are found by stock, for the low-stock list.
+ * The owner's overview (docs/decisions/024-admin-overview.md): order_daily_totals keeps each day's orders and
+ * revenue, maintained in the transaction that places or cancels an order, so the overview reads 30 rows instead
+ * of scanning every order. (Low stock reads products_stock (stock, id), made by 0010-admin-catalog.)
  */
-export function adminOverviewMigration({ dialect, timestamp }: MigrationContext) {
+export function dailyTotalsMigration({ dialect }: MigrationContext) {
   return {
     async up(db: Kysely<unknown>) {
-      await db.schema.alterTable("contact_messages").addColumn("handled_at", timestamp).execute();
-      await db.schema.createIndex("contact_messages_newest").on("contact_messages").columns(["created_at", "id"]).execute();
-      // Only the unhandled ones: the index stays as small as the owner's backlog.
-      await sql`create index contact_messages_unhandled on contact_messages (created_at, id) where handled_at is null`.execute(db);
-
-      // Low stock reads products_stock (stock, id), made by 0010-admin-catalog for the admin product list.
-
       // Which day's totals an order is in, so its cancellation comes off the same day whatever SHOP_TIME_ZONE says then.
       await db.schema.alterTable("orders").addColumn("counted_on", "text").execute();
       await db.schema
@@ -46,9 +37,6 @@ export function adminOverviewMigration({ dialect, timestamp }: MigrationContext)
     async down(db: Kysely<unknown>) {
       await db.schema.dropTable("order_daily_totals").execute();
       await db.schema.alterTable("orders").dropColumn("counted_on").execute();
-      await db.schema.dropIndex("contact_messages_unhandled").execute();
-      await db.schema.dropIndex("contact_messages_newest").execute();
-      await db.schema.alterTable("contact_messages").dropColumn("handled_at").execute();
     },
   };
 }

@@ -1,11 +1,7 @@
 import { sql, type Kysely } from "kysely";
-import type { MigrationContext } from "../migrate.ts";
+import type { MigrationContext } from "../../../platform/db/migrate.ts";
 
-/**
- * Reviews (decision 020): one per shopper per product, newest first in pages by key. Each product
- * keeps its review count and the sum of its ratings, written in the same transaction as every review write,
- * so a product card shows the average without aggregating per request.
- */
+/** Reviews (decision 020): one per shopper per product, newest first in pages by key. */
 export function reviewsMigration({ timestamp }: MigrationContext) {
   return {
     async up(db: Kysely<unknown>) {
@@ -27,20 +23,9 @@ export function reviewsMigration({ timestamp }: MigrationContext) {
       await db.schema.createIndex("reviews_product_created").on("reviews").columns(["product_id", "created_at", "id"]).execute();
       // Deleting an account sets its reviews' author to NULL: that lookup needs an index by author.
       await db.schema.createIndex("reviews_user").on("reviews").column("user_id").execute();
-
-      await db.schema
-        .alterTable("products")
-        .addColumn("review_count", "integer", (c) => c.notNull().defaultTo(0).check(sql`review_count >= 0`))
-        .execute();
-      await db.schema
-        .alterTable("products")
-        .addColumn("rating_total", "integer", (c) => c.notNull().defaultTo(0).check(sql`rating_total >= 0`))
-        .execute();
     },
     async down(db: Kysely<unknown>) {
       await db.schema.dropTable("reviews").execute();
-      await db.schema.alterTable("products").dropColumn("rating_total").execute();
-      await db.schema.alterTable("products").dropColumn("review_count").execute();
     },
   };
 }

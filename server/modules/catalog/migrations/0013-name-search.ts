@@ -1,5 +1,5 @@
 import { sql, type Kysely } from "kysely";
-import type { MigrationContext } from "../migrate.ts";
+import type { MigrationContext } from "../../../platform/db/migrate.ts";
 import { wordsOf } from "./0012-catalog-search.ts";
 
 /**

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from "kysely";
-import type { MigrationContext } from "../migrate.ts";
+import type { MigrationContext } from "../../db/migrate.ts";
 
 export const MAIL_STATUSES = ["pending", "sent", "failed"] as const;
 

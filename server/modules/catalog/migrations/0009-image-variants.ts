@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { MigrationContext } from "../migrate.ts";
+import type { MigrationContext } from "../../../platform/db/migrate.ts";
 
 /**
  * Product and category images made from uploads are stored at several widths and formats (decision 022). A row

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createTestDatabase, migrateBesideOtherTests, type TestDatabase } from "../../../../tests/support/test-database.ts";
-import { migrateToLatest } from "../migrate.ts";
+import { createTestDatabase, migrateBesideOtherTests, migrateToLatest, type TestDatabase } from "../../../../tests/support/test-database.ts";
 
 let database: TestDatabase | undefined;
 afterEach(async () => {

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from "kysely";
-import type { MigrationContext } from "../migrate.ts";
+import type { MigrationContext } from "../../../platform/db/migrate.ts";
 
 /**
  * Each database's own text index for catalogue search (docs/decisions/026-catalog-search.md), built here for the

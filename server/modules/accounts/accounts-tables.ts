@@ -1,0 +1,58 @@
+import type { ColumnType } from "kysely";
+import type { Timestamp } from "../../platform/db/values.ts";
+
+// The accounts' tables as Kysely sees them, created by ./migrations and added to the database's type (DB) here, so
+// that the platform names no feature. They are Better Auth's tables and keep its camelCase column names
+// (migration 0002-accounts); verifications is Better Auth's alone and not typed here.
+
+/** A boolean column: 0/1 on SQLite, true/false on PostgreSQL. */
+type Flag = ColumnType<boolean | number, boolean | number, boolean | number>;
+
+export interface UserTable {
+  id: string;
+  name: string;
+  email: string;
+  emailVerified: Flag;
+  image: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+  username: string | null;
+  displayUsername: string | null;
+  role: string | null;
+  banned: Flag | null;
+  banReason: string | null;
+  banExpires: Timestamp | null;
+  phone: string | null;
+  address: string | null;
+  location: string | null;
+}
+
+export interface SessionTable {
+  id: string;
+  expiresAt: Timestamp;
+  token: string;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+  ipAddress: string | null;
+  userAgent: string | null;
+  userId: string;
+  impersonatedBy: string | null;
+}
+
+export interface AccountTable {
+  id: string;
+  accountId: string;
+  providerId: string;
+  userId: string;
+  password: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+declare module "../../platform/db/schema.ts" {
+  interface DB {
+    users: UserTable;
+    sessions: SessionTable;
+    accounts: AccountTable;
+  }
+}

@@ -1,0 +1,5 @@
+import type { MigrationPart } from "../../../platform/db/migrate.ts";
+import { cartItemsMigration } from "./0003-orders.ts";
+
+/** The cart's part of the migration history (server/migrations.ts puts every owner's together). */
+export const cartMigrations: readonly MigrationPart[] = [{ name: "0003-orders", migration: cartItemsMigration }];

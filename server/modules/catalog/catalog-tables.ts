@@ -1,0 +1,60 @@
+import type { Generated } from "kysely";
+import type { Timestamp } from "../../platform/db/values.ts";
+
+// The catalog's tables as Kysely sees them, created by ./migrations and added to the database's type (DB) here, so
+// that the platform names no feature (docs/decisions/002-database-portability.md). The search tables are read
+// with SQL of their own (./search) and are not typed here.
+
+export interface CategoryTable {
+  id: string;
+  name: string;
+  description: string;
+  image_url: string;
+  image_width: number;
+  image_height: number;
+  /** Set when the image was made from an upload: the key of its variants (migration 0009, decision 022). */
+  image_media_key: string | null;
+  created_at: Timestamp;
+}
+
+export interface ProductTable {
+  id: string;
+  name: string;
+  description: string;
+  price_paise: number;
+  stock: number;
+  category_id: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  /** Maintained with every review write (migration 0008-reviews): the average needs no aggregate. */
+  review_count: Generated<number>;
+  rating_total: Generated<number>;
+}
+
+export interface ProductImageTable {
+  id: string;
+  product_id: string;
+  position: number;
+  url: string;
+  width: number;
+  height: number;
+  /** Set when the image was made from an upload: the key of its variants (migration 0009, decision 022). */
+  media_key: string | null;
+}
+
+/** One row per one-time seed that has run (migration 0007-seeding-record). */
+export interface SeedRunTable {
+  name: string;
+  ran_at: Timestamp;
+  categories_created: number;
+  products_created: number;
+}
+
+declare module "../../platform/db/schema.ts" {
+  interface DB {
+    categories: CategoryTable;
+    products: ProductTable;
+    product_images: ProductImageTable;
+    seed_runs: SeedRunTable;
+  }
+}

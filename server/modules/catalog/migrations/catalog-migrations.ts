@@ -1,0 +1,19 @@
+import type { MigrationPart } from "../../../platform/db/migrate.ts";
+import { catalogTablesMigration } from "./0001-catalog.ts";
+import { seedingRecordMigration } from "./0007-seeding-record.ts";
+import { reviewTotalsMigration } from "./0008-reviews.ts";
+import { imageVariantsMigration } from "./0009-image-variants.ts";
+import { adminCatalogMigration } from "./0010-admin-catalog.ts";
+import { catalogSearchMigration } from "./0012-catalog-search.ts";
+import { nameSearchMigration } from "./0013-name-search.ts";
+
+/** The catalog's parts of the migration history (server/migrations.ts puts every owner's together). */
+export const catalogMigrations: readonly MigrationPart[] = [
+  { name: "0001-catalog", migration: catalogTablesMigration },
+  { name: "0007-seeding-record", migration: seedingRecordMigration },
+  { name: "0008-reviews", migration: reviewTotalsMigration },
+  { name: "0009-image-variants", migration: imageVariantsMigration },
+  { name: "0010-admin-catalog", migration: adminCatalogMigration },
+  { name: "0012-catalog-search", migration: catalogSearchMigration },
+  { name: "0013-name-search", migration: nameSearchMigration },
+];

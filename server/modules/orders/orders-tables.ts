@@ -1,0 +1,54 @@
+import type { ColumnType } from "kysely";
+import type { Timestamp } from "../../platform/db/values.ts";
+
+// The orders' tables as Kysely sees them, created by ./migrations and added to the database's type (DB) here, so
+// that the platform names no feature.
+
+export interface OrderTable {
+  id: string;
+  user_id: string;
+  /** One of ORDER_STATUSES (common/orders/order-schemas.ts): what is read is parsed with that list. */
+  status: string;
+  subtotal_paise: number;
+  shipping_paise: number;
+  total_paise: number;
+  ship_name: string;
+  ship_phone: string;
+  ship_address: string;
+  payment_method: string;
+  idempotency_key: string;
+  /** The day of order_daily_totals this order is counted on (migration 0011-admin-overview). */
+  counted_on: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The number people quote; null for orders placed before 0014, whose number is made from their id. */
+  number: ColumnType<string | null, string | null | undefined, never>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface OrderLineTable {
+  id: string;
+  order_id: string;
+  position: number;
+  product_id: string | null;
+  name: string;
+  unit_price_paise: number;
+  quantity: number;
+}
+
+/** One day's orders in the shop's time zone, kept by the orders module as orders are placed and cancelled. */
+export interface OrderDailyTotalTable {
+  /** YYYY-MM-DD in the shop's time zone. */
+  day: string;
+  orders_placed: number;
+  orders_cancelled: number;
+  /** Totals of the day's orders that were not cancelled. */
+  revenue_paise: number;
+}
+
+declare module "../../platform/db/schema.ts" {
+  interface DB {
+    orders: OrderTable;
+    order_lines: OrderLineTable;
+    order_daily_totals: OrderDailyTotalTable;
+  }
+}
