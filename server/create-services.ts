@@ -1,4 +1,5 @@
 import path from "node:path";
+import { sql } from "kysely";
 import type { Logger } from "pino";
 import { createAccountsService, createAuth, createProfilesService } from "./modules/accounts/index.ts";
 import type { Sealer } from "./platform/sealed-values.ts";
@@ -120,9 +121,9 @@ export function createServices(deps: ServiceDependencies) {
     /** Seals what the pages keep in their own cookies (the address awaiting verification). */
     sealer: deps.sealer,
     contact: createContactService(database, rateLimiter, { outbox, shopName: deps.shopName, contactEmail: deps.contactEmail }),
-    /** Liveness of the database for /readyz. */
+    /** Liveness of the database for /readyz: a query that names no module's table. */
     async pingDatabase(): Promise<void> {
-      await database.db.selectFrom("categories").select("id").limit(1).execute();
+      await sql`select 1`.execute(database.db);
     },
   };
 }
