@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Kysely } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
-import { describeSchema, type SchemaDescription } from "../tests/support/schema-description.ts";
+import { buildFromDescription, describeSchema, type SchemaDescription } from "../tests/support/schema-description.ts";
 import { createTestDatabase, dialectUnderTest, migrateBesideOtherTests, type TestDatabase } from "../tests/support/test-database.ts";
 import { migrateToLatest, migrationNames } from "./migrations.ts";
 
@@ -38,5 +38,17 @@ describe(`the migration history against the release's schema (${dialectUnderTest
     await migrateBesideOtherTests(async () => (applied = await migrateToLatest(database!)));
     expect(applied).toEqual(migrationNames.slice(released.migrations.length));
     if (applied.length === 0) expect(await describeSchema(database.db as unknown as Kysely<unknown>, database.dialect)).toEqual(released);
+  });
+
+  it("takes a database built from the released schema and names, by no migration of today's, as fully migrated", async () => {
+    database = await createTestDatabase({ empty: true });
+    const db = database.db as unknown as Kysely<unknown>;
+    await buildFromDescription(db, released);
+    expect(await describeSchema(db, database.dialect)).toEqual(released);
+
+    let applied: string[] = [];
+    await migrateBesideOtherTests(async () => (applied = await migrateToLatest(database!)));
+    expect(applied).toEqual(migrationNames.slice(released.migrations.length));
+    if (applied.length === 0) expect(await describeSchema(db, database.dialect)).toEqual(released);
   });
 });

@@ -78,3 +78,42 @@ export async function describeSchema(db: Kysely<unknown>, dialect: Dialect): Pro
     sequences,
   };
 }
+
+/**
+ * Makes the schema a description records, and records its migrations as applied, without running any migration:
+ * a database as the release that was described left it, for proving that today's history takes such a database
+ * as it is. `db` is a new, empty database (on PostgreSQL its own schema, first on the search path).
+ */
+export async function buildFromDescription(db: Kysely<unknown>, description: SchemaDescription): Promise<void> {
+  const run = (statement: string) => sql.raw(statement).execute(db);
+  if ("sqliteMaster" in description) {
+    const virtual = description.sqliteMaster.filter((o) => o.type === "table" && /^create virtual table/i.test(o.sql ?? ""));
+    // A virtual table makes its own shadow tables (name_data, name_idx, …): they are not created again.
+    const isShadow = (name: string) => virtual.some((v) => ["data", "idx", "content", "docsize", "config"].some((part) => name === `${v.name}_${part}`));
+    const statements = (type: string) =>
+      description.sqliteMaster.filter((o) => o.type === type && o.sql !== null && !o.name.startsWith("sqlite_") && !isShadow(o.name));
+    for (const type of ["table", "index", "trigger", "view"]) for (const o of statements(type)) await run(o.sql!);
+  } else {
+    const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+    for (const { table_name } of description.tables) {
+      const columns = description.columns
+        .filter((c) => c.table_name === table_name)
+        .map((c) => `${quote(c.column_name)} ${c.udt_name}${c.is_nullable === "NO" ? " not null" : ""}${c.column_default === null ? "" : ` default ${c.column_default}`}`);
+      await run(`create table ${quote(table_name)} (${columns.join(", ")})`);
+    }
+    // Keys first, so that the foreign keys find what they point to.
+    const order = ["p", "u", "c", "f"];
+    const constraints = [...description.constraints].sort((a, b) => order.indexOf(a.type) - order.indexOf(b.type));
+    for (const c of constraints) await run(`alter table ${quote(c.table_name)} add constraint ${quote(c.name)} ${c.definition}`);
+    const installed = await sql<{ n: number }>`select count(*)::int as n from pg_extension where extname = 'pg_trgm'`.execute(db);
+    if (installed.rows[0]?.n === 0 && description.indexes.some((i) => i.definition.includes("gin_trgm_ops"))) {
+      await run("create extension pg_trgm schema pg_catalog");
+    }
+    for (const i of description.indexes) if (!description.constraints.some((c) => c.name === i.name)) await run(i.definition);
+    for (const f of description.functions) await run(f.definition);
+    for (const t of description.triggers) await run(t.definition);
+  }
+  for (const name of description.migrations) {
+    await sql`insert into kysely_migration (name, timestamp) values (${name}, ${new Date().toISOString()})`.execute(db);
+  }
+}

@@ -19,10 +19,12 @@ export interface TestDatabase extends Database {
 
 /**
  * A fresh, migrated database: a SQLite file of its own, or a PostgreSQL schema of its own. `upTo` stops at that
- * migration (an earlier release's schema) instead of the latest.
+ * migration (an earlier release's schema) instead of the latest; `empty` runs none.
  */
-export async function createTestDatabase({ upTo }: { upTo?: string } = {}): Promise<TestDatabase> {
-  const migrate = (database: Database) => (upTo ? migrateUpTo(database, upTo) : migrateToLatest(database));
+export async function createTestDatabase({ upTo, empty = false }: { upTo?: string; empty?: boolean } = {}): Promise<TestDatabase> {
+  const migrate = async (database: Database) => {
+    if (!empty) await (upTo ? migrateUpTo(database, upTo) : migrateToLatest(database));
+  };
   if (dialectUnderTest === "postgres") {
     const url = process.env.TEST_DATABASE_URL;
     if (!url) throw new Error("TEST_DB=postgres needs TEST_DATABASE_URL");
