@@ -65,7 +65,7 @@ describe("server/platform imports only the platform, common/shared and packages"
   it("fails the application's env type, even as a type, from any depth and by alias", async () => {
     expect(await ruleHits("server/platform/http/example.ts", typeImport("AppEnv", "../../app-env.ts"))).toHaveLength(1);
     expect(await ruleHits("server/platform/example.ts", typeImport("AppEnv", "../app-env.ts"))).toHaveLength(1);
-    expect(await ruleHits("server/platform/db/migrations/example.ts", typeImport("AppEnv", "../../../app-env.ts"))).toHaveLength(1);
+    expect(await ruleHits("server/platform/mail/migrations/example.ts", typeImport("AppEnv", "../../../app-env.ts"))).toHaveLength(1);
     expect(await ruleHits("server/platform/http/example.ts", typeImport("AppEnv", "#server/app-env.ts"))).toHaveLength(1);
   });
 
