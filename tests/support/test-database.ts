@@ -61,8 +61,9 @@ export async function createTestDatabase({ upTo, empty = false }: { upTo?: strin
 /**
  * Kysely's migrator looks at the tables of every schema (its introspector calls functions per schema); when
  * another test file drops its schema at that moment, PostgreSQL answers 'schema … does not exist' (3F000), or
- * 'relation "<their schema>.<table>" does not exist' (42P01) for a table of that schema. That look comes before
- * any migration runs, and each migration is a transaction, so trying again is safe.
+ * 'relation "<their schema>.<table>" does not exist' (42P01) for a table of that schema, or 'column … of relation
+ * … does not exist' (42703) for a column of a table going with it. That look comes before any migration runs, and
+ * each migration is a transaction, so trying again is safe (a migration's own such error comes back every time).
  */
 export async function migrateBesideOtherTests(migrate: () => Promise<unknown>): Promise<void> {
   for (let attempt = 1; ; attempt++) {
@@ -79,5 +80,6 @@ function isAnotherTestsDroppedSchema(error: unknown): boolean {
   const { code, message } = error as { code?: unknown; message?: unknown };
   if (code === "3F000") return true;
   // Only a table of another test file's schema ("test_…", qualified): a missing table of one's own is a real failure.
+  if (code === "42703") return typeof message === "string" && /^column "[^"]+" of relation "[^"]+" does not exist$/.test(message);
   return code === "42P01" && typeof message === "string" && /^relation "test_[0-9a-f]+\.[a-z_]+" does not exist$/.test(message);
 }
