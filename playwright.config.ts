@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 import { freshPostgresDatabase } from "./tests/e2e/support/e2e-database.ts";
+import { E2E_RATE_LIMIT_SCALE } from "./tests/e2e/support/pages.ts";
 import { PRODUCTION_NODE_FLAGS, serverEnvironment } from "./tests/support/server-env.ts";
 
 // The production build, started with an empty data folder of its own (never the developer's database).
@@ -73,9 +74,8 @@ export default defineConfig({
       LOG_LEVEL: "warn",
       // The tests change data under the server and expect to see it at once; the cache has its own test.
       PAGE_CACHE_SECONDS: "0",
-      // A long suite signs in, searches and orders far more often than a person: limits a hundred times looser,
-      // so none trips by accident. Each limit is tested at the shop's own values by its API test.
-      RATE_LIMIT_SCALE: "100",
+      // Limits loose enough that none trips by accident in a long suite (see E2E_RATE_LIMIT_SCALE).
+      RATE_LIMIT_SCALE: String(E2E_RATE_LIMIT_SCALE),
       // The suite's shoppers are reused across tests and pile up pending orders; the cap has its own API test.
       MAX_PENDING_ORDERS: "100",
       SMTP_URL: `smtp://127.0.0.1:${process.env.E2E_SMTP_PORT}`,

@@ -4,6 +4,7 @@ import sharp from "sharp";
 import { adminMessages } from "../../common/admin/admin-messages.ts";
 import { messages } from "../../common/shared/messages.ts";
 import { createCategory, createProduct } from "../support/factories.ts";
+import { setStockAsAdmin } from "./support/api.ts";
 import { allowStatusLogs, expect as baseExpect, seriousAccessibilityViolations, test } from "./support/fixtures.ts";
 import { ADMIN, submitLogin, toast, urlIs } from "./support/pages.ts";
 import { signedInUnverified } from "./support/shopper.ts";
@@ -247,11 +248,12 @@ test.describe("the owner's catalogue", () => {
     expect(images).toEqual([{ url: "/illustrations/products/cactus-plant-1.svg" }, { url: "/illustrations/products/aloe-vera-1.svg" }]);
   });
 
-  test("plants sold while the edit form is open stay sold when it is saved with its stock untouched; a changed stock is then refused with the stock now, and set when saved again", async ({ page, shopDb, consoleErrors }) => {
+  test("a stock changed by someone else while the edit form is open stays when the form is saved with its stock untouched; a changed stock is then refused with the stock now, and set when saved again", async ({ page, shopDb, consoleErrors }) => {
     const plant = await createProduct(shopDb.db, { name: unique("Selling Fern"), stock: 10 });
     const stockNow = async () => (await shopDb.db.selectFrom("products").select("stock").where("id", "=", plant.id).executeTakeFirstOrThrow()).stock;
-    // What checkout does to the row while the owner's form is open.
-    const sell = (units: number) => shopDb.db.updateTable("products").set((eb) => ({ stock: eb("stock", "-", units) })).where("id", "=", plant.id).execute();
+    // Someone else — the owner in a second session, through the admin API — moves the stock while this form is
+    // open, as a sale would: the form knows only the stock it showed, whoever changed it since.
+    const lowerElsewhere = async (units: number) => setStockAsAdmin(plant.id, (await stockNow()) - units);
     const save = page.getByRole("button", { name: f.updateHeading });
     /** Opens the edit form, showing `stock`, and waits until it is interactive. */
     const openForm = async (stock: number) => {
@@ -262,7 +264,7 @@ test.describe("the owner's catalogue", () => {
     await logIn(page);
     await openForm(10);
 
-    await sell(4);
+    await lowerElsewhere(4);
     await page.getByLabel("Product Description").fill("Repotted this spring.");
     await save.click();
     await expect(page).toHaveURL(urlIs(`/product/${plant.id}`));
@@ -270,7 +272,7 @@ test.describe("the owner's catalogue", () => {
     expect(await stockNow()).toBe(6);
 
     await openForm(6);
-    await sell(1);
+    await lowerElsewhere(1);
     await page.getByLabel("Stock Quantity").fill("20");
     await save.click();
     await expect(page.getByTestId("failure-reason")).toHaveText(f.stockChanged(5));

@@ -1,6 +1,7 @@
 import { formatPriceExact } from "../../common/shared/money.ts";
 import { messages } from "../../common/shared/messages.ts";
-import { createCategory, createProduct } from "../support/factories.ts";
+import { createCategory, createProduct, createReviews } from "../support/factories.ts";
+import { createShopper } from "../support/shoppers.ts";
 import { expect, seriousAccessibilityViolations, test } from "./support/fixtures.ts";
 
 test.describe("category page", () => {
@@ -24,6 +25,22 @@ test.describe("category page", () => {
     }
     await items.first().getByRole("link", { name: new RegExp(messages.category.viewProduct) }).click();
     await expect(page).toHaveURL(`/product/${products[0]!.id}`);
+  });
+
+  test("each card shows the plant's average rating, as the shop's cards do, and 'No ratings yet' before any review", async ({ page, shopDb }) => {
+    const category = await createCategory(shopDb.db, { name: `Rated ${Date.now()}` });
+    const rated = await createProduct(shopDb.db, { name: `Rated Fern ${category.id.slice(0, 6)}`, category_id: category.id });
+    const unrated = await createProduct(shopDb.db, { name: `Unrated Fern ${category.id.slice(0, 6)}`, category_id: category.id });
+    const asha = await createShopper(shopDb.db, shopDb.dialect, { name: "Asha Menon" });
+    const ravi = await createShopper(shopDb.db, shopDb.dialect, { name: "Ravi Menon" });
+    await createReviews(shopDb.db, rated.id, [
+      { user_id: asha.id, rating: 5 },
+      { user_id: ravi.id, rating: 2 },
+    ]);
+    await page.goto(`/category/${category.id}`);
+    const card = (name: string) => page.getByRole("main").getByRole("listitem").filter({ has: page.getByRole("heading", { name }) });
+    await expect(card(rated.name).getByLabel(messages.reviews.average("3.5", 2))).toBeVisible();
+    await expect(card(unrated.name).getByText(messages.reviews.noRatingYet)).toBeVisible();
   });
 
   test("says when a category has no products", async ({ page, shopDb }) => {

@@ -4,7 +4,8 @@ import { messages } from "../../common/shared/messages.ts";
 import { createProduct } from "../support/factories.ts";
 import { expect, test } from "./support/fixtures.ts";
 import { hydrated, logIn, toast } from "./support/pages.ts";
-import { cartCountName, cartLink, emptyCart, verifiedShopper } from "./support/shopper.ts";
+import { emptyCart } from "./support/api.ts";
+import { cartCountName, cartLink, verifiedShopper } from "./support/shopper.ts";
 
 // Pages load what the first paint needs and the rest on demand (docs/decisions/028): the toast
 // library, zod and the carousel engine come after hydration. These tests hold those late scripts back on
@@ -34,7 +35,7 @@ async function holdLateScripts(page: Page, path: string) {
 test.describe("pages load libraries on demand", () => {
   test("a toast asked for before the toast library has loaded shows once it arrives (Add to Cart)", async ({ page, shopDb }) => {
     const shopper = await verifiedShopper(page, shopDb, 1);
-    await emptyCart(shopDb, shopper.id);
+    await emptyCart(shopper);
     const plant = await createProduct(shopDb.db, { name: `Early Toast Fern ${randomUUID().slice(0, 8)}`, stock: 3 });
     await logIn(page, shopper);
 

@@ -5,6 +5,7 @@ import { messages } from "../../common/shared/messages.ts";
 import { createProduct } from "../support/factories.ts";
 import { insertSessions } from "../support/shop-process.ts";
 import { createShopper } from "../support/shoppers.ts";
+import { setStockAsAdmin } from "./support/api.ts";
 import { allowStatusLogs, expect, test } from "./support/fixtures.ts";
 import { LIVE_UPDATE_TIMEOUT } from "./support/live.ts";
 import { addToCart } from "./support/shopper.ts";
@@ -67,8 +68,8 @@ test("a product page whose live stream is refused still shows its stock, adds to
 
     await addToCart(page, plant.id, 1);
 
-    // Not live, so not told: the stock changed under it shows after a reload.
-    await shopDb.db.updateTable("products").set({ stock: 5, updated_at: new Date().toISOString() }).where("id", "=", plant.id).execute();
+    // Not live, so not told: the stock the owner changed under it shows after a reload.
+    await setStockAsAdmin(plant.id, 5);
     const refusedAgain = page.waitForResponse((response) => response.url() === `${origin}/api/products/${plant.id}/events`);
     await page.reload();
     await expect(page.getByText(messages.product.availableStock(5))).toBeVisible(LIVE_UPDATE_TIMEOUT);

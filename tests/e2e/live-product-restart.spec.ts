@@ -5,6 +5,7 @@ import { messages } from "../../common/shared/messages.ts";
 import { openDatabase } from "../../server/platform/db/client.ts";
 import { createProduct } from "../support/factories.ts";
 import { extraPort, startShopProcess, waitUntilHealthy, type ShopProcess } from "../support/shop-process.ts";
+import { OWNER, withShopServices } from "../support/shop-services.ts";
 import { expect, test } from "./support/fixtures.ts";
 import { allowRefusedConnections, LIVE_UPDATE_TIMEOUT, openLiveProductPage, stillSameDocument } from "./support/live.ts";
 
@@ -42,8 +43,9 @@ test("after the server restarts, an open product page reconnects and shows what 
     expect(await stop(first)).toBe(0);
     expect(first.output()).not.toContain("shutdown budget spent");
 
-    // Changed while no server was running: no event can tell the page; its reconnection must.
-    await database.db.updateTable("products").set({ stock: 3, updated_at: new Date().toISOString() }).where("id", "=", plant.id).execute();
+    // Changed while no server was running, through the catalogue's own service on the data folder: no event can
+    // tell the page; its reconnection must.
+    await withShopServices({ dataDir }, (services) => services.adminCatalog.setStock(OWNER, { productId: plant.id }, { stock: 3 }));
     const resubscribed = page.waitForResponse((response) => response.url() === `${origin}/api/products/${plant.id}/events` && response.status() === 200);
     shop = startShopProcess({ port, dataDir });
     await waitUntilHealthy(shop);

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { messages } from "../../common/shared/messages.ts";
 import { createProduct } from "../support/factories.ts";
+import { setStockAsAdmin } from "./support/api.ts";
 import { expect, test } from "./support/fixtures.ts";
 import { buyOne, LIVE_UPDATE_TIMEOUT, openLiveProductPage, signedInShopper, stillSameDocument } from "./support/live.ts";
 
@@ -45,7 +46,7 @@ test.describe("live product page", () => {
     });
     await page.goto(`/product/${plant.id}`);
     await expect(page.getByText(messages.product.availableStock(7))).toBeVisible(LIVE_UPDATE_TIMEOUT);
-    await shopDb.db.updateTable("products").set({ stock: 6, updated_at: new Date(Date.now() + 1000).toISOString() }).where("id", "=", plant.id).execute();
+    await setStockAsAdmin(plant.id, 6);
     release();
     await expect(page.getByText(messages.product.availableStock(6))).toBeVisible(LIVE_UPDATE_TIMEOUT);
   });
@@ -82,22 +83,17 @@ test.describe("live product page", () => {
     test.setTimeout(120_000);
     const plant = await createProduct(shopDb.db, { stock: 3 });
     const watching = await browser.newContext();
-    const managing = await browser.newContext();
     try {
       const watcher = await watching.newPage();
       await openLiveProductPage(watcher, origin, plant.id);
       await expect(watcher.getByText(messages.product.availableStock(3))).toBeVisible(LIVE_UPDATE_TIMEOUT);
 
-      const secret = readFileSync(path.join(process.env.E2E_DATA_DIR!, "auth-secret"), "utf8").trim();
-      await signedInShopper(managing, shopDb, origin, secret, { name: "Owner", isAdmin: true });
-      const set = await managing.request.patch(`${origin}/api/admin/products/${plant.id}/stock`, { headers: { Origin: origin }, data: { stock: 12 } });
-      expect(set.status()).toBe(200);
+      await setStockAsAdmin(plant.id, 12);
 
       await expect(watcher.getByText(messages.product.availableStock(12))).toBeVisible(LIVE_UPDATE_TIMEOUT);
       expect(await stillSameDocument(watcher)).toBe(true);
     } finally {
       await watching.close();
-      await managing.close();
     }
   });
 });

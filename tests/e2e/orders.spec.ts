@@ -3,6 +3,7 @@ import type { Page } from "@playwright/test";
 import { messages } from "../../common/shared/messages.ts";
 import { formatPrice, formatPriceExact } from "../../common/shared/money.ts";
 import { createProduct } from "../support/factories.ts";
+import { deleteProductAsAdmin, emptyCart, orderAs, setStockAsAdmin } from "./support/api.ts";
 import { allowStatusLogs, expect, test } from "./support/fixtures.ts";
 import { countMailsWithSubject, mailWithSubject } from "./support/mail.ts";
 import { ADMIN, hydrated, logIn, logOut, mainNav, submitLogin, toast, urlIs } from "./support/pages.ts";
@@ -10,9 +11,7 @@ import {
   addToCart,
   cartCountName,
   cartLink,
-  emptyCart,
   fillShipping,
-  legacyOrderNumberOf,
   orderIdFromUrl,
   orderNumberOf,
   shipping,
@@ -48,7 +47,7 @@ const statusBadge = (page: Page, status: string) => page.getByRole("main").getBy
 test.describe("orders", () => {
   test("a visitor's Add to Cart asks to log in and comes back to the plant", async ({ page, shopDb }) => {
     const shopper = await verifiedShopper(page, shopDb, 1);
-    await emptyCart(shopDb, shopper.id);
+    await emptyCart(shopper);
     const plant = await createProduct(shopDb.db, { name: plantName("Visitor Begonia"), price_paise: 39_900, stock: 4 });
 
     await page.goto(`/product/${plant.id}`);
@@ -67,7 +66,7 @@ test.describe("orders", () => {
 
   test("the cart: adding up to the stock, changing quantities, totals with one shipping fee, removing", async ({ page, shopDb, consoleErrors }) => {
     const shopper = await verifiedShopper(page, shopDb, 1);
-    await emptyCart(shopDb, shopper.id);
+    await emptyCart(shopper);
     const a = await createProduct(shopDb.db, { name: plantName("Cart Calathea"), price_paise: 45_000, stock: 3 });
     const b = await createProduct(shopDb.db, { name: plantName("Cart Monstera"), price_paise: 120_050, stock: 5 });
     await logIn(page, shopper);
@@ -146,7 +145,7 @@ test.describe("orders", () => {
   test("checkout: the order, its e-mails, the stock, the saved details, and cancelling it", async ({ page, shopDb }) => {
     test.setTimeout(60_000);
     const shopper = await verifiedShopper(page, shopDb, 1);
-    await emptyCart(shopDb, shopper.id);
+    await emptyCart(shopper);
     const plant = await createProduct(shopDb.db, { name: plantName("Checkout Pothos"), price_paise: 74_950, stock: 6 });
     const details = { phone: `+91 98450 ${String(Date.now()).slice(-5)}`, address: `${Date.now() % 1000} MG Road, Bengaluru 560001` };
     await logIn(page, shopper);
@@ -229,7 +228,7 @@ test.describe("orders", () => {
 
   test("a plant that ran short since it went into the cart stops the order, and nothing is ordered", async ({ page, shopDb, consoleErrors }) => {
     const shopper = await verifiedShopper(page, shopDb, 1);
-    await emptyCart(shopDb, shopper.id);
+    await emptyCart(shopper);
     const plant = await createProduct(shopDb.db, { name: plantName("Short Fiddle Leaf"), price_paise: 89_900, stock: 2 });
     const ordersBefore = await shopDb.db.selectFrom("orders").select("id").where("user_id", "=", shopper.id).execute();
     await logIn(page, shopper);
@@ -238,8 +237,8 @@ test.describe("orders", () => {
 
     await page.goto("/checkout");
     await fillShipping(page);
-    // Someone else bought one meanwhile.
-    await shopDb.db.updateTable("products").set({ stock: 1 }).where("id", "=", plant.id).execute();
+    // Meanwhile only one is left: the owner, in a session of their own, sets the stock to what is on the shelf.
+    await setStockAsAdmin(plant.id, 1);
     await page.getByRole("button", { name: messages.checkout.placeOrder }).click();
 
     await expect(page.getByRole("alert")).toHaveText(messages.checkout.shortage(plant.name, 1));
@@ -263,7 +262,7 @@ test.describe("orders", () => {
 
   test("an order sent twice is placed once", async ({ page, shopDb, baseURL }) => {
     const shopper = await verifiedShopper(page, shopDb, 1);
-    await emptyCart(shopDb, shopper.id);
+    await emptyCart(shopper);
     const plant = await createProduct(shopDb.db, { name: plantName("Twice Peace Lily"), price_paise: 55_000, stock: 5 });
     await logIn(page, shopper);
     await addToCart(page, plant.id, 1);
@@ -315,7 +314,7 @@ test.describe("orders", () => {
   test("an admin moves an order along to shipped; the customer is told; only admins manage orders", async ({ page, shopDb, consoleErrors }) => {
     test.setTimeout(60_000);
     const shopper = await verifiedShopper(page, shopDb, 1);
-    await emptyCart(shopDb, shopper.id);
+    await emptyCart(shopper);
     const plant = await createProduct(shopDb.db, { name: plantName("Admin Rubber Plant"), price_paise: 64_900, stock: 4 });
     await logIn(page, shopper);
     await addToCart(page, plant.id, 1);
@@ -395,31 +394,10 @@ test.describe("orders", () => {
     test.setTimeout(60_000);
     const owner = await verifiedShopper(page, shopDb, 1);
     const other = await verifiedShopper(page, shopDb, 2);
-    // The owner's order, written straight into the database.
-    const orderId = randomUUID();
-    // Stored without a number, as orders placed before numbers were stored: it shows the one made from its id.
-    const number = legacyOrderNumberOf(orderId);
-    const now = new Date().toISOString();
-    const plantNameOrdered = plantName("Private Areca Palm");
-    await shopDb.db
-      .insertInto("orders")
-      .values({
-        id: orderId,
-        user_id: owner.id,
-        status: "pending",
-        subtotal_paise: 30_000,
-        shipping_paise: SHIPPING_PAISE,
-        total_paise: 30_000 + SHIPPING_PAISE,
-        ship_name: owner.name,
-        ship_phone: shipping.phone,
-        ship_address: "3 Secret Garden Lane, Mysuru 570001",
-        payment_method: messages.checkout.paymentCod,
-        idempotency_key: randomUUID(),
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-    await shopDb.db.insertInto("order_lines").values({ id: randomUUID(), order_id: orderId, position: 0, product_id: null, name: plantNameOrdered, unit_price_paise: 30_000, quantity: 1 }).execute();
+    // The owner's order, placed through the cart and orders API (the browser stays a visitor's).
+    const plant = await createProduct(shopDb.db, { name: plantName("Private Areca Palm"), price_paise: 30_000, stock: 2 });
+    const plantNameOrdered = plant.name;
+    const { id: orderId, number } = await orderAs(owner, [plant.id], { phone: shipping.phone, address: "3 Secret Garden Lane, Mysuru 570001" });
 
     // A visitor is sent to log in; the other shopper then finds no such order.
     await page.goto(`/orders/${orderId}`);
@@ -463,7 +441,7 @@ test.describe("orders", () => {
 
   test("checkout names the plants that cannot be ordered, and offers Place Order only once the cart is fixed", async ({ page, shopDb }) => {
     const shopper = await verifiedShopper(page, shopDb, 1);
-    await emptyCart(shopDb, shopper.id);
+    await emptyCart(shopper);
     const fern = await createProduct(shopDb.db, { name: plantName("Orderable Fern"), price_paise: 35_000, stock: 3 });
     const soldOut = await createProduct(shopDb.db, { name: plantName("Sold Out Orchid"), stock: 2 });
     const gone = await createProduct(shopDb.db, { name: plantName("Withdrawn Cycad"), stock: 2 });
@@ -471,9 +449,11 @@ test.describe("orders", () => {
     await addToCart(page, fern.id, 1);
     await addToCart(page, soldOut.id, 2);
     await addToCart(page, gone.id, 3);
-    // Since then the orchids sold out and the cycad was taken out of the shop.
-    await shopDb.db.updateTable("products").set({ stock: 0 }).where("id", "=", soldOut.id).execute();
-    await shopDb.db.deleteFrom("products").where("id", "=", gone.id).execute();
+    // Off the cycad's page first: an open product page hears its plant deleted and reloads into the 404.
+    await page.goto("/cart");
+    // Since then the orchids sold out and the owner took the cycad out of the shop.
+    await setStockAsAdmin(soldOut.id, 0);
+    await deleteProductAsAdmin(gone.id);
 
     await page.goto("/checkout");
     const notice = page.getByRole("alert");

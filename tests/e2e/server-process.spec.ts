@@ -53,7 +53,9 @@ test.describe("the server process", () => {
     const shop = startShop({ DATA_DIR: dataDir, PORT: String(extraPort(1)), PUBLIC_URL: url });
     await waitUntilReady(url, shop);
 
-    // Break the database under the running server.
+    // Break the database under the running server. This write is the fault under test, not set-up: a table the
+    // server's queries need is gone, so the next request fails in a way nothing in the shop would cause itself,
+    // and the test proves how such an unexpected failure is answered.
     const database = openDatabase({ sqliteFile: path.join(dataDir, "shop.db") });
     await database.db.schema.dropTable("product_images").execute();
     await database.destroy();

@@ -2,7 +2,7 @@
 export { createAccountsService } from "./accounts.ts";
 export { authApi, authApiPaths } from "./auth-handler.ts";
 export { createAuth } from "./auth/auth.ts";
-export { DISABLED_AUTH_PATHS, OPEN_AUTH_PATHS, RESET_LINK_MINUTES } from "./auth/auth-rules.ts";
+export { authRateRules, DISABLED_AUTH_PATHS, OPEN_AUTH_PATHS, RESET_LINK_MINUTES } from "./auth/auth-rules.ts";
 export { isCommonPassword } from "./auth/common-passwords.ts";
 export { hashPassword } from "./auth/password-hashing.ts";
 export { loadAuthSecret } from "./auth/secret.ts";

@@ -6,6 +6,13 @@ import { messages } from "../../../common/shared/messages.ts";
 /** The account playwright.config.ts makes the server create at start-up (ADMIN_EMAIL, ADMIN_PASSWORD). */
 export const ADMIN = { email: "owner@plant-shop.test", password: "e2e-admin-password-7" };
 
+/**
+ * The server's RATE_LIMIT_SCALE (playwright.config.ts): a long suite signs in, searches and orders far more often
+ * than a person, so every limit is this many times looser; each limit is tested at the shop's own values by its
+ * API test.
+ */
+export const E2E_RATE_LIMIT_SCALE = 100;
+
 export interface Credentials {
   email: string;
   password: string;

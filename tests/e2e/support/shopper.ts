@@ -81,11 +81,6 @@ export async function signedInUnverified(page: Page, database: Database) {
   return user;
 }
 
-/** Starts a test from an empty cart, whatever an earlier (perhaps failed) test left in it. */
-export async function emptyCart(database: Database, userId: string) {
-  await database.db.deleteFrom("cart_items").where("user_id", "=", userId).execute();
-}
-
 /** Opens a product page and presses Add to Cart once, waiting for the nav's cart count to show `expectedCount`. */
 export async function addToCart(page: Page, productId: string, expectedCount: number) {
   if (new URL(page.url()).pathname !== `/product/${productId}`) await page.goto(`/product/${productId}`);
@@ -121,9 +116,4 @@ export async function orderNumberOf(shopDb: Database, orderId: string): Promise<
   const { number } = await shopDb.db.selectFrom("orders").select("number").where("id", "=", orderId).executeTakeFirstOrThrow();
   if (!number) throw new Error(`order ${orderId} has no stored number`);
   return number;
-}
-
-/** The number of an order stored without one (as before numbers were stored): 'PS-' and its id's first eight hex digits. */
-export function legacyOrderNumberOf(orderId: string): string {
-  return `PS-${orderId.replaceAll("-", "").slice(0, 8).toUpperCase()}`;
 }
