@@ -33,7 +33,7 @@ const moduleInternalsFromOutside = [
 ];
 
 // The platform is what modules stand on; it knows none of them, nor the application composed of them (its
-// AppEnv, config, composition root): it imports the platform, common/shared and packages, nothing else. Which
+// services, config, composition root): it imports the platform, common/shared and packages, nothing else. Which
 // folder a relative import reaches depends on the importing file's depth, which no-restricted-imports cannot see, so
 // this rule resolves each import against the file. A platform test may also use the tests' own helpers.
 const projectRoot = path.dirname(fileURLToPath(import.meta.url));

@@ -67,8 +67,8 @@ async function startShop(env: NodeJS.ProcessEnv = {}) {
   const logger = pino({ level: "silent" });
   const database = openDatabase({ sqliteFile: path.join(dataDir, "shop.db") });
   await migrateToLatest(database);
-  const { services, closeMail, endLiveStreams, closeChanges } = await composeShop(config, database, logger);
-  const { listener } = createApp({ config, services, logger, health: { ready: true } });
+  const { services, infrastructure, closeMail, endLiveStreams, closeChanges } = await composeShop(config, database, logger);
+  const { listener } = createApp({ config, services, infrastructure, logger, health: { ready: true } });
   const server = http.createServer(listener);
   await new Promise<void>((resolve) => server.listen(PORT, "127.0.0.1", resolve));
   return {

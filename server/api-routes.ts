@@ -1,5 +1,6 @@
 import { Hono, type Handler } from "hono";
-import type { AppEnv } from "./app-env.ts";
+import type { Infrastructure, Services } from "./create-services.ts";
+import type { PlatformEnv } from "./platform/http/http-env.ts";
 import { buildApiDocument } from "./platform/http/api-docs.ts";
 import { jsonBodies, reachesEndpointBefore } from "./platform/http/request-guards.ts";
 import { adminCategoriesApi, adminProductsApi } from "./modules/admin/index.ts";
@@ -15,31 +16,34 @@ import { uploadsApi } from "./platform/uploads/uploads-api.ts";
 const JSON_BODY_LIMIT = 64 * 1024;
 
 /** The answer to a path under /api that no route takes, whatever its method, body or content type. */
-const noSuchEndpoint: Handler<AppEnv> = (c) => c.json({ message: "There is no such API endpoint." }, 404);
+const noSuchEndpoint: Handler<PlatformEnv> = (c) => c.json({ message: "There is no such API endpoint." }, 404);
 
-/** The JSON API under /api: thin handlers, every rule in the services; each route describes itself for the document. */
-export function apiRoutes(publicOrigin: string) {
-  const api = new Hono<AppEnv>()
+/**
+ * The JSON API under /api: thin handlers, every rule in the services; each route describes itself for the document.
+ * Each module's API is handed the services it calls, so no handler reaches for anything else.
+ */
+export function apiRoutes(services: Services, infrastructure: Pick<Infrastructure, "uploads">, publicOrigin: string) {
+  const api = new Hono<PlatformEnv>()
     // Multipart upload first: it has its own size limit and is not JSON.
-    .route("/profiles", profilePictureApi)
+    .route("/profiles", profilePictureApi(services.profiles))
     // Resumable uploads (tus): 5 MiB chunks, streamed to disk, their size checked by tus itself.
-    .route("/uploads", uploadsApi<AppEnv>((c) => c.get("services").uploads))
+    .route("/uploads", uploadsApi(infrastructure.uploads))
     .use("*", ...jsonBodies(JSON_BODY_LIMIT, { reachesEndpoint: reachesEndpointBefore(noSuchEndpoint) }))
-    .route("/auth", authApi)
+    .route("/auth", authApi(services.authHandler))
     .route("/me", meApi)
-    .route("/verification", verificationApi)
-    .route("/profiles", profilesApi)
-    .route("/admin/orders", adminOrdersApi)
-    .route("/admin/products", adminProductsApi)
-    .route("/admin/categories", adminCategoriesApi)
-    .route("/admin/messages", adminMessagesApi)
-    .route("/admin/overview", adminOverviewApi)
-    .route("/cart", cartApi)
-    .route("/orders", ordersApi)
-    .route("/products/:productId/reviews", reviewsApi)
-    .route("/products", productsApi)
-    .route("/categories", categoriesApi)
-    .route("/contact", contactApi);
+    .route("/verification", verificationApi(services.accounts))
+    .route("/profiles", profilesApi(services.profiles))
+    .route("/admin/orders", adminOrdersApi(services.orders))
+    .route("/admin/products", adminProductsApi(services.adminCatalog))
+    .route("/admin/categories", adminCategoriesApi(services.adminCatalog))
+    .route("/admin/messages", adminMessagesApi(services.contact))
+    .route("/admin/overview", adminOverviewApi(services.overview))
+    .route("/cart", cartApi(services.cart))
+    .route("/orders", ordersApi(services.orders))
+    .route("/products/:productId/reviews", reviewsApi(services.reviews))
+    .route("/products", productsApi(services.catalog, services.productEvents))
+    .route("/categories", categoriesApi(services.catalog))
+    .route("/contact", contactApi(services.contact));
 
   // Generated on first request from the route table above (the same objects the server mounts), then kept.
   let document: Promise<unknown> | undefined;
@@ -52,7 +56,7 @@ export function apiRoutes(publicOrigin: string) {
 }
 
 /** The OpenAPI 3.1 document of the routes mounted in `api`. */
-export function apiDocument(api: Hono<AppEnv>, publicOrigin: string) {
+export function apiDocument(api: Hono<PlatformEnv>, publicOrigin: string) {
   return buildApiDocument(api, {
     serverUrl: `${publicOrigin}/api`,
     title: "Plant Shop API",

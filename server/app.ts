@@ -7,7 +7,6 @@ import { requestId } from "hono/request-id";
 import type { Logger } from "pino";
 import { apiRoutes } from "./api-routes.ts";
 import type { Config } from "./config.ts";
-import type { AppEnv } from "./app-env.ts";
 import { resolveClientIp } from "./platform/http/client-ip.ts";
 import { handleError } from "./platform/http/errors.ts";
 import { DATABASE_RETRY_AFTER_SECONDS } from "./platform/db/connection-loss.ts";
@@ -31,7 +30,8 @@ import { registerCatalogCacheRules, seoFiles } from "./modules/catalog/index.ts"
 import { shareImages } from "./platform/http/share-images.ts";
 import { PROJECT_ROOT } from "./project-root.ts";
 import { initialsAvatarSvg, PROFILE_PAGE_BODY, registerAccountsCacheRules } from "./modules/accounts/index.ts";
-import type { Services } from "./create-services.ts";
+import type { Infrastructure, Services } from "./create-services.ts";
+import type { PlatformEnv } from "./platform/http/http-env.ts";
 
 export interface HealthState {
   /** True once migrations and seeding are done; false again while shutting down. */
@@ -40,7 +40,10 @@ export interface HealthState {
 
 export interface AppOptions {
   config: Config;
+  /** The domain services, handed to each module's API and to the pages. */
   services: Services;
+  /** What they run on: the caches hear the change feed, /readyz pings the database, /media reads the media store. */
+  infrastructure: Infrastructure;
   logger: Logger;
   health: HealthState;
   /** React Router's handler and the built browser assets; absent in API-only tests. */
@@ -67,16 +70,16 @@ const PUBLIC_DIR = path.join(PROJECT_ROOT, "public");
  * The shop's HTTP app, and the node:http listener that serves it: anonymous answers the caches hold are written
  * by the front cache before Hono; everything else goes through the app (docs/decisions/027).
  */
-export function createApp({ config, services, logger, health, pages }: AppOptions): { app: Hono<AppEnv>; listener: http.RequestListener } {
+export function createApp({ config, services, infrastructure, logger, health, pages }: AppOptions): { app: Hono<PlatformEnv>; listener: http.RequestListener } {
   const origin = config.publicUrl.origin;
-  const app = new Hono<AppEnv>();
+  const app = new Hono<PlatformEnv>();
   // The catalogue's JSON and the pages for anonymous callers (docs/decisions/027), mounted below.
   // Each module says which answers show one of its things and what its changes drop; a change nobody claims drops all.
   const cacheRules = createCacheRules();
   registerCatalogCacheRules(cacheRules);
   registerAccountsCacheRules(cacheRules);
-  const apiCache = anonymousApiCache({ ttlMs: config.pageCacheSeconds * 1000, maxBytes: API_CACHE_BYTES, rules: cacheRules, changes: services.changes });
-  const pageCache = anonymousPageCache({ ttlMs: config.pageCacheSeconds * 1000, maxBytes: PAGE_CACHE_BYTES, rules: cacheRules, changes: services.changes });
+  const apiCache = anonymousApiCache({ ttlMs: config.pageCacheSeconds * 1000, maxBytes: API_CACHE_BYTES, rules: cacheRules, changes: infrastructure.changes });
+  const pageCache = anonymousPageCache({ ttlMs: config.pageCacheSeconds * 1000, maxBytes: PAGE_CACHE_BYTES, rules: cacheRules, changes: infrastructure.changes });
   const front = frontCache({ caches: [apiCache, pageCache], trustedProxies: config.trustProxy, logger });
   app.onError(handleError);
   // Outermost: it records the headers the whole chain sends with an answer a cache stores, for the front to replay.
@@ -97,10 +100,6 @@ export function createApp({ config, services, logger, health, pages }: AppOption
     }),
   );
   app.use(compression());
-  app.use(async (c, next) => {
-    c.set("services", services);
-    await next();
-  });
   // The catalogue's JSON for anonymous callers, before any step a cached answer does not need (docs/decisions/027).
   for (const route of CACHED_API_ROUTES) app.use(route, apiCache);
   app.use(sameOriginOnly(origin));
@@ -112,7 +111,7 @@ export function createApp({ config, services, logger, health, pages }: AppOption
     if (!health.ready) return c.text("starting or stopping", 503);
     // Not ready while the database cannot be reached: a load balancer sends requests to another copy meanwhile,
     // and a supervisor should not restart the process for it (/healthz stays 200; docs/decisions/032).
-    const reachable = await services.pingDatabase().then(
+    const reachable = await infrastructure.pingDatabase().then(
       () => true,
       () => false,
     );
@@ -122,8 +121,8 @@ export function createApp({ config, services, logger, health, pages }: AppOption
     }
     return c.text("ok");
   });
-  app.route("/api", apiRoutes(origin));
-  app.route("/", seoFiles(origin));
+  app.route("/api", apiRoutes(services, infrastructure, origin));
+  app.route("/", seoFiles(services.sitemaps, origin));
   app.route("/", shareImages(PUBLIC_DIR));
   app.get("/avatars/initials.svg", (c) =>
     c.body(initialsAvatarSvg((c.req.query("name") ?? "").slice(0, 100)), 200, {
@@ -133,7 +132,7 @@ export function createApp({ config, services, logger, health, pages }: AppOption
   );
   // Stored images only (names the media service makes, served as image/webp or image/avif), never HTML or script.
   app.get("/media/:name", async (c) => {
-    const file = await services.media.open(c.req.param("name"));
+    const file = await infrastructure.media.open(c.req.param("name"));
     if (!file) return c.text("Not found", 404);
     return c.body(file.body, 200, {
       "Content-Type": file.contentType,
@@ -155,7 +154,8 @@ export function createApp({ config, services, logger, health, pages }: AppOption
     app.use("*", pageBodyLimits([PROFILE_PAGE_BODY]));
     app.use("*", formPartsLimit(formTooLarge));
     app.use("*", pageCache);
-    app.all("*", pages.handler);
+    const given = { services, sealer: infrastructure.sealer };
+    app.all("*", (c) => pages.handler(c, given));
   }
   const hono = getRequestListener(app.fetch);
   return { app, listener: (req, res) => front.serve(req, res) || void hono(req, res) };

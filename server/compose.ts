@@ -4,7 +4,7 @@ import { createSealer } from "./platform/sealed-values.ts";
 import { loadAuthSecret } from "./modules/accounts/index.ts";
 import { ConfigError, type Config } from "./config.ts";
 import type { Database } from "./platform/db/client.ts";
-import { createServices } from "./create-services.ts";
+import { createInfrastructure, createServices, type ServiceDependencies } from "./create-services.ts";
 import { ServiceError } from "./platform/errors.ts";
 import { createMailOutbox, startMailWorker, type MailWorker, type MailWorkerOptions } from "./platform/mail/mail-outbox.ts";
 import { createMailer } from "./platform/mail/mailer.ts";
@@ -17,7 +17,10 @@ export interface ComposeOptions {
   freeDiskSpace?: FreeDiskSpace;
 }
 
-/** The shop's services and outside connections, built from the configuration (server start-up and tests). */
+/**
+ * The shop's domain services, the infrastructure they run on and the outside connections, built from the
+ * configuration (server start-up and tests).
+ */
 export async function composeShop(config: Config, database: Pick<Database, "db" | "dialect">, logger: Logger, options: ComposeOptions = {}) {
   const mailer = createMailer({
     smtpUrl: config.mail.smtpUrl,
@@ -33,7 +36,7 @@ export async function composeShop(config: Config, database: Pick<Database, "db" 
     database.dialect === "postgres" && config.databaseUrl
       ? await createPostgresChangeFeed({ databaseUrl: config.databaseUrl, db: database.db, logger })
       : createLocalChangeFeed();
-  const services = createServices({
+  const dependencies: ServiceDependencies = {
     database,
     dataDir: config.dataDir,
     publicUrl: config.publicUrl,
@@ -49,7 +52,9 @@ export async function composeShop(config: Config, database: Pick<Database, "db" 
     uploadQuota: config.uploads,
     ...(options.freeDiskSpace ? { freeDiskSpace: options.freeDiskSpace } : {}),
     changes,
-  });
+  };
+  const infrastructure = createInfrastructure(dependencies);
+  const services = createServices(infrastructure, dependencies);
   if (config.admin) {
     const outcome = await services.accounts.ensureAdmin(config.admin).catch((error: unknown) => {
       // What the account rules refuse is a setting to fix: said as one, not as a stack trace (decision 015).
@@ -61,6 +66,7 @@ export async function composeShop(config: Config, database: Pick<Database, "db" 
   let worker: MailWorker | undefined;
   return {
     services,
+    infrastructure,
     mailer,
     /**
      * Starts this process's mail worker, which sends what the services queue (the server and the tests; not the

@@ -54,8 +54,12 @@ export interface ServiceDependencies {
   changes?: ChangeFeed;
 }
 
-/** Every service of the shop over one database; routes and API handlers receive this and nothing lower. */
-export function createServices(deps: ServiceDependencies) {
+/**
+ * What the shop runs on, built once by the composition root: the database, the log, mail's outbox, the sealer,
+ * the change feed, rate limits, the event log, uploads and the media store. Mechanisms that know no feature; the
+ * domain services below are built on them, and the HTTP app and the server's start-up use them directly.
+ */
+export function createInfrastructure(deps: ServiceDependencies) {
   const { database, outbox, logger } = deps;
   const events = createEventLog(logger);
   const changes = deps.changes ?? createLocalChangeFeed();
@@ -67,7 +71,34 @@ export function createServices(deps: ServiceDependencies) {
     quota: deps.uploadQuota,
     ...(deps.freeDiskSpace ? { freeDiskSpace: deps.freeDiskSpace } : {}),
   });
-  const media = createMediaService({ mediaDir: path.join(deps.dataDir, "media"), uploads });
+  return {
+    database,
+    logger,
+    /** Every e-mail is queued here and sent by the mail worker (platform/mail/mail-outbox.ts). */
+    outbox,
+    /** Seals what the shop keeps outside its own memory: mail bodies, the pages' own cookies. */
+    sealer: deps.sealer,
+    /** The change feed: live pages and caches subscribe to it (platform/change-feed). */
+    changes,
+    rateLimiter,
+    events,
+    /** Resumable (tus) uploads: the /api/uploads endpoint and the sweep of expired ones. */
+    uploads,
+    /** Stored images: `media.imageFromUpload(uploadId, userId)` turns a finished upload into product or category images. */
+    media: createMediaService({ mediaDir: path.join(deps.dataDir, "media"), uploads }),
+    /** Liveness of the database for /readyz. */
+    /** Liveness of the database for /readyz: a query that names no module's table. */
+    async pingDatabase(): Promise<void> {
+      await sql`select 1`.execute(database.db);
+    },
+  };
+}
+
+export type Infrastructure = ReturnType<typeof createInfrastructure>;
+
+/** Every domain service of the shop, on the infrastructure; pages and API handlers receive these and nothing lower. */
+export function createServices(infrastructure: Infrastructure, deps: ServiceDependencies) {
+  const { database, outbox, logger, events, changes, rateLimiter, media } = infrastructure;
   const auth = createAuth({
     database,
     publicUrl: deps.publicUrl,
@@ -106,26 +137,15 @@ export function createServices(deps: ServiceDependencies) {
     /** The owner's overview: orders and revenue by day, low stock, unhandled messages. */
     overview: createOverviewService({ database, timeZone: deps.timeZone }),
     reviews: createReviewsService(database, { changes }),
-    /** Resumable (tus) uploads: the /api/uploads endpoint and the sweep of expired ones. */
-    uploads,
-    /** Stored images: `media.imageFromUpload(uploadId, userId)` turns a finished upload into product or category images. */
-    media,
-    /** The change feed: live pages and caches subscribe to it (platform/change-feed). */
-    changes,
     /** The live product pages' connections on this process, fed by `changes`. */
     productEvents: createProductEvents(changes, {
       perClient: deps.limits.liveStreams?.perClient ?? 32,
       total: liveStreamsAllowed(deps.openFiles ?? openFileLimit(), deps.limits.liveStreams?.max ?? 10_000),
       reclaim: collectGarbage,
     }),
-    /** Seals what the pages keep in their own cookies (the address awaiting verification). */
-    sealer: deps.sealer,
     contact: createContactService(database, rateLimiter, { outbox, shopName: deps.shopName, contactEmail: deps.contactEmail }),
-    /** Liveness of the database for /readyz: a query that names no module's table. */
-    async pingDatabase(): Promise<void> {
-      await sql`select 1`.execute(database.db);
-    },
   };
 }
 
+/** The shop's domain services (catalog, cart, orders, reviews, accounts, contact, overview, the owner's catalogue). */
 export type Services = ReturnType<typeof createServices>;

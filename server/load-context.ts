@@ -2,12 +2,16 @@ import type { Logger } from "pino";
 import type { PublicShopConfig } from "./config.ts";
 import type { Services } from "./create-services.ts";
 import type { SessionCookies } from "./platform/http/session-cookie.ts";
+import type { Sealer } from "./platform/sealed-values.ts";
 import type { SessionCaller, SessionUser } from "./platform/session-user.ts";
 
 // What React Router loaders and actions receive as `context` (built in ./pages.ts).
 declare module "react-router" {
   interface AppLoadContext {
+    /** The domain services (decision 003). */
     services: Services;
+    /** Seals what the pages keep in their own cookies (the address awaiting verification). */
+    sealer: Sealer;
     shop: PublicShopConfig;
     cspNonce: string;
     clientIp: string | null;

@@ -1,13 +1,21 @@
 import type { Context } from "hono";
 import type { Logger } from "pino";
 import { createRequestHandler, type ServerBuild } from "react-router";
-import type { AppEnv } from "./app-env.ts";
 import type { PublicShopConfig } from "./config.ts";
+import type { Services } from "./create-services.ts";
 import { DATABASE_RETRY_AFTER_SECONDS } from "./platform/db/connection-loss.ts";
 import { clientIp } from "./platform/http/client-ip.ts";
+import type { PlatformEnv } from "./platform/http/http-env.ts";
 import { currentUser, requestContext } from "./platform/http/request-context.ts";
+import type { Sealer } from "./platform/sealed-values.ts";
 
-export type PageHandler = (c: Context<AppEnv>) => Promise<Response>;
+/** What the app hands the pages with each request: the domain services, and the sealer of the pages' own cookies. */
+export interface PageServices {
+  services: Services;
+  sealer: Sealer;
+}
+
+export type PageHandler = (c: Context<PlatformEnv>, given: PageServices) => Promise<Response>;
 
 /** Hands page requests to React Router, with the services and the response's CSP nonce as load context. */
 export function createPageHandler(
@@ -16,7 +24,7 @@ export function createPageHandler(
   shop: PublicShopConfig,
 ): PageHandler {
   const handle = createRequestHandler(build, mode);
-  return async (c) => {
+  return async (c, { services, sealer }) => {
     const sessions = c.get("sessions");
     if (!sessions) throw new Error("pages need the sessions() middleware in front of them");
     const log = c.get("log");
@@ -26,7 +34,8 @@ export function createPageHandler(
     // Thrown after the answer went out (a deferred value while streaming): the server's failure, whatever the status.
     const reportError = (error: unknown) => (answered.status === undefined ? thrown.push(error) : logPageError(log, error, 500));
     const response = await handle(c.req.raw, {
-      services: c.get("services"),
+      services,
+      sealer,
       shop,
       cspNonce: c.get("secureHeadersNonce") ?? "",
       clientIp: clientIp(c),

@@ -54,13 +54,13 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     }
   }
 
-  const { services, mailer, startMailWorker, closeMail, endLiveStreams, closeChanges } = await composeShop(config, database, logger);
+  const { services, infrastructure, mailer, startMailWorker, closeMail, endLiveStreams, closeChanges } = await composeShop(config, database, logger);
   startMailWorker();
   // The operator sees what the live pages may hold: half the open-file limit, when lower, replaces LIVE_STREAMS_MAX.
   logger.info({ liveStreams: services.productEvents.limits, openFiles: openFileLimit() }, "live product streams bounded");
   // Abandoned uploads (tus expiration, a day) are swept hourly; the timer never keeps the process alive.
   const sweepUploads = () =>
-    services.uploads.removeExpired().then(
+    infrastructure.uploads.removeExpired().then(
       (removed) => removed && logger.info({ removed }, "expired uploads removed"),
       (error: unknown) => logger.error({ err: error }, "expired uploads could not be removed"),
     );
@@ -78,6 +78,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   const { listener } = createApp({
     config,
     services,
+    infrastructure,
     logger,
     health,
     pages: {
@@ -131,7 +132,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       // Pictures being decoded get most of the budget, then their decoder processes are killed (a decode in
       // native code cannot be interrupted otherwise) and their requests answered "restarting"; the rest of the
       // budget is for those answers to go out. Pictures waiting for a decoder are answered so at once.
-      const decodersClosed = services.media.close(Math.max(0, drainBy - DECODE_ANSWER_MS - Date.now()));
+      const decodersClosed = infrastructure.media.close(Math.max(0, drainBy - DECODE_ANSWER_MS - Date.now()));
       // Stop accepting at once, through net.Server's close: http.Server's own closes the idle connections
       // first, which leaves a moment in which a client that saw its idle connection closed can still connect.
       // The callback comes once every connection has ended.

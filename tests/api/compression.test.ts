@@ -161,7 +161,7 @@ describe("ETag and 304 for anonymous answers", () => {
     const encoded = await shop.request(`/api/products/${product.id}`, { headers: { "If-None-Match": etag!, "Accept-Encoding": "br" } });
     expect(encoded.status).toBe(304);
 
-    shop.services.changes.publish(shop.database.db, { type: "product", productId: product.id, aspects: ["details"] });
+    shop.infrastructure.changes.publish(shop.database.db, { type: "product", productId: product.id, aspects: ["details"] });
     await shop.database.db.updateTable("products").set({ name: "Renamed fern" }).where("id", "=", product.id).execute();
     const changed = await shop.request(`/api/products/${product.id}`, { headers: { "If-None-Match": etag! } });
     expect(changed.status).toBe(200);

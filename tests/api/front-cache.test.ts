@@ -167,7 +167,7 @@ describe("the front cache", () => {
     expect((await get(`${url}/api/products?q=fern%00`)).status).toBe(400);
     expect((await get(`${url}/api/products?q=fern%00`)).status).toBe(400);
 
-    shop.services.changes.publish(shop.database.db, { type: "product", productId: product.id, aspects: ["details"] });
+    shop.infrastructure.changes.publish(shop.database.db, { type: "product", productId: product.id, aspects: ["details"] });
     await shop.database.db.updateTable("products").set({ name: "Renamed fern" }).where("id", "=", product.id).execute();
     const changed = await get(`${url}/api/products/${product.id}`);
     expect(changed.headers["x-api-cache"]).toBeUndefined();

@@ -30,7 +30,7 @@ describe("GET /api/openapi.json", () => {
   });
 
   it("documents every route the server mounts under /api (read from Hono's route table), and nothing else", () => {
-    const api = apiRoutes(TEST_ORIGIN);
+    const api = apiRoutes(app.services, app.infrastructure, TEST_ORIGIN);
     expect(api.routes.length, "the route table was read").toBeGreaterThan(20);
     expect(undocumentedRoutes(api, document)).toEqual([]);
 

@@ -76,7 +76,7 @@ describe("the anonymous page cache", () => {
     await page(unchanged);
     expect((await page(changed)).response.headers.get("x-page-cache")).toBe("hit");
 
-    app.services.changes.publish(app.database.db, { type: "product", productId: "p-1", aspects: ["stock"] });
+    app.infrastructure.changes.publish(app.database.db, { type: "product", productId: "p-1", aspects: ["stock"] });
     expect((await page(changed)).body).toContain("render 4");
     expect((await page(`${changed}.data`)).body).toContain("render 5");
     expect((await page(unchanged)).response.headers.get("x-page-cache")).toBe("hit");
@@ -85,11 +85,11 @@ describe("the anonymous page cache", () => {
   it("drops a person's cached profile page and its data when their profile changes, and nothing else; a product change leaves it", async () => {
     app = await createTestApp({ PAGE_CACHE_SECONDS: "60" }, { handler: pages });
     for (const path of ["/profile/u-1", "/profile/u-1.data", "/profile/u-2", "/shop"]) await page(path);
-    app.services.changes.publish(app.database.db, { type: "product", productId: "p-1", aspects: ["details"] });
+    app.infrastructure.changes.publish(app.database.db, { type: "product", productId: "p-1", aspects: ["details"] });
     expect((await page("/profile/u-1")).response.headers.get("x-page-cache")).toBe("hit");
     expect((await page("/shop")).body, "a product change drops the lists").toContain("render 5");
 
-    app.services.changes.publish(app.database.db, { type: "profile", userId: "u-1" });
+    app.infrastructure.changes.publish(app.database.db, { type: "profile", userId: "u-1" });
     expect((await page("/profile/u-1")).body).toContain("render 6");
     expect((await page("/profile/u-1.data")).body).toContain("render 7");
     expect((await page("/profile/u-2")).response.headers.get("x-page-cache")).toBe("hit");
@@ -117,18 +117,18 @@ describe("the anonymous page cache", () => {
     app = await createTestApp({ PAGE_CACHE_SECONDS: "60" }, { handler: pages });
     await page("/shop");
     await page("/product/p-1");
-    app.services.changes.publish(app.database.db, { type: "resync" });
+    app.infrastructure.changes.publish(app.database.db, { type: "resync" });
     expect((await page("/shop")).body).toContain("render 3");
     expect((await page("/product/p-1")).body).toContain("render 4");
   });
 
   it("does not keep a product page whose render began before the product changed", async () => {
     let publishDuringRender = true;
-    const slowPages: PageHandler = async (c) => {
+    const slowPages: PageHandler = async (c, given) => {
       // The change commits while this render is under way: what it read may be from before it.
-      if (publishDuringRender) app.services.changes.publish(app.database.db, { type: "product", productId: "p-1", aspects: ["stock"] });
+      if (publishDuringRender) app.infrastructure.changes.publish(app.database.db, { type: "product", productId: "p-1", aspects: ["stock"] });
       publishDuringRender = false;
-      return pages(c);
+      return pages(c, given);
     };
     app = await createTestApp({ PAGE_CACHE_SECONDS: "60" }, { handler: slowPages });
     await page("/product/p-1");

@@ -178,7 +178,7 @@ describe("a resumable upload", () => {
     expect(patchSizes.slice(0, -1).every((size) => size === UPLOAD_CHUNK_BYTES)).toBe(true);
     expect(patchSizes.length).toBe(Math.ceil(photo.byteLength / UPLOAD_CHUNK_BYTES));
 
-    const image = await shop.app.services.media.imageFromUpload(uploadId, admin.userId);
+    const image = await shop.app.infrastructure.media.imageFromUpload(uploadId, admin.userId);
     expect(image).toMatchObject({ width: 1280, height: Math.round((1700 * 1280) / 2600), sourceType: "jpeg" });
     for (const width of [320, 640, 1280]) {
       for (const [format, type] of [["webp", "image/webp"], ["avif", "image/avif"]] as const) {
@@ -192,7 +192,7 @@ describe("a resumable upload", () => {
     }
     // The raw upload stays until the save that uses the images commits and removes it.
     expect(await readdir(path.join(shop.app.dataDir, "uploads"))).toHaveLength(2);
-    await shop.app.services.media.removeUpload(uploadId);
+    await shop.app.infrastructure.media.removeUpload(uploadId);
     expect(await readdir(path.join(shop.app.dataDir, "uploads"))).toEqual([]);
   });
 
@@ -237,7 +237,7 @@ describe("a resumable upload", () => {
     expect(rest.status).toBe(204);
     expect(await offsetOf(location, admin.cookie)).toBe(photo.byteLength);
 
-    const image = await shop.app.services.media.imageFromUpload(location.split("/").pop()!, admin.userId);
+    const image = await shop.app.infrastructure.media.imageFromUpload(location.split("/").pop()!, admin.userId);
     expect(image.width).toBe(1280);
   });
 
@@ -246,7 +246,7 @@ describe("a resumable upload", () => {
     await createUpload(admin.cookie, 100);
     const finished = (await createUpload(admin.cookie, 3)).headers.get("Location")!;
     await sendChunk(finished, admin.cookie, 0, new Uint8Array([1, 2, 3]));
-    const uploads = shop.app.services.uploads;
+    const uploads = shop.app.infrastructure.uploads;
     expect(await uploads.removeExpired()).toBe(0);
     expect(await uploads.removeExpired(Date.now() + 25 * 60 * 60 * 1000)).toBe(2);
     expect(await readdir(path.join(shop.app.dataDir, "uploads"))).toEqual([]);
@@ -282,9 +282,9 @@ describe("quotas of unfinished uploads", () => {
     // Finished and made into images, but not yet removed by the save that uses them: still counted.
     expect((await sendChunk(pictureAt, admin.cookie, 0, picture)).status).toBe(204);
     const pictureId = pictureAt.split("/").pop()!;
-    await shop.app.services.media.imageFromUpload(pictureId, admin.userId);
+    await shop.app.infrastructure.media.imageFromUpload(pictureId, admin.userId);
     expect((await createUpload(admin.cookie, 2 * MiB)).status).toBe(413);
-    await shop.app.services.media.removeUpload(pictureId);
+    await shop.app.infrastructure.media.removeUpload(pictureId);
     expect((await createUpload(admin.cookie, 2 * MiB)).status).toBe(201);
     expect((await createUpload(admin.cookie, 6 * MiB)).status).toBe(413);
 
@@ -293,7 +293,7 @@ describe("quotas of unfinished uploads", () => {
     expect((await createUpload(admin.cookie, 6 * MiB)).status).toBe(201);
     expect((await createUpload(admin.cookie, 1)).status).toBe(413);
 
-    expect(await shop.app.services.uploads.removeExpired(Date.now() + 25 * 60 * 60 * 1000)).toBe(4);
+    expect(await shop.app.infrastructure.uploads.removeExpired(Date.now() + 25 * 60 * 60 * 1000)).toBe(4);
     expect((await createUpload(admin.cookie, MAX_UPLOAD_BYTES)).status).toBe(201);
   });
 
@@ -359,7 +359,7 @@ describe("quotas of unfinished uploads", () => {
     expect((await createUpload(admin.cookie, 6 * MiB)).status).toBe(413);
     const folder = path.join(shop.app.dataDir, "uploads");
     await Promise.all([rm(path.join(folder, ids[0]!)), rm(path.join(folder, `${ids[0]}.json`))]);
-    expect(await shop.app.services.uploads.removeExpired()).toBe(0);
+    expect(await shop.app.infrastructure.uploads.removeExpired()).toBe(0);
     expect((await createUpload(admin.cookie, 6 * MiB)).status).toBe(201);
   });
 

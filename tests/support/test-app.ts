@@ -7,7 +7,7 @@ import { apiDocument, apiRoutes } from "../../server/api-routes.ts";
 import { createApp, type AppOptions } from "../../server/app.ts";
 import { composeShop, type ComposeOptions } from "../../server/compose.ts";
 import { loadConfig } from "../../server/config.ts";
-import type { Services } from "../../server/create-services.ts";
+import type { Infrastructure, Services } from "../../server/create-services.ts";
 import { apiContract, type OpenApiDocument } from "./api-contract.ts";
 import { createTestDatabase, type TestDatabase } from "./test-database.ts";
 
@@ -16,13 +16,18 @@ export const TEST_ORIGIN = "http://127.0.0.1:4999";
 /**
  * What the API promises: the OpenAPI document, generated as the server generates it (from the route table
  * api-routes.ts mounts; tests/api/openapi.test.ts checks the served one). Made once per test file, while it is
- * imported, so its cold start (~2 s on a busy machine) counts against no test's time limit.
+ * imported, so its cold start (~2 s on a busy machine) counts against no test's time limit. Only the route table
+ * is read, no handler runs: no shop stands behind it.
  */
-const contract = apiContract((await apiDocument(apiRoutes(TEST_ORIGIN), TEST_ORIGIN)) as unknown as OpenApiDocument);
+const noShop = {} as never;
+const contract = apiContract((await apiDocument(apiRoutes(noShop, noShop, TEST_ORIGIN), TEST_ORIGIN)) as unknown as OpenApiDocument);
 
 export interface TestApp {
   database: TestDatabase;
+  /** The shop's domain services, to arrange a test's data and check its outcome. */
   services: Services;
+  /** What they run on: the change feed, the media store, uploads. */
+  infrastructure: Infrastructure;
   dataDir: string;
   /** Drives the app in-process; a JSON API answer that is not what the OpenAPI document promises fails the test. */
   request(path: string, init?: RequestInit): Promise<Response>;
@@ -42,13 +47,14 @@ export async function createTestApp(
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "plant-shop-app-"));
   mkdirSync(path.join(dataDir, "media"));
   const config = loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, PUBLIC_URL: TEST_ORIGIN, ...env });
-  const { services, startMailWorker, closeMail, endLiveStreams, closeChanges } = await composeShop(config, database, logger, shop);
+  const { services, infrastructure, startMailWorker, closeMail, endLiveStreams, closeChanges } = await composeShop(config, database, logger, shop);
   startMailWorker();
-  const { app, listener } = createApp({ config, services, logger, health: { ready: true }, ...(pages ? { pages } : {}) });
+  const { app, listener } = createApp({ config, services, infrastructure, logger, health: { ready: true }, ...(pages ? { pages } : {}) });
   let server: http.Server | undefined;
   return {
     database,
     services,
+    infrastructure,
     dataDir,
     async request(p, init) {
       const response = await app.request(p, init);

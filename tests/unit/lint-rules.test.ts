@@ -62,11 +62,11 @@ describe("server/platform never imports a module", () => {
 });
 
 describe("server/platform imports only the platform, common/shared and packages", () => {
-  it("fails the application's env type, even as a type, from any depth and by alias", async () => {
-    expect(await ruleHits("server/platform/http/example.ts", typeImport("AppEnv", "../../app-env.ts"))).toHaveLength(1);
-    expect(await ruleHits("server/platform/example.ts", typeImport("AppEnv", "../app-env.ts"))).toHaveLength(1);
-    expect(await ruleHits("server/platform/mail/migrations/example.ts", typeImport("AppEnv", "../../../app-env.ts"))).toHaveLength(1);
-    expect(await ruleHits("server/platform/http/example.ts", typeImport("AppEnv", "#server/app-env.ts"))).toHaveLength(1);
+  it("fails the application's composed services, even as a type, from any depth and by alias", async () => {
+    expect(await ruleHits("server/platform/http/example.ts", typeImport("Services", "../../create-services.ts"))).toHaveLength(1);
+    expect(await ruleHits("server/platform/example.ts", typeImport("Services", "../create-services.ts"))).toHaveLength(1);
+    expect(await ruleHits("server/platform/mail/migrations/example.ts", typeImport("Services", "../../../create-services.ts"))).toHaveLength(1);
+    expect(await ruleHits("server/platform/http/example.ts", typeImport("Services", "#server/create-services.ts"))).toHaveLength(1);
   });
 
   it("fails the rest of server/, app/, a feature's common/ folder and the tests' helpers outside a test", async () => {
@@ -74,7 +74,7 @@ describe("server/platform imports only the platform, common/shared and packages"
     expect(await ruleHits("server/platform/mail/example.ts", valueImport("pageMeta", "#app/shared/lib/seo.ts"))).toHaveLength(1);
     expect(await ruleHits("server/platform/mail/example.ts", valueImport("cartSchema", "#common/cart/cart-schemas.ts"))).toHaveLength(1);
     expect(await ruleHits("server/platform/mail/example.ts", valueImport("startSmtpCapture", "../../../tests/support/smtp-capture.ts"))).toHaveLength(1);
-    expect(await ruleHits("server/platform/http/example.ts", `export { AppEnv } from "../../app-env.ts";\n`)).toHaveLength(1);
+    expect(await ruleHits("server/platform/http/example.ts", `export type { Services } from "../../create-services.ts";\n`)).toHaveLength(1);
   });
 
   it("lets the platform import itself, common/shared (relative or by alias) and packages; its tests also the test helpers", async () => {

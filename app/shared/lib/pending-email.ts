@@ -19,13 +19,13 @@ export interface PendingSignUp {
 
 /** The Set-Cookie header that remembers `email` (and the account signed up here, if any) for /verify. */
 export function rememberPendingEmail(context: AppLoadContext, email: string, accountId: string | null = null): Promise<string> {
-  return pendingEmailCookie(context).serialize(context.services.sealer.seal(PURPOSE, JSON.stringify({ email, accountId } satisfies PendingSignUp)));
+  return pendingEmailCookie(context).serialize(context.sealer.seal(PURPOSE, JSON.stringify({ email, accountId } satisfies PendingSignUp)));
 }
 
 /** What was remembered for /verify, or null (none, expired, or not one this shop sealed). */
 export async function pendingSignUp(context: AppLoadContext, request: Request): Promise<PendingSignUp | null> {
   const value: unknown = await pendingEmailCookie(context).parse(request.headers.get("cookie"));
-  const opened = typeof value === "string" ? context.services.sealer.open(PURPOSE, value) : null;
+  const opened = typeof value === "string" ? context.sealer.open(PURPOSE, value) : null;
   return opened === null ? null : readPending(opened);
 }
 

@@ -2,10 +2,10 @@ import { Hono } from "hono";
 import { CLIENT_IP_HEADER, OPEN_AUTH_PATHS } from "./auth/auth-rules.ts";
 import { clientIp } from "../../platform/http/client-ip.ts";
 import { currentUser, requestContext } from "../../platform/http/request-context.ts";
-import type { AppEnv } from "../../app-env.ts";
+import type { PlatformEnv } from "../../platform/http/http-env.ts";
 
 /** Better Auth's own endpoints under /api/auth, told the connection's address (a client cannot set it). */
-export const authApi = new Hono<AppEnv>().all("/*", async (c) => {
+export const authApi = (authHandler: (request: Request) => Promise<Response>) => new Hono<PlatformEnv>().all("/*", async (c) => {
   // A social provider's return address: none is configured, and Better Auth logged every stranger's call as an
   // error. Its disabledPaths matches the pattern "/callback/:id" only literally, hence this check.
   if (/\/api\/auth\/callback(?:\/|$)/.test(c.req.path)) return c.json({ message: "No sign-in provider is configured." }, 404);
@@ -15,7 +15,7 @@ export const authApi = new Hono<AppEnv>().all("/*", async (c) => {
   const headers = new Headers(c.req.raw.headers);
   headers.set(CLIENT_IP_HEADER, clientIp(c) ?? "unknown");
   const request = new Request(c.req.raw, { headers });
-  return c.get("services").authHandler(request);
+  return authHandler(request);
 });
 
 /**

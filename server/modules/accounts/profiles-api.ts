@@ -6,7 +6,8 @@ import { messages } from "#common/shared/messages.ts";
 import { ACCEPTED_IMAGE_TYPES } from "#common/shared/images.ts";
 import { privateProfileSchema, profileSchema, profileViewSchema } from "#common/accounts/account-schemas.ts";
 import { sessionUserSchema } from "#common/shared/session-user.ts";
-import type { AppEnv } from "../../app-env.ts";
+import type { PlatformEnv } from "../../platform/http/http-env.ts";
+import type { ProfilesService } from "./profiles.ts";
 import { describeRoute, idParameter, json, jsonBody, problems } from "../../platform/http/api-docs.ts";
 import { formPartsLimit } from "../../platform/http/form-parts-limit.ts";
 import { currentUser, requestContext } from "../../platform/http/request-context.ts";
@@ -17,7 +18,7 @@ import { readJson } from "../../platform/http/read-json.ts";
 const PICTURE_LIMIT = MAX_IMAGE_BYTES + 64 * 1024;
 const userId = idParameter("userId");
 
-export const meApi = new Hono<AppEnv>().get(
+export const meApi = new Hono<PlatformEnv>().get(
   "/",
   describeRoute({ summary: "The signed-in person", responses: { 200: json(sessionUserSchema, "Signed in"), ...problems(401) } }),
   async (c) => {
@@ -27,7 +28,7 @@ export const meApi = new Hono<AppEnv>().get(
   },
 );
 
-export const profilesApi = new Hono<AppEnv>()
+export const profilesApi = (profiles: ProfilesService) => new Hono<PlatformEnv>()
   .get(
     "/:userId",
     describeRoute({
@@ -35,7 +36,7 @@ export const profilesApi = new Hono<AppEnv>()
       parameters: [userId],
       responses: { 200: json(profileViewSchema, "The profile"), ...problems(404) },
     }),
-    async (c) => c.json(await c.get("services").profiles.getProfile(await currentUser(c), c.req.param("userId"))),
+    async (c) => c.json(await profiles.getProfile(await currentUser(c), c.req.param("userId"))),
   )
   .patch(
     "/:userId",
@@ -46,13 +47,13 @@ export const profilesApi = new Hono<AppEnv>()
       responses: { 200: json(privateProfileSchema, "Saved"), ...problems(400, 404, 409) },
     }),
     async (c) => {
-      const profile = await c.get("services").profiles.updateProfile(await currentUser(c), c.req.param("userId"), await readJson(c));
+      const profile = await profiles.updateProfile(await currentUser(c), c.req.param("userId"), await readJson(c));
       return c.json(profile);
     },
   );
 
 /** The picture upload is multipart, so it lives outside the JSON-only part of the API. */
-export const profilePictureApi = new Hono<AppEnv>().post(
+export const profilePictureApi = (profiles: ProfilesService) => new Hono<PlatformEnv>().post(
   "/:userId/picture",
   describeRoute({
     summary: `Replace one's own profile picture (${ACCEPTED_IMAGE_TYPES.join(", ")}; at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB); anyone else gets 404`,
@@ -79,6 +80,6 @@ export const profilePictureApi = new Hono<AppEnv>().post(
     const form = await c.req.formData().catch(() => null);
     const file = form?.get("image");
     const picture = file instanceof File ? new Uint8Array(await file.arrayBuffer()) : null;
-    return c.json(await c.get("services").profiles.setPicture(user, c.req.param("userId"), picture, requestContext(c)));
+    return c.json(await profiles.setPicture(user, c.req.param("userId"), picture, requestContext(c)));
   },
 );

@@ -17,21 +17,22 @@ import {
   stockUpdateSchema,
 } from "#common/admin/admin-schemas.ts";
 import { categoryIdParamSchema, productIdParamSchema } from "#common/catalog/catalog-schemas.ts";
-import type { AppEnv } from "../../app-env.ts";
+import type { PlatformEnv } from "../../platform/http/http-env.ts";
+import type { AdminCatalogService } from "./admin-catalog.ts";
 import { describeRoute, json, jsonBody, parameters, problems } from "../../platform/http/api-docs.ts";
 import { currentUser } from "../../platform/http/request-context.ts";
 import { readJson } from "../../platform/http/read-json.ts";
 
 /** Who is asking, refused unless an admin before anything of the request is read (401 visitor, 403 user). */
-async function admin(c: Context<AppEnv>) {
-  return c.get("services").adminCatalog.requireAdmin(await currentUser(c));
-}
+const adminCheck = (adminCatalog: AdminCatalogService) => async (c: Context<PlatformEnv>) => adminCatalog.requireAdmin(await currentUser(c));
 
 const productParameters = parameters(productIdParamSchema, "path");
 const categoryParameters = parameters(categoryIdParamSchema, "path");
 
 /** /api/admin/products: the owner's catalogue. Every rule and the admin check are in the service. */
-export const adminProductsApi = new Hono<AppEnv>()
+export function adminProductsApi(adminCatalog: AdminCatalogService) {
+  const admin = adminCheck(adminCatalog);
+  return new Hono<PlatformEnv>()
   .get(
     "/",
     describeRoute({
@@ -39,7 +40,7 @@ export const adminProductsApi = new Hono<AppEnv>()
       parameters: parameters(adminProductListSchema, "query"),
       responses: { 200: json(adminProductPageSchema, "A page of products"), ...problems(400, 401, 403) },
     }),
-    async (c) => c.json(await c.get("services").adminCatalog.listProducts(await admin(c), c.req.query())),
+    async (c) => c.json(await adminCatalog.listProducts(await admin(c), c.req.query())),
   )
   .post(
     "/",
@@ -50,7 +51,7 @@ export const adminProductsApi = new Hono<AppEnv>()
     }),
     async (c) => {
       const user = await admin(c);
-      return c.json(await c.get("services").adminCatalog.createProduct(user, await readJson(c)), 201);
+      return c.json(await adminCatalog.createProduct(user, await readJson(c)), 201);
     },
   )
   .get(
@@ -60,7 +61,7 @@ export const adminProductsApi = new Hono<AppEnv>()
       parameters: productParameters,
       responses: { 200: json(productForEditSchema, "The product"), ...problems(400, 401, 403, 404) },
     }),
-    async (c) => c.json(await c.get("services").adminCatalog.getProductForEdit(await admin(c), c.req.param())),
+    async (c) => c.json(await adminCatalog.getProductForEdit(await admin(c), c.req.param())),
   )
   .put(
     "/:productId",
@@ -72,7 +73,7 @@ export const adminProductsApi = new Hono<AppEnv>()
     }),
     async (c) => {
       const user = await admin(c);
-      return c.json(await c.get("services").adminCatalog.updateProduct(user, c.req.param(), await readJson(c)));
+      return c.json(await adminCatalog.updateProduct(user, c.req.param(), await readJson(c)));
     },
   )
   .patch(
@@ -85,7 +86,7 @@ export const adminProductsApi = new Hono<AppEnv>()
     }),
     async (c) => {
       const user = await admin(c);
-      return c.json(await c.get("services").adminCatalog.setStock(user, c.req.param(), await readJson(c)));
+      return c.json(await adminCatalog.setStock(user, c.req.param(), await readJson(c)));
     },
   )
   .delete(
@@ -95,11 +96,14 @@ export const adminProductsApi = new Hono<AppEnv>()
       parameters: productParameters,
       responses: { 200: json(deletedProductSchema, "Deleted"), ...problems(400, 401, 403, 404) },
     }),
-    async (c) => c.json(await c.get("services").adminCatalog.deleteProduct(await admin(c), c.req.param())),
+    async (c) => c.json(await adminCatalog.deleteProduct(await admin(c), c.req.param())),
   );
+}
 
 /** /api/admin/categories. */
-export const adminCategoriesApi = new Hono<AppEnv>()
+export function adminCategoriesApi(adminCatalog: AdminCatalogService) {
+  const admin = adminCheck(adminCatalog);
+  return new Hono<PlatformEnv>()
   .get(
     "/",
     describeRoute({
@@ -107,7 +111,7 @@ export const adminCategoriesApi = new Hono<AppEnv>()
       parameters: parameters(adminCategoryListSchema, "query"),
       responses: { 200: json(adminCategoryPageSchema, "A page of categories"), ...problems(400, 401, 403) },
     }),
-    async (c) => c.json(await c.get("services").adminCatalog.listCategories(await admin(c), c.req.query())),
+    async (c) => c.json(await adminCatalog.listCategories(await admin(c), c.req.query())),
   )
   .patch(
     "/:categoryId",
@@ -119,7 +123,7 @@ export const adminCategoriesApi = new Hono<AppEnv>()
     }),
     async (c) => {
       const user = await admin(c);
-      return c.json(await c.get("services").adminCatalog.renameCategory(user, c.req.param(), await readJson(c)));
+      return c.json(await adminCatalog.renameCategory(user, c.req.param(), await readJson(c)));
     },
   )
   .put(
@@ -132,7 +136,7 @@ export const adminCategoriesApi = new Hono<AppEnv>()
     }),
     async (c) => {
       const user = await admin(c);
-      return c.json(await c.get("services").adminCatalog.setCategoryImage(user, c.req.param(), await readJson(c)));
+      return c.json(await adminCatalog.setCategoryImage(user, c.req.param(), await readJson(c)));
     },
   )
   .delete(
@@ -142,5 +146,6 @@ export const adminCategoriesApi = new Hono<AppEnv>()
       parameters: categoryParameters,
       responses: { 200: json(categoryChangedSchema, "Deleted"), ...problems(400, 401, 403, 404, 409) },
     }),
-    async (c) => c.json(await c.get("services").adminCatalog.deleteCategory(await admin(c), c.req.param())),
+    async (c) => c.json(await adminCatalog.deleteCategory(await admin(c), c.req.param())),
   );
+}

@@ -1,19 +1,20 @@
 import { Hono } from "hono";
 import { addToCartSchema, cartSchema, setQuantitySchema } from "#common/cart/cart-schemas.ts";
-import type { AppEnv } from "../../app-env.ts";
+import type { PlatformEnv } from "../../platform/http/http-env.ts";
+import type { CartService } from "./cart.ts";
 import { describeRoute, idParameter, json, jsonBody, problems } from "../../platform/http/api-docs.ts";
 import { currentUser } from "../../platform/http/request-context.ts";
 import { readJson } from "../../platform/http/read-json.ts";
 
 /** The signed-in shopper's cart; every answer is the whole cart as it now stands. */
-export const cartApi = new Hono<AppEnv>()
+export const cartApi = (cart: CartService) => new Hono<PlatformEnv>()
   .get(
     "/",
     describeRoute({
       summary: "The signed-in shopper's cart with current prices and totals",
       responses: { 200: json(cartSchema, "The cart"), ...problems(401) },
     }),
-    async (c) => c.json(await c.get("services").cart.getCart(await currentUser(c))),
+    async (c) => c.json(await cart.getCart(await currentUser(c))),
   )
   .post(
     "/items",
@@ -24,8 +25,8 @@ export const cartApi = new Hono<AppEnv>()
     }),
     async (c) => {
       const user = await currentUser(c);
-      await c.get("services").cart.addToCart(user, await readJson(c));
-      return c.json(await c.get("services").cart.getCart(user), 201);
+      await cart.addToCart(user, await readJson(c));
+      return c.json(await cart.getCart(user), 201);
     },
   )
   .patch(
@@ -38,8 +39,8 @@ export const cartApi = new Hono<AppEnv>()
     }),
     async (c) => {
       const user = await currentUser(c);
-      await c.get("services").cart.setQuantity(user, c.req.param("itemId"), await readJson(c));
-      return c.json(await c.get("services").cart.getCart(user));
+      await cart.setQuantity(user, c.req.param("itemId"), await readJson(c));
+      return c.json(await cart.getCart(user));
     },
   )
   .delete(
@@ -51,7 +52,7 @@ export const cartApi = new Hono<AppEnv>()
     }),
     async (c) => {
       const user = await currentUser(c);
-      await c.get("services").cart.removeItem(user, c.req.param("itemId"));
-      return c.json(await c.get("services").cart.getCart(user));
+      await cart.removeItem(user, c.req.param("itemId"));
+      return c.json(await cart.getCart(user));
     },
   );

@@ -7,9 +7,10 @@ import {
   categoryWithProductsSchema,
 } from "#common/catalog/catalog-schemas.ts";
 import { describeRoute, json, notModified, parameters, problems } from "../../platform/http/api-docs.ts";
-import type { AppEnv } from "../../app-env.ts";
+import type { PlatformEnv } from "../../platform/http/http-env.ts";
+import type { CatalogService } from "./catalog.ts";
 
-export const categoriesApi = new Hono<AppEnv>()
+export const categoriesApi = (catalog: CatalogService) => new Hono<PlatformEnv>()
   .get(
     "/",
     describeRoute({
@@ -17,7 +18,7 @@ export const categoriesApi = new Hono<AppEnv>()
       parameters: parameters(categoryListQuerySchema, "query"),
       responses: { 200: json(categoryListSchema, "The categories"), ...problems(400), ...notModified },
     }),
-    async (c) => c.json(await c.get("services").catalog.listCategories(c.req.query())),
+    async (c) => c.json(await catalog.listCategories(c.req.query())),
   )
   .get(
     "/:categoryId",
@@ -26,5 +27,5 @@ export const categoriesApi = new Hono<AppEnv>()
       parameters: [...parameters(categoryIdParamSchema, "path"), ...parameters(categoryPageQuerySchema.pick({ page: true }), "query")],
       responses: { 200: json(categoryWithProductsSchema, "The category"), ...problems(400, 404), ...notModified },
     }),
-    async (c) => c.json(await c.get("services").catalog.getCategory({ page: c.req.query("page"), ...c.req.param() })),
+    async (c) => c.json(await catalog.getCategory({ page: c.req.query("page"), ...c.req.param() })),
   );

@@ -10,8 +10,9 @@ import {
 import { clientIp } from "../../platform/http/client-ip.ts";
 import { describeRoute, json, notModified, parameters, problems } from "../../platform/http/api-docs.ts";
 import { currentUser } from "../../platform/http/request-context.ts";
-import type { AppEnv } from "../../app-env.ts";
-import { liveStreamClient, type LiveStreamRefusal } from "./product-events.ts";
+import type { PlatformEnv } from "../../platform/http/http-env.ts";
+import type { CatalogService } from "./catalog.ts";
+import { liveStreamClient, type LiveStreamRefusal, type ProductEvents } from "./product-events.ts";
 
 /**
  * The answer to a stream refused for its cap (decision 033): JSON, as every refusal, with a Retry-After. Its
@@ -26,7 +27,7 @@ const encoder = new TextEncoder();
 /** An event stream's headers: never stored by the browser or a proxy, never buffered by nginx. */
 const STREAM_HEADERS = { "Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no" };
 
-export const productsApi = new Hono<AppEnv>()
+export const productsApi = (catalog: CatalogService, productEvents: ProductEvents) => new Hono<PlatformEnv>()
   .get(
     "/",
     describeRoute({
@@ -34,7 +35,7 @@ export const productsApi = new Hono<AppEnv>()
       parameters: parameters(productListQuerySchema, "query"),
       responses: { 200: json(productPageSchema, "A page of products"), ...problems(400, 429), ...notModified },
     }),
-    async (c) => c.json(await c.get("services").catalog.listProducts(c.req.query(), { clientIp: clientIp(c) })),
+    async (c) => c.json(await catalog.listProducts(c.req.query(), { clientIp: clientIp(c) })),
   )
   .get(
     "/suggestions",
@@ -43,7 +44,7 @@ export const productsApi = new Hono<AppEnv>()
       parameters: parameters(suggestionQuerySchema, "query"),
       responses: { 200: json(productSuggestionsSchema, "The suggestions"), ...problems(400, 429), ...notModified },
     }),
-    async (c) => c.json(await c.get("services").catalog.suggestProducts(c.req.query(), { clientIp: clientIp(c) })),
+    async (c) => c.json(await catalog.suggestProducts(c.req.query(), { clientIp: clientIp(c) })),
   )
   .get(
     "/:productId",
@@ -52,7 +53,7 @@ export const productsApi = new Hono<AppEnv>()
       parameters: parameters(productIdParamSchema, "path"),
       responses: { 200: json(productDetailSchema, "The product"), ...problems(400, 404), ...notModified },
     }),
-    async (c) => c.json(await c.get("services").catalog.getProduct(c.req.param())),
+    async (c) => c.json(await catalog.getProduct(c.req.param())),
   )
   /**
    * A product's changes as Server-Sent Events (decision 019): first `event: ready` with the product's updatedAt,
@@ -80,13 +81,13 @@ export const productsApi = new Hono<AppEnv>()
       // HEAD (which Hono answers with this GET route) gets the stream's status and headers only: a stream opened
       // for it would never be read nor cancelled, and held its slot until the server stopped.
       if (c.req.method === "HEAD") {
-        await c.get("services").catalog.getProductVersion(c.req.param());
+        await catalog.getProductVersion(c.req.param());
         return c.body(null, 200, STREAM_HEADERS);
       }
       const client = liveStreamClient({ accountId: (await currentUser(c))?.id ?? null, clientIp: clientIp(c) });
       // Subscribed before the version is read: a change committed after the read is then heard, whenever its
       // notice arrives, and sent after `ready`; one committed before it shows in the version itself.
-      const changes = c.get("services").productEvents.listen(c.req.param("productId"), client);
+      const changes = productEvents.listen(c.req.param("productId"), client);
       if (changes.refused) {
         const refusal = STREAM_REFUSALS[changes.refused];
         c.header("Retry-After", String(refusal.retryAfterSeconds));
@@ -95,7 +96,7 @@ export const productsApi = new Hono<AppEnv>()
       }
       let version: { updatedAt: string };
       try {
-        version = await c.get("services").catalog.getProductVersion(c.req.param());
+        version = await catalog.getProductVersion(c.req.param());
       } catch (error) {
         changes.stop(); // a 400 or 404 answered without a stream
         throw error;

@@ -1,12 +1,13 @@
 import { Hono } from "hono";
 import { contactMessagesPageSchema, markHandledSchema, messageListQuerySchema, storedContactMessageSchema } from "#common/contact/contact-schemas.ts";
-import type { AppEnv } from "../../app-env.ts";
+import type { PlatformEnv } from "../../platform/http/http-env.ts";
+import type { ContactService } from "./contact.ts";
 import { describeRoute, idParameter, json, jsonBody, parameters, problems } from "../../platform/http/api-docs.ts";
 import { currentUser } from "../../platform/http/request-context.ts";
 import { readJson } from "../../platform/http/read-json.ts";
 
 /** The admins' Contact Us inbox (the service refuses everybody else): list, and mark handled or waiting. */
-export const adminMessagesApi = new Hono<AppEnv>()
+export const adminMessagesApi = (contact: ContactService) => new Hono<PlatformEnv>()
   .get(
     "/",
     describeRoute({
@@ -14,7 +15,7 @@ export const adminMessagesApi = new Hono<AppEnv>()
       parameters: parameters(messageListQuerySchema, "query"),
       responses: { 200: json(contactMessagesPageSchema, "A page of messages"), ...problems(400, 401, 403) },
     }),
-    async (c) => c.json(await c.get("services").contact.listMessages(await currentUser(c), c.req.query())),
+    async (c) => c.json(await contact.listMessages(await currentUser(c), c.req.query())),
   )
   .patch(
     "/:messageId",
@@ -24,5 +25,5 @@ export const adminMessagesApi = new Hono<AppEnv>()
       requestBody: jsonBody(markHandledSchema),
       responses: { 200: json(storedContactMessageSchema, "The message as it now is"), ...problems(400, 401, 403, 404) },
     }),
-    async (c) => c.json(await c.get("services").contact.setHandled(await currentUser(c), c.req.param("messageId"), await readJson(c))),
+    async (c) => c.json(await contact.setHandled(await currentUser(c), c.req.param("messageId"), await readJson(c))),
   );

@@ -8,7 +8,8 @@ import {
   setOrderStatusSchema,
   viewedOrderSchema,
 } from "#common/orders/order-schemas.ts";
-import type { AppEnv } from "../../app-env.ts";
+import type { PlatformEnv } from "../../platform/http/http-env.ts";
+import type { OrdersService } from "./orders.ts";
 import { describeRoute, idParameter, json, jsonBody, parameters, problems } from "../../platform/http/api-docs.ts";
 import { currentUser } from "../../platform/http/request-context.ts";
 import { readJson } from "../../platform/http/read-json.ts";
@@ -16,14 +17,14 @@ import { readJson } from "../../platform/http/read-json.ts";
 const orderId = idParameter("orderId");
 
 /** A shopper's own orders. */
-export const ordersApi = new Hono<AppEnv>()
+export const ordersApi = (orders: OrdersService) => new Hono<PlatformEnv>()
   .get(
     "/",
     describeRoute({
       summary: "The signed-in shopper's orders, newest first",
       responses: { 200: json(orderListSchema, "The orders"), ...problems(401) },
     }),
-    async (c) => c.json({ items: await c.get("services").orders.listMyOrders(await currentUser(c)) }),
+    async (c) => c.json({ items: await orders.listMyOrders(await currentUser(c)) }),
   )
   .post(
     "/",
@@ -32,7 +33,7 @@ export const ordersApi = new Hono<AppEnv>()
       requestBody: jsonBody(checkoutSchema),
       responses: { 201: json(orderDetailSchema, "The order"), ...problems(400, 401, 403, 409, 429) },
     }),
-    async (c) => c.json(await c.get("services").orders.placeOrder(await currentUser(c), await readJson(c)), 201),
+    async (c) => c.json(await orders.placeOrder(await currentUser(c), await readJson(c)), 201),
   )
   .get(
     "/:orderId",
@@ -41,7 +42,7 @@ export const ordersApi = new Hono<AppEnv>()
       parameters: [orderId],
       responses: { 200: json(viewedOrderSchema, "The order"), ...problems(401, 404) },
     }),
-    async (c) => c.json(await c.get("services").orders.getOrder(await currentUser(c), c.req.param("orderId"))),
+    async (c) => c.json(await orders.getOrder(await currentUser(c), c.req.param("orderId"))),
   )
   .post(
     "/:orderId/cancel",
@@ -50,11 +51,11 @@ export const ordersApi = new Hono<AppEnv>()
       parameters: [orderId],
       responses: { 200: json(orderDetailSchema, "The cancelled order"), ...problems(401, 404, 409) },
     }),
-    async (c) => c.json(await c.get("services").orders.cancelOrder(await currentUser(c), c.req.param("orderId"))),
+    async (c) => c.json(await orders.cancelOrder(await currentUser(c), c.req.param("orderId"))),
   );
 
 /** Every order, for admins (the service refuses everybody else). */
-export const adminOrdersApi = new Hono<AppEnv>()
+export const adminOrdersApi = (orders: OrdersService) => new Hono<PlatformEnv>()
   .get(
     "/",
     describeRoute({
@@ -62,7 +63,7 @@ export const adminOrdersApi = new Hono<AppEnv>()
       parameters: parameters(adminOrdersQuerySchema, "query"),
       responses: { 200: json(adminOrderPageSchema, "A page of orders"), ...problems(401, 403) },
     }),
-    async (c) => c.json(await c.get("services").orders.listAllOrders(await currentUser(c), c.req.query())),
+    async (c) => c.json(await orders.listAllOrders(await currentUser(c), c.req.query())),
   )
   .get(
     "/:orderId",
@@ -71,7 +72,7 @@ export const adminOrdersApi = new Hono<AppEnv>()
       parameters: [orderId],
       responses: { 200: json(orderDetailSchema, "The order"), ...problems(401, 403, 404) },
     }),
-    async (c) => c.json(await c.get("services").orders.getOrderForAdmin(await currentUser(c), c.req.param("orderId"))),
+    async (c) => c.json(await orders.getOrderForAdmin(await currentUser(c), c.req.param("orderId"))),
   )
   .patch(
     "/:orderId",
@@ -81,5 +82,5 @@ export const adminOrdersApi = new Hono<AppEnv>()
       requestBody: jsonBody(setOrderStatusSchema),
       responses: { 200: json(orderDetailSchema, "The order"), ...problems(400, 401, 403, 404, 409) },
     }),
-    async (c) => c.json(await c.get("services").orders.setStatus(await currentUser(c), c.req.param("orderId"), await readJson(c))),
+    async (c) => c.json(await orders.setStatus(await currentUser(c), c.req.param("orderId"), await readJson(c))),
   );

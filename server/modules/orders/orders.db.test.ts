@@ -427,7 +427,7 @@ describe("announcing stock changes on the change feed", () => {
   /** Each change heard, with the product's stock read the moment it was heard (from the committed database). */
   function listen() {
     const heard: { change: Change; stock: Promise<number | undefined> }[] = [];
-    const stop = app.services.changes.subscribe((change) => {
+    const stop = app.infrastructure.changes.subscribe((change) => {
       const stock = change.type === "product" ? stockOf(change.productId) : Promise.resolve(undefined);
       heard.push({ change, stock });
     });

@@ -1,7 +1,8 @@
 import { Hono } from "hono";
 import { productIdParamSchema } from "#common/catalog/catalog-schemas.ts";
 import { myReviewSchema, reviewInputSchema, reviewListQuerySchema, reviewPageSchema, reviewSchema } from "#common/reviews/review-schemas.ts";
-import type { AppEnv } from "../../app-env.ts";
+import type { PlatformEnv } from "../../platform/http/http-env.ts";
+import type { ReviewsService } from "./reviews.ts";
 import { describeRoute, idParameter, json, jsonBody, notModified, parameters, problems } from "../../platform/http/api-docs.ts";
 import { currentUser } from "../../platform/http/request-context.ts";
 import { readJson } from "../../platform/http/read-json.ts";
@@ -9,7 +10,7 @@ import { readJson } from "../../platform/http/read-json.ts";
 const productParameters = parameters(productIdParamSchema, "path");
 
 /** Mounted at /api/products/:productId/reviews (server/api-routes.ts). */
-export const reviewsApi = new Hono<AppEnv>()
+export const reviewsApi = (reviews: ReviewsService) => new Hono<PlatformEnv>()
   .get(
     "/",
     describeRoute({
@@ -17,7 +18,7 @@ export const reviewsApi = new Hono<AppEnv>()
       parameters: [...productParameters, ...parameters(reviewListQuerySchema, "query")],
       responses: { 200: json(reviewPageSchema, "A page of reviews"), ...problems(400, 404), ...notModified },
     }),
-    async (c) => c.json(await c.get("services").reviews.listReviews(c.req.param("productId"), c.req.query())),
+    async (c) => c.json(await reviews.listReviews(c.req.param("productId"), c.req.query())),
   )
   .get(
     "/mine",
@@ -26,7 +27,7 @@ export const reviewsApi = new Hono<AppEnv>()
       parameters: productParameters,
       responses: { 200: json(myReviewSchema, "Their review"), ...problems(400, 404) },
     }),
-    async (c) => c.json({ review: await c.get("services").reviews.getMyReview(await currentUser(c), c.req.param("productId")) }),
+    async (c) => c.json({ review: await reviews.getMyReview(await currentUser(c), c.req.param("productId")) }),
   )
   .put(
     "/mine",
@@ -40,7 +41,7 @@ export const reviewsApi = new Hono<AppEnv>()
       const user = await currentUser(c);
       // A body that is not JSON is refused by the service's own check, with 'Failed to add review:' before its message.
       const body = await readJson(c).catch(() => null);
-      const { review, created } = await c.get("services").reviews.saveMyReview(user, c.req.param("productId"), body);
+      const { review, created } = await reviews.saveMyReview(user, c.req.param("productId"), body);
       return c.json(review, created ? 201 : 200);
     },
   )
@@ -52,7 +53,7 @@ export const reviewsApi = new Hono<AppEnv>()
       responses: { 204: { description: "Deleted" }, ...problems(401, 403, 404) },
     }),
     async (c) => {
-      await c.get("services").reviews.deleteMyReview(await currentUser(c), c.req.param("productId"));
+      await reviews.deleteMyReview(await currentUser(c), c.req.param("productId"));
       return c.body(null, 204);
     },
   )
@@ -64,7 +65,7 @@ export const reviewsApi = new Hono<AppEnv>()
       responses: { 204: { description: "Deleted" }, ...problems(401, 403, 404) },
     }),
     async (c) => {
-      await c.get("services").reviews.deleteReview(await currentUser(c), c.req.param("productId"), c.req.param("reviewId"));
+      await reviews.deleteReview(await currentUser(c), c.req.param("productId"), c.req.param("reviewId"));
       return c.body(null, 204);
     },
   );

@@ -91,7 +91,7 @@ describe("writing reviews", () => {
     const plant = await createProduct(app.database.db);
     const asha = await shopper();
     const heard: Change[] = [];
-    const stop = app.services.changes.subscribe((change) => heard.push(change));
+    const stop = app.infrastructure.changes.subscribe((change) => heard.push(change));
     await reviews().saveMyReview(asha, plant.id, { text: "Nice", rating: 4 });
     await expect(reviews().deleteReview(await shopper("Ravi"), plant.id, "no-such-review")).rejects.toMatchObject({ status: 404 });
     await reviews().deleteMyReview(asha, plant.id);

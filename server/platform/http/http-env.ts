@@ -9,8 +9,8 @@ import type { SessionCookies } from "./session-cookie.ts";
 export type SessionLookup = (caller: SessionCaller) => Promise<{ user: SessionUser | null; session: SessionOutcome }>;
 
 /**
- * What the platform's HTTP code sets and reads on a request. The application's own environment (server/app-env.ts)
- * extends it with what it adds (its services); the platform knows nothing of those.
+ * What the platform's HTTP code sets and reads on a request. The shop's routers run on PlatformEnv as it is: the
+ * services are handed to the routers that call them, never put on the request (decision 025).
  */
 export interface PlatformVariables {
   log: Logger;
@@ -38,7 +38,7 @@ export interface PlatformEnv {
 /**
  * The platform's view of a request's context. Any application environment that extends PlatformEnv has every
  * platform variable, but Hono's Context is invariant in its environment (through `set`), so TypeScript cannot see
- * that a Context<AppEnv> is usable as a Context<PlatformEnv>: this one cast says it, in one place.
+ * that a Context<E> of such an environment is usable as a Context<PlatformEnv>: this one cast says it, in one place.
  */
 export function platformContext<E extends PlatformEnv>(c: Context<E>): Context<PlatformEnv> {
   return c as unknown as Context<PlatformEnv>;

@@ -1,4 +1,4 @@
-import { Hono, type Context, type Handler } from "hono";
+import { Hono, type Handler } from "hono";
 import { describeRoute, idParameter } from "../http/api-docs.ts";
 import type { PlatformEnv } from "../http/http-env.ts";
 import { currentUser } from "../http/request-context.ts";
@@ -29,14 +29,11 @@ const uploadParameters = [idParameter("uploadId")];
  * The tus endpoint (/api/uploads and /api/uploads/<id>). Mounted before the JSON body limits: a PATCH carries a
  * 5 MiB chunk, and tus itself refuses an upload larger than it was declared (at most 20 MB).
  */
-export function uploadsApi<E extends PlatformEnv>(
-  uploadsOf: (c: Context<E>) => ResumableUploads,
-) {
+export function uploadsApi(uploads: ResumableUploads) {
   /** Every tus request goes to tus itself, with who is asking; the routes below only say what the protocol does. */
-  const toTus: Handler<E> = async (c) =>
-    uploadsOf(c).handle(c.req.raw, await currentUser(c));
+  const toTus: Handler<PlatformEnv> = async (c) => uploads.handle(c.req.raw, await currentUser(c));
   return (
-    new Hono<E>()
+    new Hono<PlatformEnv>()
       .post(
         "/",
         describeRoute({
