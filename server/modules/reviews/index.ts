@@ -1,3 +1,4 @@
 // The reviews module's public face: the composition root, the other modules and the tests import only this.
 export { createReviewsService, type ReviewsService } from "./reviews.ts";
 export { reviewsApi } from "./reviews-api.ts";
+export { listReviewedProducts } from "./review-queries.ts";
