@@ -1,12 +1,18 @@
 import path from "node:path";
 import { sql } from "kysely";
 import type { Logger } from "pino";
-import { createAccountsService, createAuth, createProfilesService } from "./modules/accounts/index.ts";
+import { createAccountsService, createAuth, createProfilesService, profileAnnouncer } from "./modules/accounts/index.ts";
 import type { Sealer } from "./platform/sealed-values.ts";
 import type { Database } from "./platform/db/client.ts";
-import { catalogImagesFromMedia, createAdminCatalogService } from "./modules/admin/index.ts";
 import { createCartService } from "./modules/cart/index.ts";
-import { createCatalogService, createProductEvents, createSitemapService, liveStreamsAllowed } from "./modules/catalog/index.ts";
+import {
+  catalogImagesFromMedia,
+  createCatalogEditingService,
+  createCatalogService,
+  createProductEvents,
+  createSitemapService,
+  liveStreamsAllowed,
+} from "./modules/catalog/index.ts";
 import { createContactService } from "./modules/contact/index.ts";
 import type { MailOutbox } from "./platform/mail/mail-outbox.ts";
 import { createMediaService } from "./platform/media/media.ts";
@@ -15,7 +21,7 @@ import type { FreeDiskSpace } from "./platform/uploads/free-disk-space.ts";
 import type { UploadQuotaSettings } from "./platform/uploads/upload-quota.ts";
 import { UPLOADS_PATH } from "#common/shared/uploads.ts";
 import { createOrdersService } from "./modules/orders/index.ts";
-import { createReviewsService } from "./modules/reviews/index.ts";
+import { createReviewsService, listReviewedProducts } from "./modules/reviews/index.ts";
 import { createOverviewService } from "./modules/overview/index.ts";
 import { createEventLog } from "./platform/event-log.ts";
 import { createRateLimiter } from "./platform/rate-limit/rate-limit.ts";
@@ -86,7 +92,6 @@ export function createInfrastructure(deps: ServiceDependencies) {
     uploads,
     /** Stored images: `media.imageFromUpload(uploadId, userId)` turns a finished upload into product or category images. */
     media: createMediaService({ mediaDir: path.join(deps.dataDir, "media"), uploads }),
-    /** Liveness of the database for /readyz. */
     /** Liveness of the database for /readyz: a query that names no module's table. */
     async pingDatabase(): Promise<void> {
       await sql`select 1`.execute(database.db);
@@ -109,16 +114,19 @@ export function createServices(infrastructure: Infrastructure, deps: ServiceDepe
     logger,
     events,
   });
+  // Reviews read accounts' names, so accounts cannot import reviews (a cycle): the products a renamed person
+  // reviewed reach the profile announcements from here.
+  const announceProfileChange = profileAnnouncer(changes, listReviewedProducts);
   return {
     /** The auth library's own HTTP handler, mounted at /api/auth. */
     authHandler: (request: Request) => auth.handler(request),
     /** The auth library's configuration (its schema check in tests). */
     authOptions: auth.options,
     accounts: createAccountsService(auth, database, events, rateLimiter),
-    profiles: createProfilesService(database.db, media, rateLimiter, changes),
+    profiles: createProfilesService(database.db, media, rateLimiter, announceProfileChange),
     catalog: createCatalogService(database.db, { rateLimiter }),
     /** The owner's catalogue: products, categories, their pictures (docs/decisions/023). */
-    adminCatalog: createAdminCatalogService({ database, changes, images: catalogImagesFromMedia(media) }),
+    adminCatalog: createCatalogEditingService({ database, changes, images: catalogImagesFromMedia(media) }),
     sitemaps: createSitemapService(database.db, changes),
     cart: createCartService(database, { shippingFeePaise: deps.shippingFeePaise }),
     orders: createOrdersService({
@@ -132,6 +140,7 @@ export function createServices(infrastructure: Infrastructure, deps: ServiceDepe
       events,
       maxPendingOrders: deps.limits.maxPendingOrders,
       changes,
+      announceProfileChange,
       timeZone: deps.timeZone,
     }),
     /** The owner's overview: orders and revenue by day, low stock, unhandled messages. */

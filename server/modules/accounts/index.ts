@@ -9,7 +9,15 @@ export { loadAuthSecret } from "./auth/secret.ts";
 export { initialsAvatarSvg } from "./avatars.ts";
 export { registerAccountsCacheRules } from "./cache-rules.ts";
 export { PROFILE_PAGE_BODY } from "./page-body-limits.ts";
-export { announceProfileChange, createProfilesService, uploadRateRules } from "./profiles.ts";
+export {
+  createProfilesService,
+  namesAndEmails,
+  profileAnnouncer,
+  saveDeliveryDetails,
+  uploadRateRules,
+  type ProfileAnnouncer,
+  type ReviewedProducts,
+} from "./profiles.ts";
 export { meApi, profilePictureApi, profilesApi } from "./profiles-api.ts";
 export { verificationApi } from "./verification-api.ts";
 export { accountsMigrations } from "./migrations/accounts-migrations.ts";

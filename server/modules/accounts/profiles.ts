@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Updateable } from "kysely";
+import type { Kysely, QueryCreator, Selectable, Updateable } from "kysely";
 import { avatarUrl } from "#common/accounts/avatar-url.ts";
 import { messages } from "#common/shared/messages.ts";
 import type { z } from "zod";
@@ -37,6 +37,16 @@ export type ProfilesService = ReturnType<typeof createProfilesService>;
 const RENAME_EVENTS_MAX = 100;
 
 /**
+ * The products a person reviewed, at most `limit` of them, read with `from` (the caller's transaction). The reviews
+ * module owns that table and reads this module's (its authors' names), so it is handed in by the composition root
+ * rather than imported: accounts importing reviews would close a cycle between the two.
+ */
+export type ReviewedProducts = (from: Kysely<DB>, userId: string, limit: number) => Promise<string[]>;
+
+/** Announces that what a person's public profile shows changed: see profileAnnouncer. */
+export type ProfileAnnouncer = (from: Kysely<DB>, userId: string, change: { renamed: boolean }) => Promise<void>;
+
+/**
  * Announces on the change feed that what a person's public profile shows changed, which drops their cached profile
  * page on every server process (decision 027). Reviews show their author's name, so a rename also changes the pages
  * of every product the person reviewed: each is announced too, and someone who reviewed more products than one
@@ -44,15 +54,33 @@ const RENAME_EVENTS_MAX = 100;
  * announced before it commits. Every writer of a user's name, username, location or picture calls it: the profile
  * form, the picture upload, and a checkout that saves its details on the profile (the orders module's checkout).
  */
-export async function announceProfileChange(changes: ChangeFeed, from: Kysely<DB>, userId: string, { renamed }: { renamed: boolean }) {
-  changes.publish(from, { type: "profile", userId });
-  if (!renamed) return;
-  const reviewed = await from.selectFrom("reviews").select("product_id").where("user_id", "=", userId).limit(RENAME_EVENTS_MAX + 1).execute();
-  if (reviewed.length > RENAME_EVENTS_MAX) return changes.publish(from, { type: "resync" });
-  for (const { product_id } of reviewed) changes.publish(from, { type: "product", productId: product_id, aspects: ["reviews"] });
+export function profileAnnouncer(changes: ChangeFeed, reviewedProducts: ReviewedProducts): ProfileAnnouncer {
+  return async (from, userId, { renamed }) => {
+    changes.publish(from, { type: "profile", userId });
+    if (!renamed) return;
+    const reviewed = await reviewedProducts(from, userId, RENAME_EVENTS_MAX + 1);
+    if (reviewed.length > RENAME_EVENTS_MAX) return changes.publish(from, { type: "resync" });
+    for (const productId of reviewed) changes.publish(from, { type: "product", productId, aspects: ["reviews"] });
+  };
 }
 
-export function createProfilesService(db: Kysely<DB>, media: MediaService, rateLimiter: RateLimiter, changes: ChangeFeed) {
+/**
+ * Saves the details a checkout asked to keep on the profile (name, phone, address), inside the caller's transaction
+ * (the order's): they commit with the order or not at all.
+ */
+export async function saveDeliveryDetails(trx: Kysely<DB>, userId: string, details: { name: string; phone: string; address: string }, now: string): Promise<void> {
+  await trx.updateTable("users").set({ name: details.name, phone: details.phone, address: details.address, updatedAt: now }).where("id", "=", userId).execute();
+}
+
+/**
+ * A person's name and e-mail by `id`, to join `as` an alias: an order's customer, a review's author. A select of
+ * one table, which both databases merge into the caller's statement as if the table were joined.
+ */
+export function namesAndEmails(from: QueryCreator<DB>) {
+  return from.selectFrom("users").select(["id", "name", "email"]);
+}
+
+export function createProfilesService(db: Kysely<DB>, media: MediaService, rateLimiter: RateLimiter, announceProfileChange: ProfileAnnouncer) {
   async function findUser(userId: unknown) {
     const id = idSchema.safeParse(userId);
     const user = id.success ? await db.selectFrom("users").selectAll().where("id", "=", id.data).executeTakeFirst() : undefined;
@@ -116,7 +144,7 @@ export function createProfilesService(db: Kysely<DB>, media: MediaService, rateL
       if (clash) throw fieldConflict("username", messages.auth.usernameTaken);
       const { name, phone, address, location } = fields;
       await saveUser(user, { name, username, displayUsername: fields.username, phone, address, location }, picture);
-      await announceProfileChange(changes, db, user.id, { renamed: name !== user.name });
+      await announceProfileChange(db, user.id, { renamed: name !== user.name });
       return this.getProfile(viewer, user.id);
     },
 
@@ -126,7 +154,7 @@ export function createProfilesService(db: Kysely<DB>, media: MediaService, rateL
       if (!picture?.length) throw unsupportedImage();
       await countUpload(rateLimiter, uploadRateRules, user.id, origin.clientIp);
       await saveUser(user, {}, picture);
-      await announceProfileChange(changes, db, user.id, { renamed: false });
+      await announceProfileChange(db, user.id, { renamed: false });
       return this.getProfile(viewer, user.id);
     },
   };

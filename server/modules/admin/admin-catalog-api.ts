@@ -18,19 +18,19 @@ import {
 } from "#common/admin/admin-schemas.ts";
 import { categoryIdParamSchema, productIdParamSchema } from "#common/catalog/catalog-schemas.ts";
 import type { PlatformEnv } from "../../platform/http/http-env.ts";
-import type { AdminCatalogService } from "./admin-catalog.ts";
+import type { CatalogEditingService } from "../catalog/index.ts";
 import { describeRoute, json, jsonBody, parameters, problems } from "../../platform/http/api-docs.ts";
 import { currentUser } from "../../platform/http/request-context.ts";
 import { readJson } from "../../platform/http/read-json.ts";
 
 /** Who is asking, refused unless an admin before anything of the request is read (401 visitor, 403 user). */
-const adminCheck = (adminCatalog: AdminCatalogService) => async (c: Context<PlatformEnv>) => adminCatalog.requireAdmin(await currentUser(c));
+const adminCheck = (adminCatalog: CatalogEditingService) => async (c: Context<PlatformEnv>) => adminCatalog.requireAdmin(await currentUser(c));
 
 const productParameters = parameters(productIdParamSchema, "path");
 const categoryParameters = parameters(categoryIdParamSchema, "path");
 
 /** /api/admin/products: the owner's catalogue. Every rule and the admin check are in the service. */
-export function adminProductsApi(adminCatalog: AdminCatalogService) {
+export function adminProductsApi(adminCatalog: CatalogEditingService) {
   const admin = adminCheck(adminCatalog);
   return new Hono<PlatformEnv>()
   .get(
@@ -101,7 +101,7 @@ export function adminProductsApi(adminCatalog: AdminCatalogService) {
 }
 
 /** /api/admin/categories. */
-export function adminCategoriesApi(adminCatalog: AdminCatalogService) {
+export function adminCategoriesApi(adminCatalog: CatalogEditingService) {
   const admin = adminCheck(adminCatalog);
   return new Hono<PlatformEnv>()
   .get(

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import { sql, type Kysely } from "kysely";
+import { sql, type InferResult, type Kysely, type Nullable, type QueryCreator } from "kysely";
 import type { Cart, CartLine } from "#common/cart/cart-types.ts";
 import { MAX_CART_QUANTITY } from "#common/shared/constants.ts";
 import { messages } from "#common/shared/messages.ts";
@@ -12,6 +12,7 @@ import { compiledOnce } from "../../platform/db/compiled-once.ts";
 import { inShopperTransaction } from "../../platform/db/write-transaction.ts";
 import { ConflictError, InvalidInputError, NotFoundError, parseInput, UnauthorizedError, withMessagePrefix } from "../../platform/errors.ts";
 import type { SessionUser } from "../../platform/session-user.ts";
+import { coverImages, productsForLines } from "../catalog/index.ts";
 
 const c = messages.cart;
 
@@ -32,12 +33,40 @@ export function cartFingerprint(lines: Iterable<{ id: string; quantity: number; 
   return createHash("sha256").update(parts.join(",")).digest("base64url");
 }
 
+/**
+ * The shopper's cart lines with their products (none for a product deleted since), aliased `ci`; callers choose the
+ * order. A query fragment: the checkout reads it inside its first statement, within the shopper's transaction.
+ */
+export function cartLines(from: Kysely<DB>, userId: string) {
+  return from
+    .selectFrom("cart_items as ci")
+    .leftJoin(productsForLines(from).as("p"), "p.id", "ci.product_id")
+    .select(["ci.id", "ci.quantity", "p.id as product_id", "p.name", "p.price_paise", "p.stock"])
+    .where("ci.user_id", "=", userId);
+}
+
+/** A row of cartLines, every column nullable: the checkout left-joins the lines, so an empty cart is a row of nulls. */
+export type CartRow = Nullable<InferResult<ReturnType<typeof cartLines>>[number]>;
+
+/**
+ * Deletes the cart lines an order took (by id), as a statement the caller finishes its own with: on PostgreSQL the
+ * last part of the statement that stores the order (the ids go as one array, so its text is the same for any number).
+ */
+export function orderedLinesDeletion(from: QueryCreator<DB>, lineIds: string[]) {
+  return from.deleteFrom("cart_items").where(sql<boolean>`id = any(${lineIds}::text[])`);
+}
+
+/** Deletes the cart lines an order took (by id), inside the caller's transaction (the order's). */
+export async function deleteOrderedLines(trx: Kysely<DB>, lineIds: string[]): Promise<void> {
+  await trx.deleteFrom("cart_items").where("id", "in", lineIds).execute();
+}
+
 /** A shopper's lines with their products and first pictures, in the order they were added. */
 const cartWithProducts = compiledOnce((db, { userId }: { userId: string }) =>
   db
     .selectFrom("cart_items as ci")
-    .leftJoin("products as p", "p.id", "ci.product_id")
-    .leftJoin("product_images as img", (join) => join.onRef("img.product_id", "=", "p.id").on("img.position", "=", 0))
+    .leftJoin(productsForLines(db).as("p"), "p.id", "ci.product_id")
+    .leftJoin(coverImages(db).as("img"), "img.product_id", "p.id")
     .select(["ci.id", "ci.quantity", "p.id as product_id", "p.name", "p.price_paise", "p.stock", "img.url", "img.width", "img.height", "img.media_key"])
     .where("ci.user_id", "=", userId)
     .orderBy("ci.created_at")
@@ -47,7 +76,7 @@ const cartWithProducts = compiledOnce((db, { userId }: { userId: string }) =>
 /** The product, and the shopper's line of it if there is one: what an add reads and stores from. */
 function productWithLine(db: Kysely<DB>, userId: string, productId: string) {
   return db
-    .selectFrom("products as p")
+    .selectFrom(productsForLines(db).as("p"))
     .leftJoin("cart_items as ci", (join) => join.onRef("ci.product_id", "=", "p.id").on("ci.user_id", "=", userId))
     .where("p.id", "=", productId);
 }
@@ -98,7 +127,7 @@ export function createCartService(database: Pick<Database, "db" | "dialect">, { 
     const line = id.success
       ? await trx
           .selectFrom("cart_items as ci")
-          .leftJoin("products as p", "p.id", "ci.product_id")
+          .leftJoin(productsForLines(trx).as("p"), "p.id", "ci.product_id")
           .select(["ci.id", "ci.quantity", "p.stock"])
           .where("ci.id", "=", id.data)
           .where("ci.user_id", "=", userId)

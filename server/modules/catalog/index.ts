@@ -13,3 +13,13 @@ export { createSitemapService, SITEMAP_MAX_URLS } from "./sitemaps.ts";
 export { encodeCursor } from "./list-cursor.ts";
 export { createProductSearch, type ProductSearch } from "./search/product-search.ts";
 export { catalogMigrations } from "./migrations/catalog-migrations.ts";
+export {
+  ADMIN_PAGE_SIZE,
+  capitaliseFirst,
+  createCatalogEditingService,
+  type CatalogEditingService,
+  type CatalogImages,
+} from "./catalog-editing.ts";
+export { catalogImagesFromMedia } from "./catalog-images.ts";
+export { putBackStock, readStock, stockTaking, type StockTaking } from "./inventory.ts";
+export { countReviewChange, coverImages, lockProduct, productExists, productsForLines } from "./product-references.ts";

@@ -1,8 +1,10 @@
-import { sql, type InferResult, type Insertable, type Kysely, type Nullable, type QueryCreator } from "kysely";
+import { sql, type Insertable, type QueryCreator } from "kysely";
 import type { DB } from "../../platform/db/schema.ts";
 import type { OrderTable } from "./orders-tables.ts";
 import { compiledOnce } from "../../platform/db/compiled-once.ts";
 import { insertOutboxRow } from "../../platform/mail/mail-outbox.ts";
+import { cartLines, orderedLinesDeletion } from "../cart/index.ts";
+import { stockTaking, type StockTaking } from "../catalog/index.ts";
 import { placedOrderCount } from "./daily-totals.ts";
 import { cashOnDelivery } from "./payments.ts";
 
@@ -13,18 +15,6 @@ import { cashOnDelivery } from "./payments.ts";
 export function orderIdWithKey(from: QueryCreator<DB>, userId: string, key: string) {
   return from.selectFrom("orders").select("id").where("user_id", "=", userId).where("idempotency_key", "=", key);
 }
-
-/** The shopper's cart lines with their products (none for a product deleted since); callers choose the order. */
-export function cartLines(from: Kysely<DB>, userId: string) {
-  return from
-    .selectFrom("cart_items as ci")
-    .leftJoin("products as p", "p.id", "ci.product_id")
-    .select(["ci.id", "ci.quantity", "p.id as product_id", "p.name", "p.price_paise", "p.stock"])
-    .where("ci.user_id", "=", userId);
-}
-
-/** A row of cartLines, every column nullable: the checkout left-joins the lines, so an empty cart is a row of nulls. */
-export type CartRow = Nullable<InferResult<ReturnType<typeof cartLines>>[number]>;
 
 /** What the checkout reads first, in one statement: the earlier order with this key, the pending orders, the cart. */
 export const keyPendingAndCart = compiledOnce((db, { userId, key, maxPending }: { userId: string; key: string; maxPending: number }) =>
@@ -81,8 +71,8 @@ export type StoredOrder = Omit<Insertable<OrderTable>, "counted_on" | "number"> 
  * (the lines' foreign key is checked at its end, when the order is there). The lines and the emptied cart go as
  * arrays, so that the statement's text is the same for any number of lines and is compiled once.
  */
-export const storeOrderRows = compiledOnce((db, v: StoredOrder) =>
-  db
+export const storeOrderRows = compiledOnce((db, v: StoredOrder) => {
+  const orderLinesAndMail = db
     .with("o", (q) =>
       q.insertInto("orders").values({
         id: v.id,
@@ -123,25 +113,18 @@ export const storeOrderRows = compiledOnce((db, v: StoredOrder) =>
         htmlBody: v.mailHtmlBody,
         queuedAt: v.mailQueuedAt,
       }),
-    )
-    .deleteFrom("cart_items")
-    .where(sql<boolean>`id = any(${v.ordered}::text[])`),
-);
+    );
+  // Its main statement, the emptied cart lines, is the cart's: the lines of the order, as one array.
+  return orderedLinesDeletion(orderLinesAndMail, v.ordered);
+});
 
-/** A line's stock taken if it covers the line, answering the price found; the row stays locked until commit. */
-const decrementStock = (db: QueryCreator<DB>, { productId, quantity, now }: { productId: string; quantity: number; now: string }) =>
-  db
-    .updateTable("products")
-    .set({ stock: sql`stock - ${quantity}`, updated_at: now })
-    .where("id", "=", productId)
-    .where("stock", ">=", quantity)
-    .returning(["price_paise"]);
-export type TakenLine = { productId: string; quantity: number; now: string; day: string; totalPaise: number };
-export const takeLineStock = compiledOnce((db, line: TakenLine) => decrementStock(db, line));
+/** A line's stock taken if it covers the line, answering the price found (the catalog's statement); the row stays locked until commit. */
+export type TakenLine = StockTaking & { day: string; totalPaise: number };
+export const takeLineStock = compiledOnce((db, line: TakenLine) => stockTaking(db, line));
 /** The same, and the order counted on its day only when the stock was taken (else the transaction rolls back anyway). */
 export const takeLineStockAndCountDay = compiledOnce((db, line: TakenLine) =>
   db
-    .with("taken", (q) => decrementStock(q, line))
+    .with("taken", (q) => stockTaking(q, line))
     .with("counted", (q) => placedOrderCount(q, line.day, line.totalPaise, q.selectFrom("taken").select(sql`1`.as("one"))))
     .selectFrom("taken")
     .select("price_paise"),

@@ -8,6 +8,7 @@ import type { OrderLineTable, OrderTable } from "./orders-tables.ts";
 import { toIsoString } from "../../platform/db/values.ts";
 import { NotFoundError } from "../../platform/errors.ts";
 import { requireSignedIn, type SessionUser } from "../../platform/session-user.ts";
+import { namesAndEmails } from "../accounts/index.ts";
 
 // An order as stored and as the API shows it: the one load of an order, and the one way rows become an answer,
 // shared by the checkout, the status changes and the read models.
@@ -16,9 +17,9 @@ import { requireSignedIn, type SessionUser } from "../../platform/session-user.t
 export function ordersWithCustomer(from: Kysely<DB>) {
   return from
     .selectFrom("orders")
-    .innerJoin("users", "users.id", "orders.user_id")
+    .innerJoin(namesAndEmails(from).as("customer"), "customer.id", "orders.user_id")
     .selectAll("orders")
-    .select(["users.name as customer_name", "users.email as customer_email"]);
+    .select(["customer.name as customer_name", "customer.email as customer_email"]);
 }
 export type OrderRow = Selectable<OrderTable> & { customer_name: string; customer_email: string };
 

@@ -7,6 +7,7 @@ import { inWriteTransaction } from "../../platform/db/write-transaction.ts";
 import { ConflictError, NotFoundError, parseInput } from "../../platform/errors.ts";
 import { shopDay } from "../../platform/shop-day.ts";
 import { requireAdmin, type SessionUser } from "../../platform/session-user.ts";
+import { putBackStock } from "../catalog/index.ts";
 import { countCancelledOrder } from "./daily-totals.ts";
 import { orderMail } from "./order-mails.ts";
 import { loadOrder, visibleOrder } from "./order-records.ts";
@@ -72,11 +73,7 @@ async function returnStock(ctx: Pick<StatusContext, "changes">, trx: Kysely<DB>,
   const lines = await trx.selectFrom("order_lines").select(["product_id", "quantity"]).where("order_id", "=", orderId).orderBy("product_id").execute();
   for (const line of lines) {
     if (!line.product_id) continue;
-    await trx
-      .updateTable("products")
-      .set({ stock: sql`stock + ${line.quantity}`, updated_at: new Date().toISOString() })
-      .where("id", "=", line.product_id)
-      .execute();
+    await putBackStock(trx, line.product_id, line.quantity);
     ctx.changes.publish(trx, { type: "product", productId: line.product_id, aspects: ["stock"] });
   }
 }

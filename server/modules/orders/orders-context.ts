@@ -6,6 +6,7 @@ import type { MailOutbox } from "../../platform/mail/mail-outbox.ts";
 import type { EventLog } from "../../platform/event-log.ts";
 import type { ChangeFeed } from "../../platform/change-feed/change-feed.ts";
 import type { RateLimiter } from "../../platform/rate-limit/rate-limit.ts";
+import type { ProfileAnnouncer } from "../accounts/index.ts";
 import { newOrderNumber } from "./order-numbers.ts";
 import { cashOnDelivery, type PaymentMethod } from "./payments.ts";
 
@@ -27,6 +28,8 @@ export interface OrdersDependencies {
   changes: ChangeFeed;
   /** The shop's time zone (SHOP_TIME_ZONE): the day an order counts for in the daily totals. */
   timeZone: string;
+  /** Announces a name saved on the profile by a checkout (its product pages show it on reviews): the accounts module's. */
+  announceProfileChange: ProfileAnnouncer;
   /** Draws a new order's number; tests give one that repeats itself, to prove a collision is drawn again. */
   orderNumbers?: () => string;
 }

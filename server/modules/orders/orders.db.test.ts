@@ -10,6 +10,8 @@ import { inWriteTransaction } from "../../platform/db/write-transaction.ts";
 import { ConflictError } from "../../platform/errors.ts";
 import { createMailOutbox } from "../../platform/mail/mail-outbox.ts";
 import { createEventLog } from "../../platform/event-log.ts";
+import { profileAnnouncer } from "../accounts/index.ts";
+import { listReviewedProducts } from "../reviews/index.ts";
 import { createOrdersService, type OrdersDependencies } from "./orders.ts";
 import type { PaymentHold, PaymentMethod } from "./payments.ts";
 import { createRateLimiter } from "../../platform/rate-limit/rate-limit.ts";
@@ -34,6 +36,7 @@ const admin = () => createShopper(app.database.db, app.database.dialect, { isAdm
 /** The orders service over the test database with its own payment method. */
 function ordersWith(overrides: Partial<Pick<OrdersDependencies, "payment" | "outbox" | "changes" | "orderNumbers">> = {}) {
   const logger = pino({ level: "silent" });
+  const changes = overrides.changes ?? createLocalChangeFeed();
   const orders = createOrdersService({
     database: app.database,
     outbox: createMailOutbox(testSealer),
@@ -44,9 +47,10 @@ function ordersWith(overrides: Partial<Pick<OrdersDependencies, "payment" | "out
     rateLimiter: createRateLimiter(app.database.db),
     events: createEventLog(logger),
     maxPendingOrders: 5,
-    changes: createLocalChangeFeed(),
     timeZone: "Asia/Kolkata",
     ...overrides,
+    changes,
+    announceProfileChange: profileAnnouncer(changes, listReviewedProducts),
   });
   return { orders };
 }

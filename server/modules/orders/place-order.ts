@@ -11,9 +11,10 @@ import { ConflictError, ForbiddenError, InvalidInputError, parseInput } from "..
 import type { RateRule } from "../../platform/rate-limit/rate-limit.ts";
 import { shopDay } from "../../platform/shop-day.ts";
 import { requireSignedIn, type SessionUser } from "../../platform/session-user.ts";
-import { announceProfileChange } from "../accounts/index.ts";
-import { cartFingerprint, lineProblem } from "../cart/index.ts";
-import { cartLines, keyPendingAndCart, storeOrderRows, takeLineStock, takeLineStockAndCountDay, orderIdWithKey, type CartRow } from "./checkout-statements.ts";
+import { saveDeliveryDetails } from "../accounts/index.ts";
+import { cartFingerprint, cartLines, deleteOrderedLines, lineProblem, type CartRow } from "../cart/index.ts";
+import { readStock } from "../catalog/index.ts";
+import { keyPendingAndCart, storeOrderRows, takeLineStock, takeLineStockAndCountDay, orderIdWithKey } from "./checkout-statements.ts";
 import { countPlacedOrder } from "./daily-totals.ts";
 import { orderMail } from "./order-mails.ts";
 import { isOrderNumberTaken } from "./order-numbers.ts";
@@ -38,6 +39,7 @@ export type CheckoutContext = Pick<
   | "timeZone"
   | "shopName"
   | "publicUrl"
+  | "announceProfileChange"
 >;
 
 /**
@@ -252,12 +254,12 @@ async function storeOrder(
     await trx.insertInto("orders").values(columns).execute();
     await trx.insertInto("order_lines").values(lines).execute();
     await outbox.enqueue(trx, confirmation);
-    await trx.deleteFrom("cart_items").where("id", "in", ordered).execute();
+    await deleteOrderedLines(trx, ordered);
   }
   if (details.saveToProfile) {
-    await trx.updateTable("users").set({ name: details.name, phone: details.phone, address: details.address, updatedAt: now }).where("id", "=", user.id).execute();
+    await saveDeliveryDetails(trx, user.id, details, now);
     // The name is public (the profile page, the person's reviews): announced once the order commits.
-    if (details.name !== user.name) await announceProfileChange(ctx.changes, trx, user.id, { renamed: true });
+    if (details.name !== user.name) await ctx.announceProfileChange(trx, user.id, { renamed: true });
   }
   // Last, so the day's row (one for every checkout of the day) stays locked only until commit; on PostgreSQL
   // counted by the statement that takes the last line's stock, one round trip less while both rows are held.
@@ -280,7 +282,7 @@ async function takeStock(ctx: Pick<CheckoutContext, "database" | "changes">, trx
     const taken = await (countsTheDay ? takeLineStockAndCountDay : takeLineStock).executeTakeFirst(trx, values);
     if (!taken) {
       // Bought by somebody else since the cart was read (or deleted): the same message the cart would show.
-      const product = await trx.selectFrom("products").select(["name", "stock"]).where("id", "=", line.product.id).executeTakeFirst();
+      const product = await readStock(trx, line.product.id);
       const problem = lineProblem(product, line.quantity) ?? messages.checkout.shortage(line.product.name, product?.stock ?? 0);
       throw new ConflictError(problem, { cart: problem });
     }

@@ -2,15 +2,15 @@ import type { InferResult, Kysely } from "kysely";
 import type { ReviewCursor } from "#common/reviews/review-schemas.ts";
 import type { Review } from "#common/reviews/review-types.ts";
 import { messages } from "#common/shared/messages.ts";
-import type { Dialect } from "../../platform/db/client.ts";
 import type { DB } from "../../platform/db/schema.ts";
 import { toIsoString } from "../../platform/db/values.ts";
+import { namesAndEmails } from "../accounts/index.ts";
 
 /** A review as read with its author's name (null once the account is gone). */
 function reviewsWithAuthor(db: Kysely<DB>) {
   return db
     .selectFrom("reviews as r")
-    .leftJoin("users as u", "u.id", "r.user_id")
+    .leftJoin(namesAndEmails(db).as("u"), "u.id", "r.user_id")
     .select(["r.id", "r.product_id", "r.user_id", "r.rating", "r.text", "r.created_at", "r.updated_at", "u.name as author_name"]);
 }
 
@@ -35,11 +35,10 @@ export function findReview(db: Kysely<DB>, { productId, userId }: { productId: s
   return reviewsWithAuthor(db).where("r.product_id", "=", productId).where("r.user_id", "=", userId).executeTakeFirst();
 }
 
-/** Locks the product's row for the rest of the transaction (PostgreSQL); false when there is no such product. */
-export async function lockProduct(trx: Kysely<DB>, dialect: Dialect, productId: string): Promise<boolean> {
-  const query = trx.selectFrom("products").select("id").where("id", "=", productId);
-  const row = await (dialect === "postgres" ? query.forUpdate() : query).executeTakeFirst();
-  return row !== undefined;
+/** The products the person reviewed, at most `limit` of them (a rename announces each one's page as changed). */
+export async function listReviewedProducts(from: Kysely<DB>, userId: string, limit: number): Promise<string[]> {
+  const rows = await from.selectFrom("reviews").select("product_id").where("user_id", "=", userId).limit(limit).execute();
+  return rows.map((row) => row.product_id);
 }
 
 export function toReview(row: ReviewRow): Review {

@@ -10,7 +10,8 @@ import type { DB } from "../../platform/db/schema.ts";
 import { inWriteTransaction } from "../../platform/db/write-transaction.ts";
 import { ForbiddenError, NotFoundError, parseInput, UnauthorizedError, withMessagePrefix } from "../../platform/errors.ts";
 import type { SessionUser } from "../../platform/session-user.ts";
-import { findReview, listReviewRows, lockProduct, toReview } from "./review-queries.ts";
+import { countReviewChange, lockProduct, productExists } from "../catalog/index.ts";
+import { findReview, listReviewRows, toReview } from "./review-queries.ts";
 
 const r = messages.reviews;
 
@@ -46,11 +47,7 @@ export function createReviewsService(database: Pick<Database, "db" | "dialect">,
   /** Removes one review and takes it out of the product's figures. */
   async function removeReview(trx: Kysely<DB>, review: { id: string; product_id: string; rating: number }) {
     await trx.deleteFrom("reviews").where("id", "=", review.id).execute();
-    await trx
-      .updateTable("products")
-      .set((eb) => ({ review_count: eb("review_count", "-", 1), rating_total: eb("rating_total", "-", review.rating) }))
-      .where("id", "=", review.product_id)
-      .execute();
+    await countReviewChange(trx, review.product_id, { reviews: -1, ratingChange: -review.rating });
   }
 
   return {
@@ -58,8 +55,7 @@ export function createReviewsService(database: Pick<Database, "db" | "dialect">,
     async listReviews(productIdInput: unknown, query: unknown): Promise<ReviewPage> {
       const { productId } = withMessagePrefix(r.fetchPrefix, () => parseInput(productIdParamSchema, { productId: productIdInput }));
       const { after, limit } = withMessagePrefix(r.fetchPrefix, () => parseInput(reviewListQuerySchema, query ?? {}));
-      const exists = await db.selectFrom("products").select("id").where("id", "=", productId).executeTakeFirst();
-      if (!exists) throw new NotFoundError(`${r.fetchPrefix} ${messages.product.notFound}`);
+      if (!(await productExists(db, productId))) throw new NotFoundError(`${r.fetchPrefix} ${messages.product.notFound}`);
       // One more than asked tells whether another page follows, without counting.
       const rows = await listReviewRows(db, productId, after, limit + 1);
       const items = rows.slice(0, limit).map(toReview);
@@ -91,22 +87,14 @@ export function createReviewsService(database: Pick<Database, "db" | "dialect">,
           .executeTakeFirst();
         if (existing) {
           await trx.updateTable("reviews").set({ text, rating, updated_at: now }).where("id", "=", existing.id).execute();
-          await trx
-            .updateTable("products")
-            .set((eb) => ({ rating_total: eb("rating_total", "+", rating - existing.rating) }))
-            .where("id", "=", productId)
-            .execute();
+          await countReviewChange(trx, productId, { reviews: 0, ratingChange: rating - existing.rating });
           return false;
         }
         await trx
           .insertInto("reviews")
           .values({ id: randomUUID(), product_id: productId, user_id: user.id, rating, text, created_at: now, updated_at: now })
           .execute();
-        await trx
-          .updateTable("products")
-          .set((eb) => ({ review_count: eb("review_count", "+", 1), rating_total: eb("rating_total", "+", rating) }))
-          .where("id", "=", productId)
-          .execute();
+        await countReviewChange(trx, productId, { reviews: 1, ratingChange: rating });
         return true;
       });
       const row = await findReview(db, { productId, userId: user.id });

@@ -7,7 +7,7 @@ import { createTestDatabase, dialectUnderTest, type TestDatabase } from "../../.
 import { createLocalChangeFeed, type Change } from "../../platform/change-feed/change-feed.ts";
 import { ConflictError, ForbiddenError, InvalidInputError, UnauthorizedError } from "../../platform/errors.ts";
 import type { SessionUser } from "../../platform/session-user.ts";
-import { ADMIN_PAGE_SIZE, capitaliseFirst, createAdminCatalogService, type AdminCatalogService, type CatalogImages } from "./index.ts";
+import { ADMIN_PAGE_SIZE, capitaliseFirst, createCatalogEditingService, type CatalogEditingService, type CatalogImages } from "./index.ts";
 
 /**
  * The upload pipeline is another module's (h/uploads); here it is a stand-in that "stores" an upload as a url
@@ -48,7 +48,7 @@ const form = (overrides: Record<string, unknown> = {}) => ({
 let database: TestDatabase;
 let admin: SessionUser;
 let shopper: SessionUser;
-let service: AdminCatalogService;
+let service: CatalogEditingService;
 let pictures: ReturnType<typeof fakeImages>;
 let published: Change[];
 
@@ -60,7 +60,7 @@ beforeEach(async () => {
   const changes = createLocalChangeFeed();
   published = [];
   changes.subscribe((change) => published.push(change));
-  service = createAdminCatalogService({ database, changes, images: pictures.images });
+  service = createCatalogEditingService({ database, changes, images: pictures.images });
 });
 afterEach(async () => {
   await database.cleanup();

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { sql, type Kysely, type Updateable } from "kysely";
+import { sql, type Kysely } from "kysely";
 import { adminMessages } from "#common/admin/admin-messages.ts";
 import {
   adminCategoryListSchema,
@@ -23,9 +23,10 @@ import { plannedPerRun } from "../../platform/db/pg-statements.ts";
 import { inWriteTransaction, isUniqueViolation } from "../../platform/db/write-transaction.ts";
 import { ConflictError, fieldConflict, InvalidInputError, NotFoundError, parseInput, type ServiceError } from "../../platform/errors.ts";
 import type { ChangeFeed } from "../../platform/change-feed/change-feed.ts";
-import type { ProductAspect } from "../catalog/index.ts";
 import type { StoredImage } from "../../platform/media/media.ts";
 import { requireAdmin, type SessionUser } from "../../platform/session-user.ts";
+import type { ProductAspect } from "./changes.ts";
+import { insertProduct, setStockInPlace, updateProductUnlessStockMoved } from "./inventory.ts";
 
 const m = adminMessages;
 
@@ -58,9 +59,13 @@ export interface UploadedImage extends StoredImage {
 
 export type { AdminCategoryRow, AdminProductRow, ProductForEdit };
 
-export type AdminCatalogService = ReturnType<typeof createAdminCatalogService>;
+export type CatalogEditingService = ReturnType<typeof createCatalogEditingService>;
 
-export function createAdminCatalogService({
+/**
+ * The owner's catalogue (docs/product.md, Admin): products, their pictures and categories, every operation for admins
+ * only. The admin module's API handlers and pages call it; stock and price are written through ./inventory.ts.
+ */
+export function createCatalogEditingService({
   database,
   changes,
   images,
@@ -156,21 +161,6 @@ export function createAdminCatalogService({
   }
 
   /**
-   * Updates a product; with `stockBefore` (the stock the admin's form showed), only while the stock is still that,
-   * so a sale made while the form was open is never undone by saving it. Otherwise 404, or a conflict naming the
-   * stock now (the form, reloaded, then shows it).
-   */
-  async function updateUnlessStockMoved(trx: Kysely<DB>, productId: string, fields: Updateable<DB["products"]>, stockBefore: number | undefined) {
-    let update = trx.updateTable("products").set(fields).where("id", "=", productId);
-    if (stockBefore !== undefined) update = update.where("stock", "=", stockBefore);
-    const updated = await update.executeTakeFirst();
-    if (updated.numUpdatedRows > 0n) return;
-    const now = await trx.selectFrom("products").select("stock").where("id", "=", productId).executeTakeFirst();
-    if (!now) throw new NotFoundError(messages.product.notFound);
-    throw fieldConflict("stock", m.productForm.stockChanged(now.stock));
-  }
-
-  /**
    * Creates (no productId) or updates a product from the form, in one transaction with a new category if the
    * form names one. Nothing is half-saved: on any failure the transaction rolls back and the pictures made
    * from this form's uploads are removed, while the uploads themselves stay for the next attempt; after a
@@ -204,11 +194,11 @@ export function createAdminCatalogService({
         let id: string;
         const aspects: ProductAspect[] = keepsStock ? ["details", "images"] : ["details", "stock", "images"];
         if (productId) {
-          await updateUnlessStockMoved(trx, productId, fields, keepsStock ? undefined : input.stockBefore);
+          await updateProductUnlessStockMoved(trx, productId, fields, keepsStock ? undefined : input.stockBefore);
           id = productId;
         } else {
           id = randomUUID();
-          await trx.insertInto("products").values({ id, ...fields, stock: input.stock, created_at: now }).execute();
+          await insertProduct(trx, { id, ...fields, stock: input.stock, created_at: now });
         }
         const { dropped } = await writeImages(trx, id, input.images, uploads);
         for (const token of input.images) if (token.kind === "upload") usedUploads.add(token.id);
@@ -266,7 +256,7 @@ export function createAdminCatalogService({
       const { productId } = parseInput(productIdParamSchema, idInput);
       const { stock, stockBefore } = parseInput(stockUpdateSchema, input);
       return inWriteTransaction(database, async (trx) => {
-        await updateUnlessStockMoved(trx, productId, { stock, updated_at: new Date().toISOString() }, stockBefore);
+        await setStockInPlace(trx, productId, stock, stockBefore);
         changes.publish(trx, { type: "product", productId, aspects: ["stock"] });
         return { productId, stock };
       });
