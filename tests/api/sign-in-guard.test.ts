@@ -4,7 +4,7 @@ import { callerWith, sessionCookie, signUpVerified } from "../support/accounts.t
 import { useAppWithMail } from "../support/app-with-mail.ts";
 import { TEST_ORIGIN } from "../support/test-app.ts";
 
-// The account-wide bound on wrong passwords (server/modules/accounts/auth/auth.ts, the sign-in guard): past ten
+// The account-wide bound on wrong passwords (server/modules/accounts/auth/sign-in-guard.ts): past ten
 // from all addresses together, signing in needs the password and a code e-mailed to the account. Over a real socket
 // behind one trusted proxy, so each request can come from another address.
 

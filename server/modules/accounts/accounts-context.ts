@@ -1,0 +1,22 @@
+import type { Kysely } from "kysely";
+import type { Database, Dialect } from "../../platform/db/client.ts";
+import type { DB } from "../../platform/db/schema.ts";
+import type { EventLog } from "../../platform/event-log.ts";
+import type { RateLimiter } from "../../platform/rate-limit/rate-limit.ts";
+import type { Auth } from "./auth/auth.ts";
+
+/**
+ * What every operation of the accounts service may use, made once per service: each operation names the part it
+ * uses (a `Pick` of this), so a reader sees what it touches.
+ */
+export interface AccountsContext {
+  auth: Auth;
+  db: Kysely<DB>;
+  dialect: Dialect;
+  events: EventLog;
+  rateLimiter: RateLimiter;
+}
+
+export function accountsContext(auth: Auth, { db, dialect }: Pick<Database, "db" | "dialect">, events: EventLog, rateLimiter: RateLimiter): AccountsContext {
+  return { auth, db, dialect, events, rateLimiter };
+}
