@@ -1,5 +1,5 @@
 import type { MediaService } from "../../platform/media/media.ts";
-import type { CatalogImages } from "./catalog-editing.ts";
+import type { CatalogImages } from "./catalog-editing-context.ts";
 
 /** `/media/<key>-<width>.webp`: the url imageFromUpload gives a picture, naming every file of its set. */
 const IMAGE_SET_URL = /^\/media\/([0-9a-f]{32})-(\d{1,5})\.webp$/;

@@ -1,0 +1,77 @@
+import type { CategoryList, CategoryListPage, CategoryWithProducts } from "#common/catalog/catalog-types.ts";
+import { SHOP_MAX_PAGES, SHOP_PAGE_SIZE } from "#common/shared/constants.ts";
+import { categoryListPageQuerySchema, categoryListQuerySchema, categoryPageQuerySchema } from "#common/catalog/catalog-schemas.ts";
+import { NotFoundError, parseInput } from "../../platform/errors.ts";
+import type { CatalogContext } from "./catalog-context.ts";
+import { decodeCategoryCursor, encodeCategoryCursor } from "./list-cursor.ts";
+import { summaries, TOTAL_CAP, toCategory, toSummary } from "./product-rows.ts";
+
+// The shop's categories: the API's pages, the home page's pages 1..n, and a category's own page.
+
+type Reads = Pick<CatalogContext, "db">;
+
+/**
+ * GET /api/categories: one page by key (created_at, name), the home page's order, read from the categories_list
+ * index (migration 0013) like the product list; the total counted up to TOTAL_CAP + 1 rows.
+ */
+export async function listCategories(ctx: Reads, input: unknown = {}): Promise<CategoryList> {
+  const { db } = ctx;
+  const { limit, after: cursor } = parseInput(categoryListQuerySchema, input);
+  const after = cursor ? decodeCategoryCursor(cursor) : undefined;
+  let paged = db.selectFrom("categories");
+  if (after) {
+    paged = paged.where("created_at", ">=", after.createdAt).where((eb) => eb.or([eb("created_at", ">", after.createdAt), eb("name", ">", after.name)]));
+  }
+  const [rows, counted] = await Promise.all([
+    paged.selectAll().orderBy("created_at").orderBy("name").limit(limit + 1).execute(),
+    db
+      .selectFrom(db.selectFrom("categories").select("id").limit(TOTAL_CAP + 1).as("capped"))
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow(),
+  ]);
+  const items = rows.slice(0, limit);
+  const hasMore = rows.length > limit;
+  const last = items[items.length - 1];
+  return {
+    items: items.map(toCategory),
+    total: Math.min(Number(counted.n), TOTAL_CAP),
+    totalCapped: Number(counted.n) > TOTAL_CAP,
+    limit,
+    hasMore,
+    nextCursor: hasMore && last ? encodeCategoryCursor(last) : null,
+  };
+}
+
+/** The home page's categories: pages 1..page, 12 each, so a Load More link works without JavaScript. */
+export async function listCategoryPages(ctx: Reads, input: unknown): Promise<CategoryListPage> {
+  const { page } = parseInput(categoryListPageQuerySchema, input);
+  const shown = SHOP_PAGE_SIZE * page;
+  const rows = await ctx.db
+    .selectFrom("categories")
+    .selectAll()
+    .orderBy("created_at")
+    .orderBy("name")
+    .limit(shown + 1)
+    .execute();
+  return { items: rows.slice(0, shown).map(toCategory), page, hasMore: rows.length > shown && page < SHOP_MAX_PAGES };
+}
+
+/** A category and pages 1..page of its products (12 each, oldest first), as the shop pages its list. */
+export async function getCategory(ctx: Reads, input: unknown): Promise<CategoryWithProducts> {
+  const { categoryId, page } = parseInput(categoryPageQuerySchema, input);
+  const category = await ctx.db.selectFrom("categories").selectAll().where("id", "=", categoryId).executeTakeFirst();
+  if (!category) throw new NotFoundError("Category not found");
+  const shown = SHOP_PAGE_SIZE * page;
+  const products = await summaries(ctx.db)
+    .where("p.category_id", "=", categoryId)
+    .orderBy("p.created_at")
+    .orderBy("p.id")
+    .limit(shown + 1)
+    .execute();
+  return {
+    ...toCategory(category),
+    products: products.slice(0, shown).map(toSummary),
+    page,
+    hasMore: products.length > shown && page < SHOP_MAX_PAGES,
+  };
+}

@@ -1,0 +1,53 @@
+import type { ProductDetail } from "#common/catalog/catalog-types.ts";
+import { averageRating } from "#common/reviews/review-types.ts";
+import { messages } from "#common/shared/messages.ts";
+import { productIdParamSchema } from "#common/catalog/catalog-schemas.ts";
+import { toIsoString } from "../../platform/db/values.ts";
+import { NotFoundError, parseInput } from "../../platform/errors.ts";
+import type { CatalogContext } from "./catalog-context.ts";
+import { PRODUCT_COLUMNS } from "./product-rows.ts";
+
+/**
+ * When the product last changed, for its event stream's `ready` event (decision 019): one indexed
+ * row of one column, where the product itself would also read its category and images.
+ */
+export async function getProductVersion(ctx: Pick<CatalogContext, "db">, input: unknown): Promise<{ updatedAt: string }> {
+  const { productId } = parseInput(productIdParamSchema, input);
+  const product = await ctx.db.selectFrom("products").select("updated_at").where("id", "=", productId).executeTakeFirst();
+  if (!product) throw new NotFoundError(messages.product.notFound);
+  return { updatedAt: toIsoString(product.updated_at) };
+}
+
+export async function getProduct(ctx: Pick<CatalogContext, "db">, input: unknown): Promise<ProductDetail> {
+  const { productId } = parseInput(productIdParamSchema, input);
+  const product = await ctx.db
+    .selectFrom("products as p")
+    .innerJoin("categories as c", "c.id", "p.category_id")
+    .select([...PRODUCT_COLUMNS, "p.updated_at", "c.name as category_name"])
+    .where("p.id", "=", productId)
+    .executeTakeFirst();
+  if (!product) throw new NotFoundError(messages.product.notFound);
+  const images = await ctx.db
+    .selectFrom("product_images")
+    .select(["url", "width", "height", "media_key as mediaKey"])
+    .where("product_id", "=", productId)
+    .orderBy("position")
+    .execute();
+  return {
+    id: product.id,
+    name: product.name,
+    description: product.description,
+    pricePaise: product.price_paise,
+    stock: product.stock,
+    categoryId: product.category_id,
+    category: { id: product.category_id, name: product.category_name },
+    images: images.map((image, index) => ({
+      ...image,
+      alt: `${product.name}, picture ${index + 1} of ${images.length}`,
+    })),
+    createdAt: toIsoString(product.created_at),
+    updatedAt: toIsoString(product.updated_at),
+    reviewCount: product.review_count,
+    averageRating: averageRating(product.review_count, product.rating_total),
+  };
+}

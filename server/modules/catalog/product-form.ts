@@ -1,0 +1,154 @@
+import { randomUUID } from "node:crypto";
+import { sql, type Kysely } from "kysely";
+import { adminMessages as m } from "#common/admin/admin-messages.ts";
+import { newProductFormSchema, productFormSchema, type ProductForEdit, type ProductFormInput } from "#common/admin/admin-schemas.ts";
+import { messages } from "#common/shared/messages.ts";
+import { productIdParamSchema } from "#common/catalog/catalog-schemas.ts";
+import type { DB } from "../../platform/db/schema.ts";
+import { inWriteTransaction, isUniqueViolation } from "../../platform/db/write-transaction.ts";
+import { fieldConflict, InvalidInputError, NotFoundError, parseInput, type ServiceError } from "../../platform/errors.ts";
+import { requireAdmin, type SessionUser } from "../../platform/session-user.ts";
+import type { ProductAspect } from "./changes.ts";
+import type { CatalogEditingContext, UploadedImage } from "./catalog-editing-context.ts";
+import { removeQuietly, removeUploadsQuietly, storeUploads, writeImages } from "./editing-pictures.ts";
+import { insertProduct, updateProductUnlessStockMoved } from "./inventory.ts";
+
+// The product form: its values for an edit, and its save, which creates or updates a product with its pictures
+// and, when the form names a category the shop does not have, that category too.
+
+/** What the product form's save uses of the editing context. */
+export type ProductFormContext = Pick<CatalogEditingContext, "database" | "changes" | "images">;
+
+/** The edit form's values. */
+export async function getProductForEdit(ctx: Pick<CatalogEditingContext, "db">, viewer: SessionUser | null, idInput: unknown): Promise<ProductForEdit> {
+  requireAdmin(viewer);
+  const { productId } = parseInput(productIdParamSchema, idInput);
+  const product = await ctx.db
+    .selectFrom("products as p")
+    .innerJoin("categories as c", "c.id", "p.category_id")
+    .select(["p.id", "p.name", "p.description", "p.price_paise", "p.stock", "c.name as category_name"])
+    .where("p.id", "=", productId)
+    .executeTakeFirst();
+  if (!product) throw new NotFoundError(messages.product.notFound);
+  const pictures = await ctx.db.selectFrom("product_images").select(["id", "url", "width", "height"]).where("product_id", "=", productId).orderBy("position").execute();
+  return {
+    id: product.id,
+    name: product.name,
+    description: product.description,
+    pricePaise: product.price_paise,
+    stock: product.stock,
+    categoryName: product.category_name,
+    images: pictures,
+  };
+}
+
+export function createProduct(ctx: ProductFormContext, viewer: SessionUser | null, input: unknown) {
+  return saveProduct(ctx, viewer, input);
+}
+
+// Not async: a viewer who is not an admin, or an id that is not one, is refused at the call, before any promise.
+export function updateProduct(ctx: ProductFormContext, viewer: SessionUser | null, idInput: unknown, input: unknown) {
+  requireAdmin(viewer);
+  const { productId } = parseInput(productIdParamSchema, idInput);
+  return saveProduct(ctx, viewer, input, productId);
+}
+
+/**
+ * Creates (no productId) or updates a product from the form, in one transaction with a new category if the
+ * form names one. Nothing is half-saved: on any failure the transaction rolls back and the pictures made
+ * from this form's uploads are removed, while the uploads themselves stay for the next attempt; after a
+ * commit the uploads are removed.
+ */
+async function saveProduct(ctx: ProductFormContext, viewer: SessionUser | null, rawInput: unknown, productId?: string): Promise<{ productId: string; categoryId: string }> {
+  const admin = requireAdmin(viewer);
+  const input = parseInput(productId ? productFormSchema : newProductFormSchema, rawInput);
+  const tokens = [...input.images, ...(input.categoryImage ? [input.categoryImage] : [])];
+  // One upload makes one set of files. Shared by a product's picture and a new category's, removing either (an edit,
+  // a deletion, a new category image) would break the other; twice in one product it is one picture shown twice.
+  const uploadIds = tokens.flatMap((token) => (token.kind === "upload" ? [token.id] : []));
+  if (new Set(uploadIds).size !== uploadIds.length) throw new InvalidInputError(m.productForm.pictureTwice, { images: m.productForm.pictureTwice });
+  const uploads = await storeUploads(ctx, tokens, admin);
+  const usedUploads = new Set<string>();
+  try {
+    const outcome = await inWriteTransaction(ctx.database, async (trx) => {
+      const category = await resolveCategory(trx, input, uploads);
+      if (category.created && input.categoryImage) usedUploads.add(input.categoryImage.id);
+      const now = new Date().toISOString();
+      // An edit that leaves the stock as the form showed it writes no stock: orders placed meanwhile keep theirs.
+      const keepsStock = productId !== undefined && input.stock === input.stockBefore;
+      const fields = {
+        name: capitaliseFirst(input.name),
+        description: input.description,
+        price_paise: input.price,
+        ...(keepsStock ? {} : { stock: input.stock }),
+        category_id: category.id,
+        updated_at: now,
+      };
+      let id: string;
+      const aspects: ProductAspect[] = keepsStock ? ["details", "images"] : ["details", "stock", "images"];
+      if (productId) {
+        await updateProductUnlessStockMoved(trx, productId, fields, keepsStock ? undefined : input.stockBefore);
+        id = productId;
+      } else {
+        id = randomUUID();
+        await insertProduct(trx, { id, ...fields, stock: input.stock, created_at: now });
+      }
+      const { dropped } = await writeImages(trx, id, input.images, uploads);
+      for (const token of input.images) if (token.kind === "upload") usedUploads.add(token.id);
+      ctx.changes.publish(trx, { type: "product", productId: id, aspects });
+      if (category.created) ctx.changes.publish(trx, { type: "category", categoryId: category.id });
+      return { productId: id, categoryId: category.id, dropped };
+    });
+    const unused = [...uploads].filter(([uploadId]) => !usedUploads.has(uploadId)).map(([, image]) => image.url);
+    await removeQuietly(ctx, [...outcome.dropped, ...unused]);
+    await removeUploadsQuietly(ctx, [...uploads.keys()]);
+    return { productId: outcome.productId, categoryId: outcome.categoryId };
+  } catch (error) {
+    await removeQuietly(ctx, [...uploads.values()].map((image) => image.url));
+    if (isUniqueViolation(error)) throw duplicateName(error);
+    throw error;
+  }
+}
+
+/** The category a form names: an existing one (any case), or a new one made in the same transaction. */
+async function resolveCategory(trx: Kysely<DB>, input: ProductFormInput, uploads: Map<string, UploadedImage>): Promise<{ id: string; created: boolean }> {
+  const existing = await trx
+    .selectFrom("categories")
+    .select("id")
+    .where(sql<string>`lower(name)`, "=", input.category.toLowerCase())
+    .executeTakeFirst();
+  if (existing) return { id: existing.id, created: false };
+  if (!input.categoryImage) throw new InvalidInputError(m.productForm.newCategoryNeedsImage, { categoryImage: m.productForm.newCategoryNeedsImage });
+  const image = input.categoryImage.kind === "upload" ? uploads.get(input.categoryImage.id) : undefined;
+  if (!image) throw new InvalidInputError(m.productForm.newCategoryNeedsImage, { categoryImage: m.productForm.newCategoryNeedsImage });
+  const id = randomUUID();
+  await trx
+    .insertInto("categories")
+    .values({
+      id,
+      name: input.category,
+      description: input.categoryDescription ?? m.category.defaultDescription,
+      image_url: image.url,
+      image_width: image.width,
+      image_height: image.height,
+      image_media_key: image.mediaKey,
+      created_at: new Date().toISOString(),
+    })
+    .execute();
+  return { id, created: true };
+}
+
+/** 'snake plant' → 'Snake plant' (docs/product.md, Product form); the rest is kept as typed. */
+export function capitaliseFirst(name: string): string {
+  const first = name.codePointAt(0);
+  if (first === undefined) return name;
+  const letter = String.fromCodePoint(first);
+  return letter.toUpperCase() + name.slice(letter.length);
+}
+
+/** Which unique name a violation is about: the category's (made with the product) or the product's own. */
+function duplicateName(error: unknown): ServiceError {
+  const text = String((error as { message?: unknown }).message ?? "") + String((error as { constraint?: unknown }).constraint ?? "");
+  if (/categor/i.test(text)) return fieldConflict("category", m.category.nameTaken);
+  return fieldConflict("name", m.productForm.nameTaken);
+}

@@ -1,0 +1,80 @@
+import type { Kysely, Selectable, SelectQueryBuilder } from "kysely";
+import type { CategorySummary, ImageRef, ProductSummary } from "#common/catalog/catalog-types.ts";
+import { averageRating } from "#common/reviews/review-types.ts";
+import type { DB } from "../../platform/db/schema.ts";
+import { toIsoString } from "../../platform/db/values.ts";
+import type { ProductTable } from "./catalog-tables.ts";
+import { SEARCH_RESULT_CAP } from "./search/product-search.ts";
+
+// The rows the shop's lists and pages read, and the shapes they are answered in.
+
+/** Lists count their products up to this many and say "1,000+" beyond: a count never reads the whole catalogue. */
+export const TOTAL_CAP = SEARCH_RESULT_CAP;
+
+export const PRODUCT_COLUMNS = [
+  "p.id",
+  "p.name",
+  "p.description",
+  "p.price_paise",
+  "p.stock",
+  "p.category_id",
+  "p.created_at",
+  // Maintained by the reviews module with every review write: the average costs no aggregate (decision 020).
+  "p.review_count",
+  "p.rating_total",
+] as const;
+
+export type ProductsFrom = SelectQueryBuilder<DB & { p: DB["products"] }, "p", object>;
+
+/** Columns of a product card: the product and its first picture. */
+export function withSummaryColumns(query: ProductsFrom) {
+  return query
+    .leftJoin("product_images as img", (join) => join.onRef("img.product_id", "=", "p.id").on("img.position", "=", 0))
+    .select([
+      ...PRODUCT_COLUMNS,
+      "img.url as image_url",
+      "img.width as image_width",
+      "img.height as image_height",
+      "img.media_key as image_media_key",
+    ]);
+}
+
+/** Product cards with their first picture, to narrow and order. */
+export function summaries(db: Kysely<DB>) {
+  return withSummaryColumns(db.selectFrom("products as p"));
+}
+
+type SummaryRow = Omit<Selectable<ProductTable>, "updated_at"> & {
+  image_url: string | null;
+  image_width: number | null;
+  image_height: number | null;
+  image_media_key: string | null;
+};
+
+export function toSummary(row: SummaryRow): ProductSummary {
+  const image: ImageRef | null =
+    row.image_url === null
+      ? null
+      : { url: row.image_url, width: row.image_width ?? 800, height: row.image_height ?? 800, alt: row.name, mediaKey: row.image_media_key };
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    pricePaise: row.price_paise,
+    stock: row.stock,
+    categoryId: row.category_id,
+    image,
+    createdAt: toIsoString(row.created_at),
+    reviewCount: row.review_count,
+    averageRating: averageRating(row.review_count, row.rating_total),
+  };
+}
+
+export function toCategory(row: Selectable<DB["categories"]>): CategorySummary {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    image: { url: row.image_url, width: row.image_width, height: row.image_height, alt: row.name, mediaKey: row.image_media_key },
+  };
+}
