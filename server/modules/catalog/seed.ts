@@ -5,6 +5,7 @@ import type { DB } from "../../platform/db/schema.ts";
 import { paiseFromRupees } from "#common/shared/money.ts";
 import { sampleCategories, sampleProducts } from "./sample-data.ts";
 import { inWriteTransaction } from "../../platform/db/write-transaction.ts";
+import { insertProduct } from "./inventory.ts";
 
 const ILLUSTRATIONS = "/illustrations";
 const PRODUCT_IMAGE_SIZE = 800;
@@ -81,19 +82,16 @@ async function insertSamples(trx: Kysely<DB>, now: Date): Promise<Pick<SeedResul
     // One millisecond apart, so "oldest first" keeps the sample table's order (docs/product.md, Sample catalogue).
     const createdAt = new Date(now.getTime() + index).toISOString();
     const id = randomUUID();
-    await trx
-      .insertInto("products")
-      .values({
-        id,
-        name: product.name,
-        description: product.description,
-        price_paise: paiseFromRupees(product.rupees),
-        stock: product.stock,
-        category_id: categoryId,
-        created_at: createdAt,
-        updated_at: createdAt,
-      })
-      .execute();
+    await insertProduct(trx, {
+      id,
+      name: product.name,
+      description: product.description,
+      price_paise: paiseFromRupees(product.rupees),
+      stock: product.stock,
+      category_id: categoryId,
+      created_at: createdAt,
+      updated_at: createdAt,
+    });
     await trx
       .insertInto("product_images")
       .values(
