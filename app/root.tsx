@@ -5,6 +5,7 @@ import {
   Links,
   Meta,
   Outlet,
+  redirect,
   Scripts,
   ScrollRestoration,
   useLocation,
@@ -30,7 +31,15 @@ export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/illustrations/favicon.svg", type: "image/svg+xml" },
 ];
 
+// Pages an account without a username may still open: choosing one, and logging out (docs/decisions/039).
+const WITHOUT_USERNAME_PATHS = new Set(["/choose-username", "/logout"]);
+
 export async function loader({ context, request }: Route.LoaderArgs) {
+  // An account made by a provider sign-in chooses its username before anything else (docs/decisions/039).
+  const { pathname, search } = new URL(request.url);
+  if (context.user && !context.user.username && !WITHOUT_USERNAME_PATHS.has(pathname)) {
+    throw redirect(`/choose-username?redirectTo=${encodeURIComponent(pathname + search)}`);
+  }
   const user = context.user ? { id: context.user.id, name: context.user.name, isAdmin: context.user.isAdmin, avatarUrl: avatarUrl(context.user) } : null;
   const [{ flash, clear }, cartCount] = await Promise.all([takeFlash(context, request), loadOrRefuse(() => context.services.cart.countItems(context.user))]);
   return data({ shop: context.shop, user, cartCount, flash }, clear ? { headers: { "Set-Cookie": clear } } : undefined);
@@ -38,7 +47,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 // The top bar is hidden on the login and register screens and on the password screens that share their card
 // (docs/product.md, Whole shop).
-const BARE_PATHS = new Set(["/login", "/register", "/forgot-password", "/reset-password"]);
+const BARE_PATHS = new Set(["/login", "/register", "/forgot-password", "/reset-password", "/choose-username"]);
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();

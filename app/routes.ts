@@ -25,5 +25,8 @@ export default [
   route("admin/messages", "features/admin/routes/messages.tsx"),
   route("admin/orders", "pages/admin-orders.tsx"),
   route("admin/orders/:orderId", "pages/admin-order.tsx"),
+  route("sign-in/provider", "features/accounts/routes/provider-sign-in.tsx"),
+  route("choose-username", "features/accounts/routes/choose-username.tsx"),
+  route("account/sign-in-methods", "features/accounts/routes/sign-in-methods.tsx"),
   route("*", "shared/routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -4,6 +4,8 @@ import { messages } from "#common/shared/messages.ts";
 import { newPasswordSchema } from "#common/accounts/account-schemas.ts";
 import { isCommonPassword } from "./modules/accounts/index.ts";
 import { DEFAULT_SHOP_TIME_ZONE, isKnownTimeZone } from "./platform/shop-day.ts";
+import type { SignInProvider } from "./modules/accounts/index.ts";
+import { parseSignInProviders } from "./sign-in-provider-config.ts";
 import type { UploadQuotaSettings } from "./platform/uploads/upload-quota.ts";
 
 const booleanFlag = z
@@ -116,6 +118,8 @@ export interface Config {
     /** Live product streams: per client, and for the process before its open-file limit bounds it further. */
     liveStreams: { perClient: number; max: number };
   };
+  /** OpenID Connect providers shoppers may sign in with: Google (GOOGLE_*) and another (OIDC_*), when configured. */
+  signInProviders: SignInProvider[];
 }
 
 /** The only part of the configuration that reaches the browser. */
@@ -138,8 +142,9 @@ export class ConfigError extends Error {
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`));
+  const signIn = parseSignInProviders(env);
+  if (!parsed.success || signIn.problems.length) {
+    throw new ConfigError([...(parsed.error?.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`) ?? []), ...signIn.problems]);
   }
   const e = parsed.data;
   if (Boolean(e.ADMIN_EMAIL) !== Boolean(e.ADMIN_PASSWORD)) {
@@ -168,6 +173,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       rateLimitScale: e.RATE_LIMIT_SCALE,
       liveStreams: { perClient: e.LIVE_STREAMS_PER_CLIENT, max: e.LIVE_STREAMS_MAX },
     },
+    signInProviders: signIn.providers,
     uploads: {
       perAccountBytes: e.UPLOAD_QUOTA_PER_ADMIN_MB * MB,
       totalBytes: e.UPLOAD_QUOTA_TOTAL_MB * MB,

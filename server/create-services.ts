@@ -1,7 +1,7 @@
 import path from "node:path";
 import { sql } from "kysely";
 import type { Logger } from "pino";
-import { createAccountsService, createAuth, createProfilesService, profileAnnouncer } from "./modules/accounts/index.ts";
+import { createAccountsService, createAuth, createProfilesService, profileAnnouncer, type SignInProvider } from "./modules/accounts/index.ts";
 import type { Sealer } from "./platform/sealed-values.ts";
 import type { Database } from "./platform/db/client.ts";
 import { createCartService } from "./modules/cart/index.ts";
@@ -58,6 +58,8 @@ export interface ServiceDependencies {
   openFiles?: number;
   /** Where services announce what changed; in-process unless given (PostgreSQL: every process's feed). */
   changes?: ChangeFeed;
+  /** The OpenID Connect providers shoppers may sign in with (GOOGLE_*, OIDC_*); none unless given. */
+  signInProviders?: readonly SignInProvider[];
 }
 
 /**
@@ -113,6 +115,7 @@ export function createServices(infrastructure: Infrastructure, deps: ServiceDepe
     rateLimiter,
     logger,
     events,
+    signInProviders: deps.signInProviders ?? [],
   });
   // Reviews read accounts' names, so accounts cannot import reviews (a cycle): the products a renamed person
   // reviewed reach the profile announcements from here.
@@ -122,7 +125,7 @@ export function createServices(infrastructure: Infrastructure, deps: ServiceDepe
     authHandler: (request: Request) => auth.handler(request),
     /** The auth library's configuration (its schema check in tests). */
     authOptions: auth.options,
-    accounts: createAccountsService(auth, database, events, rateLimiter),
+    accounts: createAccountsService(auth, database, events, rateLimiter, deps.signInProviders),
     profiles: createProfilesService(database.db, media, rateLimiter, announceProfileChange),
     catalog: createCatalogService(database.db, { rateLimiter }),
     /** The owner's catalogue: products, categories, their pictures (docs/decisions/023). */

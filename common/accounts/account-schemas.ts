@@ -93,3 +93,6 @@ export const privateProfileSchema = z
   .meta({ id: "PrivateProfile" });
 
 export const profileViewSchema = z.discriminatedUnion("isOwner", [publicProfileSchema, privateProfileSchema]).meta({ id: "Profile" });
+
+/** The username an account made by a provider sign-in chooses before it goes on: the register form's rules. */
+export const chooseUsernameSchema = z.object({ username: usernameSchema });

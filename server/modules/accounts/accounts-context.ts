@@ -4,6 +4,7 @@ import type { DB } from "../../platform/db/schema.ts";
 import type { EventLog } from "../../platform/event-log.ts";
 import type { RateLimiter } from "../../platform/rate-limit/rate-limit.ts";
 import type { Auth } from "./auth/auth.ts";
+import type { SignInProvider } from "./auth/sign-in-providers.ts";
 
 /**
  * What every operation of the accounts service may use, made once per service: each operation names the part it
@@ -15,8 +16,16 @@ export interface AccountsContext {
   dialect: Dialect;
   events: EventLog;
   rateLimiter: RateLimiter;
+  /** The OpenID Connect providers shoppers may sign in with (docs/decisions/039). */
+  signInProviders: readonly SignInProvider[];
 }
 
-export function accountsContext(auth: Auth, { db, dialect }: Pick<Database, "db" | "dialect">, events: EventLog, rateLimiter: RateLimiter): AccountsContext {
-  return { auth, db, dialect, events, rateLimiter };
+export function accountsContext(
+  auth: Auth,
+  { db, dialect }: Pick<Database, "db" | "dialect">,
+  events: EventLog,
+  rateLimiter: RateLimiter,
+  signInProviders: readonly SignInProvider[] = [],
+): AccountsContext {
+  return { auth, db, dialect, events, rateLimiter, signInProviders };
 }

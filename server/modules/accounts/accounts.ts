@@ -9,6 +9,8 @@ import { changePassword, isResetLinkValid, requestPasswordReset, resetPassword }
 import { register } from "./registration.ts";
 import { getSession, signIn, signOut } from "./sessions.ts";
 import { resendVerification, verifyEmail, type VerificationOutcome } from "./verification.ts";
+import type { SignInProvider } from "./auth/sign-in-providers.ts";
+import * as signInMethods from "./sign-in-methods.ts";
 
 export type { VerificationOutcome } from "./verification.ts";
 export { toSessionUser } from "./account-records.ts";
@@ -21,8 +23,14 @@ export { toSessionUser } from "./account-records.ts";
 
 export type AccountsService = ReturnType<typeof createAccountsService>;
 
-export function createAccountsService(auth: Auth, database: Pick<Database, "db" | "dialect">, events: EventLog, rateLimiter: RateLimiter) {
-  const ctx = accountsContext(auth, database, events, rateLimiter);
+export function createAccountsService(
+  auth: Auth,
+  database: Pick<Database, "db" | "dialect">,
+  events: EventLog,
+  rateLimiter: RateLimiter,
+  signInProviders: readonly SignInProvider[] = [],
+) {
+  const ctx = accountsContext(auth, database, events, rateLimiter, signInProviders);
   return {
     getSession: (caller: SessionCaller): Promise<{ user: SessionUser | null; session: SessionOutcome }> => getSession(ctx, caller),
     register: (input: unknown, caller: SessionCaller): Promise<{ email: string; accountId: string | null }> => register(ctx, input, caller),
@@ -37,5 +45,15 @@ export function createAccountsService(auth: Auth, database: Pick<Database, "db" 
     changePassword: (input: unknown, caller: SessionCaller): Promise<{ session: SessionOutcome }> => changePassword(ctx, input, caller),
     ensureAdmin: (admin: { email: string; password: string }): Promise<"created" | "promoted"> => ensureAdmin(ctx, admin),
     setAdmin: (email: string, isAdmin: boolean): Promise<void> => setAdmin(ctx, email, isAdmin),
+    // Sign-in with an OpenID Connect provider and the account's sign-in methods (sign-in-methods.ts).
+    signInProviders: (): { id: string; name: string }[] => signInProviders.map(({ id, name }) => ({ id, name })),
+    startProviderSignIn: (input: unknown, redirectTo: string, caller: SessionCaller) => signInMethods.startProviderSignIn(ctx, input, redirectTo, caller),
+    signInErrorMessage: (providerId: string | null, error: string) => signInMethods.signInErrorMessage(signInProviders, providerId, error),
+    chooseUsername: (user: SessionUser, input: unknown) => signInMethods.chooseUsername(ctx, user, input),
+    listSignInMethods: (user: SessionUser) => signInMethods.listSignInMethods(ctx, user),
+    startProviderLink: (input: unknown, caller: SessionCaller) => signInMethods.startProviderLink(ctx, input, caller),
+    linkErrorMessage: (providerId: string | null, error: string) => signInMethods.linkErrorMessage(signInProviders, providerId, error),
+    providerName: (providerId: string) => signInMethods.providerName(signInProviders, providerId),
+    removeProvider: (user: SessionUser, input: unknown, caller: SessionCaller) => signInMethods.removeProvider(ctx, user, input, caller),
   };
 }

@@ -4,11 +4,15 @@ import { clientIp } from "../../platform/http/client-ip.ts";
 import { currentUser, requestContext } from "../../platform/http/request-context.ts";
 import type { PlatformEnv } from "../../platform/http/http-env.ts";
 
-/** Better Auth's own endpoints under /api/auth, told the connection's address (a client cannot set it). */
-export const authApi = (authHandler: (request: Request) => Promise<Response>) => new Hono<PlatformEnv>().all("/*", async (c) => {
-  // A social provider's return address: none is configured, and Better Auth logged every stranger's call as an
-  // error. Its disabledPaths matches the pattern "/callback/:id" only literally, hence this check.
-  if (/\/api\/auth\/callback(?:\/|$)/.test(c.req.path)) return c.json({ message: "No sign-in provider is configured." }, 404);
+/**
+ * Better Auth's own endpoints under /api/auth, told the connection's address (a client cannot set it).
+ * `providerIds`: the sign-in providers configured, whose return addresses (/callback/<id>) are open.
+ */
+export const authApi = (authHandler: (request: Request) => Promise<Response>, providerIds: readonly string[] = []) => new Hono<PlatformEnv>().all("/*", async (c) => {
+  // A return address of a provider that is not configured: Better Auth would log every stranger's call as an
+  // error. Its disabledPaths cannot switch off "/callback/:id" (it matches patterns only literally), hence this check.
+  const callback = /\/api\/auth\/callback(?:\/|$)(.*)$/.exec(c.req.path);
+  if (callback && !providerIds.includes(callback[1]!.replace(/\/$/, ""))) return c.json({ message: "No such sign-in provider is configured." }, 404);
   // The caller's account is looked up as for every other route (one statement on the common path), so that the
   // request line and the events of a signed-in caller name it: Better Auth's own lookup stays inside the library.
   if (requestContext(c).sessionCredential) await currentUser(c);
@@ -29,7 +33,7 @@ export const authApiPaths = {
       method,
       {
         operationId: `${method}Auth`,
-        summary: "Better Auth's endpoints (sign-up, sign-in, sessions, verification, password reset); every other path answers 404",
+        summary: "Better Auth's endpoints (sign-up, sign-in with a password or a configured provider, sessions, verification, password reset); every other path answers 404",
         parameters: [
           {
             name: "endpoint",
@@ -41,6 +45,7 @@ export const authApiPaths = {
         ],
         responses: {
           "200": { description: "Done, as Better Auth answers it" },
+          "302": { description: "A provider's return address: on to the shop's page, or back to the login page with an error code" },
           "4XX": { description: "Refused: JSON with a message a person can read (429 with Retry-After)" },
         },
       },

@@ -21,3 +21,4 @@ export {
 export { meApi, profilePictureApi, profilesApi } from "./profiles-api.ts";
 export { verificationApi } from "./verification-api.ts";
 export { accountsMigrations } from "./migrations/accounts-migrations.ts";
+export type { SignInProvider } from "./auth/sign-in-providers.ts";

@@ -1,6 +1,7 @@
 import { Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import { messages } from "#common/shared/messages.ts";
 import { AuthCard } from "../components/auth-card.tsx";
+import { ProviderButtons } from "../components/provider-buttons.tsx";
 import { FormField } from "../../../shared/ui/form-field.tsx";
 import { FormMessage } from "../../../shared/ui/form-message.tsx";
 import { withPendingEmail } from "../../../shared/lib/pending-email.ts";
@@ -17,8 +18,12 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: "Login", description: "Log in to your Plant Shop account.", path: "/login" });
 
 export function loader({ context, request }: Route.LoaderArgs) {
-  if (context.user) throw redirect(safeRedirectTo(new URL(request.url).searchParams.get("redirectTo")));
-  return null;
+  const params = new URL(request.url).searchParams;
+  if (context.user) throw redirect(safeRedirectTo(params.get("redirectTo")));
+  // A provider sign-in that came back refused carries the library's error code (docs/decisions/039).
+  const error = params.get("error");
+  const providerError = error ? context.services.accounts.signInErrorMessage(params.get("provider"), error) : null;
+  return { providers: context.services.accounts.signInProviders(), providerError };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -30,7 +35,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   return result;
 }
 
-export default function Login({ actionData }: Route.ComponentProps) {
+export default function Login({ actionData, loaderData }: Route.ComponentProps) {
   const [params] = useSearchParams();
   const navigation = useNavigation();
   const failure = actionData && !actionData.ok ? actionData : undefined;
@@ -50,9 +55,10 @@ export default function Login({ actionData }: Route.ComponentProps) {
         </>
       }
     >
+      <ProviderButtons providers={loaderData.providers} redirectTo={safeRedirectTo(params.get("redirectTo"))} />
       <LoginForm
         errors={errors}
-        message={failure?.message}
+        message={failure?.message ?? loaderData.providerError ?? undefined}
         unverified={unverified}
         needsCode={needsCode}
         redirectTo={params.get("redirectTo") ?? "/"}

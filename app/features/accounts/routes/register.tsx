@@ -1,6 +1,7 @@
 import { Form, Link, redirect, useNavigation } from "react-router";
 import { messages } from "#common/shared/messages.ts";
 import { AuthCard } from "../components/auth-card.tsx";
+import { ProviderButtons } from "../components/provider-buttons.tsx";
 import { FormField } from "../../../shared/ui/form-field.tsx";
 import { FormMessage } from "../../../shared/ui/form-message.tsx";
 import { rememberPendingEmail } from "../../../shared/lib/pending-email.ts";
@@ -17,7 +18,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 
 export function loader({ context }: Route.LoaderArgs) {
   if (context.user) throw redirect("/");
-  return null;
+  return { providers: context.services.accounts.signInProviders() };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -27,7 +28,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   return redirectWithCookies(context, "/verify", [await rememberPendingEmail(context, result.email, result.accountId)], "accountCreated");
 }
 
-export default function Register({ actionData }: Route.ComponentProps) {
+export default function Register({ actionData, loaderData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const failure = actionData && !actionData.ok ? actionData : undefined;
   const { errors, onSubmit, prepare } = useFormErrors(() => import("#common/accounts/account-schemas.ts").then((m) => m.registerSchema), failure?.fieldErrors);
@@ -44,6 +45,7 @@ export default function Register({ actionData }: Route.ComponentProps) {
         </>
       }
     >
+      <ProviderButtons providers={loaderData.providers} redirectTo="/" />
       <Form method="post" noValidate onSubmit={onSubmit} onFocus={prepare} className="grid gap-4">
         <FormMessage message={formLevelMessage(failure)} />
         <FormField label="Full Name" name="name" autoComplete="name" error={errors.name} />

@@ -75,6 +75,11 @@ export const OPEN_AUTH_PATHS = [
   "/revoke-other-sessions",
   "/ok",
   "/error",
+  // Sign-in with an OpenID Connect provider (generic-oauth plugin, docs/decisions/039): the start, for JSON clients
+  // (the pages start it in-process), and the provider's return address, which auth-handler.ts opens only for a
+  // configured provider.
+  "/sign-in/social",
+  "/callback/:id",
 ] as const;
 
 /**
@@ -94,10 +99,7 @@ export const DISABLED_AUTH_PATHS = [
   // A verification link is followed through our page or POST /api/verification, which first ask for proof
   // that the person knows the account's password (decision 008); Better Auth's endpoint would verify without.
   "/verify-email",
-  "/sign-in/social",
-  // The social providers' return address (none is configured). Better Auth matches this entry only literally, so
-  // auth-handler.ts refuses the real addresses, /callback/<provider>, itself.
-  "/callback/:id",
+  // Linking and removing a provider: the sign-in methods page does it in-process, with the shop's rules and log.
   "/link-social",
   "/unlink-account",
   "/list-accounts",

@@ -17,6 +17,9 @@ import type { AuthAdapters, AuthDependencies, AuthHooksContext } from "./hooks-c
 import { sendExistingAccountNotice, sendPasswordResetMail, sendSignInCodeMail, sendVerificationMail } from "./mail-senders.ts";
 import { afterPasswordReset } from "./password-reset.ts";
 import { hashPassword, verifyPassword } from "./password-hashing.ts";
+import { providerAccounts } from "./provider-accounts.ts";
+import { recordProviderLinked } from "./provider-events.ts";
+import { PROVIDER_ACCOUNT_LINKING, providerSignInPlugins } from "./sign-in-providers.ts";
 
 export type { AuthDependencies } from "./hooks-context.ts";
 
@@ -64,7 +67,7 @@ export function createAuth(deps: AuthDependencies) {
       },
     },
     session: { modelName: "sessions", expiresIn: SESSION_IDLE_SECONDS, updateAge: SESSION_REFRESH_SECONDS },
-    account: { modelName: "accounts" },
+    account: { modelName: "accounts", accountLinking: PROVIDER_ACCOUNT_LINKING },
     // Only a SHA-256 of each reset token reaches the database, so a copy of it opens no account (decision 015).
     // (Verification links are tokens signed with the secret and are never stored.)
     verification: { modelName: "verifications", storeIdentifier: "hashed" },
@@ -99,7 +102,7 @@ export function createAuth(deps: AuthDependencies) {
       cookiePrefix: "plant-shop",
       defaultCookieAttributes: sessionCookieAttributes(https),
       cookies: Object.fromEntries(
-        ["session_token", "session_data", "account_data", "dont_remember", "admin_session", "oauth_state"].map((name) => [name, { name: cookieName(name) }]),
+        ["session_token", "session_data", "account_data", "dont_remember", "admin_session", "oauth_state", "state"].map((name) => [name, { name: cookieName(name) }]),
       ),
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
       database: { generateId: () => crypto.randomUUID() },
@@ -117,6 +120,9 @@ export function createAuth(deps: AuthDependencies) {
         disableSignUp: true,
         sendVerificationOTP: (data) => sendSignInCodeMail(hooks, data),
       }),
+      // Sign-in with Google or another OpenID Connect provider, when configured (docs/decisions/039).
+      ...providerSignInPlugins(deps.signInProviders),
+      providerAccounts(database.db, (link, origin) => recordProviderLinked(hooks, link, origin)),
     ],
     // Endpoints the shop does not use, among them every way to write a user's fields past our services.
     disabledPaths: [...DISABLED_AUTH_PATHS],

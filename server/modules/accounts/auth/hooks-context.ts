@@ -5,6 +5,7 @@ import type { Database } from "../../../platform/db/client.ts";
 import type { EventLog } from "../../../platform/event-log.ts";
 import type { MailOutbox } from "../../../platform/mail/mail-outbox.ts";
 import type { RateLimiter } from "../../../platform/rate-limit/rate-limit.ts";
+import type { SignInProvider } from "./sign-in-providers.ts";
 
 export interface AuthDependencies {
   database: Pick<Database, "db" | "dialect">;
@@ -15,6 +16,8 @@ export interface AuthDependencies {
   rateLimiter: RateLimiter;
   logger: Logger;
   events: EventLog;
+  /** The OpenID Connect providers shoppers may sign in with (none: the buttons and the return address are absent). */
+  signInProviders: readonly SignInProvider[];
 }
 
 /**

@@ -1,0 +1,68 @@
+import type { BetterAuthPlugin } from "better-auth";
+import { APIError, createAuthMiddleware } from "better-auth/api";
+import type { Kysely } from "kysely";
+import type { DB } from "../../../platform/db/schema.ts";
+import { CLIENT_IP_HEADER } from "./auth-rules.ts";
+import { withoutProviderTokens } from "./sign-in-providers.ts";
+
+/** Who asked, as a Better Auth endpoint saw it: for the account's activity log. */
+export interface ProviderLinkOrigin {
+  ip: string | null;
+  userAgent: string | null;
+}
+
+/** A provider account newly added to an account that already had a way in (a password or another provider). */
+export type OnProviderLinked = (link: { userId: string; providerId: string }, origin: ProviderLinkOrigin) => Promise<void>;
+
+interface EndpointContext {
+  headers?: Headers | undefined;
+  request?: Request | undefined;
+}
+
+/**
+ * The shop's rules around the provider sign-ins Better Auth runs (docs/decisions/039):
+ * - a sign-in or link is started by the redirect flow only: an ID token posted straight to /sign-in/social or
+ *   /link-social is refused, as that path skips the state and nonce that bind a provider's answer to this browser;
+ * - provider tokens are never stored (the shop calls no provider API);
+ * - a provider account added to an existing account is reported (`onLinked`), wherever it was linked: at a sign-in
+ *   whose verified e-mail matched, or from the sign-in methods page.
+ */
+export function providerAccounts(db: Kysely<DB>, onLinked: OnProviderLinked): BetterAuthPlugin {
+  return {
+    id: "plant-shop-provider-accounts",
+    init: () => ({
+      options: {
+        databaseHooks: {
+          account: {
+            create: {
+              before: async (account) => ({ data: withoutProviderTokens(account) }),
+              after: async (account, context) => {
+                if (account.providerId === "credential") return;
+                // An account made by this very sign-in has no other way in: that is a new account, not a link.
+                const others = await db.selectFrom("accounts").select("id").where("userId", "=", account.userId).where("id", "!=", account.id).executeTakeFirst();
+                if (others) await onLinked({ userId: account.userId, providerId: account.providerId }, originOf(context));
+              },
+            },
+            update: { before: async (account) => ({ data: withoutProviderTokens(account) }) },
+          },
+        },
+      },
+    }),
+    hooks: {
+      before: [
+        {
+          matcher: (context) => context.path === "/sign-in/social" || context.path === "/link-social",
+          handler: createAuthMiddleware(async (ctx) => {
+            const body = (ctx.body ?? {}) as Record<string, unknown>;
+            if (body.idToken !== undefined) throw new APIError("BAD_REQUEST", { message: "Sign in through the provider's page.", code: "ID_TOKEN_NOT_ACCEPTED" });
+          }),
+        },
+      ],
+    },
+  };
+}
+
+function originOf(context: EndpointContext | null | undefined): ProviderLinkOrigin {
+  const headers = context?.headers ?? context?.request?.headers;
+  return { ip: headers?.get(CLIENT_IP_HEADER) ?? null, userAgent: headers?.get("user-agent") ?? null };
+}
