@@ -97,6 +97,8 @@ export function createApp({ config, services, infrastructure, logger, health, pa
       dev: config.mode === "development",
       https: config.publicUrl.protocol === "https:",
       hstsIncludeSubdomains: config.hstsIncludeSubdomains,
+      // "Continue with <provider>" posts a form that the shop answers with a redirect to the provider's sign-in page.
+      formActionOrigins: config.signInProviders.map((provider) => new URL(provider.issuer).origin),
     }),
   );
   app.use(compression());

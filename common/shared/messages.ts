@@ -253,6 +253,8 @@ export const messages = {
     // Said whether or not an account has the address: it tells no more than that the provider did not vouch for it.
     notLinked: (provider: string) =>
       `We could not sign you in with ${provider}. If you already have an account here, log in with your password, then link ${provider} from your account's sign-in methods.`,
+    unverifiedNewAccount: (provider: string) =>
+      `${provider} has not confirmed your e-mail address, so no account was made with it. Create an account with your e-mail address instead.`,
     providerFailed: (provider: string) => `Signing in with ${provider} did not work. Please try again.`,
     chooseUsernameHeading: "Choose a username",
     chooseUsernameIntro: "One more step: choose the username shown on your profile and your reviews.",

@@ -33,7 +33,7 @@ export interface TestOidcProviderOptions {
 
 /** The provider's login page: one field, so a browser test signs in by typing a login and pressing "Sign in". */
 function loginPage(uid: string, problem?: string) {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Test ID: sign in</title></head><body>
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Test ID: sign in</title></head><body>
 <h1>Sign in to Test ID</h1>${problem ? `<p role="alert">${problem}</p>` : ""}
 <form method="post" action="/interaction/${uid}"><label>Login <input name="login" autocomplete="username"></label>
 <button type="submit">Sign in</button></form></body></html>`;

@@ -69,7 +69,9 @@ export async function startProviderSignIn(ctx: ProvidersContext, input: unknown,
 /** The words for a provider sign-in that came back refused (Better Auth's `error` code on the login page). */
 export function signInErrorMessage(providers: readonly SignInProvider[], providerId: string | null, error: string): string {
   const name = providers.find((provider) => provider.id === providerId)?.name ?? "that provider";
-  return error === "account_not_linked" ? m.notLinked(name) : m.providerFailed(name);
+  if (error === "account_not_linked") return m.notLinked(name);
+  if (error === "unable_to_create_user") return m.unverifiedNewAccount(name);
+  return m.providerFailed(name);
 }
 
 /** The words for a link that came back refused (Better Auth's `error` code on the sign-in methods page). */

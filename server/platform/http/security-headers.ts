@@ -11,7 +11,21 @@ const NONCE_SOURCE = / 'nonce-[^']*'/;
  * An answer a response cache stores or replays names its inline scripts by hash instead (`cspScriptHashes`): the
  * same bytes go to many visitors, and a nonce must never be shared between responses.
  */
-export function securityHeaders({ dev, https, hstsIncludeSubdomains = false }: { dev: boolean; https: boolean; hstsIncludeSubdomains?: boolean }) {
+export function securityHeaders({
+  dev,
+  https,
+  hstsIncludeSubdomains = false,
+  formActionOrigins = [],
+}: {
+  dev: boolean;
+  https: boolean;
+  hstsIncludeSubdomains?: boolean;
+  /**
+   * Other origins a form of the shop's may end up at: browsers apply form-action to every redirect a form post
+   * is answered with, and a post that starts a sign-in with an outside provider is answered with one to it.
+   */
+  formActionOrigins?: string[];
+}) {
   const headersWith = (scriptSrc: (string | typeof NONCE)[]) =>
     secureHeaders({
       contentSecurityPolicy: {
@@ -23,7 +37,7 @@ export function securityHeaders({ dev, https, hstsIncludeSubdomains = false }: {
         connectSrc: dev ? ["'self'", "ws:", "wss:"] : ["'self'"],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
-        formAction: ["'self'"],
+        formAction: ["'self'", ...formActionOrigins],
         frameAncestors: ["'none'"],
       },
       referrerPolicy: "strict-origin-when-cross-origin",

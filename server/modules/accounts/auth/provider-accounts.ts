@@ -3,7 +3,7 @@ import { APIError, createAuthMiddleware } from "better-auth/api";
 import type { Kysely } from "kysely";
 import type { DB } from "../../../platform/db/schema.ts";
 import { CLIENT_IP_HEADER } from "./auth-rules.ts";
-import { withoutProviderTokens } from "./sign-in-providers.ts";
+import { PROVIDER_CALLBACK_PATH, withoutProviderTokens } from "./sign-in-providers.ts";
 
 /** Who asked, as a Better Auth endpoint saw it: for the account's activity log. */
 export interface ProviderLinkOrigin {
@@ -21,6 +21,7 @@ interface EndpointContext {
 
 /**
  * The shop's rules around the provider sign-ins Better Auth runs (docs/decisions/039):
+ * - a first sign-in makes an account only for an address the provider has verified;
  * - a sign-in or link is started by the redirect flow only: an ID token posted straight to /sign-in/social or
  *   /link-social is refused, as that path skips the state and nonce that bind a provider's answer to this browser;
  * - provider tokens are never stored (the shop calls no provider API);
@@ -33,6 +34,14 @@ export function providerAccounts(db: Kysely<DB>, onLinked: OnProviderLinked): Be
     init: () => ({
       options: {
         databaseHooks: {
+          user: {
+            create: {
+              // A provider that has not verified the address makes no account: the shop's accounts act only with a
+              // proven address (decision 008), such an account would have no password to prove it with on /verify,
+              // and it would hold the address for whoever owns that provider account against the address's owner.
+              before: async (user, context) => (context?.path === PROVIDER_CALLBACK_PATH && !user.emailVerified ? false : undefined),
+            },
+          },
           account: {
             create: {
               before: async (account) => ({ data: withoutProviderTokens(account) }),
