@@ -17,6 +17,7 @@ import type { AuthAdapters, AuthDependencies, AuthHooksContext } from "./hooks-c
 import { sendExistingAccountNotice, sendPasswordResetMail, sendSignInCodeMail, sendVerificationMail } from "./mail-senders.ts";
 import { afterPasswordReset } from "./password-reset.ts";
 import { hashPassword, verifyPassword } from "./password-hashing.ts";
+import { securityActivity } from "./security-activity.ts";
 import { providerAccounts } from "./provider-accounts.ts";
 import { recordProviderLinked } from "./provider-events.ts";
 import { PROVIDER_ACCOUNT_LINKING, providerSignInPlugins } from "./sign-in-providers.ts";
@@ -123,6 +124,8 @@ export function createAuth(deps: AuthDependencies) {
       // Sign-in with Google or another OpenID Connect provider, when configured (docs/decisions/039).
       ...providerSignInPlugins(deps.signInProviders),
       providerAccounts(database.db, (link, origin) => recordProviderLinked(hooks, link, origin)),
+      // Last: it records what each endpoint finally did, after every other plugin's hooks (security-activity.ts).
+      securityActivity(database.db, Object.fromEntries(deps.signInProviders.map((provider) => [provider.id, provider.name]))),
     ],
     // Endpoints the shop does not use, among them every way to write a user's fields past our services.
     disabledPaths: [...DISABLED_AUTH_PATHS],
