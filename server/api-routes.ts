@@ -29,7 +29,7 @@ export function apiRoutes(services: Services, infrastructure: Pick<Infrastructur
     // Resumable uploads (tus): 5 MiB chunks, streamed to disk, their size checked by tus itself.
     .route("/uploads", uploadsApi(infrastructure.uploads))
     .use("*", ...jsonBodies(JSON_BODY_LIMIT, { reachesEndpoint: reachesEndpointBefore(noSuchEndpoint) }))
-    .route("/auth", authApi(services.authHandler, services.accounts.signInProviders().map((provider) => provider.id)))
+    .route("/auth", authApi(services.authHandler, () => services.accounts.signInProviders().map((provider) => provider.id)))
     .route("/me", meApi)
     .route("/verification", verificationApi(services.accounts))
     .route("/profiles", profilesApi(services.profiles))

@@ -69,6 +69,11 @@ async function continueWithProvider(page: Page, identity: TestIdentity) {
 }
 
 const userByEmail = (email: string) => database.db.selectFrom("users").selectAll().where("email", "=", email.toLowerCase()).executeTakeFirst();
+/** The account's activity log, oldest first: "kind method". */
+const eventsOf = async (userId: string) =>
+  (await database.db.selectFrom("security_events").select(["kind", "method"]).where("user_id", "=", userId).orderBy("created_at").orderBy("id").execute()).map(
+    (row) => `${row.kind} ${row.method ?? ""}`.trim(),
+  );
 const providersOf = async (userId: string) =>
   (await database.db.selectFrom("accounts").select("providerId").where("userId", "=", userId).orderBy("providerId").execute()).map((row) => row.providerId);
 
@@ -137,6 +142,8 @@ test.describe("signing in with an OpenID Connect provider", () => {
     await expect(page).toHaveURL(urlIs("/orders"));
     await expect(mainNav(page).getByRole("button", { name: "Logout" })).toBeVisible();
     expect(await userByEmail(identity.email)).toMatchObject({ username: "asha_k", displayUsername: "Asha_K" });
+    // A new account made by the provider: a sign-in with it, no link to an earlier account.
+    expect(await eventsOf(user!.id)).toEqual([`signed-in ${PROVIDER_NAME}`]);
     // The taken name was refused with a 409, which the browser logs.
     allowStatusLogs(consoleErrors, 409);
   });
@@ -162,6 +169,7 @@ test.describe("signing in with an OpenID Connect provider", () => {
     expect(await providersOf(shopper.id)).toEqual(["credential", "oidc"]);
     // The provider's name does not replace the one the shopper gave.
     expect((await userByEmail(shopper.email))!.name).not.toBe("Someone Else");
+    expect(await eventsOf(shopper.id)).toEqual([`provider-linked ${PROVIDER_NAME}`, `signed-in ${PROVIDER_NAME}`]);
     const sessions = await database.db.selectFrom("sessions").select("userId").where("userId", "=", shopper.id).execute();
     expect(sessions.length).toBeGreaterThan(1);
   });
@@ -176,6 +184,7 @@ test.describe("signing in with an OpenID Connect provider", () => {
     await expect(page).toHaveURL((url) => url.pathname === "/login");
     await expect(page.getByRole("alert")).toHaveText(m.notLinked(PROVIDER_NAME));
     expect(await providersOf(shopper.id)).toEqual(["credential"]);
+    expect(await eventsOf(shopper.id)).toEqual([]);
     expect(await database.db.selectFrom("sessions").select("id").where("userId", "=", shopper.id).execute()).toEqual(sessionsBefore);
     await expect(mainNav(page)).toHaveCount(0);
     await page.goto(at("/orders"));
@@ -215,6 +224,7 @@ test.describe("the account's sign-in methods", () => {
     await expect(page.getByRole("status").filter({ hasText: m.removed(PROVIDER_NAME) })).toBeVisible();
     await expect(methodRow(page, PROVIDER_NAME).getByRole("button", { name: m.link(PROVIDER_NAME) })).toBeVisible();
     expect(await providersOf(shopper.id)).toEqual(["credential"]);
+    expect(await eventsOf(shopper.id)).toEqual([`provider-linked ${PROVIDER_NAME}`, `provider-unlinked ${PROVIDER_NAME}`]);
   });
 
   test("a visitor is sent to log in", async ({ page }) => {

@@ -8,11 +8,11 @@ import type { PlatformEnv } from "../../platform/http/http-env.ts";
  * Better Auth's own endpoints under /api/auth, told the connection's address (a client cannot set it).
  * `providerIds`: the sign-in providers configured, whose return addresses (/callback/<id>) are open.
  */
-export const authApi = (authHandler: (request: Request) => Promise<Response>, providerIds: readonly string[] = []) => new Hono<PlatformEnv>().all("/*", async (c) => {
+export const authApi = (authHandler: (request: Request) => Promise<Response>, providerIds: () => readonly string[] = () => []) => new Hono<PlatformEnv>().all("/*", async (c) => {
   // A return address of a provider that is not configured: Better Auth would log every stranger's call as an
   // error. Its disabledPaths cannot switch off "/callback/:id" (it matches patterns only literally), hence this check.
   const callback = /\/api\/auth\/callback(?:\/|$)(.*)$/.exec(c.req.path);
-  if (callback && !providerIds.includes(callback[1]!.replace(/\/$/, ""))) return c.json({ message: "No such sign-in provider is configured." }, 404);
+  if (callback && !providerIds().includes(callback[1]!.replace(/\/$/, ""))) return c.json({ message: "No such sign-in provider is configured." }, 404);
   // The caller's account is looked up as for every other route (one statement on the common path), so that the
   // request line and the events of a signed-in caller name it: Better Auth's own lookup stays inside the library.
   if (requestContext(c).sessionCredential) await currentUser(c);

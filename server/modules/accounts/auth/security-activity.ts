@@ -47,7 +47,9 @@ export function securityActivity(db: Kysely<DB>, providerNames: Record<string, s
             const caller = endpointCaller(ctx.headers);
             const returned = ctx.context.returned;
             const newSession = ctx.context.newSession;
-            if (newSession && !isAPIError(returned) && !SESSION_RENEWALS.has(ctx.path)) {
+            // A provider's return address ends by redirecting (an APIError of status 302), also when it signed in.
+            const refused = isAPIError(returned) && returned.statusCode >= 400;
+            if (newSession && !refused && !SESSION_RENEWALS.has(ctx.path)) {
               const listed = SIGN_IN_METHODS[ctx.path] ?? null;
               const providerId = String((ctx.params as Record<string, unknown> | undefined)?.id ?? "");
               const method = listed === PROVIDER_SIGN_IN ? (providerNames[providerId] ?? providerId) : listed;
