@@ -125,13 +125,15 @@ export async function removeProvider(ctx: ProvidersContext, user: SessionUser, i
   const account = id === "credential" ? undefined : rows.find((row) => row.providerId === id);
   if (!account) throw new NotFoundError(m.notLinkedToRemove(name));
   if (rows.length < 2) throw new ServiceError(409, m.lastWayIn(name));
-  try {
-    await ctx.auth.api.unlinkAccount({ body: { accountId: account.id }, headers: await authHeaders(ctx.auth, caller) });
-  } catch (error) {
-    if (isAPIError(error) && errorCode(error) === "SESSION_NOT_FRESH") throw new ServiceError(403, m.loginAgainToRemove);
-    if (isAPIError(error) && errorCode(error) === "FAILED_TO_UNLINK_LAST_ACCOUNT") throw new ServiceError(409, m.lastWayIn(name));
-    throw error;
-  }
+  const headers = await authHeaders(ctx.auth, caller);
+  await callAuth(() =>
+    ctx.auth.api.unlinkAccount({ body: { accountId: account.id }, headers }).catch((error: unknown) => {
+      // Better Auth's own refusals, in the page's words; any other goes through callAuth's translation.
+      if (isAPIError(error) && errorCode(error) === "SESSION_NOT_FRESH") throw new ServiceError(403, m.loginAgainToRemove);
+      if (isAPIError(error) && errorCode(error) === "FAILED_TO_UNLINK_LAST_ACCOUNT") throw new ServiceError(409, m.lastWayIn(name));
+      throw error;
+    }),
+  );
   await recordProviderUnlinked(ctx.db, { userId: user.id, method: name }, caller);
   return { name };
 }
