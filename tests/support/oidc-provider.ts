@@ -24,6 +24,7 @@ export interface TestOidcProvider {
 }
 
 export interface TestOidcProviderOptions {
+  /** 0: any free port (the issuer names the one it got). */
   port: number;
   /** The addresses the provider may send people back to (the shop's /api/auth/callback/<id>). */
   redirectUris: string[];
@@ -91,7 +92,14 @@ export async function startTestOidcProvider({
   clientId = "plant-shop",
   clientSecret = `test-secret-${randomUUID()}`,
 }: TestOidcProviderOptions): Promise<TestOidcProvider> {
-  const issuer = `http://127.0.0.1:${port}`;
+  // Listening first: with port 0 the issuer's address is known only once the port is.
+  let handle: http.RequestListener = (_request, response) => void response.writeHead(503).end();
+  const server = http.createServer((request, response) => handle(request, response));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => resolve());
+  });
+  const issuer = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   const identities = new Map<string, TestIdentity>();
   const signingKey = { ...generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ format: "jwk" }), kid: "test-key", alg: "RS256", use: "sig" };
 
@@ -134,7 +142,7 @@ export async function startTestOidcProvider({
   });
 
   const callback = provider.callback();
-  const server = http.createServer((request, response) => {
+  handle = (request, response) => {
     const interaction = /^\/interaction\/([^/?]+)/.exec(request.url ?? "");
     if (!interaction) {
       callback(request, response);
@@ -155,11 +163,7 @@ export async function startTestOidcProvider({
     })().catch((error: unknown) => {
       response.writeHead(500, { "Content-Type": "text/plain" }).end(String(error));
     });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, "127.0.0.1", () => resolve());
-  });
+  };
 
   return {
     issuer,
