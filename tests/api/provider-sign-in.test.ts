@@ -154,6 +154,14 @@ describe("the provider endpoints over HTTP", () => {
     expect(new URL((await started.json()).url).origin).toBe(provider.issuer);
   });
 
+  it("start at most 30 sign-ins a minute from one address", async () => {
+    const start = () => shop.app.request("/api/auth/sign-in/social", postJson({ provider: "oidc", callbackURL: "/" }));
+    for (let i = 0; i < 30; i++) expect((await start()).status).toBe(200);
+    const refused = await start();
+    expect(refused.status).toBe(429);
+    expect((await refused.json()).message).toMatch(/^Too many sign-ins with a provider\./);
+  });
+
   it("answer 404 at the return address of a provider that is not configured", async () => {
     for (const path of ["/api/auth/callback/google?state=abc&code=1", "/api/auth/callback/oidc/extra?state=abc", "/api/auth/callback"]) {
       expect([path, (await shop.app.request(path)).status]).toEqual([path, 404]);

@@ -123,7 +123,7 @@ export function createAuth(deps: AuthDependencies) {
       }),
       // Sign-in with Google or another OpenID Connect provider, when configured (docs/decisions/039).
       ...providerSignInPlugins(deps.signInProviders),
-      providerAccounts(database.db, (link, origin) => recordProviderLinked(hooks, link, origin)),
+      providerAccounts(hooks, (link, origin) => recordProviderLinked(hooks, link, origin)),
       // Last: it records what each endpoint finally did, after every other plugin's hooks (security-activity.ts).
       securityActivity(database.db, Object.fromEntries(deps.signInProviders.map((provider) => [provider.id, provider.name]))),
     ],
