@@ -148,6 +148,22 @@ test.describe("signing in with an OpenID Connect provider", () => {
     allowStatusLogs(consoleErrors, 409);
   });
 
+  test("the provider button and the username page work without JavaScript", async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    const identity = provider.addIdentity({ email: `nojs-${Date.now()}@example.com`, emailVerified: true, name: "Kiran Rao" });
+    await page.goto(at("/login?redirectTo=%2Forders"));
+    await continueWithProvider(page, identity);
+    await expect(page).toHaveURL(urlIs("/choose-username?redirectTo=%2Forders"));
+    await page.getByLabel("Username").fill("no");
+    await page.getByRole("button", { name: "Continue" }).click();
+    await expect(page.getByText(messages.validation.usernameInvalid)).toBeVisible();
+    await page.getByLabel("Username").fill(`kiran_${Date.now() % 1_000_000}`);
+    await page.getByRole("button", { name: "Continue" }).click();
+    await expect(page).toHaveURL(urlIs("/orders"));
+    await context.close();
+  });
+
   test("a first sign-in with an address the provider has not verified makes no account", async ({ page }) => {
     const identity = provider.addIdentity({ email: `unchecked-${Date.now()}@example.com`, emailVerified: false, name: "Dev Unchecked" });
     await page.goto(at("/register"));
