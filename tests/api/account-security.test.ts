@@ -1,8 +1,7 @@
 import type { KyselyPlugin } from "kysely";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { messages } from "#common/shared/messages.ts";
-import { listSecurityEvents } from "../../server/modules/accounts/index.ts";
-import { LAST_USE_STEP_MS, noteSessionUse } from "../../server/modules/accounts/session-last-use.ts";
+import { LAST_USE_STEP_MS, listSecurityEvents, noteSessionUse } from "../../server/modules/accounts/index.ts";
 import type { SessionCaller } from "../../server/platform/session-user.ts";
 import { callerWith } from "../support/accounts.ts";
 import { useAppWithPages } from "../support/app-with-pages.ts";
