@@ -113,3 +113,26 @@ test("the security page lists the account's sessions, ends one and then all othe
     for (const browserContext of [laptop.context, desktop.context, tablet.context]) await browserContext.close();
   }
 });
+
+test("without JavaScript, the security page ends another browser's session and says so", async ({ browser, shopDb }) => {
+  const [person] = await insertShoppers(shopDb.db, 1, { password: PASSWORD, prefix: "security-nojs", dialect: shopDb.dialect });
+  await shopDb.db.deleteFrom("sessions").where("userId", "=", person!.userId).execute();
+  const { email } = await shopDb.db.selectFrom("users").select("email").where("id", "=", person!.userId).executeTakeFirstOrThrow();
+  const noScript = await browser.newContext({ userAgent: CHROME_LINUX, javaScriptEnabled: false });
+  const desktop = await browserAs(browser, FIREFOX_WINDOWS);
+  try {
+    await logIn(desktop.page, { email, password: PASSWORD });
+    const page = await noScript.newPage();
+    await page.goto(SECURITY_PAGE);
+    await submitLogin(page, { email, password: PASSWORD });
+    await expect(page).toHaveURL(urlIs(SECURITY_PAGE));
+    await expect(sessionRow(page, "Chrome 130 on Linux")).toContainText("This device");
+    await sessionRow(page, "Firefox 128 on Windows 10").getByRole("button", { name: "End" }).click();
+    await expect(page.getByText(messages.security.sessionEnded("Firefox 128 on Windows 10"))).toBeVisible();
+    await expect(sessionRows(page)).toHaveCount(1);
+    await expectSignedOut(desktop.page);
+  } finally {
+    await noScript.close();
+    await desktop.context.close();
+  }
+});
