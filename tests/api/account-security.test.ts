@@ -1,7 +1,7 @@
 import type { KyselyPlugin } from "kysely";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { messages } from "#common/shared/messages.ts";
-import { LAST_USE_STEP_MS, listSecurityEvents, noteSessionUse } from "../../server/modules/accounts/index.ts";
+import { LAST_USE_STEP_MS, listSecurityEvents, noteSessionUse, recordSecurityEvent } from "../../server/modules/accounts/index.ts";
 import type { SessionCaller } from "../../server/platform/session-user.ts";
 import { callerWith } from "../support/accounts.ts";
 import { useAppWithPages } from "../support/app-with-pages.ts";
@@ -33,6 +33,15 @@ async function shopperOnTwoDevices(prefix: string) {
   const laptop = await signInFrom(CHROME_LINUX);
   const desktop = await signInFrom(FIREFOX_WINDOWS);
   return { userId: person!.userId, email, laptop, desktop, inserted: person!.cookie };
+}
+
+/**
+ * Another shopper, signed in once by a session written into the database: Better Auth's sign-in is limited to 30 a
+ * minute from one address, and every request of this file comes from the same one.
+ */
+async function otherShopper(prefix: string) {
+  const [person] = await insertShoppers(shop.app.database.db, 1, { password: PASSWORD, prefix, dialect: shop.app.database.dialect });
+  return { userId: person!.userId, cookie: person!.cookie };
 }
 
 const sessionsOf = (userId: string) =>
@@ -75,10 +84,13 @@ const postPage = (cookie: string | null, fields: Record<string, string>) =>
   });
 
 describe("the security page's sessions", () => {
-  it("lists every session of the owner with its browser and system in words, and marks the one asking as this device", async () => {
+  it("lists every session of the owner and no one else's, with its browser and system in words, and marks the one asking as this device", async () => {
     const asha = await shopperOnTwoDevices("sec-list");
+    const ravi = await otherShopper("sec-list-other");
     const { sessions } = await shop.app.services.accounts.securityOverview(await viewer(asha.laptop), caller(asha.laptop));
     expect(sessions).toHaveLength(3);
+    const ravisIds = (await sessionsOf(ravi.userId)).map((session) => session.id);
+    expect(sessions.filter((session) => ravisIds.includes(session.id))).toEqual([]);
     expect(sessions[0]).toMatchObject({ device: "Chrome 130 on Linux", current: true, id: await sessionIdOf(asha.userId, asha.laptop) });
     const desktop = sessions.find((s) => s.device === "Firefox 128 on Windows 10");
     expect(desktop).toMatchObject({ current: false, id: await sessionIdOf(asha.userId, asha.desktop) });
@@ -138,8 +150,8 @@ describe("the security page's sessions", () => {
 
   it("refuses to end another account's session by its id, and that session stays signed in", async () => {
     const asha = await shopperOnTwoDevices("sec-mine");
-    const ravi = await shopperOnTwoDevices("sec-other");
-    const ravisSession = await sessionIdOf(ravi.userId, ravi.desktop);
+    const ravi = await otherShopper("sec-other");
+    const ravisSession = await sessionIdOf(ravi.userId, ravi.cookie);
     const response = await postPage(asha.laptop, { sessionId: ravisSession });
     expect(response.status).toBe(404);
     expect(await response.text()).toContain(messages.security.sessionUnknown);
@@ -147,7 +159,7 @@ describe("the security page's sessions", () => {
       status: 404,
       message: messages.security.sessionUnknown,
     });
-    expect(await signedInAs(ravi.desktop)).toBe(ravi.userId);
+    expect(await signedInAs(ravi.cookie)).toBe(ravi.userId);
     expect((await listSecurityEvents(shop.app.database.db, ravi.userId)).map((event) => event.kind)).not.toContain("session-ended");
   });
 
@@ -170,14 +182,14 @@ describe("the security page's sessions", () => {
 
   it("ends all the owner's other sessions and no one else's, recording each with its device", async () => {
     const asha = await shopperOnTwoDevices("sec-all");
-    const ravi = await shopperOnTwoDevices("sec-all-other");
+    const ravi = await otherShopper("sec-all-other");
     const response = await postPage(asha.laptop, { intent: "end-others" });
     expect(response.status).toBe(200);
     expect(await response.text()).toContain(messages.security.otherSessionsEnded(2));
     expect(await signedInAs(asha.laptop)).toBe(asha.userId);
     expect(await signedInAs(asha.desktop)).toBeNull();
     expect(await signedInAs(asha.inserted)).toBeNull();
-    for (const cookie of [ravi.laptop, ravi.desktop, ravi.inserted]) expect(await signedInAs(cookie)).toBe(ravi.userId);
+    expect(await signedInAs(ravi.cookie)).toBe(ravi.userId);
     const ended = (await listSecurityEvents(shop.app.database.db, asha.userId)).filter((event) => event.kind === "session-ended");
     expect(ended.map((event) => event.method).sort()).toEqual(["Firefox 128 on Windows 10", "Unknown browser"]);
   });
@@ -196,7 +208,8 @@ describe("the security page's sessions", () => {
 describe("the security page's activity list", () => {
   it("shows the owner's sign-ins and failed sign-ins with the device in words, and only the owner's", async () => {
     const asha = await shopperOnTwoDevices("sec-activity");
-    const ravi = await shopperOnTwoDevices("sec-activity-other");
+    const ravi = await otherShopper("sec-activity-other");
+    await recordSecurityEvent(shop.app.database.db, { userId: ravi.userId, kind: "provider-linked", method: "Google", ip: null, userAgent: null });
     expect((await shop.app.request("/api/auth/sign-in/email", postJson({ email: asha.email, password: "not-the-password-1" }, { "User-Agent": FIREFOX_WINDOWS }))).status).toBe(401);
     const { activity } = await shop.app.services.accounts.securityOverview(await viewer(asha.laptop), caller(asha.laptop));
     expect(activity.map((event) => [event.kind, event.method, event.device])).toEqual([
@@ -204,7 +217,6 @@ describe("the security page's activity list", () => {
       ["signed-in", "password", "Firefox 128 on Windows 10"],
       ["signed-in", "password", "Chrome 130 on Linux"],
     ]);
-    expect(activity.some((event) => JSON.stringify(event).includes(ravi.userId))).toBe(false);
     expect(JSON.stringify(activity)).not.toContain("Mozilla/5.0");
   });
 });
