@@ -22,4 +22,5 @@ export { meApi, profilePictureApi, profilesApi } from "./profiles-api.ts";
 export { verificationApi } from "./verification-api.ts";
 export { listSecurityEvents, recordSecurityEvent, type SecurityEvent, type SecurityEventKind } from "./security-events.ts";
 export { accountsMigrations } from "./migrations/accounts-migrations.ts";
+export { LAST_USE_STEP_MS, noteSessionUse } from "./session-last-use.ts";
 export type { SignInProvider } from "./auth/sign-in-providers.ts";

@@ -71,8 +71,15 @@ export default function Profile({ loaderData: profile, actionData }: Route.Compo
         <p className="mt-8">
           <Link to="/orders" className="font-semibold text-leaf-800 underline underline-offset-4">
             Your orders
-          </Link>{" "}
-          · <Link to="/account/sign-in-methods" className="font-semibold text-leaf-800 underline underline-offset-4">{messages.signInMethods.manage}</Link>
+          </Link>
+          {" · "}
+          <Link to="/account/security" className="font-semibold text-leaf-800 underline underline-offset-4">
+            Sign-in and security
+          </Link>
+          {" · "}
+          <Link to="/account/sign-in-methods" className="font-semibold text-leaf-800 underline underline-offset-4">
+            {messages.signInMethods.manage}
+          </Link>
         </p>
       ) : null}
       {"email" in profile ? <ChangePassword actionData={actionData} /> : null}
