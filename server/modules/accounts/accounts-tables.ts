@@ -49,10 +49,21 @@ export interface AccountTable {
   updatedAt: Timestamp;
 }
 
+/** Better Auth's stored one-time values: reset links (by the account's id), sign-in codes (by a hash of the address). */
+export interface VerificationTable {
+  id: string;
+  identifier: string;
+  value: string;
+  expiresAt: Timestamp;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
 declare module "../../platform/db/schema.ts" {
   interface DB {
     users: UserTable;
     sessions: SessionTable;
     accounts: AccountTable;
+    verifications: VerificationTable;
   }
 }
