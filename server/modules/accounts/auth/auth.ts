@@ -18,6 +18,7 @@ import { EMAIL_LINK_HOURS, sendExistingAccountNotice, sendPasswordResetMail, sen
 import { removeAccountRecords } from "../account-deletion.ts";
 import { afterPasswordReset } from "./password-reset.ts";
 import { hashPassword, verifyPassword } from "./password-hashing.ts";
+import { securityActivity } from "./security-activity.ts";
 
 export type { AuthDependencies } from "./hooks-context.ts";
 
@@ -122,6 +123,8 @@ export function createAuth(deps: AuthDependencies) {
         disableSignUp: true,
         sendVerificationOTP: (data) => sendSignInCodeMail(hooks, data),
       }),
+      // Last: it records what each endpoint finally did, after every other plugin's hooks (security-activity.ts).
+      securityActivity(database.db),
     ],
     // Endpoints the shop does not use, among them every way to write a user's fields past our services.
     disabledPaths: [...DISABLED_AUTH_PATHS],
