@@ -11,6 +11,7 @@ import { authRateRules, CLIENT_IP_HEADER } from "./auth/auth-rules.ts";
 import { readEmailChangeToken } from "./auth/email-change-tokens.ts";
 import { authHeaders, callAuth } from "./auth-calls.ts";
 import { asProvenOwner } from "./owner-proof.ts";
+import { recordSecurityEvent } from "./security-events.ts";
 
 // Changing an account's e-mail address (decision 040), with Better Auth's own change of address: asked for on
 // /account/email with the password (or a recent login), confirmed by the link the library signs and we mail to
@@ -100,6 +101,7 @@ export async function confirmEmailChange(ctx: EmailChangeContext, viewer: Sessio
     let others = trx.deleteFrom("sessions").where("userId", "=", account.id);
     if (kept) others = others.where("token", "!=", kept);
     await others.execute();
+    await recordSecurityEvent(trx, { userId: account.id, kind: "email-changed", method: null, ip: caller.clientIp, userAgent: caller.userAgent });
     await ctx.outbox.enqueue(trx, {
       kind: "email-changed",
       reference: account.id,
