@@ -16,12 +16,12 @@ const ac = messages.accountChanges;
 type ProofContext = Pick<AccountsContext, "auth" | "db" | "events" | "rateLimiter">;
 
 /** What the account must show: its password, or (with none) a recent login, which the caller's session is or not. */
-export type OwnerProof = { kind: "password" } | { kind: "recent-login"; recent: boolean };
+export type OwnerProof = { kind: "password" } | { kind: "recent-login"; recent: boolean; withinMinutes: number };
 
 export async function ownerProofOf(ctx: Pick<ProofContext, "auth" | "db">, userId: string, caller: SessionCaller): Promise<OwnerProof> {
   const credential = await (await ctx.auth.$context).internalAdapter.findCredentialAccount(userId);
   if (typeof credential?.password === "string") return { kind: "password" };
-  return { kind: "recent-login", recent: await isRecentLogin(ctx, userId, caller) };
+  return { kind: "recent-login", recent: await isRecentLogin(ctx, userId, caller), withinMinutes: FRESH_SIGN_IN_MINUTES };
 }
 
 /** Whether the caller's session is the account's and began (a login) within FRESH_SIGN_IN_MINUTES. */

@@ -72,6 +72,14 @@ export default function Profile({ loaderData: profile, actionData }: Route.Compo
           <Link to="/orders" className="font-semibold text-leaf-800 underline underline-offset-4">
             Your orders
           </Link>
+          {" · "}
+          <Link to="/account/email" className="font-semibold text-leaf-800 underline underline-offset-4">
+            {messages.accountChanges.changeEmailLink}
+          </Link>
+          {" · "}
+          <Link to="/account/delete" className="font-semibold text-leaf-800 underline underline-offset-4">
+            {messages.accountChanges.deleteAccountLink}
+          </Link>
         </p>
       ) : null}
       {"email" in profile ? <ChangePassword actionData={actionData} /> : null}
