@@ -32,6 +32,8 @@ async function openOwnProfile(page: Page) {
 
 test.describe("changing the e-mail address", () => {
   test("the link mailed to the new address changes it; until then the old one signs in; other sessions end and the old address is told", async ({ page, browser }) => {
+    // Three browsers, four logins (each an argon2 hash) and four mails waited for: longer than the default.
+    test.setTimeout(90_000);
     const person = await newVerifiedPerson(page, "Nisha Pillai");
     const elsewhere = await browser.newContext();
     const other = await elsewhere.newPage();
