@@ -2,7 +2,7 @@ import { sql, type Kysely } from "kysely";
 import type { MigrationContext } from "../../../platform/db/migrate.ts";
 
 /**
- * An order outlives its customer's account (docs/decisions/040-account-deletion.md): deleting an account detaches
+ * An order outlives its customer's account (docs/decisions/040-account-deletion-and-email-change.md): deleting an account detaches
  * its orders (`detachCustomer`), so `orders.user_id` may now be null. The foreign key stays `on delete restrict`:
  * an account whose orders were not detached first still cannot be deleted.
  *
