@@ -1,3 +1,4 @@
+import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { messages } from "../../common/shared/messages.ts";
 import { createProduct } from "../support/factories.ts";
@@ -67,6 +68,20 @@ describe("deleting an account", () => {
     const mail = await shop.capture.waitFor((m) => m.to.includes(person.email) && m.subject.includes("account has been deleted"));
     expect(mail.text).toContain("Your reviews stay");
   });
+
+  it("removes the uploaded picture's file once the account is gone", async () => {
+    const { person, cookie } = await signUpVerified(shop.app, shop.capture);
+    const { caller, user } = await signedIn(cookie);
+    const picture = await sharp({ create: { width: 40, height: 40, channels: 3, background: "#25632e" } }).png().toBuffer();
+    const { avatarUrl } = await shop.app.services.profiles.setPicture(user, user.id, new Uint8Array(picture));
+    const name = avatarUrl.slice(avatarUrl.lastIndexOf("/") + 1);
+    expect(await shop.app.infrastructure.media.open(name)).not.toBeNull();
+
+    await shop.app.services.accounts.deleteAccount(user, { password: person.password }, caller);
+
+    expect(await shop.app.infrastructure.media.open(name)).toBeNull();
+    // The picture starts a decoder process of its own, which takes seconds on a busy machine.
+  }, 20_000);
 
   it("deletes nothing on a wrong password, and says so on the password field", async () => {
     const { person, cookie, userId } = await signUpVerified(shop.app, shop.capture);
