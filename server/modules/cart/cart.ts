@@ -61,6 +61,11 @@ export async function deleteOrderedLines(trx: Kysely<DB>, lineIds: string[]): Pr
   await trx.deleteFrom("cart_items").where("id", "in", lineIds).execute();
 }
 
+/** Empties a deleting account's cart, inside the caller's transaction (the account's deletion, decision 040). */
+export async function emptyCartOf(trx: Kysely<DB>, userId: string): Promise<void> {
+  await trx.deleteFrom("cart_items").where("user_id", "=", userId).execute();
+}
+
 /** A shopper's lines with their products and first pictures, in the order they were added. */
 const cartWithProducts = compiledOnce((db, { userId }: { userId: string }) =>
   db
