@@ -106,8 +106,8 @@ export function createApp({ config, services, infrastructure, logger, health, pa
   app.use(sameOriginOnly(origin));
   app.use(refuseControlCharactersInUrl());
   const sessionCookies = createSessionCookies({ https: config.publicUrl.protocol === "https:" });
-  app.use(sessions(sessionCookies, (caller) => services.accounts.getSession(caller)));
   // A visitor's cart joins the account's at any sign-in: every way of signing in answers through here (decision 037).
+  // Outside sessions(), so that it also sees a session that middleware passes on (the verification API's).
   const visitorCarts = createVisitorCartCookies({ https: config.publicUrl.protocol === "https:", sealer: infrastructure.sealer });
   app.use(
     mergeVisitorCartOnSignIn({
@@ -118,6 +118,7 @@ export function createApp({ config, services, infrastructure, logger, health, pa
         (await services.accounts.getSession({ sessionCredential: credential, clientIp: null, userAgent: null })).user?.id ?? null,
     }),
   );
+  app.use(sessions(sessionCookies, (caller) => services.accounts.getSession(caller)));
 
   app.get("/healthz", (c) => (health.ready ? c.text("ok") : c.text("starting or stopping", 503)));
   app.get("/readyz", async (c) => {
