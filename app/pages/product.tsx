@@ -50,7 +50,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 async function addToVisitorCart(context: Route.ActionArgs["context"], form: Record<string, unknown>) {
   let cookies: string[] = [];
   const result = await actionResult(() =>
-    context.services.cart.addToVisitorCart(context.visitorCart.token, form).then((outcome) => ((cookies = context.visitorCart.write(outcome)), {})),
+    context.services.cart.addToVisitorCart(context.visitorCart.token, form, context.request).then((outcome) => ((cookies = context.visitorCart.write(outcome)), {})),
   );
   if ("data" in result) return result;
   const headers = new Headers();

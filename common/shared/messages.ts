@@ -183,6 +183,8 @@ export const messages = {
     mergeLimitedByStock: (name: string, quantity: number) => (quantity > 0 ? `${name} was limited to ${quantity} by stock` : `${name} is out of stock`),
     mergeLimitedByMax: (name: string, quantity: number) => `${name} was limited to ${quantity}, the most a cart holds of one plant`,
     mergeMoreLimited: (count: number) => `and ${count} more ${count === 1 ? "plant was" : "plants were"} limited`,
+    /** Many visitors' carts started from one address within the hour (the refusal adds when to try again). */
+    tooManyVisitorCarts: "Many carts were started from your network in a short time.",
   },
   checkout: {
     heading: "Checkout",

@@ -3,6 +3,7 @@ import { addToCartSchema, cartSchema, setQuantitySchema } from "#common/cart/car
 import type { PlatformEnv } from "../../platform/http/http-env.ts";
 import type { CartService } from "./cart.ts";
 import { describeRoute, idParameter, json, jsonBody, problems } from "../../platform/http/api-docs.ts";
+import { clientIp } from "../../platform/http/client-ip.ts";
 import { currentUser } from "../../platform/http/request-context.ts";
 import { readJson } from "../../platform/http/read-json.ts";
 import type { VisitorCartCookies } from "./visitor-cart-cookie.ts";
@@ -43,7 +44,7 @@ export const cartApi = (cart: CartService, visitorCarts: VisitorCartCookies) => 
       describeRoute({
         summary: "Add a product (quantity 1 by default; never beyond the stock). A visitor's first add sets the cart's cookie",
         requestBody: jsonBody(addToCartSchema),
-        responses: { 201: json(cartSchema, "The cart"), ...problems(400, 404, 409) },
+        responses: { 201: json(cartSchema, "The cart"), ...problems(400, 404, 409, 429) },
       }),
       async (c) => {
         const user = await currentUser(c);
@@ -52,7 +53,7 @@ export const cartApi = (cart: CartService, visitorCarts: VisitorCartCookies) => 
           await cart.addToCart(user, input);
           return c.json(await cart.getCart(user), 201);
         }
-        return c.json(await visitorCartAfter(c, await cart.addToVisitorCart(token(c), input)), 201);
+        return c.json(await visitorCartAfter(c, await cart.addToVisitorCart(token(c), input, { clientIp: clientIp(c) })), 201);
       },
     )
     .patch(

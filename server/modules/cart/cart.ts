@@ -10,6 +10,7 @@ import type { DB } from "../../platform/db/schema.ts";
 import { compiledOnce } from "../../platform/db/compiled-once.ts";
 import { inShopperTransaction } from "../../platform/db/write-transaction.ts";
 import { ConflictError, InvalidInputError, NotFoundError, parseInput, UnauthorizedError, withMessagePrefix } from "../../platform/errors.ts";
+import type { RateLimiter } from "../../platform/rate-limit/rate-limit.ts";
 import type { SessionUser } from "../../platform/session-user.ts";
 import { coverImages, productsForLines } from "../catalog/index.ts";
 import { summariseCart, toCartLine } from "./cart-summary.ts";
@@ -101,7 +102,10 @@ const storeLine = storing(false);
  * A shopper's cart, stored per user (docs/product.md, Cart); only its owner ever reaches it. Every
  * change runs in the shopper's transaction (server/platform/db/write-transaction.ts), one at a time with their checkouts.
  */
-export function createCartService(database: Pick<Database, "db" | "dialect">, { shippingFeePaise }: { shippingFeePaise: number }) {
+export function createCartService(
+  database: Pick<Database, "db" | "dialect">,
+  { shippingFeePaise, rateLimiter }: { shippingFeePaise: number; /** Bounds the visitors' carts made per address. */ rateLimiter?: RateLimiter },
+) {
   const { db } = database;
 
   function owner(viewer: SessionUser | null, prefix: string): SessionUser {
@@ -131,7 +135,7 @@ export function createCartService(database: Pick<Database, "db" | "dialect">, { 
   }
 
   return {
-    ...createVisitorCartOperations(database, { shippingFeePaise }),
+    ...createVisitorCartOperations(database, { shippingFeePaise, rateLimiter }),
 
     async getCart(viewer: SessionUser | null): Promise<Cart> {
       return readCart(owner(viewer, c.fetchPrefix).id);

@@ -9,6 +9,7 @@ import { createTestApp, type TestApp } from "../../../tests/support/test-app.ts"
 import type { Database } from "../../platform/db/client.ts";
 import { inShopperTransaction } from "../../platform/db/write-transaction.ts";
 import { mergeVisitorCart, VISITOR_CART_IDLE_DAYS, type VisitorCartOutcome } from "./index.ts";
+import { visitorCartRateRule } from "./visitor-cart.ts";
 
 let app: TestApp;
 beforeEach(async () => {
@@ -19,6 +20,8 @@ afterEach(async () => {
 });
 
 const c = messages.cart;
+/** Who is adding: a visitor's address, by which their new carts are counted. */
+const visitor = { clientIp: "203.0.113.7" };
 const cart = () => app.services.cart;
 const shopper = () => createShopper(app.database.db, app.database.dialect);
 const setStock = (id: string, stock: number) => app.database.db.updateTable("products").set({ stock }).where("id", "=", id).execute();
@@ -27,7 +30,7 @@ const issuedToken = (outcome: VisitorCartOutcome) => {
   return outcome.token;
 };
 /** A visitor's first add: the token their browser is given. */
-const visitorAdds = async (productId: string, quantity = 1) => issuedToken(await cart().addToVisitorCart(null, { productId, quantity }));
+const visitorAdds = async (productId: string, quantity = 1) => issuedToken(await cart().addToVisitorCart(null, { productId, quantity }, visitor));
 const storedCarts = () => app.database.db.selectFrom("visitor_carts").selectAll().execute();
 const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 60 * 60 * 1000).toISOString();
 
@@ -45,7 +48,7 @@ describe("a visitor's cart", () => {
     expect(outcome).toEqual({ kind: "unchanged" });
     expect(shown).toMatchObject({ itemCount: 2, subtotalPaise: 60_000, shippingPaise: 2000, canCheckOut: true, lines: [{ productId: plant.id, quantity: 2 }] });
     // A second add goes into the same cart.
-    expect(await cart().addToVisitorCart(token, { productId: plant.id })).toEqual({ kind: "issued", token });
+    expect(await cart().addToVisitorCart(token, { productId: plant.id }, visitor)).toEqual({ kind: "issued", token });
     expect((await cart().countVisitorItems(token)).count).toBe(3);
   });
 
@@ -74,12 +77,12 @@ describe("a visitor's cart", () => {
     const plenty = await createProduct(app.database.db, { stock: MAX_CART_QUANTITY + 10 });
     const token = await visitorAdds(plant.id, 2);
 
-    await expect(cart().addToVisitorCart(token, { productId: plant.id, quantity: 2 })).rejects.toMatchObject({ status: 409, message: `${c.addPrefix} ${c.onlyLeft(3)}` });
-    await expect(cart().addToVisitorCart(token, { productId: soldOut.id })).rejects.toMatchObject({ status: 409, message: `${c.addPrefix} ${c.outOfStock}` });
-    await cart().addToVisitorCart(token, { productId: plenty.id, quantity: MAX_CART_QUANTITY });
-    await expect(cart().addToVisitorCart(token, { productId: plenty.id })).rejects.toMatchObject({ status: 400, message: `${c.addPrefix} ${c.quantityAtMost(MAX_CART_QUANTITY)}` });
-    await expect(cart().addToVisitorCart(token, { productId: "no-such-plant" })).rejects.toMatchObject({ status: 404, message: `${c.addPrefix} ${messages.product.notFound}` });
-    await expect(cart().addToVisitorCart(token, { productId: plant.id, quantity: 0 })).rejects.toMatchObject({ status: 400 });
+    await expect(cart().addToVisitorCart(token, { productId: plant.id, quantity: 2 }, visitor)).rejects.toMatchObject({ status: 409, message: `${c.addPrefix} ${c.onlyLeft(3)}` });
+    await expect(cart().addToVisitorCart(token, { productId: soldOut.id }, visitor)).rejects.toMatchObject({ status: 409, message: `${c.addPrefix} ${c.outOfStock}` });
+    await cart().addToVisitorCart(token, { productId: plenty.id, quantity: MAX_CART_QUANTITY }, visitor);
+    await expect(cart().addToVisitorCart(token, { productId: plenty.id }, visitor)).rejects.toMatchObject({ status: 400, message: `${c.addPrefix} ${c.quantityAtMost(MAX_CART_QUANTITY)}` });
+    await expect(cart().addToVisitorCart(token, { productId: "no-such-plant" }, visitor)).rejects.toMatchObject({ status: 404, message: `${c.addPrefix} ${messages.product.notFound}` });
+    await expect(cart().addToVisitorCart(token, { productId: plant.id, quantity: 0 }, visitor)).rejects.toMatchObject({ status: 400 });
 
     const line = (await cart().getVisitorCart(token)).cart.lines.find((l) => l.productId === plant.id)!;
     await expect(cart().setVisitorQuantity(token, line.id, { quantity: 4 })).rejects.toMatchObject({ status: 409, message: `${c.updatePrefix} ${c.onlyLeft(3)}` });
@@ -91,7 +94,7 @@ describe("a visitor's cart", () => {
 
   it("is not made by a refused first add: no row, no token", async () => {
     const soldOut = await createProduct(app.database.db, { stock: 0 });
-    await expect(cart().addToVisitorCart(null, { productId: soldOut.id })).rejects.toMatchObject({ status: 409 });
+    await expect(cart().addToVisitorCart(null, { productId: soldOut.id }, visitor)).rejects.toMatchObject({ status: 409 });
     expect(await storedCarts()).toEqual([]);
   });
 
@@ -105,10 +108,23 @@ describe("a visitor's cart", () => {
       expect(read.outcome).toEqual({ kind: "ended" });
     }
     expect(await cart().getVisitorCart(null)).toMatchObject({ cart: { lines: [], itemCount: 0 }, outcome: { kind: "unchanged" } });
-    const fresh = issuedToken(await cart().addToVisitorCart(forged, { productId: plant.id }));
+    const fresh = issuedToken(await cart().addToVisitorCart(forged, { productId: plant.id }, visitor));
     expect(fresh).not.toBe(forged);
     expect(fresh).not.toBe(real);
     expect((await cart().countVisitorItems(real)).count).toBe(1);
+  });
+
+  it("is started at most a bounded number of times an hour from one address; adding to a cart it has is never refused", async () => {
+    const plant = await createProduct(app.database.db, { stock: 1000 });
+    let last = "";
+    for (let i = 0; i < visitorCartRateRule.limit; i++) last = await visitorAdds(plant.id);
+    await expect(cart().addToVisitorCart(null, { productId: plant.id }, visitor)).rejects.toMatchObject({
+      status: 429,
+      message: expect.stringContaining(c.tooManyVisitorCarts),
+    });
+    expect(await storedCarts()).toHaveLength(visitorCartRateRule.limit);
+    expect(await cart().addToVisitorCart(last, { productId: plant.id }, visitor)).toEqual({ kind: "issued", token: last });
+    expect(issuedToken(await cart().addToVisitorCart(null, { productId: plant.id }, { clientIp: "198.51.100.4" }))).not.toBe(last);
   });
 
   it(`is forgotten after ${VISITOR_CART_IDLE_DAYS} idle days: on sight, and a few at a time by later adds`, async () => {
@@ -141,9 +157,9 @@ describe("merging a visitor's cart into an account's", () => {
     await cart().addToCart(user, { productId: cactus.id, quantity: 4 });
 
     const token = await visitorAdds(monstera.id, 3);
-    await cart().addToVisitorCart(token, { productId: fern.id, quantity: 2 });
-    await cart().addToVisitorCart(token, { productId: cactus.id, quantity: 1 });
-    await cart().addToVisitorCart(token, { productId: gone.id, quantity: 1 });
+    await cart().addToVisitorCart(token, { productId: fern.id, quantity: 2 }, visitor);
+    await cart().addToVisitorCart(token, { productId: cactus.id, quantity: 1 }, visitor);
+    await cart().addToVisitorCart(token, { productId: gone.id, quantity: 1 }, visitor);
     await app.database.db.deleteFrom("products").where("id", "=", gone.id).execute();
     await setStock(cactus.id, 2);
 

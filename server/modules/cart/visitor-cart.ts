@@ -10,6 +10,8 @@ import type { DB } from "../../platform/db/schema.ts";
 import { toIsoString } from "../../platform/db/values.ts";
 import { inShopperTransaction, inWriteTransaction } from "../../platform/db/write-transaction.ts";
 import { ConflictError, InvalidInputError, NotFoundError, parseInput, withMessagePrefix } from "../../platform/errors.ts";
+import type { RateLimiter, RateRule } from "../../platform/rate-limit/rate-limit.ts";
+import type { Caller } from "../../platform/session-user.ts";
 import { coverImages, productsForLines } from "../catalog/index.ts";
 import { summariseCart, toCartLine } from "./cart-summary.ts";
 
@@ -26,6 +28,11 @@ const IDLE_MS = VISITOR_CART_IDLE_DAYS * 24 * 60 * 60 * 1000;
 const USE_RECORDED_EVERY_MS = 24 * 60 * 60 * 1000;
 /** How many forgotten carts one add deletes at most: the clean-up is bounded, and an add pays for a few at a time. */
 const FORGOTTEN_CARTS_PER_ADD = 20;
+/**
+ * Visitors' carts started from one client address: a visitor's cart is a row anyone may make, so their number is
+ * bounded per address (generous: many people may share one address behind a carrier's or an office's NAT).
+ */
+export const visitorCartRateRule: RateRule = { name: "visitor-cart", limit: 120, windowMs: 60 * 60 * 1000, message: c.tooManyVisitorCarts };
 /** The token: 32 random bytes in base64url (43 characters). Anything else is not one of ours. */
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
@@ -135,7 +142,10 @@ export async function mergeVisitorCart(trx: Kysely<DB>, visitorToken: string, us
  * cart a token opens. A token that opens nothing (forged, unknown, expired) is no cart, and the outcome says to
  * forget it; a visitor's line id from another cart is "not found", like another shopper's.
  */
-export function createVisitorCartOperations(database: Pick<Database, "db" | "dialect">, { shippingFeePaise, now = () => Date.now() }: { shippingFeePaise: number; now?: () => number }) {
+export function createVisitorCartOperations(
+  database: Pick<Database, "db" | "dialect">,
+  { shippingFeePaise, rateLimiter, now = () => Date.now() }: { shippingFeePaise: number; rateLimiter?: RateLimiter | undefined; now?: () => number },
+) {
   const { db } = database;
   const empty = (): Cart => summariseCart([], shippingFeePaise);
 
@@ -209,9 +219,12 @@ export function createVisitorCartOperations(database: Pick<Database, "db" | "dia
      * so a visitor who adds nothing keeps getting the shared cache's pages). The same checks and words as an
      * account's add. A refused add makes no cart.
      */
-    async addToVisitorCart(token: string | null, input: unknown): Promise<VisitorCartOutcome> {
+    async addToVisitorCart(token: string | null, input: unknown, caller: Caller): Promise<VisitorCartOutcome> {
       const { productId, quantity } = withMessagePrefix(c.addPrefix, () => parseInput(addToCartSchema, input));
       const at = now();
+      // Counted before the transaction (the limiter writes on its own connection); an add to a live cart is not.
+      const live = token !== null && TOKEN_SHAPE.test(token) && (await findCart(db, token)) !== undefined;
+      if (!live && rateLimiter) await rateLimiter.hit(visitorCartRateRule, caller.clientIp ?? "unknown");
       return inWriteTransaction(database, async (trx) => {
         let cartId = await cartForChange(trx, token, at);
         let outcome: VisitorCartOutcome = { kind: "issued", token: token ?? "" };
