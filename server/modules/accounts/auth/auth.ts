@@ -17,6 +17,7 @@ import type { AuthAdapters, AuthDependencies, AuthHooksContext } from "./hooks-c
 import { sendExistingAccountNotice, sendPasswordResetMail, sendSignInCodeMail, sendVerificationMail } from "./mail-senders.ts";
 import { afterPasswordReset } from "./password-reset.ts";
 import { hashPassword, verifyPassword } from "./password-hashing.ts";
+import { securityActivity } from "./security-activity.ts";
 
 export type { AuthDependencies } from "./hooks-context.ts";
 
@@ -117,6 +118,8 @@ export function createAuth(deps: AuthDependencies) {
         disableSignUp: true,
         sendVerificationOTP: (data) => sendSignInCodeMail(hooks, data),
       }),
+      // Last: it records what each endpoint finally did, after every other plugin's hooks (security-activity.ts).
+      securityActivity(database.db),
     ],
     // Endpoints the shop does not use, among them every way to write a user's fields past our services.
     disabledPaths: [...DISABLED_AUTH_PATHS],
