@@ -5,12 +5,14 @@ import type { SessionCaller, SessionOutcome, SessionUser } from "../../platform/
 import type { Auth } from "./auth/auth.ts";
 import { accountsContext } from "./accounts-context.ts";
 import { ensureAdmin, setAdmin } from "./admin-accounts.ts";
+import { endOtherSessions, endSession, securityOverview, type SecurityOverview } from "./account-sessions.ts";
 import { changePassword, isResetLinkValid, requestPasswordReset, resetPassword } from "./passwords.ts";
 import { register } from "./registration.ts";
 import { getSession, signIn, signOut } from "./sessions.ts";
 import { resendVerification, verifyEmail, type VerificationOutcome } from "./verification.ts";
 
 export type { VerificationOutcome } from "./verification.ts";
+export type { AccountSession, ActivityEntry, SecurityOverview } from "./account-sessions.ts";
 export { toSessionUser } from "./account-records.ts";
 
 // Accounts on top of Better Auth: pages and API handlers call these, never the auth library directly, so every
@@ -37,5 +39,8 @@ export function createAccountsService(auth: Auth, database: Pick<Database, "db" 
     changePassword: (input: unknown, caller: SessionCaller): Promise<{ session: SessionOutcome }> => changePassword(ctx, input, caller),
     ensureAdmin: (admin: { email: string; password: string }): Promise<"created" | "promoted"> => ensureAdmin(ctx, admin),
     setAdmin: (email: string, isAdmin: boolean): Promise<void> => setAdmin(ctx, email, isAdmin),
+    securityOverview: (viewer: SessionUser | null, caller: SessionCaller): Promise<SecurityOverview> => securityOverview(ctx, viewer, caller),
+    endSession: (viewer: SessionUser | null, caller: SessionCaller, input: unknown): Promise<{ device: string }> => endSession(ctx, viewer, caller, input),
+    endOtherSessions: (viewer: SessionUser | null, caller: SessionCaller): Promise<{ ended: number }> => endOtherSessions(ctx, viewer, caller),
   };
 }

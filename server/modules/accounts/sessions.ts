@@ -8,6 +8,7 @@ import { SESSION_IDLE_SECONDS, SESSION_MAX_AGE_MS, SESSION_REFRESH_SECONDS } fro
 import { toSessionUser } from "./account-records.ts";
 import type { AccountsContext } from "./accounts-context.ts";
 import { authHeaders, callAuth, sessionOutcome } from "./auth-calls.ts";
+import { noteSessionUse, noteSessionUseByToken } from "./session-last-use.ts";
 
 // Sessions: reading the one a request presents (nearly every signed-in request), signing in and signing out.
 
@@ -16,7 +17,7 @@ const sessionWithUser = compiledOnce((db, { token }: { token: string }) =>
   db
     .selectFrom("sessions as s")
     .innerJoin("users as u", "u.id", "s.userId")
-    .select(["s.expiresAt", "s.createdAt", "u.id", "u.name", "u.email", "u.image", "u.emailVerified", "u.username", "u.displayUsername", "u.role"])
+    .select(["s.id as sessionId", "s.lastUsedAt", "s.expiresAt", "s.createdAt", "u.id", "u.name", "u.email", "u.image", "u.emailVerified", "u.username", "u.displayUsername", "u.role"])
     .where("s.token", "=", token),
 );
 
@@ -46,6 +47,7 @@ export async function getSession(
     await ctx.db.deleteFrom("sessions").where("token", "=", response.session.token).execute();
     ({ headers, response } = await read());
   }
+  if (response) await noteSessionUseByToken(ctx.db, response.session.token, Date.now());
   return { user: response ? toSessionUser(response.user) : null, session: await sessionOutcome(ctx.auth, headers) };
 }
 
@@ -75,6 +77,8 @@ async function liveSession({ auth, db }: Pick<AccountsContext, "auth" | "db">, c
   // A session made without "remember me" never slides (Better Auth's rule): it is not due, however old.
   const refreshDue = !forgetOnClose && expiresAt - SESSION_IDLE_SECONDS * 1000 + SESSION_REFRESH_SECONDS * 1000 <= now;
   if (!(expiresAt > now) || refreshDue || pastMaxAge(row.createdAt, now)) return undefined;
+  // Written once every few minutes per session at most; most requests write nothing (session-last-use.ts).
+  await noteSessionUse(db, { id: row.sessionId, lastUsedAt: row.lastUsedAt }, now);
   return toSessionUser({ ...row, emailVerified: Boolean(row.emailVerified) });
 }
 

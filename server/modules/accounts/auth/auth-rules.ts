@@ -55,9 +55,8 @@ export const SIGN_IN_CODE_MINUTES = 15;
 export const SIGN_IN_CODE_TRIES = 3;
 
 /**
- * Better Auth's HTTP endpoints the shop answers under /api/auth: the pages' flows and their JSON twins, and the
- * account's session list. The two with a parameter cannot be switched off by path; without social
- * providers they only redirect to a trusted origin.
+ * Better Auth's HTTP endpoints the shop answers under /api/auth: the pages' flows and their JSON twins. The two
+ * with a parameter cannot be switched off by path; without social providers they only redirect to a trusted origin.
  */
 export const OPEN_AUTH_PATHS = [
   "/sign-up/email",
@@ -69,10 +68,6 @@ export const OPEN_AUTH_PATHS = [
   "/reset-password",
   "/reset-password/:token",
   "/change-password",
-  "/list-sessions",
-  "/revoke-session",
-  "/revoke-sessions",
-  "/revoke-other-sessions",
   "/ok",
   "/error",
 ] as const;
@@ -130,6 +125,12 @@ export const DISABLED_AUTH_PATHS = [
   "/forget-password/email-otp",
   "/email-otp/request-email-change",
   "/email-otp/change-email",
+  // The account's sessions are listed and ended on its security page, on the server (account-sessions.ts), which
+  // records each ended one. The list endpoint handed every session's token to any script of the page (decision 041).
+  "/list-sessions",
+  "/revoke-session",
+  "/revoke-sessions",
+  "/revoke-other-sessions",
 ];
 
 /** The connection's address, set by our server on every request into the auth library (never by the client). */
