@@ -5,7 +5,7 @@ import { createProduct } from "../support/factories.ts";
 import { asPerson, emptyCart } from "./support/api.ts";
 import { expect, test } from "./support/fixtures.ts";
 import { linkFromMail } from "./support/mail.ts";
-import { mainNav, submitLogin, submitRegistration, toast, urlIs } from "./support/pages.ts";
+import { hydrated, mainNav, submitLogin, submitRegistration, toast, urlIs } from "./support/pages.ts";
 import { addToCart, cartCountName, cartLink, verifiedShopper } from "./support/shopper.ts";
 
 // A visitor's cart (docs/decisions/037): kept for the visitor under a cookie of their own, shown on /cart and in the
@@ -95,7 +95,7 @@ test.describe("a visitor's cart", () => {
     await expect(mainNav(page).getByRole("link", { name: "Login" })).toHaveCount(0);
   });
 
-  test("a second browser does not see the first visitor's cart", async ({ page, shopDb, browser }) => {
+  test("a second browser does not see the first visitor's cart; the first visitor changes and empties it", async ({ page, shopDb, browser }) => {
     const plant = await createProduct(shopDb.db, { name: plantName("Private Calathea"), stock: 5 });
     await addToCart(page, plant.id, 1);
     await page.goto("/cart");
@@ -112,8 +112,15 @@ test.describe("a visitor's cart", () => {
     } finally {
       await other.close();
     }
-    // The first visitor's cart is still theirs.
+    // The first visitor's cart is still theirs, and changes as an account's does.
     await page.reload();
     await expect(quantityOf(page, plant.name)).toHaveText("1");
+    const more = cartRow(page, plant.name).getByRole("button", { name: `One more ${plant.name}` });
+    await hydrated(more);
+    await more.click();
+    await expect(quantityOf(page, plant.name)).toHaveText("2");
+    await expect(cartLink(page)).toHaveAccessibleName(cartCountName(2));
+    await cartRow(page, plant.name).getByRole("button", { name: `Remove ${plant.name}` }).click();
+    await expect(page.getByText(messages.cart.empty)).toBeVisible();
   });
 });
