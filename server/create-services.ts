@@ -135,7 +135,7 @@ export function createServices(infrastructure: Infrastructure, deps: ServiceDepe
     /** The owner's catalogue: products, categories, their pictures (docs/decisions/023). */
     adminCatalog: createCatalogEditingService({ database, changes, images: catalogImagesFromMedia(media) }),
     sitemaps: createSitemapService(database.db, changes),
-    cart: createCartService(database, { shippingFeePaise: deps.shippingFeePaise }),
+    cart: createCartService(database, { shippingFeePaise: deps.shippingFeePaise, rateLimiter }),
     orders: createOrdersService({
       database,
       outbox,

@@ -173,6 +173,18 @@ export const messages = {
     shipping: "Shipping",
     total: "Total",
     items: (count: number) => `Items (${count})`,
+    /** After signing in with a visitor's cart: what came over into the account's cart, and what was held back. */
+    visitorCartMerged: (added: number, limits: string[]) =>
+      (added === 0
+        ? "No plants from your visit could be added to your cart"
+        : `${added} ${added === 1 ? "plant" : "plants"} from your visit ${added === 1 ? "was" : "were"} added to your cart`) +
+      limits.map((limit) => `; ${limit}`).join("") +
+      ".",
+    mergeLimitedByStock: (name: string, quantity: number) => (quantity > 0 ? `${name} was limited to ${quantity} by stock` : `${name} is out of stock`),
+    mergeLimitedByMax: (name: string, quantity: number) => `${name} was limited to ${quantity}, the most a cart holds of one plant`,
+    mergeMoreLimited: (count: number) => `and ${count} more ${count === 1 ? "plant was" : "plants were"} limited`,
+    /** Many visitors' carts started from one address within the hour (the refusal adds when to try again). */
+    tooManyVisitorCarts: "Many carts were started from your network in a short time.",
   },
   checkout: {
     heading: "Checkout",
