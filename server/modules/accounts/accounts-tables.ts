@@ -51,6 +51,16 @@ export interface AccountTable {
   updatedAt: Timestamp;
 }
 
+/** Better Auth's stored one-time values: reset links (by the account's id), sign-in codes (by a hash of the address). */
+export interface VerificationTable {
+  id: string;
+  identifier: string;
+  value: string;
+  expiresAt: Timestamp;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
 /** Migration 0015-security-events: what the account's owner sees in its activity list (security-events.ts). */
 export interface SecurityEventTable {
   id: string;
@@ -68,5 +78,6 @@ declare module "../../platform/db/schema.ts" {
     security_events: SecurityEventTable;
     sessions: SessionTable;
     accounts: AccountTable;
+    verifications: VerificationTable;
   }
 }

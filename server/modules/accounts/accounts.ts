@@ -4,6 +4,10 @@ import type { RateLimiter } from "../../platform/rate-limit/rate-limit.ts";
 import type { SessionCaller, SessionOutcome, SessionUser } from "../../platform/session-user.ts";
 import type { Auth } from "./auth/auth.ts";
 import { accountsContext } from "./accounts-context.ts";
+import type { AccountChangesDependencies } from "./account-changes-context.ts";
+import { deleteAccount } from "./account-deletion.ts";
+import { confirmEmailChange, readEmailChangeLink, requestEmailChange } from "./email-change.ts";
+import { ownerProofOf, type OwnerProof } from "./owner-proof.ts";
 import { ensureAdmin, setAdmin } from "./admin-accounts.ts";
 import { endOtherSessions, endSession, securityOverview, type SecurityOverview } from "./account-sessions.ts";
 import { changePassword, isResetLinkValid, requestPasswordReset, resetPassword } from "./passwords.ts";
@@ -21,7 +25,8 @@ export { toSessionUser } from "./account-records.ts";
 // path gets the same validation, limits and messages. Each operation lives in its own file (sessions and sign-in
 // in sessions.ts, sign-up in registration.ts, e-mail verification in verification.ts, resets and changes of
 // password in passwords.ts, the admin role in admin-accounts.ts; the translation to and from Better Auth's HTTP
-// in auth-calls.ts) and is bound here, once, to the dependencies it is given.
+// in auth-calls.ts; changing the address in email-change.ts and deleting the account in account-deletion.ts, both
+// proven as owner-proof.ts says) and is bound here, once, to the dependencies it is given.
 
 export type AccountsService = ReturnType<typeof createAccountsService>;
 
@@ -30,9 +35,11 @@ export function createAccountsService(
   database: Pick<Database, "db" | "dialect">,
   events: EventLog,
   rateLimiter: RateLimiter,
+  changeDependencies: AccountChangesDependencies,
   signInProviders: readonly SignInProvider[] = [],
 ) {
   const ctx = accountsContext(auth, database, events, rateLimiter, signInProviders);
+  const changesCtx = { ...ctx, ...changeDependencies };
   return {
     getSession: (caller: SessionCaller): Promise<{ user: SessionUser | null; session: SessionOutcome }> => getSession(ctx, caller),
     register: (input: unknown, caller: SessionCaller): Promise<{ email: string; accountId: string | null }> => register(ctx, input, caller),
@@ -50,6 +57,11 @@ export function createAccountsService(
     securityOverview: (viewer: SessionUser | null, caller: SessionCaller): Promise<SecurityOverview> => securityOverview(ctx, viewer, caller),
     endSession: (viewer: SessionUser | null, caller: SessionCaller, input: unknown): Promise<{ device: string }> => endSession(ctx, viewer, caller, input),
     endOtherSessions: (viewer: SessionUser | null, caller: SessionCaller): Promise<{ ended: number }> => endOtherSessions(ctx, viewer, caller),
+    ownerProof: (viewer: SessionUser, caller: SessionCaller): Promise<OwnerProof> => ownerProofOf(ctx, viewer.id, caller),
+    requestEmailChange: (viewer: SessionUser | null, input: unknown, caller: SessionCaller) => requestEmailChange(changesCtx, viewer, input, caller),
+    readEmailChangeLink: (input: unknown) => readEmailChangeLink(ctx, input),
+    confirmEmailChange: (viewer: SessionUser | null, input: unknown, caller: SessionCaller) => confirmEmailChange(changesCtx, viewer, input, caller),
+    deleteAccount: (viewer: SessionUser | null, input: unknown, caller: SessionCaller) => deleteAccount(changesCtx, viewer, input, caller),
     // Sign-in with an OpenID Connect provider and the account's sign-in methods (sign-in-methods.ts).
     signInProviders: (): { id: string; name: string }[] => signInProviders.map(({ id, name }) => ({ id, name })),
     startProviderSignIn: (input: unknown, redirectTo: string, caller: SessionCaller) => signInMethods.startProviderSignIn(ctx, input, redirectTo, caller),

@@ -67,23 +67,33 @@ export default function Profile({ loaderData: profile, actionData }: Route.Compo
         ) : null}
       </div>
       {"email" in profile && editing ? <PersonalInformation profile={profile} actionData={actionData} /> : null}
-      {profile.isOwner ? (
-        <p className="mt-8">
-          <Link to="/orders" className="font-semibold text-leaf-800 underline underline-offset-4">
-            Your orders
-          </Link>
-          {" · "}
-          <Link to="/account/security" className="font-semibold text-leaf-800 underline underline-offset-4">
-            Sign-in and security
-          </Link>
-          {" · "}
-          <Link to="/account/sign-in-methods" className="font-semibold text-leaf-800 underline underline-offset-4">
-            {messages.signInMethods.manage}
-          </Link>
-        </p>
-      ) : null}
+      {profile.isOwner ? <AccountLinks /> : null}
       {"email" in profile ? <ChangePassword actionData={actionData} /> : null}
     </section>
+  );
+}
+
+/** The owner's ways to their orders and to the account's settings, each a page of its own. */
+function AccountLinks() {
+  const links = [
+    { to: "/orders", label: "Your orders" },
+    { to: "/account/security", label: "Sign-in and security" },
+    { to: "/account/email", label: messages.accountChanges.changeEmailLink },
+    { to: "/account/delete", label: messages.accountChanges.deleteAccountLink },
+    { to: "/account/sign-in-methods", label: messages.signInMethods.manage },
+  ];
+  return (
+    <nav aria-label="Your account" className="mt-8">
+      <ul className="flex flex-wrap gap-x-6 gap-y-2">
+        {links.map((link) => (
+          <li key={link.to}>
+            <Link to={link.to} className="font-semibold text-leaf-800 underline underline-offset-4">
+              {link.label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
   );
 }
 

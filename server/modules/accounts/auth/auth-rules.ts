@@ -40,6 +40,11 @@ export const authRateRules = {
   verificationMailsPerEmail: { name: "verify-mails", limit: 5, windowMs: hour, message: tooMany("verification e-mails") },
   // Never refused to the sender (that would tell the address has an account): past it, no more mail is sent.
   existingAccountNoticePerEmail: { name: "existing-account-notice", limit: 3, windowMs: hour, message: tooMany("sign-ups with this e-mail") },
+  // Requests to change an account's address, per account (it is signed in, so a refusal tells nobody anything).
+  emailChangePerAccount: { name: "email-change", limit: 5, windowMs: hour, message: tooMany("requests to change the e-mail address") },
+  // Never refused: past these, no more confirmation links go to the new address, nor notices to an address's holder.
+  emailChangeMailsPerEmail: { name: "email-change-mails", limit: 3, windowMs: hour, message: tooMany("e-mail change links") },
+  emailTakenNoticePerEmail: { name: "email-taken-notice", limit: 3, windowMs: hour, message: tooMany("requests for this e-mail") },
 } satisfies Record<string, RateRule>;
 
 /** The subject of a per-account limit that counts at one address only (decision 014). */
@@ -53,6 +58,8 @@ export const RESET_LINK_MINUTES = 60;
 /** How long an e-mailed sign-in code works (and how many wrong tries it takes before it is used up). */
 export const SIGN_IN_CODE_MINUTES = 15;
 export const SIGN_IN_CODE_TRIES = 3;
+/** An account without a password proves it is its owner by a login this recent (decision 040). */
+export const FRESH_SIGN_IN_MINUTES = 10;
 
 /**
  * Better Auth's HTTP endpoints the shop answers under /api/auth: the pages' flows and their JSON twins. The two
