@@ -25,5 +25,7 @@ export default [
   route("admin/messages", "features/admin/routes/messages.tsx"),
   route("admin/orders", "pages/admin-orders.tsx"),
   route("admin/orders/:orderId", "pages/admin-order.tsx"),
+  route("login/link", "features/accounts/routes/sign-in-link.tsx"),
+  route("account/two-factor", "features/accounts/routes/two-factor.tsx"),
   route("*", "shared/routes/not-found.tsx"),
 ] satisfies RouteConfig;

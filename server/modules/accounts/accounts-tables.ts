@@ -25,6 +25,8 @@ export interface UserTable {
   phone: string | null;
   address: string | null;
   location: string | null;
+  /** Set by Better Auth's two-factor plugin once an authenticator app is confirmed (migration 0016-two-factor). */
+  twoFactorEnabled: Flag | null;
 }
 
 export interface SessionTable {
@@ -49,10 +51,22 @@ export interface AccountTable {
   updatedAt: Timestamp;
 }
 
+/** Better Auth's two-factor plugin's table: the authenticator secret and recovery codes, both encrypted by the library. */
+export interface TwoFactorTable {
+  id: string;
+  secret: string;
+  backupCodes: string;
+  userId: string;
+  verified: Flag | null;
+  failedVerificationCount: number | null;
+  lockedUntil: Timestamp | null;
+}
+
 declare module "../../platform/db/schema.ts" {
   interface DB {
     users: UserTable;
     sessions: SessionTable;
     accounts: AccountTable;
+    two_factors: TwoFactorTable;
   }
 }

@@ -8,9 +8,12 @@ import { ensureAdmin, setAdmin } from "./admin-accounts.ts";
 import { changePassword, isResetLinkValid, requestPasswordReset, resetPassword } from "./passwords.ts";
 import { register } from "./registration.ts";
 import { getSession, signIn, signOut } from "./sessions.ts";
+import { followSignInLink, requestSignInLink } from "./sign-in-links.ts";
+import { beginTwoFactor, confirmTwoFactor, isTwoFactorOn, setupView, turnOffTwoFactor, verifySecondFactor, type SignInOutcome, type TwoFactorSetup } from "./two-factor.ts";
 import { resendVerification, verifyEmail, type VerificationOutcome } from "./verification.ts";
 
 export type { VerificationOutcome } from "./verification.ts";
+export type { SignInOutcome, TwoFactorSetup } from "./two-factor.ts";
 export { toSessionUser } from "./account-records.ts";
 
 // Accounts on top of Better Auth: pages and API handlers call these, never the auth library directly, so every
@@ -26,7 +29,7 @@ export function createAccountsService(auth: Auth, database: Pick<Database, "db" 
   return {
     getSession: (caller: SessionCaller): Promise<{ user: SessionUser | null; session: SessionOutcome }> => getSession(ctx, caller),
     register: (input: unknown, caller: SessionCaller): Promise<{ email: string; accountId: string | null }> => register(ctx, input, caller),
-    signIn: (input: unknown, caller: SessionCaller): Promise<{ session: SessionOutcome }> => signIn(ctx, input, caller),
+    signIn: (input: unknown, caller: SessionCaller, browserCookies: string | null = null): Promise<SignInOutcome> => signIn(ctx, input, caller, browserCookies),
     signOut: (caller: SessionCaller): Promise<{ session: SessionOutcome }> => signOut(ctx, caller),
     verifyEmail: (input: { token: unknown; password?: unknown; signedUpAs?: string | null }, caller: SessionCaller): Promise<VerificationOutcome> =>
       verifyEmail(ctx, input, caller),
@@ -37,5 +40,14 @@ export function createAccountsService(auth: Auth, database: Pick<Database, "db" 
     changePassword: (input: unknown, caller: SessionCaller): Promise<{ session: SessionOutcome }> => changePassword(ctx, input, caller),
     ensureAdmin: (admin: { email: string; password: string }): Promise<"created" | "promoted"> => ensureAdmin(ctx, admin),
     setAdmin: (email: string, isAdmin: boolean): Promise<void> => setAdmin(ctx, email, isAdmin),
+    isTwoFactorOn: (viewer: SessionUser): Promise<boolean> => isTwoFactorOn(ctx, viewer.id),
+    twoFactorSetupView: (otpauthUri: string): Promise<Omit<TwoFactorSetup, "recoveryCodes">> => setupView(otpauthUri),
+    beginTwoFactor: (viewer: SessionUser | null, input: unknown, caller: SessionCaller): Promise<TwoFactorSetup> => beginTwoFactor(ctx, viewer, input, caller),
+    confirmTwoFactor: (viewer: SessionUser | null, input: unknown, caller: SessionCaller): Promise<{ session: SessionOutcome }> => confirmTwoFactor(ctx, viewer, input, caller),
+    turnOffTwoFactor: (viewer: SessionUser | null, input: unknown, caller: SessionCaller, browserCookies: string | null): Promise<{ session: SessionOutcome; setCookies: string[] }> =>
+      turnOffTwoFactor(ctx, viewer, input, caller, browserCookies),
+    verifySecondFactor: (input: unknown, caller: SessionCaller, browserCookies: string | null): Promise<SignInOutcome> => verifySecondFactor(ctx, input, caller, browserCookies),
+    requestSignInLink: (input: unknown, caller: SessionCaller): Promise<void> => requestSignInLink(ctx, input, caller),
+    followSignInLink: (input: unknown, caller: SessionCaller, browserCookies: string | null): Promise<SignInOutcome> => followSignInLink(ctx, input, caller, browserCookies),
   };
 }

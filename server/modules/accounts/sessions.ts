@@ -8,6 +8,8 @@ import { SESSION_IDLE_SECONDS, SESSION_MAX_AGE_MS, SESSION_REFRESH_SECONDS } fro
 import { toSessionUser } from "./account-records.ts";
 import type { AccountsContext } from "./accounts-context.ts";
 import { authHeaders, callAuth, sessionOutcome } from "./auth-calls.ts";
+import { withPluginCookies } from "./second-factor-cookies.ts";
+import { signInOutcome, type SignInOutcome } from "./two-factor.ts";
 
 // Sessions: reading the one a request presents (nearly every signed-in request), signing in and signing out.
 
@@ -78,13 +80,23 @@ async function liveSession({ auth, db }: Pick<AccountsContext, "auth" | "db">, c
   return toSessionUser({ ...row, emailVerified: Boolean(row.emailVerified) });
 }
 
-/** Signs the person in: the new session's credential. */
-export async function signIn({ auth }: Pick<AccountsContext, "auth">, input: unknown, caller: SessionCaller): Promise<{ session: SessionOutcome }> {
+/**
+ * Signs the person in: the new session's credential, or, for an account with two-factor on, the library's cookie of
+ * the pending second factor (the browser's trusted-device cookie, passed in with `browserCookies`, skips it).
+ */
+export async function signIn(
+  { auth }: Pick<AccountsContext, "auth">,
+  input: unknown,
+  caller: SessionCaller,
+  browserCookies: string | null = null,
+): Promise<SignInOutcome> {
   const { email, password, code } = parseInput(loginSchema, input);
   // The code e-mailed to an account that needs one besides its password (decision 014), read by the auth hooks.
   const body = { email, password, ...(code ? { code } : {}) };
-  const { headers } = await callAuth(async () => auth.api.signInEmail({ body, headers: await authHeaders(auth, caller), returnHeaders: true }));
-  return { session: await sessionOutcome(auth, headers) };
+  const { headers, response } = await callAuth(async () =>
+    auth.api.signInEmail({ body, headers: await withPluginCookies(auth, await authHeaders(auth, caller), browserCookies), returnHeaders: true }),
+  );
+  return signInOutcome(auth, headers, response);
 }
 
 /** Ends the caller's session. */

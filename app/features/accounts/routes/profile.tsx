@@ -74,6 +74,13 @@ export default function Profile({ loaderData: profile, actionData }: Route.Compo
           </Link>
         </p>
       ) : null}
+      {profile.isOwner ? (
+        <p className="mt-2">
+          <Link to="/account/two-factor" className="font-semibold text-leaf-800 underline underline-offset-4">
+            Two-factor authentication
+          </Link>
+        </p>
+      ) : null}
       {"email" in profile ? <ChangePassword actionData={actionData} /> : null}
     </section>
   );

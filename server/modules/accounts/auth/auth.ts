@@ -17,6 +17,7 @@ import type { AuthAdapters, AuthDependencies, AuthHooksContext } from "./hooks-c
 import { sendExistingAccountNotice, sendPasswordResetMail, sendSignInCodeMail, sendVerificationMail } from "./mail-senders.ts";
 import { afterPasswordReset } from "./password-reset.ts";
 import { hashPassword, verifyPassword } from "./password-hashing.ts";
+import { magicLinkPlugin, secondFactorPlugin } from "./second-factor.ts";
 
 export type { AuthDependencies } from "./hooks-context.ts";
 
@@ -99,7 +100,7 @@ export function createAuth(deps: AuthDependencies) {
       cookiePrefix: "plant-shop",
       defaultCookieAttributes: sessionCookieAttributes(https),
       cookies: Object.fromEntries(
-        ["session_token", "session_data", "account_data", "dont_remember", "admin_session", "oauth_state"].map((name) => [name, { name: cookieName(name) }]),
+        ["session_token", "session_data", "account_data", "dont_remember", "admin_session", "oauth_state", "two_factor", "trust_device"].map((name) => [name, { name: cookieName(name) }]),
       ),
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
       database: { generateId: () => crypto.randomUUID() },
@@ -117,6 +118,8 @@ export function createAuth(deps: AuthDependencies) {
         disableSignUp: true,
         sendVerificationOTP: (data) => sendSignInCodeMail(hooks, data),
       }),
+      secondFactorPlugin(shopName),
+      magicLinkPlugin(hooks),
     ],
     // Endpoints the shop does not use, among them every way to write a user's fields past our services.
     disabledPaths: [...DISABLED_AUTH_PATHS],
