@@ -62,9 +62,21 @@ export interface TwoFactorTable {
   lockedUntil: Timestamp | null;
 }
 
+/** Migration 0015-security-events: what the account's owner sees in its activity list (security-events.ts). */
+export interface SecurityEventTable {
+  id: string;
+  user_id: string;
+  kind: string;
+  method: string | null;
+  ip: string | null;
+  user_agent: string | null;
+  created_at: Timestamp;
+}
+
 declare module "../../platform/db/schema.ts" {
   interface DB {
     users: UserTable;
+    security_events: SecurityEventTable;
     sessions: SessionTable;
     accounts: AccountTable;
     two_factors: TwoFactorTable;

@@ -20,4 +20,5 @@ export {
 } from "./profiles.ts";
 export { meApi, profilePictureApi, profilesApi } from "./profiles-api.ts";
 export { verificationApi } from "./verification-api.ts";
+export { listSecurityEvents, recordSecurityEvent, type SecurityEvent, type SecurityEventKind } from "./security-events.ts";
 export { accountsMigrations } from "./migrations/accounts-migrations.ts";

@@ -18,6 +18,7 @@ import { sendExistingAccountNotice, sendPasswordResetMail, sendSignInCodeMail, s
 import { afterPasswordReset } from "./password-reset.ts";
 import { hashPassword, verifyPassword } from "./password-hashing.ts";
 import { magicLinkPlugin, secondFactorPlugin } from "./second-factor.ts";
+import { securityActivity } from "./security-activity.ts";
 
 export type { AuthDependencies } from "./hooks-context.ts";
 
@@ -120,6 +121,8 @@ export function createAuth(deps: AuthDependencies) {
       }),
       secondFactorPlugin(shopName),
       magicLinkPlugin(hooks),
+      // Last: it records what each endpoint finally did, after every other plugin's hooks (security-activity.ts).
+      securityActivity(database.db),
     ],
     // Endpoints the shop does not use, among them every way to write a user's fields past our services.
     disabledPaths: [...DISABLED_AUTH_PATHS],

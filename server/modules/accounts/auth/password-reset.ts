@@ -1,5 +1,7 @@
 import type { AuthHooksContext } from "./hooks-context.ts";
+import { recordSecurityEvent } from "../security-events.ts";
 import { sendPasswordChangedMail } from "./mail-senders.ts";
+import { endpointCaller } from "./security-activity.ts";
 
 /**
  * After a password was reset with a link. Using one reset link ends every other link of the account: an older
@@ -17,6 +19,7 @@ export async function afterPasswordReset(
   // password (and whoever registered the address without owning it has lost the account to its owner).
   if (!user.emailVerified) await context.internalAdapter.updateUser(user.id, { emailVerified: true });
   ctx.events.info("password-reset.completed", { accountId: user.id });
+  await recordSecurityEvent(ctx.database.db, { userId: user.id, kind: "password-reset", ...endpointCaller() });
   // The owner hears of every new password, so a stranger's reset does not go unnoticed.
   await sendPasswordChangedMail(ctx, user);
 }
