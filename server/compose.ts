@@ -52,6 +52,7 @@ export async function composeShop(config: Config, database: Pick<Database, "db" 
     uploadQuota: config.uploads,
     ...(options.freeDiskSpace ? { freeDiskSpace: options.freeDiskSpace } : {}),
     changes,
+    requireAdminTwoFactor: config.requireAdminTwoFactor,
   };
   const infrastructure = createInfrastructure(dependencies);
   const services = createServices(infrastructure, dependencies);

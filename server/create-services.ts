@@ -58,6 +58,8 @@ export interface ServiceDependencies {
   openFiles?: number;
   /** Where services announce what changed; in-process unless given (PostgreSQL: every process's feed). */
   changes?: ChangeFeed;
+  /** REQUIRE_ADMIN_2FA: an admin has the admin's rights only with two-factor authentication on. */
+  requireAdminTwoFactor?: boolean;
 }
 
 /**
@@ -122,7 +124,7 @@ export function createServices(infrastructure: Infrastructure, deps: ServiceDepe
     authHandler: (request: Request) => auth.handler(request),
     /** The auth library's configuration (its schema check in tests). */
     authOptions: auth.options,
-    accounts: createAccountsService(auth, database, events, rateLimiter),
+    accounts: createAccountsService(auth, database, events, rateLimiter, { requireAdminTwoFactor: deps.requireAdminTwoFactor ?? false }),
     profiles: createProfilesService(database.db, media, rateLimiter, announceProfileChange),
     catalog: createCatalogService(database.db, { rateLimiter }),
     /** The owner's catalogue: products, categories, their pictures (docs/decisions/023). */

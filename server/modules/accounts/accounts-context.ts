@@ -4,6 +4,7 @@ import type { DB } from "../../platform/db/schema.ts";
 import type { EventLog } from "../../platform/event-log.ts";
 import type { RateLimiter } from "../../platform/rate-limit/rate-limit.ts";
 import type { Auth } from "./auth/auth.ts";
+import type { AccountPolicy } from "./account-records.ts";
 
 /**
  * What every operation of the accounts service may use, made once per service: each operation names the part it
@@ -15,8 +16,15 @@ export interface AccountsContext {
   dialect: Dialect;
   events: EventLog;
   rateLimiter: RateLimiter;
+  policy: AccountPolicy;
 }
 
-export function accountsContext(auth: Auth, { db, dialect }: Pick<Database, "db" | "dialect">, events: EventLog, rateLimiter: RateLimiter): AccountsContext {
-  return { auth, db, dialect, events, rateLimiter };
+export function accountsContext(
+  auth: Auth,
+  { db, dialect }: Pick<Database, "db" | "dialect">,
+  events: EventLog,
+  rateLimiter: RateLimiter,
+  policy: AccountPolicy = { requireAdminTwoFactor: false },
+): AccountsContext {
+  return { auth, db, dialect, events, rateLimiter, policy };
 }

@@ -3,6 +3,7 @@ import type { EventLog } from "../../platform/event-log.ts";
 import type { RateLimiter } from "../../platform/rate-limit/rate-limit.ts";
 import type { SessionCaller, SessionOutcome, SessionUser } from "../../platform/session-user.ts";
 import type { Auth } from "./auth/auth.ts";
+import type { AccountPolicy } from "./account-records.ts";
 import { accountsContext } from "./accounts-context.ts";
 import { ensureAdmin, setAdmin } from "./admin-accounts.ts";
 import { changePassword, isResetLinkValid, requestPasswordReset, resetPassword } from "./passwords.ts";
@@ -14,7 +15,7 @@ import { resendVerification, verifyEmail, type VerificationOutcome } from "./ver
 
 export type { VerificationOutcome } from "./verification.ts";
 export type { SignInOutcome, TwoFactorSetup } from "./two-factor.ts";
-export { toSessionUser } from "./account-records.ts";
+export { toSessionUser, type AccountPolicy } from "./account-records.ts";
 
 // Accounts on top of Better Auth: pages and API handlers call these, never the auth library directly, so every
 // path gets the same validation, limits and messages. Each operation lives in its own file (sessions and sign-in
@@ -24,8 +25,14 @@ export { toSessionUser } from "./account-records.ts";
 
 export type AccountsService = ReturnType<typeof createAccountsService>;
 
-export function createAccountsService(auth: Auth, database: Pick<Database, "db" | "dialect">, events: EventLog, rateLimiter: RateLimiter) {
-  const ctx = accountsContext(auth, database, events, rateLimiter);
+export function createAccountsService(
+  auth: Auth,
+  database: Pick<Database, "db" | "dialect">,
+  events: EventLog,
+  rateLimiter: RateLimiter,
+  policy?: AccountPolicy,
+) {
+  const ctx = accountsContext(auth, database, events, rateLimiter, policy);
   return {
     getSession: (caller: SessionCaller): Promise<{ user: SessionUser | null; session: SessionOutcome }> => getSession(ctx, caller),
     register: (input: unknown, caller: SessionCaller): Promise<{ email: string; accountId: string | null }> => register(ctx, input, caller),

@@ -18,7 +18,7 @@ const sessionWithUser = compiledOnce((db, { token }: { token: string }) =>
   db
     .selectFrom("sessions as s")
     .innerJoin("users as u", "u.id", "s.userId")
-    .select(["s.expiresAt", "s.createdAt", "u.id", "u.name", "u.email", "u.image", "u.emailVerified", "u.username", "u.displayUsername", "u.role"])
+    .select(["s.expiresAt", "s.createdAt", "u.id", "u.name", "u.email", "u.image", "u.emailVerified", "u.username", "u.displayUsername", "u.role", "u.twoFactorEnabled"])
     .where("s.token", "=", token),
 );
 
@@ -33,7 +33,7 @@ const secrets = new WeakMap<Auth, string>();
  * again (issued anew), and a credential of a session that is gone is ended.
  */
 export async function getSession(
-  ctx: Pick<AccountsContext, "auth" | "db">,
+  ctx: Pick<AccountsContext, "auth" | "db" | "policy">,
   caller: SessionCaller,
 ): Promise<{ user: SessionUser | null; session: SessionOutcome }> {
   if (!caller.sessionCredential) return { user: null, session: SESSION_UNCHANGED };
@@ -48,7 +48,7 @@ export async function getSession(
     await ctx.db.deleteFrom("sessions").where("token", "=", response.session.token).execute();
     ({ headers, response } = await read());
   }
-  return { user: response ? toSessionUser(response.user) : null, session: await sessionOutcome(ctx.auth, headers) };
+  return { user: response ? toSessionUser(response.user, ctx.policy) : null, session: await sessionOutcome(ctx.auth, headers) };
 }
 
 /**
@@ -59,7 +59,11 @@ export async function getSession(
  * undefined and goes to Better Auth, which decides and says what becomes of the cookie. Nothing is cached: a
  * signed-out session is gone on the next request, in every process (docs/decisions/008, "Sessions").
  */
-async function liveSession({ auth, db }: Pick<AccountsContext, "auth" | "db">, credential: string, forgetOnClose: boolean): Promise<SessionUser | undefined> {
+async function liveSession(
+  { auth, db, policy }: Pick<AccountsContext, "auth" | "db" | "policy">,
+  credential: string,
+  forgetOnClose: boolean,
+): Promise<SessionUser | undefined> {
   const dot = credential.lastIndexOf(".");
   const token = credential.slice(0, dot);
   const signature = credential.slice(dot + 1);
@@ -77,7 +81,7 @@ async function liveSession({ auth, db }: Pick<AccountsContext, "auth" | "db">, c
   // A session made without "remember me" never slides (Better Auth's rule): it is not due, however old.
   const refreshDue = !forgetOnClose && expiresAt - SESSION_IDLE_SECONDS * 1000 + SESSION_REFRESH_SECONDS * 1000 <= now;
   if (!(expiresAt > now) || refreshDue || pastMaxAge(row.createdAt, now)) return undefined;
-  return toSessionUser({ ...row, emailVerified: Boolean(row.emailVerified) });
+  return toSessionUser({ ...row, emailVerified: Boolean(row.emailVerified) }, policy);
 }
 
 /**

@@ -6,6 +6,7 @@ import type { DB } from "../../../platform/db/schema.ts";
 import { recordSecurityEvent } from "../security-events.ts";
 import { CLIENT_IP_HEADER } from "./auth-rules.ts";
 import { emailOf } from "./request-rules.ts";
+import { confirmsSecondFactorSetup } from "./second-factor-hooks.ts";
 
 /**
  * How each way in reads in the account's activity list, by the endpoint (as Better Auth writes its path) that ends
@@ -13,10 +14,13 @@ import { emailOf } from "./request-rules.ts";
  */
 export const SIGN_IN_METHODS: Record<string, string> = {
   "/sign-in/email": "password",
+  "/two-factor/verify-totp": "authenticator code",
+  "/two-factor/verify-backup-code": "recovery code",
+  "/magic-link/verify": "e-mailed link",
 };
 
 /** Endpoints that issue a new session to someone already signed in: no sign-in to record. */
-const SESSION_RENEWALS = new Set(["/change-password"]);
+const SESSION_RENEWALS = new Set(["/change-password", "/two-factor/disable"]);
 
 /** Who is calling the auth endpoint running now: its address (set by our server, never the client) and browser. */
 export function endpointCaller(headers?: Headers | null): { ip: string | null; userAgent: string | null } {
@@ -42,7 +46,7 @@ export function securityActivity(db: Kysely<DB>) {
             const caller = endpointCaller(ctx.headers);
             const returned = ctx.context.returned;
             const newSession = ctx.context.newSession;
-            if (newSession && !isAPIError(returned) && !SESSION_RENEWALS.has(ctx.path)) {
+            if (newSession && !isAPIError(returned) && !SESSION_RENEWALS.has(ctx.path) && !confirmsSecondFactorSetup(ctx.headers)) {
               const method = SIGN_IN_METHODS[ctx.path] ?? null;
               await recordSecurityEvent(db, { userId: newSession.user.id, kind: "signed-in", method, ...caller });
             }
