@@ -160,7 +160,6 @@ export const DISABLED_AUTH_PATHS = [
   // Two-factor: an authenticator app and recovery codes only. No codes by e-mail or SMS; the secret and the
   // recovery codes are shown once, when turned on, and never again.
   "/two-factor/get-totp-uri",
-  "/two-factor/generate-totp",
   "/two-factor/send-otp",
   "/two-factor/verify-otp",
   "/two-factor/generate-backup-codes",
