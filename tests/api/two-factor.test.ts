@@ -1,7 +1,9 @@
 import { generate } from "otplib";
 import { describe, expect, it } from "vitest";
 import { authRateRules } from "../../server/modules/accounts/index.ts";
-import { newPerson, sessionCookie, signUpVerified } from "../support/accounts.ts";
+import { messages } from "../../common/shared/messages.ts";
+import { callerWith, newPerson, sessionCookie, signUpVerified } from "../support/accounts.ts";
+import { extractLinks } from "../support/smtp-capture.ts";
 import { useAppWithMail } from "../support/app-with-mail.ts";
 import { postJson, type TestApp } from "../support/test-app.ts";
 
@@ -147,5 +149,51 @@ describe("sign-in links by e-mail", () => {
     // Each mail is queued before its request is answered: the one past the cap queued nothing.
     const queued = await shop.app.database.db.selectFrom("mail_outbox").select("id").where("recipient", "=", person.email).where("kind", "=", "sign-in-link").execute();
     expect(queued).toHaveLength(cap);
+  });
+});
+
+describe("following a sign-in link", () => {
+  it("signs an unverified account in once, marks its address verified and removes the password nothing proved was the owner's", async () => {
+    const person = newPerson();
+    expect((await shop.app.request("/api/auth/sign-up/email", postJson(person))).status).toBe(200);
+    expect((await post("/sign-in/magic-link", { email: person.email })).status).toBe(200);
+    const mail = await shop.capture.waitFor((m) => m.to.includes(person.email) && m.text.includes("/login/link?token="));
+    const token = new URL(extractLinks(mail.text).find((link) => link.includes("/login/link"))!).searchParams.get("token");
+
+    const outcome = await shop.app.services.accounts.followSignInLink({ token }, callerWith("203.0.113.7"), null);
+    expect(outcome).toMatchObject({ secondFactorRequired: false, session: { kind: "issued" } });
+    const user = await shop.app.database.db.selectFrom("users").select(["id", "emailVerified"]).where("email", "=", person.email).executeTakeFirstOrThrow();
+    expect(Boolean(user.emailVerified)).toBe(true);
+    expect(await shop.app.database.db.selectFrom("accounts").select("id").where("userId", "=", user.id).execute()).toEqual([]);
+
+    await expect(shop.app.services.accounts.followSignInLink({ token }, callerWith("203.0.113.7"), null)).rejects.toMatchObject({
+      status: 400,
+      message: messages.signInLink.invalid,
+    });
+  });
+});
+
+describe("the account's activity", () => {
+  const kinds = async (userId: string) =>
+    (await shop.app.database.db.selectFrom("security_events").select(["kind", "method"]).where("user_id", "=", userId).orderBy("created_at").execute()).map(
+      ({ kind, method }) => (method ? `${kind}: ${method}` : kind),
+    );
+
+  it("records two-factor turned on and off, a wrong code at sign-in, a recovery code used, and no sign-in for the first code", async () => {
+    const { person, cookie, userId } = await signUpVerified(shop.app, shop.capture);
+    const before = await kinds(userId);
+    const { secret, backupCodes, cookie: afterConfirm } = await turnOn(shop.app, cookie, person.password);
+    // The first code renewed the session: no sign-in is recorded for it.
+    expect((await kinds(userId)).slice(before.length)).toEqual(["two-factor-enabled"]);
+
+    const pending = await passwordStep(person);
+    expect((await post("/two-factor/verify-totp", { code: await wrongCode(secret) }, "203.0.113.7", pending)).status).toBe(401);
+    expect((await post("/two-factor/verify-backup-code", { code: backupCodes[3] }, "203.0.113.7", pending)).status).toBe(200);
+    const disabled = await shop.app.request("/api/auth/two-factor/disable", postJson({ password: person.password }, { Cookie: afterConfirm }));
+    expect(disabled.status).toBe(200);
+    // Events of one request may share a timestamp: compared as a set.
+    expect((await kinds(userId)).slice(before.length).sort()).toEqual(
+      ["two-factor-enabled", "sign-in-failed: authenticator code", "recovery-code-used", "signed-in: recovery code", "two-factor-disabled"].sort(),
+    );
   });
 });
