@@ -12,6 +12,9 @@ import { postJson, type TestApp } from "../support/test-app.ts";
 
 const shop = useAppWithMail({ TRUST_PROXY: "1" });
 
+/** Each test signs up and in several times, and every password checked costs an argon2 hash. */
+const SLOW = 60_000;
+
 /**
  * A JSON POST from `address` (over a real socket, behind the one trusted proxy, so each test can speak from several
  * addresses), with the browser's cookies.
@@ -69,7 +72,7 @@ describe("the two-factor endpoints", () => {
       const response = await shop.app.request(path, postJson(body));
       expect([path, response.status]).toEqual([path, 401]);
     }
-  });
+  }, SLOW);
 
   it("act on the caller's own account only: another account's password, code or recovery code changes nothing of the owner's", async () => {
     const owner = await signUpVerified(shop.app, shop.capture, newPerson({ password: "calathea-orbifolia-31" }));
@@ -87,7 +90,7 @@ describe("the two-factor endpoints", () => {
     const pending = await passwordStep(owner.person);
     const recovered = await post("/two-factor/verify-backup-code", { code: backupCodes[0] }, "203.0.113.7", pending);
     expect(recovered.status).toBe(200);
-  });
+  }, SLOW);
 });
 
 describe("wrong authenticator codes at sign-in", () => {
@@ -110,7 +113,7 @@ describe("wrong authenticator codes at sign-in", () => {
     const pendingHome = await passwordStep(person, "203.0.113.50");
     const home = await post("/two-factor/verify-totp", { code: await generate({ secret }) }, "203.0.113.50", pendingHome);
     expect(home.status).toBe(200);
-  });
+  }, SLOW);
 });
 
 describe("sign-in links by e-mail", () => {
@@ -129,7 +132,7 @@ describe("sign-in links by e-mail", () => {
     expect(queuedForStranger).toEqual([]);
     expect(linksTo(stranger.email)).toBe(0);
     expect(await shop.app.database.db.selectFrom("users").select("id").where("email", "=", stranger.email).executeTakeFirst()).toBeUndefined();
-  });
+  }, SLOW);
 
   it("are refused past the limit per e-mail at one address, and another address may still ask", async () => {
     const { person } = await signUpVerified(shop.app, shop.capture);
@@ -138,7 +141,7 @@ describe("sign-in links by e-mail", () => {
     for (let i = 0; i <= limit; i++) statuses.push((await ask(person.email, "198.51.100.20")).status);
     expect(statuses).toEqual([...Array(limit).fill(200), 429]);
     expect((await ask(person.email, "198.51.100.21")).status).toBe(200);
-  });
+  }, SLOW);
 
   it("stop reaching one mailbox past its cap, from any address, with the same answer as before", async () => {
     const { person } = await signUpVerified(shop.app, shop.capture);
@@ -149,7 +152,7 @@ describe("sign-in links by e-mail", () => {
     // Each mail is queued before its request is answered: the one past the cap queued nothing.
     const queued = await shop.app.database.db.selectFrom("mail_outbox").select("id").where("recipient", "=", person.email).where("kind", "=", "sign-in-link").execute();
     expect(queued).toHaveLength(cap);
-  });
+  }, SLOW);
 });
 
 describe("following a sign-in link", () => {
@@ -170,7 +173,7 @@ describe("following a sign-in link", () => {
       status: 400,
       message: messages.signInLink.invalid,
     });
-  });
+  }, SLOW);
 });
 
 describe("the account's activity", () => {
@@ -195,5 +198,5 @@ describe("the account's activity", () => {
     expect((await kinds(userId)).slice(before.length).sort()).toEqual(
       ["two-factor-enabled", "sign-in-failed: authenticator code", "recovery-code-used", "signed-in: recovery code", "two-factor-disabled"].sort(),
     );
-  });
+  }, SLOW);
 });
