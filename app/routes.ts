@@ -13,6 +13,7 @@ export default [
   route("forgot-password", "features/accounts/routes/forgot-password.tsx"),
   route("reset-password", "features/accounts/routes/reset-password.tsx"),
   route("profile/:userId", "features/accounts/routes/profile.tsx"),
+  route("account/security", "features/accounts/routes/security.tsx"),
   route("add-product", "features/admin/routes/add-product.tsx"),
   route("product/:productId/edit", "features/admin/routes/edit-product.tsx"),
   route("cart", "pages/cart.tsx"),

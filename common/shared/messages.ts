@@ -266,4 +266,16 @@ export const messages = {
     sent: "If an account exists for that e-mail, we have sent it a link to log in. The link works once, for 15 minutes.",
     invalid: "This sign-in link is invalid, has been used or has expired. Ask for a new one.",
   },
+  security: {
+    sessionIdRequired: "Say which session to end.",
+    sessionUnknown: "That session is not one of yours, or it has already ended.",
+    sessionIsThisDevice: "That is the session of this device. To end it, log out.",
+    sessionEnded: (device: string) => `The session on ${device} has ended. That device is signed out.`,
+    otherSessionsEnded: (count: number) =>
+      count === 0 ? "There were no other sessions to end." : `${count} other session${count === 1 ? " has" : "s have"} ended. Only this device is signed in now.`,
+    onlyThisDevice: "Only this device is signed in to your account.",
+    lastUseNote: (minutes: number) => `A session's last use is noted to within ${minutes} minutes.`,
+    usedRecently: (minutes: number) => `within the last ${minutes} minutes`,
+    noActivity: "No security events yet.",
+  },
 } as const;

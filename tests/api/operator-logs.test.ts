@@ -78,11 +78,11 @@ describe("operator events", () => {
   });
 
   it("request lines of Better Auth's endpoints name the signed-in caller's account", async () => {
-    const response = await call(SHOPPER_ADDRESS, "GET", "/api/auth/list-sessions", shopper.cookie);
+    const response = await call(SHOPPER_ADDRESS, "GET", "/api/auth/get-session", shopper.cookie);
     expect(response.status).toBe(200);
     const requestId = response.headers.get("x-request-id");
     const line = await logs.waitFor((l) => l.msg === "request" && l.requestId === requestId, 5_000);
-    expect(line).toMatchObject({ path: "/api/auth/list-sessions", clientIp: SHOPPER_ADDRESS, accountId: shopper.userId, status: 200 });
+    expect(line).toMatchObject({ path: "/api/auth/get-session", clientIp: SHOPPER_ADDRESS, accountId: shopper.userId, status: 200 });
   });
 
   it("orders placed, cancelled, and moved along by an admin: who, which order, from what to what", async () => {

@@ -39,6 +39,8 @@ export interface SessionTable {
   userAgent: string | null;
   userId: string;
   impersonatedBy: string | null;
+  /** Migration 0020-session-last-used: written by session-last-use.ts only (Better Auth leaves it empty). */
+  lastUsedAt: ColumnType<string | Date | null, string | null | undefined, string | null>;
 }
 
 export interface AccountTable {

@@ -6,6 +6,7 @@ import type { Auth } from "./auth/auth.ts";
 import type { AccountPolicy } from "./account-records.ts";
 import { accountsContext } from "./accounts-context.ts";
 import { ensureAdmin, setAdmin } from "./admin-accounts.ts";
+import { endOtherSessions, endSession, securityOverview, type SecurityOverview } from "./account-sessions.ts";
 import { changePassword, isResetLinkValid, requestPasswordReset, resetPassword } from "./passwords.ts";
 import { register } from "./registration.ts";
 import { getSession, signIn, signOut } from "./sessions.ts";
@@ -15,6 +16,7 @@ import { resendVerification, verifyEmail, type VerificationOutcome } from "./ver
 
 export type { VerificationOutcome } from "./verification.ts";
 export type { SignInOutcome, TwoFactorSetup } from "./two-factor.ts";
+export type { AccountSession, ActivityEntry, SecurityOverview } from "./account-sessions.ts";
 export { toSessionUser, type AccountPolicy } from "./account-records.ts";
 
 // Accounts on top of Better Auth: pages and API handlers call these, never the auth library directly, so every
@@ -47,6 +49,9 @@ export function createAccountsService(
     changePassword: (input: unknown, caller: SessionCaller): Promise<{ session: SessionOutcome }> => changePassword(ctx, input, caller),
     ensureAdmin: (admin: { email: string; password: string }): Promise<"created" | "promoted"> => ensureAdmin(ctx, admin),
     setAdmin: (email: string, isAdmin: boolean): Promise<void> => setAdmin(ctx, email, isAdmin),
+    securityOverview: (viewer: SessionUser | null, caller: SessionCaller): Promise<SecurityOverview> => securityOverview(ctx, viewer, caller),
+    endSession: (viewer: SessionUser | null, caller: SessionCaller, input: unknown): Promise<{ device: string }> => endSession(ctx, viewer, caller, input),
+    endOtherSessions: (viewer: SessionUser | null, caller: SessionCaller): Promise<{ ended: number }> => endOtherSessions(ctx, viewer, caller),
     isTwoFactorOn: (viewer: SessionUser): Promise<boolean> => isTwoFactorOn(ctx, viewer.id),
     twoFactorSetupView: (otpauthUri: string): Promise<Omit<TwoFactorSetup, "recoveryCodes">> => setupView(otpauthUri),
     beginTwoFactor: (viewer: SessionUser | null, input: unknown, caller: SessionCaller): Promise<TwoFactorSetup> => beginTwoFactor(ctx, viewer, input, caller),

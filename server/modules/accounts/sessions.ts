@@ -10,6 +10,7 @@ import type { AccountsContext } from "./accounts-context.ts";
 import { authHeaders, callAuth, sessionOutcome } from "./auth-calls.ts";
 import { withPluginCookies } from "./second-factor-cookies.ts";
 import { signInOutcome, type SignInOutcome } from "./two-factor.ts";
+import { noteSessionUse, noteSessionUseByToken } from "./session-last-use.ts";
 
 // Sessions: reading the one a request presents (nearly every signed-in request), signing in and signing out.
 
@@ -18,7 +19,7 @@ const sessionWithUser = compiledOnce((db, { token }: { token: string }) =>
   db
     .selectFrom("sessions as s")
     .innerJoin("users as u", "u.id", "s.userId")
-    .select(["s.expiresAt", "s.createdAt", "u.id", "u.name", "u.email", "u.image", "u.emailVerified", "u.username", "u.displayUsername", "u.role", "u.twoFactorEnabled"])
+    .select(["s.id as sessionId", "s.lastUsedAt", "s.expiresAt", "s.createdAt", "u.id", "u.name", "u.email", "u.image", "u.emailVerified", "u.username", "u.displayUsername", "u.role", "u.twoFactorEnabled"])
     .where("s.token", "=", token),
 );
 
@@ -48,6 +49,7 @@ export async function getSession(
     await ctx.db.deleteFrom("sessions").where("token", "=", response.session.token).execute();
     ({ headers, response } = await read());
   }
+  if (response) await noteSessionUseByToken(ctx.db, response.session.token, Date.now());
   return { user: response ? toSessionUser(response.user, ctx.policy) : null, session: await sessionOutcome(ctx.auth, headers) };
 }
 
@@ -81,6 +83,8 @@ async function liveSession(
   // A session made without "remember me" never slides (Better Auth's rule): it is not due, however old.
   const refreshDue = !forgetOnClose && expiresAt - SESSION_IDLE_SECONDS * 1000 + SESSION_REFRESH_SECONDS * 1000 <= now;
   if (!(expiresAt > now) || refreshDue || pastMaxAge(row.createdAt, now)) return undefined;
+  // Written once every few minutes per session at most; most requests write nothing (session-last-use.ts).
+  await noteSessionUse(db, { id: row.sessionId, lastUsedAt: row.lastUsedAt }, now);
   return toSessionUser({ ...row, emailVerified: Boolean(row.emailVerified) }, policy);
 }
 

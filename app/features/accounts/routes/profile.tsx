@@ -72,6 +72,10 @@ export default function Profile({ loaderData: profile, actionData }: Route.Compo
           <Link to="/orders" className="font-semibold text-leaf-800 underline underline-offset-4">
             Your orders
           </Link>
+          {" · "}
+          <Link to="/account/security" className="font-semibold text-leaf-800 underline underline-offset-4">
+            Sign-in and security
+          </Link>
         </p>
       ) : null}
       {profile.isOwner ? (

@@ -77,9 +77,8 @@ export const ALSO_NEEDS_SECOND_FACTOR = [
 ];
 
 /**
- * Better Auth's HTTP endpoints the shop answers under /api/auth: the pages' flows and their JSON twins, and the
- * account's session list. The two with a parameter cannot be switched off by path; without social
- * providers they only redirect to a trusted origin.
+ * Better Auth's HTTP endpoints the shop answers under /api/auth: the pages' flows and their JSON twins. The two
+ * with a parameter cannot be switched off by path; without social providers they only redirect to a trusted origin.
  */
 export const OPEN_AUTH_PATHS = [
   "/sign-up/email",
@@ -91,10 +90,6 @@ export const OPEN_AUTH_PATHS = [
   "/reset-password",
   "/reset-password/:token",
   "/change-password",
-  "/list-sessions",
-  "/revoke-session",
-  "/revoke-sessions",
-  "/revoke-other-sessions",
   "/ok",
   "/error",
   "/two-factor/enable",
@@ -157,6 +152,12 @@ export const DISABLED_AUTH_PATHS = [
   "/forget-password/email-otp",
   "/email-otp/request-email-change",
   "/email-otp/change-email",
+  // The account's sessions are listed and ended on its security page, on the server (account-sessions.ts), which
+  // records each ended one. The list endpoint handed every session's token to any script of the page (decision 041).
+  "/list-sessions",
+  "/revoke-session",
+  "/revoke-sessions",
+  "/revoke-other-sessions",
   // Two-factor: an authenticator app and recovery codes only. No codes by e-mail or SMS; the secret and the
   // recovery codes are shown once, when turned on, and never again.
   "/two-factor/get-totp-uri",
