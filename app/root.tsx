@@ -32,8 +32,22 @@ export const links: Route.LinksFunction = () => [
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const user = context.user ? { id: context.user.id, name: context.user.name, isAdmin: context.user.isAdmin, avatarUrl: avatarUrl(context.user) } : null;
-  const [{ flash, clear }, cartCount] = await Promise.all([takeFlash(context, request), loadOrRefuse(() => context.services.cart.countItems(context.user))]);
-  return data({ shop: context.shop, user, cartCount, flash }, clear ? { headers: { "Set-Cookie": clear } } : undefined);
+  const [{ flash, clear }, cart] = await Promise.all([takeFlash(context, request), loadOrRefuse(() => countCartItems(context))]);
+  const headers = new Headers();
+  if (clear) headers.append("Set-Cookie", clear);
+  for (const cookie of cart.cookies) headers.append("Set-Cookie", cookie);
+  // What a sign-in brought over from the visitor's cart ('2 plants from your visit were added to your cart…').
+  const notice = context.visitorCart.notice();
+  if (notice) headers.append("Set-Cookie", notice.clear);
+  const cartNotice = notice?.text || null;
+  return data({ shop: context.shop, user, cartCount: cart.count, flash, cartNotice }, { headers });
+}
+
+/** The cart icon's count: the account's cart, or a visitor's (whose unknown token is forgotten). */
+async function countCartItems(context: Route.LoaderArgs["context"]): Promise<{ count: number; cookies: string[] }> {
+  if (context.user) return { count: await context.services.cart.countItems(context.user), cookies: [] };
+  const { count, outcome } = await context.services.cart.countVisitorItems(context.visitorCart.token);
+  return { count, cookies: context.visitorCart.write(outcome) };
 }
 
 // The top bar is hidden on the login and register screens and on the password screens that share their card
@@ -64,6 +78,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
         </a>
         {bare ? null : <NavBar shopName={shopName} user={data?.user ?? null} cartCount={data?.cartCount ?? 0} />}
         <PendingPage />
+        {data?.cartNotice ? (
+          <p role="status" className="container-page mt-4 rounded-2xl border border-leaf-200 bg-leaf-50 p-4 text-stone-800">
+            {data.cartNotice}
+          </p>
+        ) : null}
         <main id="main" className="flex-1 pb-16">
           {children}
         </main>

@@ -5,7 +5,7 @@ import { buildApiDocument } from "./platform/http/api-docs.ts";
 import { jsonBodies, reachesEndpointBefore } from "./platform/http/request-guards.ts";
 import { adminCategoriesApi, adminProductsApi } from "./modules/admin/index.ts";
 import { adminOrdersApi, ordersApi } from "./modules/orders/index.ts";
-import { cartApi } from "./modules/cart/index.ts";
+import { cartApi, createVisitorCartCookies } from "./modules/cart/index.ts";
 import { authApi, authApiPaths, meApi, profilePictureApi, profilesApi, verificationApi } from "./modules/accounts/index.ts";
 import { categoriesApi, productsApi } from "./modules/catalog/index.ts";
 import { adminMessagesApi, contactApi } from "./modules/contact/index.ts";
@@ -22,7 +22,7 @@ const noSuchEndpoint: Handler<PlatformEnv> = (c) => c.json({ message: "There is 
  * The JSON API under /api: thin handlers, every rule in the services; each route describes itself for the document.
  * Each module's API is handed the services it calls, so no handler reaches for anything else.
  */
-export function apiRoutes(services: Services, infrastructure: Pick<Infrastructure, "uploads">, publicOrigin: string) {
+export function apiRoutes(services: Services, infrastructure: Pick<Infrastructure, "uploads" | "sealer">, publicOrigin: string) {
   const api = new Hono<PlatformEnv>()
     // Multipart upload first: it has its own size limit and is not JSON.
     .route("/profiles", profilePictureApi(services.profiles))
@@ -38,7 +38,7 @@ export function apiRoutes(services: Services, infrastructure: Pick<Infrastructur
     .route("/admin/categories", adminCategoriesApi(services.adminCatalog))
     .route("/admin/messages", adminMessagesApi(services.contact))
     .route("/admin/overview", adminOverviewApi(services.overview))
-    .route("/cart", cartApi(services.cart))
+    .route("/cart", cartApi(services.cart, createVisitorCartCookies({ https: publicOrigin.startsWith("https:"), sealer: infrastructure.sealer })))
     .route("/orders", ordersApi(services.orders))
     .route("/products/:productId/reviews", reviewsApi(services.reviews))
     .route("/products", productsApi(services.catalog, services.productEvents))

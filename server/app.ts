@@ -30,6 +30,7 @@ import { registerCatalogCacheRules, seoFiles } from "./modules/catalog/index.ts"
 import { shareImages } from "./platform/http/share-images.ts";
 import { PROJECT_ROOT } from "./project-root.ts";
 import { initialsAvatarSvg, PROFILE_PAGE_BODY, registerAccountsCacheRules } from "./modules/accounts/index.ts";
+import { createVisitorCartCookies, mergeVisitorCartOnSignIn } from "./modules/cart/index.ts";
 import type { Infrastructure, Services } from "./create-services.ts";
 import type { PlatformEnv } from "./platform/http/http-env.ts";
 
@@ -104,7 +105,20 @@ export function createApp({ config, services, infrastructure, logger, health, pa
   for (const route of CACHED_API_ROUTES) app.use(route, apiCache);
   app.use(sameOriginOnly(origin));
   app.use(refuseControlCharactersInUrl());
-  app.use(sessions(createSessionCookies({ https: config.publicUrl.protocol === "https:" }), (caller) => services.accounts.getSession(caller)));
+  const sessionCookies = createSessionCookies({ https: config.publicUrl.protocol === "https:" });
+  // A visitor's cart joins the account's at any sign-in: every way of signing in answers through here (decision 037).
+  // Outside sessions(), so that it also sees a session that middleware passes on (the verification API's).
+  const visitorCarts = createVisitorCartCookies({ https: config.publicUrl.protocol === "https:", sealer: infrastructure.sealer });
+  app.use(
+    mergeVisitorCartOnSignIn({
+      cart: services.cart,
+      visitorCarts,
+      sessionCookies,
+      accountOfCredential: async (credential) =>
+        (await services.accounts.getSession({ sessionCredential: credential, clientIp: null, userAgent: null })).user?.id ?? null,
+    }),
+  );
+  app.use(sessions(sessionCookies, (caller) => services.accounts.getSession(caller)));
 
   app.get("/healthz", (c) => (health.ready ? c.text("ok") : c.text("starting or stopping", 503)));
   app.get("/readyz", async (c) => {
@@ -154,7 +168,7 @@ export function createApp({ config, services, infrastructure, logger, health, pa
     app.use("*", pageBodyLimits([PROFILE_PAGE_BODY]));
     app.use("*", formPartsLimit(formTooLarge));
     app.use("*", pageCache);
-    const given = { services, sealer: infrastructure.sealer };
+    const given = { services, sealer: infrastructure.sealer, visitorCarts };
     app.all("*", (c) => pages.handler(c, given));
   }
   const hono = getRequestListener(app.fetch);

@@ -4,7 +4,7 @@ import type { Logger } from "pino";
 import { createAccountsService, createAuth, createProfilesService, profileAnnouncer } from "./modules/accounts/index.ts";
 import type { Sealer } from "./platform/sealed-values.ts";
 import type { Database } from "./platform/db/client.ts";
-import { createCartService } from "./modules/cart/index.ts";
+import { createCartService, emptyCartOf } from "./modules/cart/index.ts";
 import {
   catalogImagesFromMedia,
   createCatalogEditingService,
@@ -20,8 +20,8 @@ import { createResumableUploads } from "./platform/uploads/resumable-uploads.ts"
 import type { FreeDiskSpace } from "./platform/uploads/free-disk-space.ts";
 import type { UploadQuotaSettings } from "./platform/uploads/upload-quota.ts";
 import { UPLOADS_PATH } from "#common/shared/uploads.ts";
-import { createOrdersService } from "./modules/orders/index.ts";
-import { createReviewsService, listReviewedProducts } from "./modules/reviews/index.ts";
+import { createOrdersService, detachCustomer } from "./modules/orders/index.ts";
+import { createReviewsService, detachAuthor, listReviewedProducts } from "./modules/reviews/index.ts";
 import { createOverviewService } from "./modules/overview/index.ts";
 import { createEventLog } from "./platform/event-log.ts";
 import { createRateLimiter } from "./platform/rate-limit/rate-limit.ts";
@@ -124,13 +124,20 @@ export function createServices(infrastructure: Infrastructure, deps: ServiceDepe
     authHandler: (request: Request) => auth.handler(request),
     /** The auth library's configuration (its schema check in tests). */
     authOptions: auth.options,
-    accounts: createAccountsService(auth, database, events, rateLimiter, { requireAdminTwoFactor: deps.requireAdminTwoFactor ?? false }),
+    accounts: createAccountsService(auth, database, events, rateLimiter, {
+      outbox,
+      media,
+      changes,
+      shopName: deps.shopName,
+      // What other modules keep of a person, removed or detached by them when the account is deleted (decision 040).
+      recordsElsewhere: { detachCustomer, detachReviews: detachAuthor, emptyCart: emptyCartOf },
+    }, { requireAdminTwoFactor: deps.requireAdminTwoFactor ?? false }),
     profiles: createProfilesService(database.db, media, rateLimiter, announceProfileChange),
     catalog: createCatalogService(database.db, { rateLimiter }),
     /** The owner's catalogue: products, categories, their pictures (docs/decisions/023). */
     adminCatalog: createCatalogEditingService({ database, changes, images: catalogImagesFromMedia(media) }),
     sitemaps: createSitemapService(database.db, changes),
-    cart: createCartService(database, { shippingFeePaise: deps.shippingFeePaise }),
+    cart: createCartService(database, { shippingFeePaise: deps.shippingFeePaise, rateLimiter }),
     orders: createOrdersService({
       database,
       outbox,

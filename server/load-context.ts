@@ -3,6 +3,7 @@ import type { PublicShopConfig } from "./config.ts";
 import type { Services } from "./create-services.ts";
 import type { SessionCookies } from "./platform/http/session-cookie.ts";
 import type { Sealer } from "./platform/sealed-values.ts";
+import type { VisitorCartOfRequest } from "./modules/cart/index.ts";
 import type { SessionCaller, SessionUser } from "./platform/session-user.ts";
 
 // What React Router loaders and actions receive as `context` (built in ./pages.ts).
@@ -25,6 +26,8 @@ declare module "react-router" {
     request: SessionCaller;
     /** Turns what an account action did to the session into the response's Set-Cookie headers. */
     sessionCookies: SessionCookies;
+    /** The visitor's cart token (signed out), how to write what became of it, and a sign-in's merge notice. */
+    visitorCart: VisitorCartOfRequest;
   }
 }
 

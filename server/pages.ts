@@ -8,11 +8,14 @@ import { clientIp } from "./platform/http/client-ip.ts";
 import type { PlatformEnv } from "./platform/http/http-env.ts";
 import { currentUser, requestContext } from "./platform/http/request-context.ts";
 import type { Sealer } from "./platform/sealed-values.ts";
+import type { VisitorCartCookies } from "./modules/cart/index.ts";
 
 /** What the app hands the pages with each request: the domain services, and the sealer of the pages' own cookies. */
 export interface PageServices {
   services: Services;
   sealer: Sealer;
+  /** The visitor's cart cookie (docs/decisions/037). */
+  visitorCarts: VisitorCartCookies;
 }
 
 export type PageHandler = (c: Context<PlatformEnv>, given: PageServices) => Promise<Response>;
@@ -24,7 +27,7 @@ export function createPageHandler(
   shop: PublicShopConfig,
 ): PageHandler {
   const handle = createRequestHandler(build, mode);
-  return async (c, { services, sealer }) => {
+  return async (c, { services, sealer, visitorCarts }) => {
     const sessions = c.get("sessions");
     if (!sessions) throw new Error("pages need the sessions() middleware in front of them");
     const log = c.get("log");
@@ -44,6 +47,7 @@ export function createPageHandler(
       user: await currentUser(c),
       request: requestContext(c),
       sessionCookies: sessions.cookies,
+      visitorCart: visitorCarts.forRequest(c.req.raw.headers),
     });
     answered.status = response.status;
     for (const error of thrown) logPageError(log, error, response.status);

@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { toast } from "../shared/lib/toast.ts";
-import { Link, useFetcher } from "react-router";
+import { data, Link, useFetcher } from "react-router";
 import type { CartLine } from "#common/cart/cart-types.ts";
 import { messages } from "#common/shared/messages.ts";
 import { formatPrice } from "#common/shared/money.ts";
@@ -8,7 +8,6 @@ import { OrderSummary } from "../features/orders/components/order-summary.tsx";
 import { CloseIcon } from "../shared/ui/icons.tsx";
 import { Picture } from "../shared/ui/picture.tsx";
 import { actionResult, loadOrRefuse } from "../shared/lib/service-errors.ts";
-import { requireUser } from "../shared/lib/session.ts";
 import type { Route } from "./+types/cart";
 import { privatePageMeta } from "../shared/lib/seo.ts";
 import { readFormFields } from "../shared/lib/forms.ts";
@@ -16,22 +15,40 @@ import { inertWhen } from "../shared/ui/submit-button.tsx";
 
 export const meta: Route.MetaFunction = ({ matches }) => privatePageMeta(matches, "Cart");
 
-export function loader({ context, request }: Route.LoaderArgs) {
-  const user = requireUser(context, request);
-  return loadOrRefuse(() => context.services.cart.getCart(user));
+/** A signed-in shopper's cart, or a visitor's (docs/decisions/037): the same page, the same rules. */
+export async function loader({ context }: Route.LoaderArgs) {
+  const { cart } = context.services;
+  if (context.user) {
+    const user = context.user;
+    return { cart: await loadOrRefuse(() => cart.getCart(user)), visitor: false };
+  }
+  const { cart: visitorCart, outcome } = await loadOrRefuse(() => cart.getVisitorCart(context.visitorCart.token));
+  return data({ cart: visitorCart, visitor: true }, { headers: setCookies(context.visitorCart.write(outcome)) });
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
-  const user = requireUser(context, request);
   const form = await readFormFields(request);
   const { cart } = context.services;
-  if (form.intent === "remove") {
-    return actionResult(() => cart.removeItem(user, form.itemId).then(() => ({})), { intent: "remove" as const });
+  const intent = form.intent === "remove" ? ("remove" as const) : ("set-quantity" as const);
+  if (context.user) {
+    const user = context.user;
+    if (intent === "remove") return actionResult(() => cart.removeItem(user, form.itemId).then(() => ({})), { intent });
+    return actionResult(() => cart.setQuantity(user, form.itemId, form).then(() => ({})), { intent });
   }
-  return actionResult(() => cart.setQuantity(user, form.itemId, form).then(() => ({})), { intent: "set-quantity" as const });
+  const token = context.visitorCart.token;
+  const change = () => (intent === "remove" ? cart.removeVisitorItem(token, form.itemId) : cart.setVisitorQuantity(token, form.itemId, form));
+  let cookies: string[] = [];
+  const result = await actionResult(() => change().then((outcome) => ((cookies = context.visitorCart.write(outcome)), {})), { intent });
+  return "data" in result ? result : data(result, { headers: setCookies(cookies) });
 }
 
-export default function Cart({ loaderData: cart }: Route.ComponentProps) {
+function setCookies(cookies: string[]): Headers {
+  const headers = new Headers();
+  for (const cookie of cookies) headers.append("Set-Cookie", cookie);
+  return headers;
+}
+
+export default function Cart({ loaderData: { cart, visitor } }: Route.ComponentProps) {
   return (
     <section className="container-page py-10">
       <h1 className="mb-8 text-3xl font-bold text-stone-900">Cart</h1>
@@ -51,7 +68,8 @@ export default function Cart({ loaderData: cart }: Route.ComponentProps) {
           </ul>
           {cart.itemCount > 0 ? (
             <OrderSummary itemCount={cart.itemCount} subtotalPaise={cart.subtotalPaise} shippingPaise={cart.shippingPaise} totalPaise={cart.totalPaise}>
-              <Link to="/checkout" className="btn-primary mt-6 w-full">
+              {/* A visitor signs in or registers first, and comes back here with the cart merged into the account's. */}
+              <Link to={visitor ? `/login?redirectTo=${encodeURIComponent("/cart")}` : "/checkout"} className="btn-primary mt-6 w-full">
                 {messages.cart.checkOut}
               </Link>
             </OrderSummary>

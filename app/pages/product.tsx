@@ -33,8 +33,10 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
 
 /** The page's forms: a review written or deleted (`intent`), else Add to Cart. */
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const user = requireUser(context, request);
   const form = await readFormFields(request);
+  // A visitor's Add to Cart goes into the cart their cookie keeps (docs/decisions/037); reviews need an account.
+  if (!context.user && form.intent === undefined) return addToVisitorCart(context, form);
+  const user = requireUser(context, request);
   if (form.intent === "review-save") {
     return reviewAction("review-save", () => context.services.reviews.saveMyReview(user, params.productId, form));
   }
@@ -42,6 +44,18 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     return reviewAction("review-delete", () => context.services.reviews.deleteReview(user, params.productId, form.reviewId));
   }
   return actionResult(() => context.services.cart.addToCart(user, form).then(() => ({})));
+}
+
+/** Add to Cart for a visitor: the answer carries the cart's cookie (set on the first add). */
+async function addToVisitorCart(context: Route.ActionArgs["context"], form: Record<string, unknown>) {
+  let cookies: string[] = [];
+  const result = await actionResult(() =>
+    context.services.cart.addToVisitorCart(context.visitorCart.token, form, context.request).then((outcome) => ((cookies = context.visitorCart.write(outcome)), {})),
+  );
+  if ("data" in result) return result;
+  const headers = new Headers();
+  for (const cookie of cookies) headers.append("Set-Cookie", cookie);
+  return data(result, { headers });
 }
 
 /** A review form's answer; a failure of the server itself gets 'Failed to add review. Please try again.' */

@@ -31,7 +31,12 @@ export const orderLineSchema = z
   .meta({ id: "OrderLine" });
 
 /** Who placed an order (shown to admins; to a shopper it is themselves). */
-export const customerSchema = z.strictObject({ name: z.string(), email: z.string() }).meta({ id: "Customer" });
+export const customerSchema = z
+  .strictObject({
+    name: z.string(),
+    email: z.string().nullable().meta({ description: "Null once the customer deleted their account; the name is then the one the order was delivered to" }),
+  })
+  .meta({ id: "Customer" });
 
 export const orderSummarySchema = z
   .strictObject({
@@ -50,7 +55,7 @@ export const orderSummarySchema = z
 
 export const orderDetailSchema = orderSummarySchema
   .extend({
-    userId: z.string(),
+    userId: z.string().nullable().meta({ description: "Null once the customer deleted their account (the order stays for the shop's records)" }),
     lines: z.array(orderLineSchema),
     subtotalPaise: paise,
     shippingPaise: paise,

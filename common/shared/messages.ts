@@ -173,6 +173,18 @@ export const messages = {
     shipping: "Shipping",
     total: "Total",
     items: (count: number) => `Items (${count})`,
+    /** After signing in with a visitor's cart: what came over into the account's cart, and what was held back. */
+    visitorCartMerged: (added: number, limits: string[]) =>
+      (added === 0
+        ? "No plants from your visit could be added to your cart"
+        : `${added} ${added === 1 ? "plant" : "plants"} from your visit ${added === 1 ? "was" : "were"} added to your cart`) +
+      limits.map((limit) => `; ${limit}`).join("") +
+      ".",
+    mergeLimitedByStock: (name: string, quantity: number) => (quantity > 0 ? `${name} was limited to ${quantity} by stock` : `${name} is out of stock`),
+    mergeLimitedByMax: (name: string, quantity: number) => `${name} was limited to ${quantity}, the most a cart holds of one plant`,
+    mergeMoreLimited: (count: number) => `and ${count} more ${count === 1 ? "plant was" : "plants were"} limited`,
+    /** Many visitors' carts started from one address within the hour (the refusal adds when to try again). */
+    tooManyVisitorCarts: "Many carts were started from your network in a short time.",
   },
   checkout: {
     heading: "Checkout",
@@ -277,5 +289,33 @@ export const messages = {
     lastUseNote: (minutes: number) => `A session's last use is noted to within ${minutes} minutes.`,
     usedRecently: (minutes: number) => `within the last ${minutes} minutes`,
     noActivity: "No security events yet.",
+  },
+  /** Changing the e-mail address and deleting the account (docs/product.md, Your account). */
+  accountChanges: {
+    changeEmailHeading: "Change your e-mail address",
+    changeEmailLink: "Change e-mail address",
+    deleteAccountLink: "Delete account",
+    newEmailLabel: "New e-mail address",
+    passwordLabel: "Password",
+    // The same answer whether or not another account has the address, so the form never tells who has an account.
+    confirmationSent: (email: string) =>
+      `We sent a confirmation link to ${email}. Your e-mail address changes once you open it; until then, keep using your current one.`,
+    sameEmail: "This is already your e-mail address.",
+    passwordWrong: "The password is not correct.",
+    freshSignInNeeded: (minutes: number) =>
+      `Your account has no password, so this needs a recent login: log out and log in again, then come back within ${minutes} minutes.`,
+    recentSignInNote: (minutes: number) => `Your account has no password: this works within ${minutes} minutes of logging in.`,
+    confirmEmailHeading: "Confirm your new e-mail address",
+    confirmEmailIntro: (email: string) => `Use ${email} as the e-mail address of your account from now on?`,
+    confirmEmailButton: "Use this address",
+    emailLinkInvalid: "This link is invalid, has expired or was already used. Ask for a new one on the page to change your e-mail address.",
+    emailLinkOtherAccount: "This link is for another account. Log out, then open it again.",
+    emailChanged: "Your e-mail address has been changed.",
+    deleteHeading: "Delete your account",
+    deleteIntro:
+      "This deletes your profile, your picture, your cart and your sessions for good. Your reviews stay, shown as by 'Anonymous'. Your orders stay in the shop's records with the name, address and phone they were delivered to, no longer linked to you.",
+    deleteButton: "Delete my account",
+    accountDeleted: "Your account has been deleted.",
+    lastAdmin: "You are the shop's last admin, so your account cannot be deleted. Make another account an admin first.",
   },
 } as const;

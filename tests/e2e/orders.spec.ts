@@ -45,25 +45,6 @@ const quantityOf = (page: Page, name: string) => cartRow(page, name).getByLabel(
 const statusBadge = (page: Page, status: string) => page.getByRole("main").getByText(status, { exact: true });
 
 test.describe("orders", () => {
-  test("a visitor's Add to Cart asks to log in and comes back to the plant", async ({ page, shopDb }) => {
-    const shopper = await verifiedShopper(page, shopDb, 1);
-    await emptyCart(shopper);
-    const plant = await createProduct(shopDb.db, { name: plantName("Visitor Begonia"), price_paise: 39_900, stock: 4 });
-
-    await page.goto(`/product/${plant.id}`);
-    await expect(page.getByRole("heading", { level: 1, name: plant.name })).toBeVisible();
-    await page.getByRole("link", { name: messages.product.addToCart }).click();
-    await expect(page).toHaveURL(urlIs(`/login?redirectTo=${encodeURIComponent(`/product/${plant.id}`)}`));
-
-    await submitLogin(page, shopper);
-    await expect(page).toHaveURL(urlIs(`/product/${plant.id}`));
-    await expect(toast(page, messages.auth.loggedIn)).toBeVisible();
-    await expect(page.getByRole("heading", { level: 1, name: plant.name })).toBeVisible();
-    // Signed in now, the button adds (nothing was added on the way).
-    await expect(page.getByRole("button", { name: messages.product.addToCart })).toBeEnabled();
-    await expect(cartLink(page)).toHaveAccessibleName("Cart");
-  });
-
   test("the cart: adding up to the stock, changing quantities, totals with one shipping fee, removing", async ({ page, shopDb, consoleErrors }) => {
     const shopper = await verifiedShopper(page, shopDb, 1);
     await emptyCart(shopper);

@@ -13,6 +13,8 @@ const FLASH_TEXTS = {
   passwordChanged: messages.auth.passwordChanged,
   orderPlaced: messages.orders.placed,
   orderCancelled: messages.orders.cancelled,
+  emailChanged: messages.accountChanges.emailChanged,
+  accountDeleted: messages.accountChanges.accountDeleted,
 } as const;
 export type FlashKey = keyof typeof FLASH_TEXTS;
 

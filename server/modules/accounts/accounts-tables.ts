@@ -64,6 +64,16 @@ export interface TwoFactorTable {
   lockedUntil: Timestamp | null;
 }
 
+/** Better Auth's stored one-time values: reset links (by the account's id), sign-in codes (by a hash of the address). */
+export interface VerificationTable {
+  id: string;
+  identifier: string;
+  value: string;
+  expiresAt: Timestamp;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
 /** Migration 0015-security-events: what the account's owner sees in its activity list (security-events.ts). */
 export interface SecurityEventTable {
   id: string;
@@ -82,5 +92,6 @@ declare module "../../platform/db/schema.ts" {
     sessions: SessionTable;
     accounts: AccountTable;
     two_factors: TwoFactorTable;
+    verifications: VerificationTable;
   }
 }

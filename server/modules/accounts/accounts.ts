@@ -5,6 +5,10 @@ import type { SessionCaller, SessionOutcome, SessionUser } from "../../platform/
 import type { Auth } from "./auth/auth.ts";
 import type { AccountPolicy } from "./account-records.ts";
 import { accountsContext } from "./accounts-context.ts";
+import type { AccountChangesDependencies } from "./account-changes-context.ts";
+import { deleteAccount } from "./account-deletion.ts";
+import { confirmEmailChange, readEmailChangeLink, requestEmailChange } from "./email-change.ts";
+import { ownerProofOf, type OwnerProof } from "./owner-proof.ts";
 import { ensureAdmin, setAdmin } from "./admin-accounts.ts";
 import { endOtherSessions, endSession, securityOverview, type SecurityOverview } from "./account-sessions.ts";
 import { changePassword, isResetLinkValid, requestPasswordReset, resetPassword } from "./passwords.ts";
@@ -23,7 +27,8 @@ export { toSessionUser, type AccountPolicy } from "./account-records.ts";
 // path gets the same validation, limits and messages. Each operation lives in its own file (sessions and sign-in
 // in sessions.ts, sign-up in registration.ts, e-mail verification in verification.ts, resets and changes of
 // password in passwords.ts, the admin role in admin-accounts.ts; the translation to and from Better Auth's HTTP
-// in auth-calls.ts) and is bound here, once, to the dependencies it is given.
+// in auth-calls.ts; changing the address in email-change.ts and deleting the account in account-deletion.ts, both
+// proven as owner-proof.ts says) and is bound here, once, to the dependencies it is given.
 
 export type AccountsService = ReturnType<typeof createAccountsService>;
 
@@ -32,9 +37,11 @@ export function createAccountsService(
   database: Pick<Database, "db" | "dialect">,
   events: EventLog,
   rateLimiter: RateLimiter,
+  changeDependencies: AccountChangesDependencies,
   policy?: AccountPolicy,
 ) {
   const ctx = accountsContext(auth, database, events, rateLimiter, policy);
+  const changesCtx = { ...ctx, ...changeDependencies };
   return {
     getSession: (caller: SessionCaller): Promise<{ user: SessionUser | null; session: SessionOutcome }> => getSession(ctx, caller),
     register: (input: unknown, caller: SessionCaller): Promise<{ email: string; accountId: string | null }> => register(ctx, input, caller),
@@ -61,5 +68,10 @@ export function createAccountsService(
     verifySecondFactor: (input: unknown, caller: SessionCaller, browserCookies: string | null): Promise<SignInOutcome> => verifySecondFactor(ctx, input, caller, browserCookies),
     requestSignInLink: (input: unknown, caller: SessionCaller): Promise<void> => requestSignInLink(ctx, input, caller),
     followSignInLink: (input: unknown, caller: SessionCaller, browserCookies: string | null): Promise<SignInOutcome> => followSignInLink(ctx, input, caller, browserCookies),
+    ownerProof: (viewer: SessionUser, caller: SessionCaller): Promise<OwnerProof> => ownerProofOf(ctx, viewer.id, caller),
+    requestEmailChange: (viewer: SessionUser | null, input: unknown, caller: SessionCaller) => requestEmailChange(changesCtx, viewer, input, caller),
+    readEmailChangeLink: (input: unknown) => readEmailChangeLink(ctx, input),
+    confirmEmailChange: (viewer: SessionUser | null, input: unknown, caller: SessionCaller) => confirmEmailChange(changesCtx, viewer, input, caller),
+    deleteAccount: (viewer: SessionUser | null, input: unknown, caller: SessionCaller) => deleteAccount(changesCtx, viewer, input, caller),
   };
 }

@@ -13,6 +13,12 @@ declare module "../../platform/event-log.ts" {
     "admin.role-changed": true;
     /** A password was reset through a mailed link. */
     "password-reset.completed": true;
+    /** A wrong password on the forms that change the e-mail address or delete the account. */
+    "account-change.failed": true;
+    /** An account's e-mail address changed (its new address confirmed the link). */
+    "account.email-changed": true;
+    /** An account was deleted by its owner. */
+    "account.deleted": true;
   }
 }
 

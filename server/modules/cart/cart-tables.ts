@@ -17,3 +17,27 @@ declare module "../../platform/db/schema.ts" {
     cart_items: CartItemTable;
   }
 }
+
+/** A visitor's cart (docs/decisions/037): only the SHA-256 of the cookie's token is kept. */
+export interface VisitorCartTable {
+  id: string;
+  token_hash: string;
+  created_at: Timestamp;
+  /** Last added to, changed or read: a cart idle for VISITOR_CART_IDLE_DAYS is gone. */
+  used_at: Timestamp;
+}
+
+export interface VisitorCartItemTable {
+  id: string;
+  cart_id: string;
+  product_id: string | null;
+  quantity: number;
+  created_at: Timestamp;
+}
+
+declare module "../../platform/db/schema.ts" {
+  interface DB {
+    visitor_carts: VisitorCartTable;
+    visitor_cart_items: VisitorCartItemTable;
+  }
+}

@@ -1,9 +1,8 @@
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { sql, type InferResult, type Kysely, type Nullable, type QueryCreator } from "kysely";
-import type { Cart, CartLine } from "#common/cart/cart-types.ts";
+import type { Cart } from "#common/cart/cart-types.ts";
 import { MAX_CART_QUANTITY } from "#common/shared/constants.ts";
 import { messages } from "#common/shared/messages.ts";
-import { sumPaise } from "#common/shared/money.ts";
 import { addToCartSchema, setQuantitySchema } from "#common/cart/cart-schemas.ts";
 import { idSchema } from "#common/shared/fields.ts";
 import type { Database } from "../../platform/db/client.ts";
@@ -11,27 +10,17 @@ import type { DB } from "../../platform/db/schema.ts";
 import { compiledOnce } from "../../platform/db/compiled-once.ts";
 import { inShopperTransaction } from "../../platform/db/write-transaction.ts";
 import { ConflictError, InvalidInputError, NotFoundError, parseInput, UnauthorizedError, withMessagePrefix } from "../../platform/errors.ts";
+import type { RateLimiter } from "../../platform/rate-limit/rate-limit.ts";
 import type { SessionUser } from "../../platform/session-user.ts";
 import { coverImages, productsForLines } from "../catalog/index.ts";
+import { summariseCart, toCartLine } from "./cart-summary.ts";
+import { createVisitorCartOperations } from "./visitor-cart.ts";
+
+export { cartFingerprint, lineProblem } from "./cart-summary.ts";
 
 const c = messages.cart;
 
 export type CartService = ReturnType<typeof createCartService>;
-
-/** Why a cart line cannot be ordered as it stands, in checkout's words (cart and checkout agree); null when it can. */
-export function lineProblem(product: { name: string; stock: number } | null | undefined, quantity: number): string | null {
-  if (!product) return messages.checkout.noLongerSold;
-  return product.stock >= quantity ? null : messages.checkout.shortage(product.name, product.stock);
-}
-
-/**
- * What an order is checked against (docs/decisions/009): the lines, their quantities and prices, in any order.
- * The checkout page sends the one of the summary it showed; the order is refused if the cart's differs now.
- */
-export function cartFingerprint(lines: Iterable<{ id: string; quantity: number; unitPricePaise: number }>): string {
-  const parts = Array.from(lines, (line) => `${line.id}:${line.quantity}:${line.unitPricePaise}`).sort();
-  return createHash("sha256").update(parts.join(",")).digest("base64url");
-}
 
 /**
  * The shopper's cart lines with their products (none for a product deleted since), aliased `ci`; callers choose the
@@ -59,6 +48,11 @@ export function orderedLinesDeletion(from: QueryCreator<DB>, lineIds: string[]) 
 /** Deletes the cart lines an order took (by id), inside the caller's transaction (the order's). */
 export async function deleteOrderedLines(trx: Kysely<DB>, lineIds: string[]): Promise<void> {
   await trx.deleteFrom("cart_items").where("id", "in", lineIds).execute();
+}
+
+/** Empties a deleting account's cart, inside the caller's transaction (the account's deletion, decision 040). */
+export async function emptyCartOf(trx: Kysely<DB>, userId: string): Promise<void> {
+  await trx.deleteFrom("cart_items").where("user_id", "=", userId).execute();
 }
 
 /** A shopper's lines with their products and first pictures, in the order they were added. */
@@ -113,7 +107,10 @@ const storeLine = storing(false);
  * A shopper's cart, stored per user (docs/product.md, Cart); only its owner ever reaches it. Every
  * change runs in the shopper's transaction (server/platform/db/write-transaction.ts), one at a time with their checkouts.
  */
-export function createCartService(database: Pick<Database, "db" | "dialect">, { shippingFeePaise }: { shippingFeePaise: number }) {
+export function createCartService(
+  database: Pick<Database, "db" | "dialect">,
+  { shippingFeePaise, rateLimiter }: { shippingFeePaise: number; /** Bounds the visitors' carts made per address. */ rateLimiter?: RateLimiter },
+) {
   const { db } = database;
 
   function owner(viewer: SessionUser | null, prefix: string): SessionUser {
@@ -137,48 +134,14 @@ export function createCartService(database: Pick<Database, "db" | "dialect">, { 
     return { id: line.id, stock: line.stock ?? 0 };
   }
 
-  /** The summary rule, in one place: only available lines count, and shipping is charged when something can be ordered. */
-  function summarise(lines: CartLine[]): Cart {
-    const counted = lines.filter((line) => line.available);
-    const itemCount = counted.reduce((n, line) => n + line.quantity, 0);
-    const subtotalPaise = sumPaise(counted.map((line) => line.lineTotalPaise));
-    const shippingPaise = itemCount > 0 ? shippingFeePaise : 0;
-    return {
-      lines,
-      itemCount,
-      subtotalPaise,
-      shippingPaise,
-      totalPaise: subtotalPaise + shippingPaise,
-      canCheckOut: lines.length > 0 && counted.length === lines.length,
-      fingerprint: cartFingerprint(lines),
-    };
-  }
-
   async function readCart(userId: string): Promise<Cart> {
     const rows = await cartWithProducts.execute(db, { userId });
-    return summarise(
-      rows.map((row): CartLine => {
-        const product = row.product_id ? { name: row.name ?? "", stock: row.stock ?? 0 } : null;
-        const name = product?.name ?? c.productGone;
-        const problem = lineProblem(product, row.quantity);
-        const unitPricePaise = row.price_paise ?? 0;
-        return {
-          id: row.id,
-          productId: row.product_id,
-          name,
-          image: row.url ? { url: row.url, width: row.width ?? 800, height: row.height ?? 800, alt: name, mediaKey: row.media_key } : null,
-          unitPricePaise,
-          quantity: row.quantity,
-          stock: product?.stock ?? 0,
-          available: problem === null,
-          problem,
-          lineTotalPaise: problem === null ? unitPricePaise * row.quantity : 0,
-        };
-      }),
-    );
+    return summariseCart(rows.map(toCartLine), shippingFeePaise);
   }
 
   return {
+    ...createVisitorCartOperations(database, { shippingFeePaise, rateLimiter }),
+
     async getCart(viewer: SessionUser | null): Promise<Cart> {
       return readCart(owner(viewer, c.fetchPrefix).id);
     },

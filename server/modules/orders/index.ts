@@ -2,4 +2,5 @@
 export { createOrdersService } from "./orders.ts";
 export { adminOrdersApi, ordersApi } from "./orders-api.ts";
 export { readDailyTotals } from "./daily-totals.ts";
+export { detachCustomer } from "./order-records.ts";
 export { ordersMigrations } from "./migrations/orders-migrations.ts";

@@ -51,7 +51,7 @@ export function orderEmail(kind: keyof typeof ORDER_NEWS, order: OrderMailDetail
 }
 
 /** An order's news to its customer, as the outbox queues it. */
-export function orderMail(shop: { shopName: string; publicUrl: URL }, kind: keyof typeof ORDER_NEWS, order: OrderDetail): OutboxMail {
+export function orderMail(shop: { shopName: string; publicUrl: URL }, kind: keyof typeof ORDER_NEWS, order: OrderDetail & { customer: { email: string } }): OutboxMail {
   return {
     kind: `order-${kind}`,
     reference: order.id,

@@ -13,15 +13,18 @@ import { namesAndEmails } from "../accounts/index.ts";
 // An order as stored and as the API shows it: the one load of an order, and the one way rows become an answer,
 // shared by the checkout, the status changes and the read models.
 
-/** Orders with their customer's name and e-mail, the one way every order query starts. */
+/**
+ * Orders with their customer's name and e-mail, the one way every order query starts. An order whose customer
+ * deleted their account has none: it shows the name it was delivered to, and no e-mail (decision 040).
+ */
 export function ordersWithCustomer(from: Kysely<DB>) {
   return from
     .selectFrom("orders")
-    .innerJoin(namesAndEmails(from).as("customer"), "customer.id", "orders.user_id")
+    .leftJoin(namesAndEmails(from).as("customer"), "customer.id", "orders.user_id")
     .selectAll("orders")
-    .select(["customer.name as customer_name", "customer.email as customer_email"]);
+    .select((eb) => [eb.fn.coalesce("customer.name", "orders.ship_name").as("customer_name"), "customer.email as customer_email"]);
 }
-export type OrderRow = Selectable<OrderTable> & { customer_name: string; customer_email: string };
+export type OrderRow = Selectable<OrderTable> & { customer_name: string; customer_email: string | null };
 
 /** The order with its lines, or undefined for none (or for an id that cannot be one). */
 export async function loadOrder(from: Kysely<DB>, orderId: unknown): Promise<OrderDetail | undefined> {
@@ -73,4 +76,14 @@ export function toSummary(order: OrderRow, itemCount: number): OrderSummary {
     createdAt: toIsoString(order.created_at),
     customer: { name: order.customer_name, email: order.customer_email },
   };
+}
+
+/**
+ * Detaches a deleting account's orders from it, inside the caller's transaction (the account's deletion): the
+ * orders stay for the shop's records with what a tax invoice names (the name, address and phone they were
+ * delivered to, kept on the order already), and lose the link to the person, through which their e-mail showed
+ * (decision 040).
+ */
+export async function detachCustomer(trx: Kysely<DB>, userId: string): Promise<void> {
+  await trx.updateTable("orders").set({ user_id: null }).where("user_id", "=", userId).execute();
 }

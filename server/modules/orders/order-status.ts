@@ -19,6 +19,8 @@ import type { OrdersContext } from "./orders-context.ts";
 /** What the status changes use of the orders service's dependencies. */
 export type StatusContext = Pick<OrdersContext, "database" | "db" | "outbox" | "events" | "changes" | "timeZone" | "shopName" | "publicUrl" | "forUpdate">;
 
+const hasCustomerEmail = (order: OrderDetail): order is OrderDetail & { customer: { email: string } } => order.customer.email !== null;
+
 /** The owner may cancel their own order only while nobody has started on it. */
 export const OWNER_CANCELS_FROM: OrderStatus[] = ["pending"];
 
@@ -56,7 +58,8 @@ async function changeStatus(ctx: StatusContext, orderId: string, from: OrderStat
     if (to === "cancelled") await returnStock(ctx, trx, orderId);
     const order = await loadOrder(trx, orderId);
     // Queued in the transaction that made the change; the mail worker sends it after commit.
-    if (order && (to === "shipped" || to === "cancelled")) await ctx.outbox.enqueue(trx, orderMail(ctx, to, order));
+    // An order whose customer deleted their account has nobody to write to (decision 040).
+    if (order && hasCustomerEmail(order) && (to === "shipped" || to === "cancelled")) await ctx.outbox.enqueue(trx, orderMail(ctx, to, order));
     // A cancelled order leaves the revenue of the day it counted on (cancelling is final: no way back).
     if (order && to === "cancelled") {
       const { counted_on } = await trx.selectFrom("orders").select("counted_on").where("id", "=", orderId).executeTakeFirstOrThrow();

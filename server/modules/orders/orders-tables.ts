@@ -6,7 +6,8 @@ import type { Timestamp } from "../../platform/db/values.ts";
 
 export interface OrderTable {
   id: string;
-  user_id: string;
+  /** Null once the customer deleted their account: the order stays for the shop's records (migration 0018). */
+  user_id: string | null;
   /** One of ORDER_STATUSES (common/orders/order-schemas.ts): what is read is parsed with that list. */
   status: string;
   subtotal_paise: number;

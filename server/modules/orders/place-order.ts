@@ -230,7 +230,7 @@ async function storeOrder(
   // Built from the rows about to be written, not read back: the same detail, two statements fewer.
   const placed = toDetail(order, lines);
   // The confirmation commits with the order: no order without its mail, no mail for an order that never was.
-  const confirmation = orderMail(ctx, "placed", placed);
+  const confirmation = orderMail(ctx, "placed", { ...placed, customer: { ...placed.customer, email: user.email } });
   if (ctx.database.dialect === "postgres") {
     const mail = outbox.enqueueWithin(trx, confirmation);
     await storeOrderRows.execute(trx, {

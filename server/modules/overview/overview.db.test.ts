@@ -38,7 +38,7 @@ describe("daily order totals", () => {
     const byOwner = await placeOrder(10_000);
     const byAdmin = await placeOrder(30_000);
     const kept = await placeOrder(50_000);
-    const owner = { ...(await shopper()), id: byOwner.userId };
+    const owner = { ...(await shopper()), id: byOwner.userId! };
     await app.services.orders.cancelOrder(owner, byOwner.id);
     const boss = await admin();
     await app.services.orders.setStatus(boss, byAdmin.id, { status: "processing" });

@@ -2,4 +2,4 @@
 export { createReviewsService, type ReviewsService } from "./reviews.ts";
 export { reviewsApi } from "./reviews-api.ts";
 export { reviewsMigrations } from "./migrations/reviews-migrations.ts";
-export { listReviewedProducts } from "./review-queries.ts";
+export { detachAuthor, listReviewedProducts } from "./review-queries.ts";

@@ -55,3 +55,13 @@ export function toReview(row: ReviewRow): Review {
   };
 }
 
+
+/**
+ * Detaches a deleting account's reviews from it, inside the caller's transaction (the account's deletion): each
+ * review stays, shown as 'Anonymous', and still counts in its product's rating (decision 040). Answers the
+ * products whose reviews changed, for the caller to announce once it commits.
+ */
+export async function detachAuthor(trx: Kysely<DB>, userId: string): Promise<string[]> {
+  const rows = await trx.updateTable("reviews").set({ user_id: null }).where("user_id", "=", userId).returning("product_id").execute();
+  return rows.map((row) => row.product_id);
+}

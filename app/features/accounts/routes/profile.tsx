@@ -85,8 +85,32 @@ export default function Profile({ loaderData: profile, actionData }: Route.Compo
           </Link>
         </p>
       ) : null}
+      {profile.isOwner ? <AccountLinks /> : null}
       {"email" in profile ? <ChangePassword actionData={actionData} /> : null}
     </section>
+  );
+}
+
+/** The owner's ways to their orders and to the account's settings, each a page of its own. */
+function AccountLinks() {
+  const links = [
+    { to: "/orders", label: "Your orders" },
+    { to: "/account/security", label: "Sign-in and security" },
+    { to: "/account/email", label: messages.accountChanges.changeEmailLink },
+    { to: "/account/delete", label: messages.accountChanges.deleteAccountLink },
+  ];
+  return (
+    <nav aria-label="Your account" className="mt-8">
+      <ul className="flex flex-wrap gap-x-6 gap-y-2">
+        {links.map((link) => (
+          <li key={link.to}>
+            <Link to={link.to} className="font-semibold text-leaf-800 underline underline-offset-4">
+              {link.label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
   );
 }
 

@@ -31,17 +31,20 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     if (!("ok" in result)) return { state: "failed" as const, email: "", token: "" };
     if (result.kind === "alreadyVerified") return { state: "alreadyVerified" as const, email: "", token: "" };
     if (result.kind === "passwordNeeded") return { state: "passwordNeeded" as const, email: "", token };
-    throw await redirectWithSession(context, "/", result.session, "emailVerified");
+    throw await redirectWithSession(context, afterVerification(context), result.session, "emailVerified");
   }
   return { state: "sent" as const, email: pending?.email ?? context.user?.email ?? "", token: "" };
 }
+
+/** Home; or the cart, for a visitor who had one: signing in merges it into the new account's (docs/decisions/037). */
+const afterVerification = (context: Route.LoaderArgs["context"]) => (context.visitorCart.token ? "/cart" : "/");
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { intent, ...form } = await readFormFields(request);
   if (intent === CONFIRM) {
     const result = await actionResult(() => context.services.accounts.verifyEmail({ token: form.token, password: form.password ?? "" }, context.request));
     if (!("ok" in result) || result.kind !== "verified") return result;
-    throw await redirectWithSession(context, "/", result.session, "emailVerified");
+    throw await redirectWithSession(context, afterVerification(context), result.session, "emailVerified");
   }
   return actionResult(async () => {
     await context.services.accounts.resendVerification(form, context.request);

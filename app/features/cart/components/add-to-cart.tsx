@@ -1,19 +1,17 @@
 import { useEffect } from "react";
 import { toast } from "../../../shared/lib/toast.ts";
-import { Link, useFetcher, useLocation, useRouteLoaderData } from "react-router";
+import { useFetcher } from "react-router";
 import { messages } from "#common/shared/messages.ts";
 import { SubmitButton } from "../../../shared/ui/submit-button.tsx";
 
 type AddResult = { ok: true } | { ok: false; message: string };
 
 /**
- * Add to Cart: a form that posts to the product's own action (so it works before JavaScript loads);
- * a visitor is sent to log in and brought back; a sold-out plant cannot be added.
+ * Add to Cart: a form that posts to the product's own action (so it works before JavaScript loads); a
+ * visitor's goes into the cart their browser keeps until they sign in; a sold-out plant cannot be added.
  */
 export function AddToCart({ productId, inStock }: { productId: string; inStock: boolean }) {
   const fetcher = useFetcher<AddResult>();
-  const location = useLocation();
-  const root = useRouteLoaderData("root") as { user: unknown } | undefined;
   const result = fetcher.data;
 
   useEffect(() => {
@@ -27,13 +25,6 @@ export function AddToCart({ productId, inStock }: { productId: string; inStock: 
       <button type="button" className="btn-primary" disabled>
         {messages.product.addToCart}
       </button>
-    );
-  }
-  if (!root?.user) {
-    return (
-      <Link to={`/login?redirectTo=${encodeURIComponent(location.pathname)}`} className="btn-primary">
-        {messages.product.addToCart}
-      </Link>
     );
   }
   return (

@@ -16,8 +16,9 @@ export function StatusBadge({ status }: { status: OrderStatus }) {
   return <span className={`inline-block rounded-full px-3 py-1 text-sm font-semibold capitalize ${STATUS_STYLES[status]}`}>{status}</span>;
 }
 
-/** Who placed an order, for the admins: name and a mail link. */
+/** Who placed an order, for the admins: name and a mail link (none once the customer deleted their account). */
 export function CustomerContact({ customer }: { customer: Customer }) {
+  if (customer.email === null) return <span>{customer.name} · account deleted</span>;
   return (
     <span>
       {customer.name} ·{" "}

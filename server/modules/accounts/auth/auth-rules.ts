@@ -49,6 +49,11 @@ export const authRateRules = {
   magicLinkPerEmail: { name: "magic-link-email", limit: 3, windowMs: 15 * minute, message: tooMany("sign-in links for this e-mail") },
   magicLinkPerIp: { name: "magic-link-ip", limit: 10, windowMs: hour, message: tooMany("sign-in links") },
   magicLinkMailsPerEmail: { name: "magic-link-mails", limit: 5, windowMs: 15 * minute, message: tooMany("sign-in link e-mails") },
+  // Requests to change an account's address, per account (it is signed in, so a refusal tells nobody anything).
+  emailChangePerAccount: { name: "email-change", limit: 5, windowMs: hour, message: tooMany("requests to change the e-mail address") },
+  // Never refused: past these, no more confirmation links go to the new address, nor notices to an address's holder.
+  emailChangeMailsPerEmail: { name: "email-change-mails", limit: 3, windowMs: hour, message: tooMany("e-mail change links") },
+  emailTakenNoticePerEmail: { name: "email-taken-notice", limit: 3, windowMs: hour, message: tooMany("requests for this e-mail") },
 } satisfies Record<string, RateRule>;
 
 /** The subject of a per-account limit that counts at one address only (decision 014). */
@@ -75,6 +80,8 @@ export const TRUSTED_DEVICE_DAYS = 30;
 export const ALSO_NEEDS_SECOND_FACTOR = [
   "/magic-link/verify",
 ];
+/** An account without a password proves it is its owner by a login this recent (decision 040). */
+export const FRESH_SIGN_IN_MINUTES = 10;
 
 /**
  * Better Auth's HTTP endpoints the shop answers under /api/auth: the pages' flows and their JSON twins. The two

@@ -14,7 +14,8 @@ import {
 import { afterAuthHook } from "./after-hook.ts";
 import { beforeAuthHook } from "./before-hook.ts";
 import type { AuthAdapters, AuthDependencies, AuthHooksContext } from "./hooks-context.ts";
-import { sendExistingAccountNotice, sendPasswordResetMail, sendSignInCodeMail, sendVerificationMail } from "./mail-senders.ts";
+import { EMAIL_LINK_HOURS, sendExistingAccountNotice, sendPasswordResetMail, sendSignInCodeMail, sendVerificationMail } from "./mail-senders.ts";
+import { removeAccountRecords } from "../account-deletion.ts";
 import { afterPasswordReset } from "./password-reset.ts";
 import { hashPassword, verifyPassword } from "./password-hashing.ts";
 import { magicLinkPlugin, secondFactorPlugin } from "./second-factor.ts";
@@ -64,6 +65,10 @@ export function createAuth(deps: AuthDependencies) {
         address: { type: "string", required: false, input: false },
         location: { type: "string", required: false, input: false },
       },
+      // Reached only through the accounts service (their endpoints are closed): it asks for the password or a
+      // recent login first, and the deletion's records go in one transaction of ours (decision 040).
+      changeEmail: { enabled: true },
+      deleteUser: { enabled: true, beforeDelete: (user) => removeAccountRecords(user) },
     },
     session: { modelName: "sessions", expiresIn: SESSION_IDLE_SECONDS, updateAge: SESSION_REFRESH_SECONDS },
     account: { modelName: "accounts" },
@@ -91,7 +96,7 @@ export function createAuth(deps: AuthDependencies) {
       // Off: the after-hook below sends it instead, within the per-address limit on verification e-mails.
       sendOnSignIn: false,
       autoSignInAfterVerification: true,
-      expiresIn: 24 * 60 * 60,
+      expiresIn: EMAIL_LINK_HOURS * 60 * 60,
       sendVerificationEmail: (data) => sendVerificationMail(hooks, data),
     },
     // Our own limits (the hooks below, before-hook.ts) are stored in the database and cover page actions too.

@@ -1,7 +1,9 @@
 import type { OutboxMail } from "../../../platform/mail/mail-outbox.ts";
 import { existingAccountEmail, passwordChangedEmail, passwordResetEmail, signInCodeEmail, verificationEmail } from "../account-mails.ts";
+import { emailChangeLinkEmail } from "../account-change-mails.ts";
 import { signInLinkEmail } from "../sign-in-link-mail.ts";
 import { authRateRules, MAGIC_LINK_MINUTES, RESET_LINK_MINUTES, SIGN_IN_CODE_MINUTES } from "./auth-rules.ts";
+import { readEmailChangeToken } from "./email-change-tokens.ts";
 import type { AuthHooksContext } from "./hooks-context.ts";
 
 // The e-mails Better Auth asks for. Queued on their own (the library calls these after its writes); the outbox
@@ -24,6 +26,10 @@ export async function queueMail({ database, outbox, logger }: Pick<MailContext, 
   }
 }
 
+/** The page a change of address's link leads to, and how long the link works (the verification links' day). */
+export const EMAIL_CHANGE_PAGE = "/account/email/confirm";
+export const EMAIL_LINK_HOURS = 24;
+
 const link = ({ publicUrl }: Pick<MailContext, "publicUrl">, path: string, token: string) => `${publicUrl.origin}${path}?token=${encodeURIComponent(token)}`;
 
 export function sendPasswordChangedMail(ctx: MailContext, user: Recipient) {
@@ -39,7 +45,10 @@ export function sendPasswordResetMail(ctx: MailContext, { user, token }: { user:
   });
 }
 
-export function sendVerificationMail(ctx: MailContext, { user, token }: { user: Recipient; token: string }) {
+export async function sendVerificationMail(ctx: MailContext & Pick<AuthHooksContext, "secret" | "rateLimiter">, { user, token }: { user: Recipient; token: string }) {
+  // Better Auth mails the link of a change of address through this sender too: that one leads to its own page.
+  const change = await readEmailChangeToken(ctx.secret, token);
+  if (change) return sendEmailChangeLinkMail(ctx, { ...user, email: change.newEmail }, token);
   return queueMail(ctx, {
     kind: "verification",
     reference: user.id,
@@ -91,5 +100,16 @@ export async function sendMagicLinkMail(ctx: MailContext & Pick<AuthHooksContext
     reference: found.user.id,
     to: found.user.email,
     ...signInLinkEmail({ shopName: ctx.shopName, name: found.user.name, url: link(ctx, "/login/link", token), expiresInMinutes: MAGIC_LINK_MINUTES }),
+  });
+}
+
+/** The link that makes a new address the account's, to that address: at most a few an hour to one mailbox. */
+async function sendEmailChangeLinkMail(ctx: MailContext & Pick<AuthHooksContext, "rateLimiter">, user: Recipient, token: string) {
+  if (!(await ctx.rateLimiter.tryHit(authRateRules.emailChangeMailsPerEmail, user.email))) return;
+  await queueMail(ctx, {
+    kind: "email-change-link",
+    reference: user.id,
+    to: user.email,
+    ...emailChangeLinkEmail({ shopName: ctx.shopName, name: user.name, url: link(ctx, EMAIL_CHANGE_PAGE, token), expiresInHours: EMAIL_LINK_HOURS }),
   });
 }

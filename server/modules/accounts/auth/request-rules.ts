@@ -27,9 +27,12 @@ export function refuseControlCharacters(value: unknown, depth = 0): void {
   }
 }
 
+/** Where a password is typed to prove who one is, not chosen: an old one is checked, never judged. */
+const TYPED_TO_PROVE = new Set(["/sign-in/email", "/verify-password", "/delete-user"]);
+
 /** Our list of the most common passwords, for every new password (a sign-in only checks an old one). */
 export function refuseCommonPassword(path: string, body: Record<string, unknown>) {
-  if (path === "/sign-in/email") return;
+  if (TYPED_TO_PROVE.has(path)) return;
   for (const field of ["password", "newPassword"]) {
     const candidate = body[field];
     if (typeof candidate === "string" && isCommonPassword(candidate)) {

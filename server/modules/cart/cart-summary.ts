@@ -1,0 +1,75 @@
+import { createHash } from "node:crypto";
+import type { Cart, CartLine } from "#common/cart/cart-types.ts";
+import { messages } from "#common/shared/messages.ts";
+import { sumPaise } from "#common/shared/money.ts";
+
+// What a cart shows, whoever's it is (an account's, cart.ts, or a visitor's, visitor-cart.ts): its lines and summary.
+
+const c = messages.cart;
+
+/** Why a cart line cannot be ordered as it stands, in checkout's words (cart and checkout agree); null when it can. */
+export function lineProblem(product: { name: string; stock: number } | null | undefined, quantity: number): string | null {
+  if (!product) return messages.checkout.noLongerSold;
+  return product.stock >= quantity ? null : messages.checkout.shortage(product.name, product.stock);
+}
+
+/**
+ * What an order is checked against (docs/decisions/009): the lines, their quantities and prices, in any order.
+ * The checkout page sends the one of the summary it showed; the order is refused if the cart's differs now.
+ */
+export function cartFingerprint(lines: Iterable<{ id: string; quantity: number; unitPricePaise: number }>): string {
+  const parts = Array.from(lines, (line) => `${line.id}:${line.quantity}:${line.unitPricePaise}`).sort();
+  return createHash("sha256").update(parts.join(",")).digest("base64url");
+}
+
+/** A stored line with its product (null columns once the product is gone), as the cart shows it. */
+export interface StoredLineRow {
+  id: string;
+  quantity: number;
+  product_id: string | null;
+  name: string | null;
+  price_paise: number | null;
+  stock: number | null;
+  url: string | null;
+  width: number | null;
+  height: number | null;
+  media_key: string | null;
+}
+
+/** One line as the cart shows it, whoever's cart it is (an account's or a visitor's). */
+export function toCartLine(row: StoredLineRow): CartLine {
+  const product = row.product_id ? { name: row.name ?? "", stock: row.stock ?? 0 } : null;
+  const name = product?.name ?? c.productGone;
+  const problem = lineProblem(product, row.quantity);
+  const unitPricePaise = row.price_paise ?? 0;
+  return {
+    id: row.id,
+    productId: row.product_id,
+    name,
+    image: row.url ? { url: row.url, width: row.width ?? 800, height: row.height ?? 800, alt: name, mediaKey: row.media_key } : null,
+    unitPricePaise,
+    quantity: row.quantity,
+    stock: product?.stock ?? 0,
+    available: problem === null,
+    problem,
+    lineTotalPaise: problem === null ? unitPricePaise * row.quantity : 0,
+  };
+}
+
+/** The summary rule, in one place: only available lines count, and shipping is charged when something can be ordered. */
+export function summariseCart(lines: CartLine[], shippingFeePaise: number): Cart {
+  const counted = lines.filter((line) => line.available);
+  const itemCount = counted.reduce((n, line) => n + line.quantity, 0);
+  const subtotalPaise = sumPaise(counted.map((line) => line.lineTotalPaise));
+  const shippingPaise = itemCount > 0 ? shippingFeePaise : 0;
+  return {
+    lines,
+    itemCount,
+    subtotalPaise,
+    shippingPaise,
+    totalPaise: subtotalPaise + shippingPaise,
+    canCheckOut: lines.length > 0 && counted.length === lines.length,
+    fingerprint: cartFingerprint(lines),
+  };
+}
+
