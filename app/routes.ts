@@ -26,6 +26,8 @@ export default [
   route("admin/messages", "features/admin/routes/messages.tsx"),
   route("admin/orders", "pages/admin-orders.tsx"),
   route("admin/orders/:orderId", "pages/admin-order.tsx"),
+  route("login/link", "features/accounts/routes/sign-in-link.tsx"),
+  route("account/two-factor", "features/accounts/routes/two-factor.tsx"),
   route("account/email", "features/accounts/routes/change-email.tsx"),
   route("account/email/confirm", "features/accounts/routes/confirm-email-change.tsx"),
   route("account/delete", "features/accounts/routes/delete-account.tsx"),

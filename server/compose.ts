@@ -53,6 +53,7 @@ export async function composeShop(config: Config, database: Pick<Database, "db" 
     ...(options.freeDiskSpace ? { freeDiskSpace: options.freeDiskSpace } : {}),
     changes,
     signInProviders: config.signInProviders,
+    requireAdminTwoFactor: config.requireAdminTwoFactor,
   };
   const infrastructure = createInfrastructure(dependencies);
   const services = createServices(infrastructure, dependencies);

@@ -82,6 +82,8 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // Under the 10 s a container runtime waits between SIGTERM and SIGKILL (docs/decisions/012).
   SHUTDOWN_TIMEOUT_SECONDS: numberSetting("a number of seconds", 0, 3600, { whole: false }).default(8),
+  // Admins get the admin's rights only with two-factor authentication on (docs/decisions/038).
+  REQUIRE_ADMIN_2FA: booleanFlag.default(false),
 });
 
 export interface Config {
@@ -110,6 +112,8 @@ export interface Config {
   admin: { email: string; password: string } | undefined;
   /** Disk quotas of unfinished uploads, and the free space new uploads leave on the disk. */
   uploads: UploadQuotaSettings;
+  /** REQUIRE_ADMIN_2FA: an admin without two-factor authentication is refused every admin page and API. */
+  requireAdminTwoFactor: boolean;
   limits: {
     /** Pending Cash-on-Delivery orders one account may have at once. */
     maxPendingOrders: number;
@@ -168,6 +172,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authSecret: e.AUTH_SECRET,
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, contactEmail: e.CONTACT_EMAIL },
     admin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : undefined,
+    requireAdminTwoFactor: e.REQUIRE_ADMIN_2FA,
     limits: {
       maxPendingOrders: e.MAX_PENDING_ORDERS,
       rateLimitScale: e.RATE_LIMIT_SCALE,

@@ -60,6 +60,8 @@ export interface ServiceDependencies {
   changes?: ChangeFeed;
   /** The OpenID Connect providers shoppers may sign in with (GOOGLE_*, OIDC_*); none unless given. */
   signInProviders?: readonly SignInProvider[];
+  /** REQUIRE_ADMIN_2FA: an admin has the admin's rights only with two-factor authentication on. */
+  requireAdminTwoFactor?: boolean;
 }
 
 /**
@@ -132,7 +134,7 @@ export function createServices(infrastructure: Infrastructure, deps: ServiceDepe
       shopName: deps.shopName,
       // What other modules keep of a person, removed or detached by them when the account is deleted (decision 040).
       recordsElsewhere: { detachCustomer, detachReviews: detachAuthor, emptyCart: emptyCartOf },
-    }, deps.signInProviders),
+    }, deps.signInProviders, { requireAdminTwoFactor: deps.requireAdminTwoFactor ?? false }),
     profiles: createProfilesService(database.db, media, rateLimiter, announceProfileChange),
     catalog: createCatalogService(database.db, { rateLimiter }),
     /** The owner's catalogue: products, categories, their pictures (docs/decisions/023). */

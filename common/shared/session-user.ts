@@ -13,6 +13,11 @@ export const sessionUserSchema = z
     image: z.string().nullable().meta({ description: "The uploaded picture's address; null for the initials avatar" }),
     emailVerified: z.boolean(),
     isAdmin: z.boolean(),
+    /**
+     * Present (true) only for an admin refused the admin's rights until they turn on two-factor authentication
+     * (REQUIRE_ADMIN_2FA); isAdmin is then false.
+     */
+    adminNeedsTwoFactor: z.literal(true).optional(),
   })
   .meta({ id: "SessionUser" });
 

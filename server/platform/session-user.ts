@@ -1,4 +1,5 @@
 import type { SessionUser } from "#common/shared/session-user.ts";
+import { messages } from "#common/shared/messages.ts";
 import { ForbiddenError, UnauthorizedError } from "./errors.ts";
 
 export type { SessionUser };
@@ -42,6 +43,7 @@ export function requireSignedIn(viewer: SessionUser | null): SessionUser {
 
 /** The person asking if they are an admin: 401 for a visitor, 403 for anybody else. Every admin rule starts here. */
 export function requireAdmin(viewer: SessionUser | null): SessionUser {
-  if (!requireSignedIn(viewer).isAdmin) throw new ForbiddenError();
+  if (requireSignedIn(viewer).adminNeedsTwoFactor) throw new ForbiddenError(messages.twoFactor.adminRequired);
+  if (!viewer!.isAdmin) throw new ForbiddenError();
   return viewer as SessionUser;
 }

@@ -35,6 +35,7 @@ export function requireUser(context: AppLoadContext, request: Request): SessionU
 /** Admin pages: a visitor logs in first; a signed-in non-admin gets the 403 page. */
 export function requireAdmin(context: AppLoadContext, request: Request): SessionUser {
   const user = requireUser(context, request);
+  if (user.adminNeedsTwoFactor) throw data({ message: messages.twoFactor.adminRequired }, { status: 403 });
   if (!user.isAdmin) throw data({ message: messages.auth.forbidden }, { status: 403 });
   return user;
 }

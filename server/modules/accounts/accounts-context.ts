@@ -5,6 +5,7 @@ import type { EventLog } from "../../platform/event-log.ts";
 import type { RateLimiter } from "../../platform/rate-limit/rate-limit.ts";
 import type { Auth } from "./auth/auth.ts";
 import type { SignInProvider } from "./auth/sign-in-providers.ts";
+import type { AccountPolicy } from "./account-records.ts";
 
 /**
  * What every operation of the accounts service may use, made once per service: each operation names the part it
@@ -18,6 +19,7 @@ export interface AccountsContext {
   rateLimiter: RateLimiter;
   /** The OpenID Connect providers shoppers may sign in with (docs/decisions/039). */
   signInProviders: readonly SignInProvider[];
+  policy: AccountPolicy;
 }
 
 export function accountsContext(
@@ -26,6 +28,7 @@ export function accountsContext(
   events: EventLog,
   rateLimiter: RateLimiter,
   signInProviders: readonly SignInProvider[] = [],
+  policy: AccountPolicy = { requireAdminTwoFactor: false },
 ): AccountsContext {
-  return { auth, db, dialect, events, rateLimiter, signInProviders };
+  return { auth, db, dialect, events, rateLimiter, signInProviders, policy };
 }

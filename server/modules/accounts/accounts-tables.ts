@@ -25,6 +25,8 @@ export interface UserTable {
   phone: string | null;
   address: string | null;
   location: string | null;
+  /** Set by Better Auth's two-factor plugin once an authenticator app is confirmed (migration 0016-two-factor). */
+  twoFactorEnabled: Flag | null;
 }
 
 export interface SessionTable {
@@ -49,6 +51,17 @@ export interface AccountTable {
   password: string | null;
   createdAt: Timestamp;
   updatedAt: Timestamp;
+}
+
+/** Better Auth's two-factor plugin's table: the authenticator secret and recovery codes, both encrypted by the library. */
+export interface TwoFactorTable {
+  id: string;
+  secret: string;
+  backupCodes: string;
+  userId: string;
+  verified: Flag | null;
+  failedVerificationCount: number | null;
+  lockedUntil: Timestamp | null;
 }
 
 /** Better Auth's stored one-time values: reset links (by the account's id), sign-in codes (by a hash of the address). */
@@ -78,6 +91,7 @@ declare module "../../platform/db/schema.ts" {
     security_events: SecurityEventTable;
     sessions: SessionTable;
     accounts: AccountTable;
+    two_factors: TwoFactorTable;
     verifications: VerificationTable;
   }
 }

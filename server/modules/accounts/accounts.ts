@@ -3,6 +3,7 @@ import type { EventLog } from "../../platform/event-log.ts";
 import type { RateLimiter } from "../../platform/rate-limit/rate-limit.ts";
 import type { SessionCaller, SessionOutcome, SessionUser } from "../../platform/session-user.ts";
 import type { Auth } from "./auth/auth.ts";
+import type { AccountPolicy } from "./account-records.ts";
 import { accountsContext } from "./accounts-context.ts";
 import type { AccountChangesDependencies } from "./account-changes-context.ts";
 import { deleteAccount } from "./account-deletion.ts";
@@ -13,13 +14,16 @@ import { endOtherSessions, endSession, securityOverview, type SecurityOverview }
 import { changePassword, isResetLinkValid, requestPasswordReset, resetPassword } from "./passwords.ts";
 import { register } from "./registration.ts";
 import { getSession, signIn, signOut } from "./sessions.ts";
+import { followSignInLink, requestSignInLink } from "./sign-in-links.ts";
+import { beginTwoFactor, confirmTwoFactor, isTwoFactorOn, setupView, turnOffTwoFactor, verifySecondFactor, type SignInOutcome, type TwoFactorSetup } from "./two-factor.ts";
 import { resendVerification, verifyEmail, type VerificationOutcome } from "./verification.ts";
 import type { SignInProvider } from "./auth/sign-in-providers.ts";
 import * as signInMethods from "./sign-in-methods.ts";
 
 export type { VerificationOutcome } from "./verification.ts";
+export type { SignInOutcome, TwoFactorSetup } from "./two-factor.ts";
 export type { AccountSession, ActivityEntry, SecurityOverview } from "./account-sessions.ts";
-export { toSessionUser } from "./account-records.ts";
+export { toSessionUser, type AccountPolicy } from "./account-records.ts";
 
 // Accounts on top of Better Auth: pages and API handlers call these, never the auth library directly, so every
 // path gets the same validation, limits and messages. Each operation lives in its own file (sessions and sign-in
@@ -37,13 +41,14 @@ export function createAccountsService(
   rateLimiter: RateLimiter,
   changeDependencies: AccountChangesDependencies,
   signInProviders: readonly SignInProvider[] = [],
+  policy?: AccountPolicy,
 ) {
-  const ctx = accountsContext(auth, database, events, rateLimiter, signInProviders);
+  const ctx = accountsContext(auth, database, events, rateLimiter, signInProviders, policy);
   const changesCtx = { ...ctx, ...changeDependencies };
   return {
     getSession: (caller: SessionCaller): Promise<{ user: SessionUser | null; session: SessionOutcome }> => getSession(ctx, caller),
     register: (input: unknown, caller: SessionCaller): Promise<{ email: string; accountId: string | null }> => register(ctx, input, caller),
-    signIn: (input: unknown, caller: SessionCaller): Promise<{ session: SessionOutcome }> => signIn(ctx, input, caller),
+    signIn: (input: unknown, caller: SessionCaller, browserCookies: string | null = null): Promise<SignInOutcome> => signIn(ctx, input, caller, browserCookies),
     signOut: (caller: SessionCaller): Promise<{ session: SessionOutcome }> => signOut(ctx, caller),
     verifyEmail: (input: { token: unknown; password?: unknown; signedUpAs?: string | null }, caller: SessionCaller): Promise<VerificationOutcome> =>
       verifyEmail(ctx, input, caller),
@@ -57,6 +62,15 @@ export function createAccountsService(
     securityOverview: (viewer: SessionUser | null, caller: SessionCaller): Promise<SecurityOverview> => securityOverview(ctx, viewer, caller),
     endSession: (viewer: SessionUser | null, caller: SessionCaller, input: unknown): Promise<{ device: string }> => endSession(ctx, viewer, caller, input),
     endOtherSessions: (viewer: SessionUser | null, caller: SessionCaller): Promise<{ ended: number }> => endOtherSessions(ctx, viewer, caller),
+    isTwoFactorOn: (viewer: SessionUser): Promise<boolean> => isTwoFactorOn(ctx, viewer.id),
+    twoFactorSetupView: (otpauthUri: string): Promise<Omit<TwoFactorSetup, "recoveryCodes">> => setupView(otpauthUri),
+    beginTwoFactor: (viewer: SessionUser | null, input: unknown, caller: SessionCaller): Promise<TwoFactorSetup> => beginTwoFactor(ctx, viewer, input, caller),
+    confirmTwoFactor: (viewer: SessionUser | null, input: unknown, caller: SessionCaller): Promise<{ session: SessionOutcome }> => confirmTwoFactor(ctx, viewer, input, caller),
+    turnOffTwoFactor: (viewer: SessionUser | null, input: unknown, caller: SessionCaller, browserCookies: string | null): Promise<{ session: SessionOutcome; setCookies: string[] }> =>
+      turnOffTwoFactor(ctx, viewer, input, caller, browserCookies),
+    verifySecondFactor: (input: unknown, caller: SessionCaller, browserCookies: string | null): Promise<SignInOutcome> => verifySecondFactor(ctx, input, caller, browserCookies),
+    requestSignInLink: (input: unknown, caller: SessionCaller): Promise<void> => requestSignInLink(ctx, input, caller),
+    followSignInLink: (input: unknown, caller: SessionCaller, browserCookies: string | null): Promise<SignInOutcome> => followSignInLink(ctx, input, caller, browserCookies),
     ownerProof: (viewer: SessionUser, caller: SessionCaller): Promise<OwnerProof> => ownerProofOf(ctx, viewer.id, caller),
     requestEmailChange: (viewer: SessionUser | null, input: unknown, caller: SessionCaller) => requestEmailChange(changesCtx, viewer, input, caller),
     readEmailChangeLink: (input: unknown) => readEmailChangeLink(ctx, input),

@@ -8,6 +8,8 @@ import { SESSION_IDLE_SECONDS, SESSION_MAX_AGE_MS, SESSION_REFRESH_SECONDS } fro
 import { toSessionUser } from "./account-records.ts";
 import type { AccountsContext } from "./accounts-context.ts";
 import { authHeaders, callAuth, sessionOutcome } from "./auth-calls.ts";
+import { withPluginCookies } from "./second-factor-cookies.ts";
+import { signInOutcome, type SignInOutcome } from "./two-factor.ts";
 import { noteSessionUse, noteSessionUseByToken } from "./session-last-use.ts";
 
 // Sessions: reading the one a request presents (nearly every signed-in request), signing in and signing out.
@@ -17,7 +19,7 @@ const sessionWithUser = compiledOnce((db, { token }: { token: string }) =>
   db
     .selectFrom("sessions as s")
     .innerJoin("users as u", "u.id", "s.userId")
-    .select(["s.id as sessionId", "s.lastUsedAt", "s.expiresAt", "s.createdAt", "u.id", "u.name", "u.email", "u.image", "u.emailVerified", "u.username", "u.displayUsername", "u.role"])
+    .select(["s.id as sessionId", "s.lastUsedAt", "s.expiresAt", "s.createdAt", "u.id", "u.name", "u.email", "u.image", "u.emailVerified", "u.username", "u.displayUsername", "u.role", "u.twoFactorEnabled"])
     .where("s.token", "=", token),
 );
 
@@ -32,7 +34,7 @@ const secrets = new WeakMap<Auth, string>();
  * again (issued anew), and a credential of a session that is gone is ended.
  */
 export async function getSession(
-  ctx: Pick<AccountsContext, "auth" | "db">,
+  ctx: Pick<AccountsContext, "auth" | "db" | "policy">,
   caller: SessionCaller,
 ): Promise<{ user: SessionUser | null; session: SessionOutcome }> {
   if (!caller.sessionCredential) return { user: null, session: SESSION_UNCHANGED };
@@ -48,7 +50,7 @@ export async function getSession(
     ({ headers, response } = await read());
   }
   if (response) await noteSessionUseByToken(ctx.db, response.session.token, Date.now());
-  return { user: response ? toSessionUser(response.user) : null, session: await sessionOutcome(ctx.auth, headers) };
+  return { user: response ? toSessionUser(response.user, ctx.policy) : null, session: await sessionOutcome(ctx.auth, headers) };
 }
 
 /**
@@ -59,7 +61,11 @@ export async function getSession(
  * undefined and goes to Better Auth, which decides and says what becomes of the cookie. Nothing is cached: a
  * signed-out session is gone on the next request, in every process (docs/decisions/008, "Sessions").
  */
-async function liveSession({ auth, db }: Pick<AccountsContext, "auth" | "db">, credential: string, forgetOnClose: boolean): Promise<SessionUser | undefined> {
+async function liveSession(
+  { auth, db, policy }: Pick<AccountsContext, "auth" | "db" | "policy">,
+  credential: string,
+  forgetOnClose: boolean,
+): Promise<SessionUser | undefined> {
   const dot = credential.lastIndexOf(".");
   const token = credential.slice(0, dot);
   const signature = credential.slice(dot + 1);
@@ -79,16 +85,26 @@ async function liveSession({ auth, db }: Pick<AccountsContext, "auth" | "db">, c
   if (!(expiresAt > now) || refreshDue || pastMaxAge(row.createdAt, now)) return undefined;
   // Written once every few minutes per session at most; most requests write nothing (session-last-use.ts).
   await noteSessionUse(db, { id: row.sessionId, lastUsedAt: row.lastUsedAt }, now);
-  return toSessionUser({ ...row, emailVerified: Boolean(row.emailVerified) });
+  return toSessionUser({ ...row, emailVerified: Boolean(row.emailVerified) }, policy);
 }
 
-/** Signs the person in: the new session's credential. */
-export async function signIn({ auth }: Pick<AccountsContext, "auth">, input: unknown, caller: SessionCaller): Promise<{ session: SessionOutcome }> {
+/**
+ * Signs the person in: the new session's credential, or, for an account with two-factor on, the library's cookie of
+ * the pending second factor (the browser's trusted-device cookie, passed in with `browserCookies`, skips it).
+ */
+export async function signIn(
+  { auth }: Pick<AccountsContext, "auth">,
+  input: unknown,
+  caller: SessionCaller,
+  browserCookies: string | null = null,
+): Promise<SignInOutcome> {
   const { email, password, code } = parseInput(loginSchema, input);
   // The code e-mailed to an account that needs one besides its password (decision 014), read by the auth hooks.
   const body = { email, password, ...(code ? { code } : {}) };
-  const { headers } = await callAuth(async () => auth.api.signInEmail({ body, headers: await authHeaders(auth, caller), returnHeaders: true }));
-  return { session: await sessionOutcome(auth, headers) };
+  const { headers, response } = await callAuth(async () =>
+    auth.api.signInEmail({ body, headers: await withPluginCookies(auth, await authHeaders(auth, caller), browserCookies), returnHeaders: true }),
+  );
+  return signInOutcome(auth, headers, response);
 }
 
 /** Ends the caller's session. */

@@ -10,7 +10,7 @@ function spoolDir(): string {
   return dir;
 }
 
-export type MailLinkPath = "/verify" | "/reset-password" | "/account/email/confirm";
+export type MailLinkPath = "/verify" | "/reset-password" | "/account/email/confirm" | "/login/link";
 
 function linkTo(mail: CapturedMail, linkPath: MailLinkPath): string | undefined {
   return extractLinks(mail.text).find((link) => new URL(link).pathname === linkPath && new URL(link).searchParams.has("token"));

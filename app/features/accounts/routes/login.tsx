@@ -6,13 +6,15 @@ import { FormField } from "../../../shared/ui/form-field.tsx";
 import { FormMessage } from "../../../shared/ui/form-message.tsx";
 import { withPendingEmail } from "../../../shared/lib/pending-email.ts";
 import { actionResult } from "../../../shared/lib/service-errors.ts";
-import { redirectWithSession, safeRedirectTo } from "../../../shared/lib/session.ts";
+import { safeRedirectTo } from "../../../shared/lib/session.ts";
 import { useFormErrors } from "../../../shared/lib/use-form-errors.ts";
 import { pageMeta } from "../../../shared/lib/seo.ts";
 import type { Route } from "./+types/login";
 import { SubmitButton } from "../../../shared/ui/submit-button.tsx";
 import { readForm } from "../../../shared/lib/forms.ts";
 import { ERROR_CODES } from "#common/shared/user-facing-error.ts";
+import { SecondFactorForm, SignInLinkForm } from "../components/second-factor-form.tsx";
+import { continueSignIn } from "../lib/sign-in-outcome.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: "Login", description: "Log in to your Plant Shop account.", path: "/login" });
@@ -28,8 +30,18 @@ export function loader({ context, request }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await readForm(request);
-  const result = await actionResult(() => context.services.accounts.signIn(Object.fromEntries(form), context.request));
-  if ("ok" in result) return redirectWithSession(context, safeRedirectTo(form.get("redirectTo")), result.session, "loggedIn");
+  const { accounts } = context.services;
+  const cookies = request.headers.get("cookie");
+  const redirectTo = safeRedirectTo(form.get("redirectTo"));
+  // Without a password: a sign-in link by e-mail (the answer never says whether the address has an account).
+  if (form.get("intent") === "link") return actionResult(async () => (await accounts.requestSignInLink(Object.fromEntries(form), context.request), { linkSent: true }));
+  // The second step for an account with two-factor on, after the password or an e-mailed link.
+  if (form.get("intent") === "second-factor") {
+    const verified = await actionResult(() => accounts.verifySecondFactor(Object.fromEntries(form), context.request, cookies));
+    return "ok" in verified ? continueSignIn(context, verified, redirectTo) : verified;
+  }
+  const result = await actionResult(() => accounts.signIn(Object.fromEntries(form), context.request, cookies));
+  if ("ok" in result) return continueSignIn(context, result, redirectTo);
   // Not verified yet: /verify, where the message's link leads, is filled in with this address.
   if (result.data.code === ERROR_CODES.emailNotVerified) return withPendingEmail(context, request, result, String(form.get("email")).trim());
   return result;
@@ -43,6 +55,27 @@ export default function Login({ actionData, loaderData }: Route.ComponentProps) 
   const unverified = failure?.code === ERROR_CODES.emailNotVerified;
   // An account that has seen many wrong passwords also needs the code e-mailed to it (decision 014).
   const needsCode = failure?.code === ERROR_CODES.signInCodeRequired || failure?.code === ERROR_CODES.signInCodeInvalid;
+  const redirectTo = params.get("redirectTo") ?? "/";
+  const busy = navigation.state === "submitting";
+  const step = params.get("step") === "code" ? "code" : params.get("with") === "link" ? "link" : "password";
+  if (step !== "password") {
+    return (
+      <AuthCard
+        title={step === "code" ? messages.twoFactor.heading : messages.auth.loginHeading}
+        footer={
+          <Link to="/login" className="font-semibold text-leaf-800 underline underline-offset-4">
+            {step === "code" ? "Start again" : "Log in with your password"}
+          </Link>
+        }
+      >
+        {step === "code" ? (
+          <SecondFactorForm message={failure && !failure.fieldErrors.code ? failure.message : null} error={failure?.fieldErrors.code} redirectTo={redirectTo} busy={busy} />
+        ) : (
+          <SignInLinkForm sent={Boolean(actionData?.ok)} message={failure && !failure.fieldErrors.email ? failure.message : null} error={failure?.fieldErrors.email} busy={busy} />
+        )}
+      </AuthCard>
+    );
+  }
   return (
     <AuthCard
       title={messages.auth.loginHeading}
@@ -61,9 +94,14 @@ export default function Login({ actionData, loaderData }: Route.ComponentProps) 
         message={failure?.message ?? loaderData.providerError ?? undefined}
         unverified={unverified}
         needsCode={needsCode}
-        redirectTo={params.get("redirectTo") ?? "/"}
-        busy={navigation.state === "submitting"}
+        redirectTo={redirectTo}
+        busy={busy}
       />
+      <p className="mt-4 text-center text-sm">
+        <Link to="/login?with=link" className="font-semibold text-leaf-800 underline underline-offset-4">
+          E-mail me a sign-in link
+        </Link>
+      </p>
     </AuthCard>
   );
 }

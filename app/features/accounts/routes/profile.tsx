@@ -67,6 +67,24 @@ export default function Profile({ loaderData: profile, actionData }: Route.Compo
         ) : null}
       </div>
       {"email" in profile && editing ? <PersonalInformation profile={profile} actionData={actionData} /> : null}
+      {profile.isOwner ? (
+        <p className="mt-8">
+          <Link to="/orders" className="font-semibold text-leaf-800 underline underline-offset-4">
+            Your orders
+          </Link>
+          {" · "}
+          <Link to="/account/security" className="font-semibold text-leaf-800 underline underline-offset-4">
+            Sign-in and security
+          </Link>
+        </p>
+      ) : null}
+      {profile.isOwner ? (
+        <p className="mt-2">
+          <Link to="/account/two-factor" className="font-semibold text-leaf-800 underline underline-offset-4">
+            Two-factor authentication
+          </Link>
+        </p>
+      ) : null}
       {profile.isOwner ? <AccountLinks /> : null}
       {"email" in profile ? <ChangePassword actionData={actionData} /> : null}
     </section>

@@ -4,6 +4,7 @@ import { mayMail, undoSignInFailure } from "./hook-limits.ts";
 import type { AuthHookContext, AuthHooksContext } from "./hooks-context.ts";
 import { sendPasswordChangedMail } from "./mail-senders.ts";
 import { emailOf, giveNewUserRole, hasErrorCode } from "./request-rules.ts";
+import { afterSecondFactor } from "./second-factor-hooks.ts";
 
 /**
  * Set to false on an EMAIL_NOT_VERIFIED refusal when no new verification link was sent (the per-address limit held it
@@ -20,6 +21,7 @@ export async function afterAuthHook(ctx: AuthHooksContext, request: AuthHookCont
   const ip = request.headers?.get(CLIENT_IP_HEADER) ?? "unknown";
   if (request.path === "/change-password") await afterPasswordChange(ctx, request, ip);
   else if (request.path === "/sign-in/email") await afterSignIn(ctx, request, ip);
+  else await afterSecondFactor(ctx, request, ip);
 }
 
 async function afterPasswordChange(ctx: AuthHooksContext, request: AuthHookContext, ip: string) {

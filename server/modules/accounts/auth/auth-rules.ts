@@ -40,6 +40,15 @@ export const authRateRules = {
   verificationMailsPerEmail: { name: "verify-mails", limit: 5, windowMs: hour, message: tooMany("verification e-mails") },
   // Never refused to the sender (that would tell the address has an account): past it, no more mail is sent.
   existingAccountNoticePerEmail: { name: "existing-account-notice", limit: 3, windowMs: hour, message: tooMany("sign-ups with this e-mail") },
+  // Wrong authenticator or recovery codes, counted like wrong passwords: per account at one address, and per address.
+  // (The two-factor plugin also locks an account for a while after 10 wrong codes in a row from anywhere.)
+  secondFactorFailuresPerAccount: { name: "two-factor-failures", limit: 5, windowMs: 15 * minute, message: tooMany("wrong codes for this account") },
+  secondFactorFailuresPerIp: { name: "two-factor-failures-ip", limit: 20, windowMs: hour, message: tooMany("wrong codes from your network") },
+  // Sign-in links by e-mail, limited as reset links are: per (e-mail, address) and per address, refused with a
+  // message; and per mailbox, never refused (past it no mail goes out; the window is no longer than a link lives).
+  magicLinkPerEmail: { name: "magic-link-email", limit: 3, windowMs: 15 * minute, message: tooMany("sign-in links for this e-mail") },
+  magicLinkPerIp: { name: "magic-link-ip", limit: 10, windowMs: hour, message: tooMany("sign-in links") },
+  magicLinkMailsPerEmail: { name: "magic-link-mails", limit: 5, windowMs: 15 * minute, message: tooMany("sign-in link e-mails") },
   // Requests to change an account's address, per account (it is signed in, so a refusal tells nobody anything).
   emailChangePerAccount: { name: "email-change", limit: 5, windowMs: hour, message: tooMany("requests to change the e-mail address") },
   // Never refused: past these, no more confirmation links go to the new address, nor notices to an address's holder.
@@ -58,6 +67,19 @@ export const RESET_LINK_MINUTES = 60;
 /** How long an e-mailed sign-in code works (and how many wrong tries it takes before it is used up). */
 export const SIGN_IN_CODE_MINUTES = 15;
 export const SIGN_IN_CODE_TRIES = 3;
+/** How long an e-mailed sign-in link works (once). */
+export const MAGIC_LINK_MINUTES = 15;
+/** How long after the password (or link) the second factor may be given, and how long "trust this device" lasts. */
+export const SECOND_FACTOR_PENDING_MINUTES = 10;
+export const TRUSTED_DEVICE_DAYS = 30;
+
+/**
+ * Endpoints besides the password sign-ins that end in a new session, after which the two-factor plugin must ask
+ * for the second factor (second-factor.ts). Paths as Better Auth writes them, with their parameters.
+ */
+export const ALSO_NEEDS_SECOND_FACTOR = [
+  "/magic-link/verify",
+];
 /** An account without a password proves it is its owner by a login this recent (decision 040). */
 export const FRESH_SIGN_IN_MINUTES = 10;
 
@@ -82,6 +104,11 @@ export const OPEN_AUTH_PATHS = [
   // configured provider.
   "/sign-in/social",
   "/callback/:id",
+  "/two-factor/enable",
+  "/two-factor/disable",
+  "/two-factor/verify-totp",
+  "/two-factor/verify-backup-code",
+  "/sign-in/magic-link",
 ] as const;
 
 /**
@@ -140,6 +167,14 @@ export const DISABLED_AUTH_PATHS = [
   "/revoke-session",
   "/revoke-sessions",
   "/revoke-other-sessions",
+  // Two-factor: an authenticator app and recovery codes only. No codes by e-mail or SMS; the secret and the
+  // recovery codes are shown once, when turned on, and never again.
+  "/two-factor/get-totp-uri",
+  "/two-factor/send-otp",
+  "/two-factor/verify-otp",
+  "/two-factor/generate-backup-codes",
+  // The sign-in link is followed through our page (/login/link), which calls the library in-process.
+  "/magic-link/verify",
 ];
 
 /** The connection's address, set by our server on every request into the auth library (never by the client). */

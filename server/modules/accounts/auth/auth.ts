@@ -18,6 +18,7 @@ import { EMAIL_LINK_HOURS, sendExistingAccountNotice, sendPasswordResetMail, sen
 import { removeAccountRecords } from "../account-deletion.ts";
 import { afterPasswordReset } from "./password-reset.ts";
 import { hashPassword, verifyPassword } from "./password-hashing.ts";
+import { magicLinkPlugin, secondFactorPlugin } from "./second-factor.ts";
 import { securityActivity } from "./security-activity.ts";
 import { providerAccounts } from "./provider-accounts.ts";
 import { recordProviderLinked } from "./provider-events.ts";
@@ -108,7 +109,7 @@ export function createAuth(deps: AuthDependencies) {
       cookiePrefix: "plant-shop",
       defaultCookieAttributes: sessionCookieAttributes(https),
       cookies: Object.fromEntries(
-        ["session_token", "session_data", "account_data", "dont_remember", "admin_session", "oauth_state", "state"].map((name) => [name, { name: cookieName(name) }]),
+        ["session_token", "session_data", "account_data", "dont_remember", "admin_session", "oauth_state", "state", "two_factor", "trust_device"].map((name) => [name, { name: cookieName(name) }]),
       ),
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
       database: { generateId: () => crypto.randomUUID() },
@@ -129,6 +130,8 @@ export function createAuth(deps: AuthDependencies) {
       // Sign-in with Google or another OpenID Connect provider, when configured (docs/decisions/039).
       ...providerSignInPlugins(deps.signInProviders),
       providerAccounts(hooks, (link, origin) => recordProviderLinked(hooks, link, origin)),
+      secondFactorPlugin(shopName),
+      magicLinkPlugin(hooks),
       // Last: it records what each endpoint finally did, after every other plugin's hooks (security-activity.ts).
       securityActivity(database.db, Object.fromEntries(deps.signInProviders.map((provider) => [provider.id, provider.name]))),
     ],

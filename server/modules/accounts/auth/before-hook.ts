@@ -3,6 +3,7 @@ import { limit, mayMail } from "./hook-limits.ts";
 import { expireOldSession, signedInUserId } from "./hook-sessions.ts";
 import type { AuthHookContext, AuthHooksContext } from "./hooks-context.ts";
 import { emailOf, isRecord, keepRegisterFields, refuseCommonPassword, refuseControlCharacters } from "./request-rules.ts";
+import { beforeSecondFactor } from "./second-factor-hooks.ts";
 import { requireSignInCode } from "./sign-in-guard.ts";
 
 /** Better Auth's answer to a reset request, whether or not a mail went out (no account enumeration). */
@@ -14,6 +15,8 @@ export async function beforeAuthHook(ctx: AuthHooksContext, request: AuthHookCon
   const body = (request.body ?? {}) as Record<string, unknown>;
   refuseControlCharacters(body);
   refuseCommonPassword(request.path, body);
+  const answered = await beforeSecondFactor(ctx, request, ip);
+  if (answered) return answered;
   switch (request.path) {
     case "/sign-in/email": {
       await limit(ctx, authRateRules.signInPerIp, ip);

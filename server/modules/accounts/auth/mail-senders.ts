@@ -1,7 +1,8 @@
 import type { OutboxMail } from "../../../platform/mail/mail-outbox.ts";
 import { existingAccountEmail, passwordChangedEmail, passwordResetEmail, signInCodeEmail, verificationEmail } from "../account-mails.ts";
 import { emailChangeLinkEmail } from "../account-change-mails.ts";
-import { authRateRules, RESET_LINK_MINUTES, SIGN_IN_CODE_MINUTES } from "./auth-rules.ts";
+import { signInLinkEmail } from "../sign-in-link-mail.ts";
+import { authRateRules, MAGIC_LINK_MINUTES, RESET_LINK_MINUTES, SIGN_IN_CODE_MINUTES } from "./auth-rules.ts";
 import { readEmailChangeToken } from "./email-change-tokens.ts";
 import type { AuthHooksContext } from "./hooks-context.ts";
 
@@ -84,6 +85,21 @@ export async function sendSignInCodeMail(
     reference: found.user.id,
     to: found.user.email,
     ...signInCodeEmail({ shopName: ctx.shopName, name: found.user.name, code: otp, expiresInMinutes: SIGN_IN_CODE_MINUTES }),
+  });
+}
+
+/**
+ * A sign-in link (the magic-link plugin's), to our page, only when the address has an account: the plugin would mail
+ * any address, and the request's answer is the same either way (no account enumeration).
+ */
+export async function sendMagicLinkMail(ctx: MailContext & Pick<AuthHooksContext, "authContext">, { email, token }: { email: string; token: string }) {
+  const found = await (await ctx.authContext()).internalAdapter.findUserByEmail(email);
+  if (!found) return;
+  await queueMail(ctx, {
+    kind: "sign-in-link",
+    reference: found.user.id,
+    to: found.user.email,
+    ...signInLinkEmail({ shopName: ctx.shopName, name: found.user.name, url: link(ctx, "/login/link", token), expiresInMinutes: MAGIC_LINK_MINUTES }),
   });
 }
 

@@ -6,6 +6,7 @@ import type { DB } from "../../../platform/db/schema.ts";
 import { recordSecurityEvent } from "../security-events.ts";
 import { CLIENT_IP_HEADER } from "./auth-rules.ts";
 import { emailOf } from "./request-rules.ts";
+import { confirmsSecondFactorSetup } from "./second-factor-hooks.ts";
 
 /** The method of a provider's sign-in: replaced by the provider's name (securityActivity's `providerNames`). */
 const PROVIDER_SIGN_IN = "provider";
@@ -18,10 +19,13 @@ export const SIGN_IN_METHODS: Record<string, string> = {
   "/sign-in/email": "password",
   // A provider's return address (docs/decisions/039): read as the provider's name, from the path's :id.
   "/callback/:id": PROVIDER_SIGN_IN,
+  "/two-factor/verify-totp": "authenticator code",
+  "/two-factor/verify-backup-code": "recovery code",
+  "/magic-link/verify": "e-mailed link",
 };
 
 /** Endpoints that issue a new session to someone already signed in: no sign-in to record. */
-const SESSION_RENEWALS = new Set(["/change-password"]);
+const SESSION_RENEWALS = new Set(["/change-password", "/two-factor/disable"]);
 
 /** Who is calling the auth endpoint running now: its address (set by our server, never the client) and browser. */
 export function endpointCaller(headers?: Headers | null): { ip: string | null; userAgent: string | null } {
@@ -49,7 +53,7 @@ export function securityActivity(db: Kysely<DB>, providerNames: Record<string, s
             const newSession = ctx.context.newSession;
             // A provider's return address ends by redirecting (an APIError of status 302), also when it signed in.
             const refused = isAPIError(returned) && returned.statusCode >= 400;
-            if (newSession && !refused && !SESSION_RENEWALS.has(ctx.path)) {
+            if (newSession && !refused && !SESSION_RENEWALS.has(ctx.path) && !confirmsSecondFactorSetup(ctx.headers)) {
               const listed = SIGN_IN_METHODS[ctx.path] ?? null;
               const providerId = String((ctx.params as Record<string, unknown> | undefined)?.id ?? "");
               const method = listed === PROVIDER_SIGN_IN ? (providerNames[providerId] ?? providerId) : listed;
