@@ -67,24 +67,6 @@ export default function Profile({ loaderData: profile, actionData }: Route.Compo
         ) : null}
       </div>
       {"email" in profile && editing ? <PersonalInformation profile={profile} actionData={actionData} /> : null}
-      {profile.isOwner ? (
-        <p className="mt-8">
-          <Link to="/orders" className="font-semibold text-leaf-800 underline underline-offset-4">
-            Your orders
-          </Link>
-          {" · "}
-          <Link to="/account/security" className="font-semibold text-leaf-800 underline underline-offset-4">
-            Sign-in and security
-          </Link>
-        </p>
-      ) : null}
-      {profile.isOwner ? (
-        <p className="mt-2">
-          <Link to="/account/two-factor" className="font-semibold text-leaf-800 underline underline-offset-4">
-            Two-factor authentication
-          </Link>
-        </p>
-      ) : null}
       {profile.isOwner ? <AccountLinks /> : null}
       {"email" in profile ? <ChangePassword actionData={actionData} /> : null}
     </section>
@@ -96,6 +78,7 @@ function AccountLinks() {
   const links = [
     { to: "/orders", label: "Your orders" },
     { to: "/account/security", label: "Sign-in and security" },
+    { to: "/account/two-factor", label: "Two-factor authentication" },
     { to: "/account/email", label: messages.accountChanges.changeEmailLink },
     { to: "/account/delete", label: messages.accountChanges.deleteAccountLink },
     { to: "/account/sign-in-methods", label: messages.signInMethods.manage },
