@@ -1,5 +1,6 @@
 import path from "node:path";
 import type { Page } from "@playwright/test";
+import { generate } from "otplib";
 import { messages } from "../../common/shared/messages.ts";
 import { openDatabase, type Database } from "../../server/platform/db/client.ts";
 import { startTestOidcProvider, type TestIdentity, type TestOidcProvider } from "../support/oidc-provider.ts";
@@ -205,6 +206,38 @@ test.describe("signing in with an OpenID Connect provider", () => {
     await expect(mainNav(page)).toHaveCount(0);
     await page.goto(at("/orders"));
     await expect(page).toHaveURL(urlIs("/login?redirectTo=%2Forders"));
+  });
+});
+
+test.describe("two-factor authentication after a provider", () => {
+  test("an account with two-factor on is asked for its authenticator code after the provider, and is signed in only once it is given", async ({ page }) => {
+    const shopper = await passwordShopper(page);
+    await page.goto(at("/account/two-factor"));
+    await page.getByLabel("Password").fill("monstera-by-the-window-3");
+    await page.getByRole("button", { name: "Turn on two-factor authentication" }).click();
+    const secret = (await page.getByTestId("two-factor-secret").textContent())!.trim();
+    await page.getByLabel("Code from the app").fill(await generate({ secret }));
+    await page.getByRole("button", { name: "Confirm" }).click();
+    await expect(page.getByRole("list", { name: "Recovery codes" }).getByRole("listitem")).toHaveCount(10);
+    await page.context().clearCookies();
+
+    const identity = provider.addIdentity({ email: shopper.email, emailVerified: true, name: "Two Factor" });
+    await page.goto(at("/login?redirectTo=%2Forders"));
+    await continueWithProvider(page, identity);
+    await expect(page).toHaveURL(urlIs("/login?step=code&redirectTo=%2Forders"));
+    await expect(page.getByRole("heading", { name: messages.twoFactor.heading })).toBeVisible();
+    // The provider's answer alone left no session behind.
+    const cookies = await page.context().cookies(shop.url);
+    expect(cookies.some((cookie) => cookie.name.endsWith("session_token") && cookie.value)).toBe(false);
+    await page.goto(at("/orders"));
+    await expect(page).toHaveURL(urlIs("/login?redirectTo=%2Forders"));
+    await page.goBack();
+
+    await page.getByLabel("Code", { exact: true }).fill(await generate({ secret }));
+    await page.getByRole("button", { name: "Verify" }).click();
+    await expect(page).toHaveURL(urlIs("/orders"));
+    await expect(mainNav(page).getByRole("button", { name: "Logout" })).toBeVisible();
+    expect((await eventsOf(shopper.id)).slice(-1)).toEqual(["signed-in authenticator code"]);
   });
 });
 

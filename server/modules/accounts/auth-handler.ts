@@ -1,4 +1,6 @@
 import { Hono } from "hono";
+import { secondFactorPath } from "#common/accounts/sign-in-paths.ts";
+import { authCookieName } from "../../platform/http/session-cookie.ts";
 import { CLIENT_IP_HEADER, OPEN_AUTH_PATHS } from "./auth/auth-rules.ts";
 import { clientIp } from "../../platform/http/client-ip.ts";
 import { currentUser, requestContext } from "../../platform/http/request-context.ts";
@@ -19,8 +21,38 @@ export const authApi = (authHandler: (request: Request) => Promise<Response>, pr
   const headers = new Headers(c.req.raw.headers);
   headers.set(CLIENT_IP_HEADER, clientIp(c) ?? "unknown");
   const request = new Request(c.req.raw, { headers });
-  return authHandler(request);
+  const response = await authHandler(request);
+  return callback ? onToSecondFactor(response) : response;
 });
+
+/** The two-factor plugin's cookie of a sign-in that waits for its second factor, over http and over https. */
+const SECOND_FACTOR_PENDING = new Set([authCookieName(false, "two_factor"), authCookieName(true, "two_factor")]);
+
+/**
+ * A provider's return address is opened by the browser itself, at the end of the provider's pages, and redirects
+ * to where the sign-in was going. For an account with two-factor on, the two-factor plugin's hook has taken back the
+ * session and set its cookie of a pending second factor instead: the browser is sent to the login page's code step,
+ * with where it was going kept, and the library's cookies as it set them.
+ */
+function onToSecondFactor(response: Response): Response {
+  const location = response.headers.get("location");
+  if (response.status !== 302 || !location) return response;
+  const pending = response.headers.getSetCookie().some((cookie) => {
+    const [name, value] = cookie.split(";", 1)[0]!.split(/=(.*)/s);
+    return SECOND_FACTOR_PENDING.has(name!.trim()) && Boolean(value) && !/;\s*max-age=0/i.test(cookie);
+  });
+  if (!pending) return response;
+  const headers = new Headers(response.headers);
+  headers.set("location", secondFactorPath(sameSiteTarget(location)));
+  return new Response(null, { status: 302, headers });
+}
+
+/** Where the sign-in was going, as a path of this shop (the library's redirect names the configured origin). */
+function sameSiteTarget(location: string | null): string {
+  if (!location) return "/";
+  const url = new URL(location, "http://shop.invalid");
+  return url.pathname.startsWith("/") && !url.pathname.startsWith("//") ? `${url.pathname}${url.search}` : "/";
+}
 
 /**
  * How /api/auth appears in the OpenAPI document. It is one wildcard route handing requests to Better Auth, so

@@ -1,9 +1,8 @@
 import type { AppLoadContext } from "react-router";
 import type { SignInOutcome } from "../../../../server/modules/accounts/accounts.ts";
 import { redirectWithCookies } from "../../../shared/lib/session.ts";
+import { secondFactorPath } from "#common/accounts/sign-in-paths.ts";
 
-/** The login page's second step, where the code of an account with two-factor on is asked for. */
-export const secondFactorPath = (redirectTo: string) => `/login?step=code&redirectTo=${encodeURIComponent(redirectTo)}`;
 
 /**
  * Where a sign-in (password, e-mailed link or second factor) goes next: on to `redirectTo` with the new session, or

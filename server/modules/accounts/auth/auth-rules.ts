@@ -79,6 +79,8 @@ export const TRUSTED_DEVICE_DAYS = 30;
  */
 export const ALSO_NEEDS_SECOND_FACTOR = [
   "/magic-link/verify",
+  // A provider's return address (auth-handler.ts sends the browser on to the code's step).
+  "/callback/:id",
 ];
 /** An account without a password proves it is its owner by a login this recent (decision 040). */
 export const FRESH_SIGN_IN_MINUTES = 10;
