@@ -13,7 +13,32 @@ import type { Database } from "../../server/platform/db/client.ts";
  * `waiter` is the waiting transaction's promise: once it settles there is nothing left to wait for (it was not
  * kept waiting, and the order of events shows it), so the wait ends too.
  */
-export async function untilWaitingForShopperLock(database: Pick<Database, "db" | "dialect">, userId: string, waiter: Promise<unknown>, { within = 10_000 } = {}): Promise<void> {
+export function untilWaitingForShopperLock(database: Pick<Database, "db" | "dialect">, userId: string, waiter: Promise<unknown>, { within = 10_000 } = {}): Promise<void> {
+  return untilWaiting(database, waiter, within, `the shopper lock of ${JSON.stringify(userId)}`, async () => {
+    // A two-key advisory lock shows its second key as objid (an oid: the int4 read as unsigned), objsubid 2.
+    const { rows } = await sql<{ waiting: number }>`
+      select count(*)::int as waiting from pg_locks
+      where locktype = 'advisory' and not granted and objsubid = 2
+        and objid = (hashtext(${userId})::bigint & 4294967295)::text::oid
+        and database = (select oid from pg_database where datname = current_database())`.execute(database.db);
+    return (rows[0]?.waiting ?? 0) > 0;
+  });
+}
+
+/**
+ * Resolves once a transaction of this database waits for a row lock in a statement naming `table` (PostgreSQL:
+ * pg_stat_activity's lock waits, polled within a bound), or `waiter` has settled; on SQLite as above.
+ */
+export function untilWaitingForRowLock(database: Pick<Database, "db" | "dialect">, table: string, waiter: Promise<unknown>, { within = 10_000 } = {}): Promise<void> {
+  return untilWaiting(database, waiter, within, `a row of ${table}`, async () => {
+    const { rows } = await sql<{ waiting: number }>`
+      select count(*)::int as waiting from pg_stat_activity
+      where datname = current_database() and wait_event_type = 'Lock' and query like ${`%${table}%`}`.execute(database.db);
+    return (rows[0]?.waiting ?? 0) > 0;
+  });
+}
+
+async function untilWaiting(database: Pick<Database, "db" | "dialect">, waiter: Promise<unknown>, within: number, what: string, isWaiting: () => Promise<boolean>): Promise<void> {
   let settled = false;
   const waiterSettled = waiter.then(
     () => void (settled = true),
@@ -25,14 +50,8 @@ export async function untilWaitingForShopperLock(database: Pick<Database, "db" |
   }
   const deadline = Date.now() + within;
   while (!settled) {
-    // A two-key advisory lock shows its second key as objid (an oid: the int4 read as unsigned), objsubid 2.
-    const { rows } = await sql<{ waiting: number }>`
-      select count(*)::int as waiting from pg_locks
-      where locktype = 'advisory' and not granted and objsubid = 2
-        and objid = (hashtext(${userId})::bigint & 4294967295)::text::oid
-        and database = (select oid from pg_database where datname = current_database())`.execute(database.db);
-    if ((rows[0]?.waiting ?? 0) > 0) return;
-    if (Date.now() > deadline) throw new Error(`no transaction waited for the shopper lock of ${JSON.stringify(userId)} within ${within} ms`);
+    if (await isWaiting()) return;
+    if (Date.now() > deadline) throw new Error(`no transaction waited for ${what} within ${within} ms`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }

@@ -1,12 +1,11 @@
 import { createHash } from "node:crypto";
-import { sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MAX_CART_QUANTITY } from "#common/shared/constants.ts";
 import { messages } from "#common/shared/messages.ts";
 import { createProduct } from "../../../tests/support/factories.ts";
+import { untilWaitingForRowLock } from "../../../tests/support/lock-waits.ts";
 import { createShopper } from "../../../tests/support/shoppers.ts";
 import { createTestApp, type TestApp } from "../../../tests/support/test-app.ts";
-import type { Database } from "../../platform/db/client.ts";
 import { inShopperTransaction } from "../../platform/db/write-transaction.ts";
 import { mergeVisitorCart, VISITOR_CART_IDLE_DAYS, type VisitorCartOutcome } from "./index.ts";
 import { visitorCartRateRule } from "./visitor-cart.ts";
@@ -218,7 +217,7 @@ describe("merging a visitor's cart into an account's", () => {
     // Another account (another shopper lock), the same cookie: only the visitor cart's row can keep it waiting.
     const secondMerge = cart().mergeVisitorCart(token, second.id);
     try {
-      await untilWaitingForLock(app.database, secondMerge);
+      await untilWaitingForRowLock(app.database, "visitor_carts", secondMerge);
     } finally {
       letGo();
     }
@@ -240,29 +239,3 @@ describe("merging a visitor's cart into an account's", () => {
     expect((await cart().getCart(first)).itemCount + (await cart().getCart(second)).itemCount).toBe(12);
   });
 });
-
-/**
- * Resolves once `waiter`'s transaction waits for a lock another holds (PostgreSQL: a backend of this database waiting
- * on a lock, polled within a bound), or has settled. SQLite: its one connection is handed out in turn, and a
- * transaction that was not kept waiting would have run to its end before the next macrotask.
- */
-async function untilWaitingForLock(database: Pick<Database, "db" | "dialect">, waiter: Promise<unknown>, within = 10_000) {
-  let settled = false;
-  const waiterSettled = waiter.then(
-    () => void (settled = true),
-    () => void (settled = true),
-  );
-  if (database.dialect !== "postgres") {
-    await Promise.race([new Promise((resolve) => setImmediate(resolve)), waiterSettled]);
-    return;
-  }
-  const deadline = Date.now() + within;
-  while (!settled) {
-    const { rows } = await sql<{ waiting: number }>`
-      select count(*)::int as waiting from pg_stat_activity
-      where datname = current_database() and wait_event_type = 'Lock' and query like '%visitor_carts%'`.execute(database.db);
-    if ((rows[0]?.waiting ?? 0) > 0) return;
-    if (Date.now() > deadline) throw new Error(`no transaction waited for the visitor cart's row within ${within} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
