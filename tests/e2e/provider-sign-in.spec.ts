@@ -14,7 +14,7 @@ import {
   type ShopProcess,
 } from "../support/shop-process.ts";
 import { allowStatusLogs, expect, test } from "./support/fixtures.ts";
-import { E2E_RATE_LIMIT_SCALE, mainNav, urlIs } from "./support/pages.ts";
+import { E2E_RATE_LIMIT_SCALE, mainNav, toast, urlIs } from "./support/pages.ts";
 
 // Signing in with an OpenID Connect provider (docs/decisions/039), against a real provider (oidc-provider) on
 // loopback. The suite's own server has no provider configured, so this file starts a shop of its own configured
@@ -274,6 +274,21 @@ test.describe("the account's sign-in methods", () => {
     await expect(methodRow(page, PROVIDER_NAME).getByRole("button", { name: m.link(PROVIDER_NAME) })).toBeVisible();
     expect(await providersOf(shopper.id)).toEqual(["credential"]);
     expect(await eventsOf(shopper.id)).toEqual([`provider-linked ${PROVIDER_NAME}`, `provider-unlinked ${PROVIDER_NAME}`]);
+  });
+
+  test("an account whose only way in is the provider is deleted after a recent sign-in, with no password asked", async ({ page }) => {
+    const shopper = await providerOnlyShopper(page);
+    await page.goto(at("/account/delete"));
+    const ac = messages.accountChanges;
+    await expect(page.getByText(ac.recentSignInNote(10))).toBeVisible();
+    await expect(page.getByLabel(ac.passwordLabel)).toHaveCount(0);
+    await page.getByRole("button", { name: ac.deleteButton }).click();
+
+    await expect(page).toHaveURL(urlIs("/"));
+    await expect(toast(page, ac.accountDeleted)).toBeVisible();
+    await expect(mainNav(page).getByRole("link", { name: "Login" })).toBeVisible();
+    expect(await userByEmail(shopper.email)).toBeUndefined();
+    expect(await providersOf(shopper.id)).toEqual([]);
   });
 
   test("a visitor is sent to log in", async ({ page }) => {
