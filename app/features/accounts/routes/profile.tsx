@@ -15,8 +15,11 @@ import { SubmitButton } from "../../../shared/ui/submit-button.tsx";
 import { titleWithShop } from "../../../shared/lib/seo.ts";
 import { readForm } from "../../../shared/lib/forms.ts";
 
-export function loader({ params, context }: Route.LoaderArgs) {
-  return loadOr404(() => context.services.profiles.getProfile(context.user, params.userId));
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const profile = await loadOr404(() => context.services.profiles.getProfile(context.user, params.userId));
+  // The owner of an account without a password (a provider's sign-in only) gets no change-password form to fail.
+  const hasPassword = context.user?.id === params.userId ? (await context.services.accounts.ownerProof(context.user, context.request)).kind === "password" : false;
+  return { ...profile, hasPassword };
 }
 
 export const meta: Route.MetaFunction = ({ matches, data }) => (data ? [{ title: titleWithShop(matches, `${data.name} (@${data.username})`) }] : []);
@@ -68,7 +71,9 @@ export default function Profile({ loaderData: profile, actionData }: Route.Compo
       </div>
       {"email" in profile && editing ? <PersonalInformation profile={profile} actionData={actionData} /> : null}
       {profile.isOwner ? <AccountLinks /> : null}
-      {"email" in profile ? <ChangePassword actionData={actionData} /> : null}
+      {"email" in profile ? (
+        profile.hasPassword ? <ChangePassword actionData={actionData} /> : <p className="mt-10 text-sm text-stone-600">{messages.signInMethods.noPassword}</p>
+      ) : null}
     </section>
   );
 }
