@@ -5,7 +5,7 @@ import { createProduct } from "../support/factories.ts";
 import { orderAs } from "./support/api.ts";
 import { allowStatusLogs, expect, test } from "./support/fixtures.ts";
 import { linkFromMail, mailWithSubjectMatching } from "./support/mail.ts";
-import { ADMIN, logIn, mainNav, submitLogin, submitRegistration, toast, urlIs } from "./support/pages.ts";
+import { ADMIN, logIn, logOut, mainNav, submitLogin, submitRegistration, toast, urlIs } from "./support/pages.ts";
 
 // Changing the e-mail address and deleting the account, in the browser, with the mails the server sends
 // (decision 040). Each test signs up its own person.
@@ -66,7 +66,8 @@ test.describe("changing the e-mail address", () => {
     await expect(other).toHaveURL(/\/login\?redirectTo=/);
     await elsewhere.close();
 
-    await mainNav(page).getByRole("button", { name: "Logout" }).click();
+    // Signed out for certain before the login page is opened: a logout still under way could otherwise land after it.
+    await logOut(page);
     await page.goto("/login");
     await submitLogin(page, { email: newEmail, password: person.password });
     await expect(toast(page, messages.auth.loggedIn)).toBeVisible();
