@@ -1,6 +1,6 @@
 // A real SMTP server on the loopback interface that keeps every message it receives, for tests that check
 // what the shop sends. Plain Node (no test-runner imports), so Vitest and Playwright tests can both use it.
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { simpleParser, type AddressObject } from "mailparser";
@@ -63,7 +63,13 @@ export async function startSmtpCapture({ port: wantedPort = 0, spoolDir }: Captu
 
   function receive(mail: CapturedMail): void {
     messages.push(mail);
-    if (spoolDir) writeFileSync(path.join(spoolDir, `${String(messages.length).padStart(6, "0")}.json`), JSON.stringify(mail));
+    if (spoolDir) {
+      // Written under another name, then renamed: a reader in another process polling the folder sees a mail whole
+      // or not at all, never a file still being written.
+      const file = path.join(spoolDir, `${String(messages.length).padStart(6, "0")}.json`);
+      writeFileSync(`${file}.partial`, JSON.stringify(mail));
+      renameSync(`${file}.partial`, file);
+    }
     for (const waiter of [...waiters]) {
       if (settle(waiter, mail)) waiters.delete(waiter);
     }
