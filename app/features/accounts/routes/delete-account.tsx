@@ -1,4 +1,4 @@
-import { Form, Link, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
 import { messages } from "#common/shared/messages.ts";
 import { FormField } from "../../../shared/ui/form-field.tsx";
 import { FormMessage } from "../../../shared/ui/form-message.tsx";
@@ -8,6 +8,7 @@ import { privatePageMeta } from "../../../shared/lib/seo.ts";
 import { useFormErrors } from "../../../shared/lib/use-form-errors.ts";
 import { readFormFields } from "../../../shared/lib/forms.ts";
 import { SubmitButton } from "../../../shared/ui/submit-button.tsx";
+import { AccountPageHeader } from "../components/account-page-header.tsx";
 import { RecentLoginNote } from "../components/recent-login-note.tsx";
 import type { Route } from "./+types/delete-account";
 
@@ -37,11 +38,7 @@ export default function DeleteAccount({ loaderData, actionData }: Route.Componen
   const { proof } = loaderData;
   return (
     <section className="container-page max-w-xl py-12">
-      <Link to={`/profile/${loaderData.userId}`} className="text-sm text-leaf-800 underline underline-offset-4">
-        Back to your profile
-      </Link>
-      <h1 className="mb-2 mt-2 text-3xl font-bold text-stone-900">{ac.deleteHeading}</h1>
-      <p className="mb-6 text-stone-700">{ac.deleteIntro}</p>
+      <AccountPageHeader userId={loaderData.userId} heading={ac.deleteHeading} intro={ac.deleteIntro} />
       <Form method="post" noValidate onSubmit={onSubmit} onFocus={prepare} className="grid gap-4 rounded-2xl border border-red-200 p-6">
         <FormMessage message={formLevelMessage(failure)} />
         {proof.kind === "recent-login" ? <RecentLoginNote proof={proof} /> : null}
