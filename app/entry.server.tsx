@@ -2,8 +2,10 @@ import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
-import { renderToPipeableStream } from "react-dom/server";
-import { isRouteErrorResponse, ServerRouter, type AppLoadContext, type EntryContext, type HandleErrorFunction } from "react-router";
+import { renderToPipeableStream, renderToString } from "react-dom/server";
+import { createPath, isRouteErrorResponse, Router, ServerRouter, type AppLoadContext, type EntryContext, type HandleErrorFunction, type Navigator } from "react-router";
+import type { PersonalData } from "#common/shared/personal-data.ts";
+import { PERSONAL_PART_MARKER, PERSONAL_PARTS, type PersonalPartName } from "./shared/components/personal-parts.tsx";
 import { isUserFacingError } from "#common/shared/user-facing-error.ts";
 import { messages } from "#common/shared/messages.ts";
 import { NonceContext } from "./shared/lib/nonce.tsx";
@@ -84,3 +86,35 @@ export default function handleRequest(
     );
   });
 }
+
+/** A router that never navigates: the personal parts are rendered on their own, at the page's address. */
+const staticNavigator: Navigator = {
+  createHref: (to) => (typeof to === "string" ? to : createPath(to)),
+  go: () => undefined,
+  push: () => undefined,
+  replace: () => undefined,
+};
+
+/**
+ * A page rendered once for every signed-in shopper, with the person's parts in the places it marked: each part
+ * rendered by the same component that renders it in a page made for the person, at the same address, so the
+ * browser hydrates exactly these bytes (docs/decisions/045). The server calls this through the build's entry.
+ */
+export function fillPersonalParts(html: string, personal: PersonalData, url: string): string {
+  const { pathname, search } = new URL(url);
+  return html.replace(PERSONAL_PART_MARKER, (_marker, part: string) =>
+    Object.hasOwn(PERSONAL_PARTS, part)
+      ? renderToString(
+          <Router location={{ pathname, search }} navigator={staticNavigator} static>
+            {PERSONAL_PARTS[part as PersonalPartName](personal)}
+          </Router>,
+        ).replace(LEADING_PRELOADS, "")
+      : "",
+  );
+}
+
+/**
+ * React puts a preload of each picture before a fragment rendered on its own; a page's render puts them in its
+ * head. In the middle of the page they would only add bytes, and the part's bytes would differ from the page's.
+ */
+const LEADING_PRELOADS = /^(?:<link rel="preload"[^>]*\/>)+/;

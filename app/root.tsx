@@ -12,11 +12,12 @@ import {
   useNavigation,
   useRouteLoaderData,
 } from "react-router";
-import { avatarUrl } from "#common/accounts/avatar-url.ts";
+import { navUser } from "#common/shared/personal-data.ts";
 import { messages } from "#common/shared/messages.ts";
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
 import { NavBar } from "./shared/components/nav-bar.tsx";
+import { PersonalPart } from "./shared/components/personal-parts.tsx";
 import { ErrorScreen } from "./shared/components/error-screen.tsx";
 import { NotFound } from "./shared/components/not-found.tsx";
 import { SiteFooter } from "./shared/components/site-footer.tsx";
@@ -35,12 +36,17 @@ export const links: Route.LinksFunction = () => [
 const WITHOUT_USERNAME_PATHS = new Set(["/choose-username", "/logout"]);
 
 export async function loader({ context, request }: Route.LoaderArgs) {
+  // A page every signed-in shopper shares holds nothing of the person: their parts are filled in per request
+  // (docs/decisions/045), and such a request carries no flash or cart notice to take.
+  if (context.sharedWithShoppers) {
+    return data({ shop: context.shop, user: null, cartCount: 0, flash: null, cartNotice: null, sharedWithShoppers: true });
+  }
   // An account made by a provider sign-in chooses its username before anything else (docs/decisions/039).
   const { pathname, search } = new URL(request.url);
   if (context.user && !context.user.username && !WITHOUT_USERNAME_PATHS.has(pathname)) {
     throw redirect(`/choose-username?redirectTo=${encodeURIComponent(pathname + search)}`);
   }
-  const user = context.user ? { id: context.user.id, name: context.user.name, isAdmin: context.user.isAdmin, avatarUrl: avatarUrl(context.user) } : null;
+  const user = context.user ? navUser(context.user) : null;
   const [{ flash, clear }, cart] = await Promise.all([takeFlash(context, request), loadOrRefuse(() => countCartItems(context))]);
   const headers = new Headers();
   if (clear) headers.append("Set-Cookie", clear);
@@ -49,7 +55,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const notice = context.visitorCart.notice();
   if (notice) headers.append("Set-Cookie", notice.clear);
   const cartNotice = notice?.text || null;
-  return data({ shop: context.shop, user, cartCount: cart.count, flash, cartNotice }, { headers });
+  return data({ shop: context.shop, user, cartCount: cart.count, flash, cartNotice, sharedWithShoppers: false }, { headers });
 }
 
 /** The cart icon's count: the account's cart, or a visitor's (whose unknown token is forgotten). */
@@ -85,7 +91,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:p-2">
           Skip to content
         </a>
-        {bare ? null : <NavBar shopName={shopName} user={data?.user ?? null} cartCount={data?.cartCount ?? 0} />}
+        {bare ? null : <NavBar shopName={shopName} />}
         <PendingPage />
         {data?.cartNotice ? (
           <p role="status" className="container-page mt-4 rounded-2xl border border-leaf-200 bg-leaf-50 p-4 text-stone-800">
@@ -98,6 +104,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <SiteFooter shopName={shopName} author={data?.shop.author ?? ""} />
         {/* Below the 64 px top bar, so a toast never covers the navigation. */}
         <LazyToaster position="top-center" containerStyle={{ top: bare ? 16 : 72 }} />
+        <PersonalPart part="data" />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

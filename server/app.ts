@@ -15,12 +15,13 @@ import { frontCache } from "./platform/http/front-cache.ts";
 import { formPartsLimit } from "./platform/http/form-parts-limit.ts";
 import { pageBodyLimits } from "./platform/http/page-body-limit.ts";
 import { formTooLarge } from "./platform/http/upload-too-large.ts";
-import { anonymousApiCache, anonymousPageCache } from "./platform/http/page-cache.ts";
+import { anonymousApiCache, anonymousPageCache, sharedPageCache } from "./platform/http/page-cache.ts";
+import { shopperPages } from "./shopper-pages.ts";
 import { createCacheRules } from "./platform/http/cache-rules.ts";
 import { compression } from "./platform/http/compression.ts";
 import { cachePolicy } from "./platform/http/cache-policy.ts";
 import { keepPolicyOnNotModified } from "./platform/http/response-cache.ts";
-import type { PageHandler } from "./pages.ts";
+import type { PageHandler, PersonalPartsFiller } from "./pages.ts";
 import { refuseControlCharactersInUrl, sameOriginOnly } from "./platform/http/request-guards.ts";
 import { sessions } from "./platform/http/request-context.ts";
 import { createSessionCookies } from "./platform/http/session-cookie.ts";
@@ -48,13 +49,20 @@ export interface AppOptions {
   logger: Logger;
   health: HealthState;
   /** React Router's handler and the built browser assets; absent in API-only tests. */
-  pages?: { handler: PageHandler; clientDir?: string };
+  pages?: {
+    handler: PageHandler;
+    clientDir?: string;
+    /** Fills the pages signed-in shoppers share with each person's parts; without it, their pages are rendered per person. */
+    fillPersonalParts?: PersonalPartsFiller;
+  };
 }
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
 /** Memory bounds of the anonymous caches (docs/decisions/027): rendered pages, and the catalogue's JSON. */
 const PAGE_CACHE_BYTES = 24 * 1024 * 1024;
 const API_CACHE_BYTES = 16 * 1024 * 1024;
+/** The pages signed-in shoppers share (docs/decisions/045): the same pages as the visitors', fewer of them asked. */
+const SHARED_PAGE_CACHE_BYTES = 16 * 1024 * 1024;
 /** The catalogue's GET routes, kept for anonymous callers (each documents its 304); never the event stream. */
 const CACHED_API_ROUTES = [
   "/api/products",
@@ -170,6 +178,11 @@ export function createApp({ config, services, infrastructure, logger, health, pa
     app.use("*", pageBodyLimits([PROFILE_PAGE_BODY]));
     app.use("*", formPartsLimit(formTooLarge));
     app.use("*", pageCache);
+    // A signed-in shopper's catalogue page: rendered once for all of them, their own parts filled in per request.
+    if (pages.fillPersonalParts) {
+      const sharedCache = sharedPageCache({ ttlMs: config.pageCacheSeconds * 1000, maxBytes: SHARED_PAGE_CACHE_BYTES, rules: cacheRules, changes: infrastructure.changes });
+      app.use("*", shopperPages({ cache: sharedCache, services, fill: pages.fillPersonalParts }));
+    }
     const given = { services, sealer: infrastructure.sealer, visitorCarts };
     app.all("*", (c) => pages.handler(c, given));
   }

@@ -20,8 +20,13 @@ declare module "react-router" {
     log: Logger;
     /** Logs what a loader or action threw, at error or warning once the answer's status says whose fault it was. */
     reportError: (error: unknown) => void;
-    /** The signed-in person, looked up once per request before any loader runs. */
+    /** The signed-in person, looked up once per request before any loader runs; null in a shared render. */
     user: SessionUser | null;
+    /**
+     * The page is rendered once for every signed-in shopper (docs/decisions/045): loaders read nothing of the
+     * person (`user` is null) but show what any signed-in shopper sees; the person's parts are filled in later.
+     */
+    sharedWithShoppers: boolean;
     /** Who is asking (address, session credential, browser), for services that act on the person's session. */
     request: SessionCaller;
     /** Turns what an account action did to the session into the response's Set-Cookie headers. */

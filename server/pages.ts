@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { Logger } from "pino";
 import { createRequestHandler, type ServerBuild } from "react-router";
+import type { PersonalData } from "#common/shared/personal-data.ts";
 import type { PublicShopConfig } from "./config.ts";
 import type { Services } from "./create-services.ts";
 import { DATABASE_RETRY_AFTER_SECONDS } from "./platform/db/connection-loss.ts";
@@ -20,6 +21,14 @@ export interface PageServices {
 
 export type PageHandler = (c: Context<PlatformEnv>, given: PageServices) => Promise<Response>;
 
+/** A shared page with the person's parts filled in (docs/decisions/045). */
+export type PersonalPartsFiller = (html: string, personal: PersonalData, url: string) => Promise<string>;
+
+/** What the pages' server entry (app/entry.server.tsx) offers the server besides rendering. */
+interface PageEntry {
+  fillPersonalParts?: (html: string, personal: PersonalData, url: string) => string;
+}
+
 /** Hands page requests to React Router, with the services and the response's CSP nonce as load context. */
 export function createPageHandler(
   build: ServerBuild | (() => Promise<ServerBuild>),
@@ -36,6 +45,7 @@ export function createPageHandler(
     const answered = { status: undefined as number | undefined };
     // Thrown after the answer went out (a deferred value while streaming): the server's failure, whatever the status.
     const reportError = (error: unknown) => (answered.status === undefined ? thrown.push(error) : logPageError(log, error, 500));
+    const sharedWithShoppers = c.get("sharedPage") === true;
     const response = await handle(c.req.raw, {
       services,
       sealer,
@@ -44,7 +54,8 @@ export function createPageHandler(
       clientIp: clientIp(c),
       log,
       reportError,
-      user: await currentUser(c),
+      user: sharedWithShoppers ? null : await currentUser(c),
+      sharedWithShoppers,
       request: requestContext(c),
       sessionCookies: sessions.cookies,
       visitorCart: visitorCarts.forRequest(c.req.raw.headers),
@@ -54,6 +65,15 @@ export function createPageHandler(
     // A page that could not reach the database (app/entry.server.tsx) tells clients when to try again.
     if (response.status === 503 && !response.headers.has("Retry-After")) response.headers.set("Retry-After", String(DATABASE_RETRY_AFTER_SECONDS));
     return response;
+  };
+}
+
+/** Fills a shared page's personal parts with the build's own components (app/entry.server.tsx). */
+export function createPersonalPartsFiller(build: ServerBuild | (() => Promise<ServerBuild>)): PersonalPartsFiller {
+  return async (html, personal, url) => {
+    const entry = (typeof build === "function" ? await build() : build).entry.module as PageEntry;
+    if (!entry.fillPersonalParts) throw new Error("the pages' server entry does not export fillPersonalParts");
+    return entry.fillPersonalParts(html, personal, url);
   };
 }
 

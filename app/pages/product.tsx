@@ -28,7 +28,9 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     loadOrRefuse(() => context.services.reviews.getMyReview(context.user, product.id)),
   ]);
   const viewer = context.user ? { id: context.user.id, isAdmin: context.user.isAdmin } : null;
-  return { ...product, reviews, reviewsAfter: after, myReview, viewer };
+  // A page shared by every signed-in shopper is one whose viewer has no review of this product (docs/decisions/045).
+  const signedIn = viewer !== null || context.sharedWithShoppers;
+  return { ...product, reviews, reviewsAfter: after, myReview, viewer, signedIn };
 }
 
 /** The page's forms: a review written or deleted (`intent`), else Add to Cart. */
@@ -153,7 +155,7 @@ export default function Product({ loaderData: product }: Route.ComponentProps) {
       </div>
       <div className="md:col-span-2">
         <ReviewList page={product.reviews} after={product.reviewsAfter} viewer={product.viewer} />
-        <ReviewForm productId={product.id} mine={product.myReview} signedIn={!!product.viewer} />
+        <ReviewForm productId={product.id} mine={product.myReview} signedIn={product.signedIn} />
       </div>
     </article>
   );

@@ -1,39 +1,32 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
-import { CartIcon, CloseIcon, LoginIcon, LogoutIcon, MenuIcon, PlusIcon } from "../ui/icons.tsx";
-
-/** Who is looking, as far as the navigation cares (null means a visitor). */
-export interface NavUser {
-  id: string;
-  name: string;
-  isAdmin: boolean;
-  /** The uploaded picture, else the initials avatar. */
-  avatarUrl: string;
-}
+import { CloseIcon, LoginIcon, LogoutIcon, MenuIcon, PlusIcon } from "../ui/icons.tsx";
+import { linkClass, PersonalPart, usePersonal } from "./personal-parts.tsx";
 
 interface NavItem {
   to: string;
   label: string;
-  icon?: React.ReactNode;
 }
 
-function navItems(user: NavUser | null): NavItem[] {
+function MenuItem({ item }: { item: NavItem }) {
+  return (
+    <li>
+      <NavLink to={item.to} end className={({ isActive }) => `flex items-center gap-2 ${linkClass({ isActive })}`}>
+        {item.label}
+      </NavLink>
+    </li>
+  );
+}
+
+function navItems(signedIn: boolean, isAdmin: boolean): NavItem[] {
   return [
     { to: "/", label: "Home" },
     // The Shop link shows only when logged in (docs/product.md, Whole shop), as the shop always did.
-    ...(user ? [{ to: "/shop", label: "Shop" }, { to: "/orders", label: "Orders" }] : []),
+    ...(signedIn ? [{ to: "/shop", label: "Shop" }, { to: "/orders", label: "Orders" }] : []),
     // The owner's pages start at the overview, which links to each admin list (docs/product.md, Admin overview).
-    ...(user?.isAdmin ? [{ to: "/admin", label: "Admin" }] : []),
+    ...(isAdmin ? [{ to: "/admin", label: "Admin" }] : []),
   ];
 }
-
-/** The signed-in person's picture in the navigation (in the menu beside the word Profile, so there without alt text). */
-function Avatar({ url, size, alt }: { url: string; size: number; alt: string }) {
-  return <img src={url} width={size} height={size} alt={alt} className="aspect-square rounded-full object-cover" />;
-}
-
-const linkClass = ({ isActive }: { isActive: boolean }) =>
-  `rounded-md px-3 py-2 font-medium hover:bg-leaf-50 hover:text-leaf-800 ${isActive ? "text-leaf-800 underline decoration-2 underline-offset-8" : "text-stone-700"}`;
 
 /** Tab and Shift+Tab cycle within the open menu instead of leaving for the browser's own controls. */
 function keepFocusInside(event: React.KeyboardEvent<HTMLDialogElement>) {
@@ -51,7 +44,11 @@ function keepFocusInside(event: React.KeyboardEvent<HTMLDialogElement>) {
   }
 }
 
-export function NavBar({ shopName, user, cartCount }: { shopName: string; user: NavUser | null; cartCount: number }) {
+/**
+ * The top bar. What every signed-in shopper sees alike (their links, Logout) is part of the page; who they are and
+ * their cart's count are personal parts, which a page shared by every shopper has filled in per person.
+ */
+export function NavBar({ shopName }: { shopName: string }) {
   const menu = useRef<HTMLDialogElement>(null);
   const [open, setOpen] = useState(false);
   const location = useLocation();
@@ -62,7 +59,8 @@ export function NavBar({ shopName, user, cartCount }: { shopName: string; user: 
     menu.current?.close();
   }, [location.pathname, location.search]);
 
-  const items = navItems(user);
+  const { signedIn, isAdmin } = usePersonal();
+  const items = navItems(signedIn, isAdmin);
   return (
     <header className="sticky top-0 z-30 border-b border-stone-200 bg-white/95 backdrop-blur">
       {/* On a phone the signed-in owner's four buttons leave the name little room: it is cut short, never overlapped. */}
@@ -80,29 +78,14 @@ export function NavBar({ shopName, user, cartCount }: { shopName: string; user: 
             </li>
           ))}
         </ul>
-        {user ? (
-          <Link to={`/profile/${user.id}`} className="rounded-full p-1 hover:bg-leaf-50" title={user.name}>
-            <Avatar url={user.avatarUrl} size={32} alt="Your profile" />
-          </Link>
-        ) : null}
-        <Link
-          to="/cart"
-          className="relative rounded-md p-2 text-stone-700 hover:bg-leaf-50 hover:text-leaf-800"
-          aria-label={cartCount ? `Cart, ${cartCount} item${cartCount === 1 ? "" : "s"}` : "Cart"}
-        >
-          <CartIcon />
-          {cartCount ? (
-            <span aria-hidden="true" data-testid="cart-count" className="absolute -right-1 -top-1 grid min-w-5 place-items-center rounded-full bg-clay-500 px-1 text-xs font-bold text-white">
-              {cartCount}
-            </span>
-          ) : null}
-        </Link>
-        {user?.isAdmin ? (
+        <PersonalPart part="nav-avatar" />
+        <PersonalPart part="nav-cart" />
+        {isAdmin ? (
           <Link to="/add-product" className="rounded-md p-2 text-stone-700 hover:bg-leaf-50 hover:text-leaf-800" aria-label="Add Products">
             <PlusIcon />
           </Link>
         ) : null}
-        {user ? (
+        {signedIn ? (
           <Form method="post" action="/logout" className="hidden md:block">
             <button type="submit" className="btn-outline">
               <LogoutIcon width={18} height={18} /> Logout
@@ -152,21 +135,18 @@ export function NavBar({ shopName, user, cartCount }: { shopName: string; user: 
           </button>
         </div>
         <ul className="flex flex-col gap-1 p-3">
-          {[
-            ...items,
-            ...(user?.isAdmin ? [{ to: "/add-product", label: "Add Products" }] : []),
-            ...(user ? [{ to: `/profile/${user.id}`, label: "Profile", icon: <Avatar url={user.avatarUrl} size={24} alt="" /> }] : []),
-            { to: "/cart", label: "Cart" },
-            ...(user ? [] : [{ to: loginTo, label: "Login" }]),
-          ].map((item) => (
-            <li key={item.label}>
-              <NavLink to={item.to} end className={({ isActive }) => `flex items-center gap-2 ${linkClass({ isActive })}`}>
-                {item.icon}
-                {item.label}
-              </NavLink>
-            </li>
+          {[...items, ...(isAdmin ? [{ to: "/add-product", label: "Add Products" }] : [])].map((item) => (
+            <MenuItem key={item.label} item={item} />
           ))}
-          {user ? (
+          {signedIn ? (
+            <li>
+              <PersonalPart part="menu-profile" />
+            </li>
+          ) : null}
+          {[{ to: "/cart", label: "Cart" }, ...(signedIn ? [] : [{ to: loginTo, label: "Login" }])].map((item) => (
+            <MenuItem key={item.label} item={item} />
+          ))}
+          {signedIn ? (
             <li>
               <Form method="post" action="/logout">
                 <button type="submit" className="block w-full rounded-md px-3 py-2 text-left font-medium text-stone-700 hover:bg-leaf-50">

@@ -18,6 +18,11 @@ export interface PlatformVariables {
   secureHeadersNonce?: string;
   /** Set by a response cache for an answer it stores or replays: the policy names these scripts, not the nonce. */
   cspScriptHashes?: string[];
+  /**
+   * Set by sharedPages() for a signed-in shopper's request of a page everyone sees alike: it is rendered without the
+   * person (and kept), and the person's parts are filled in afterwards.
+   */
+  sharedPage?: boolean;
   /** Set by a response cache when it stores this answer, for the front cache to record the headers sent with it. */
   storedAnswer?: StoredAnswer;
   /** Set by resolveClientIp() for every request. */

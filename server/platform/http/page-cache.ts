@@ -1,6 +1,6 @@
 import type { ChangeFeed } from "../change-feed/change-feed.ts";
 import type { CachedAnswers, CacheRules } from "./cache-rules.ts";
-import { responseCache, type ResponseCache } from "./response-cache.ts";
+import { responseCache, type ResponseCache, type ResponseCacheOptions } from "./response-cache.ts";
 
 /** Pages, and React Router's data for client navigation and revalidation (`.data`, text/x-script). */
 const PAGE_TYPES = /^text\/html|^text\/x-script/;
@@ -16,8 +16,8 @@ interface AnonymousCacheOptions {
   now?: () => number;
 }
 
-/** A response cache for one kind of answer (its content types, its rules, its hit header). */
-function anonymousCache(kind: { types: RegExp; answers: CachedAnswers; hitHeader: string }) {
+/** A response cache for one kind of answer (its content types, its rules, its hit header, whom it answers). */
+function anonymousCache(kind: { types: RegExp; answers: CachedAnswers; hitHeader: string } & Pick<ResponseCacheOptions, "admits" | "asStored">) {
   return ({ ttlMs, maxBytes, rules, changes, now }: AnonymousCacheOptions): ResponseCache =>
     responseCache({
       ttlMs,
@@ -25,6 +25,8 @@ function anonymousCache(kind: { types: RegExp; answers: CachedAnswers; hitHeader
       changes,
       types: kind.types,
       hitHeader: kind.hitHeader,
+      ...(kind.admits ? { admits: kind.admits } : {}),
+      ...(kind.asStored ? { asStored: true } : {}),
       scopeOf: (path) => rules.scopeOf(kind.answers, path),
       invalidation: (change) => rules.invalidation(change),
       ...(now ? { now } : {}),
@@ -43,3 +45,16 @@ export const anonymousPageCache = anonymousCache({ types: PAGE_TYPES, answers: "
  * paths the app layer chooses.
  */
 export const anonymousApiCache = anonymousCache({ types: JSON_TYPES, answers: "json", hitHeader: "X-Api-Cache" });
+
+/**
+ * The pages every signed-in shopper sees alike, rendered once without anything of the person and kept like the
+ * visitors' pages; each answer is completed with the asking person's parts (shared-pages.ts, docs/decisions/045).
+ * It answers only the requests sharedPages() has marked, and hands over the stored bytes unencoded.
+ */
+export const sharedPageCache = anonymousCache({
+  types: /^text\/html/,
+  answers: "pages",
+  hitHeader: "X-Shared-Page-Cache",
+  admits: (c) => c.get("sharedPage") === true && (c.req.method === "GET" || c.req.method === "HEAD"),
+  asStored: true,
+});

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { Change, ChangeFeed } from "../change-feed/change-feed.ts";
 import type { Invalidation } from "./cache-rules.ts";
@@ -57,6 +57,13 @@ export interface ResponseCacheOptions {
   hitHeader: string;
   changes?: ChangeFeed;
   now?: () => number;
+  /** Which requests it answers and keeps: anonymous reads (isAnonymousRead) unless given. */
+  admits?: (c: Context<PlatformEnv>) => boolean;
+  /**
+   * Answers carry the stored bytes as they are, unencoded and without an ETag or a 304: for a layer that completes
+   * each answer per request (shared-pages.ts), whose result is no longer the stored entity.
+   */
+  asStored?: boolean;
 }
 
 /** A response cache's Hono middleware, and its lookup for the front (front-cache.ts). */
@@ -89,7 +96,18 @@ export function ifNoneMatchHits(header: string | undefined, etag: string): boole
  * safety net. Memory is bounded in bytes, least recently used first out. Each stored answer has a weak ETag
  * (a hash of its body), and a matching If-None-Match gets a 304 without a body.
  */
-export function responseCache({ ttlMs, maxBytes, types, scopeOf, invalidation, hitHeader, changes, now = Date.now }: ResponseCacheOptions): ResponseCache {
+export function responseCache({
+  ttlMs,
+  maxBytes,
+  types,
+  scopeOf,
+  invalidation,
+  hitHeader,
+  changes,
+  now = Date.now,
+  admits = (c) => isAnonymousRead(c.req.method, c.req.header("cookie"), c.req.header("authorization")),
+  asStored = false,
+}: ResponseCacheOptions): ResponseCache {
   const entries = new Map<string, StoredAnswer>();
   /** Keys of each scope's entries, to drop them without looking through the whole cache. */
   const scopeKeys = new Map<string, Set<string>>();
@@ -155,9 +173,10 @@ export function responseCache({ ttlMs, maxBytes, types, scopeOf, invalidation, h
   };
 
   const middleware = createMiddleware<PlatformEnv>(async (c, next) => {
-    if (ttlMs <= 0 || !isAnonymousRead(c.req.method, c.req.header("cookie"), c.req.header("authorization"))) return next();
+    if (ttlMs <= 0 || !admits(c)) return next();
     const key = c.req.url;
-    const encoding = chooseEncoding(c.req.header("accept-encoding"));
+    const encoding = asStored ? undefined : chooseEncoding(c.req.header("accept-encoding"));
+    const ifNoneMatch = asStored ? undefined : c.req.header("if-none-match");
     const hit = lookup(key);
     if (hit) {
       if (encoding && hit.encodable && !hit.encoded[encoding]) {
@@ -171,7 +190,7 @@ export function responseCache({ ttlMs, maxBytes, types, scopeOf, invalidation, h
         }
       }
       c.set("cspScriptHashes", hit.scriptHashes);
-      return replaceResponse(c, answer(hit, c.req.header("if-none-match"), encoding, [[hitHeader, "hit"]]));
+      return replaceResponse(c, answer(hit, ifNoneMatch, encoding, [[hitHeader, "hit"]], asStored));
     }
 
     const startedAt = generation;
@@ -206,20 +225,20 @@ export function responseCache({ ttlMs, maxBytes, types, scopeOf, invalidation, h
       c.set("storedAnswer", entry);
     }
     c.set("cspScriptHashes", scriptHashes);
-    replaceResponse(c, answer(entry, c.req.header("if-none-match"), encoding));
+    replaceResponse(c, answer(entry, ifNoneMatch, encoding, [], asStored));
   });
   return Object.assign(middleware, { lookup });
 }
 
 /** A stored answer as a Response: 304 to a matching If-None-Match, else its bytes in the encoding the client accepts, if kept. */
-function answer(entry: StoredAnswer, ifNoneMatch: string | undefined, encoding: Encoding | undefined, extra: [string, string][] = []) {
+function answer(entry: StoredAnswer, ifNoneMatch: string | undefined, encoding: Encoding | undefined, extra: [string, string][], asStored: boolean) {
   const compressible = isCompressible(entry.headers.find(([name]) => name === "content-type")?.[1]);
   if (ifNoneMatchHits(ifNoneMatch, entry.etag)) {
     const headers = new Headers([...entry.headers.filter(([name]) => NOT_MODIFIED_HEADERS.test(name)), ["etag", entry.etag], ...extra]);
     if (compressible) varyOnAcceptEncoding(headers);
     return new Response(null, { status: 304, headers });
   }
-  const headers = new Headers([...entry.headers, ["etag", entry.etag], ...extra]);
+  const headers = new Headers([...entry.headers, ...(asStored ? [] : [["etag", entry.etag] as [string, string]]), ...extra]);
   const encoded = encoding && entry.encoded[encoding];
   if (encoded) headers.set("content-encoding", encoding);
   if (compressible) varyOnAcceptEncoding(headers);
