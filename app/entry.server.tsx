@@ -96,21 +96,43 @@ const staticNavigator: Navigator = {
 };
 
 /**
- * A page rendered once for every signed-in shopper, with the person's parts in the places it marked: each part
- * rendered by the same component that renders it in a page made for the person, at the same address, so the
- * browser hydrates exactly these bytes (docs/decisions/045). The server calls this through the build's entry.
+ * The parts as rendered for one person's data, most recently used last: a person going from page to page gets the
+ * same parts, so each is rendered once (the key is the data itself, so a change of name or cart count is a new key).
  */
-export function fillPersonalParts(html: string, personal: PersonalData, url: string): string {
-  const { pathname, search } = new URL(url);
-  return html.replace(PERSONAL_PART_MARKER, (_marker, part: string) =>
-    Object.hasOwn(PERSONAL_PARTS, part)
-      ? renderToString(
-          <Router location={{ pathname, search }} navigator={staticNavigator} static>
-            {PERSONAL_PARTS[part as PersonalPartName](personal)}
-          </Router>,
-        ).replace(LEADING_PRELOADS, "")
-      : "",
-  );
+const renderedParts = new Map<string, Map<string, string>>();
+const RENDERED_PARTS_KEPT = 2_000;
+
+/** Each part rendered for the person, at the shop's root: no part shows where it is (a shared page is never the profile). */
+function partsFor(personal: PersonalData): Map<string, string> {
+  const key = JSON.stringify(personal);
+  const known = renderedParts.get(key);
+  if (known) {
+    renderedParts.delete(key);
+    renderedParts.set(key, known);
+    return known;
+  }
+  const parts = new Map<string, string>();
+  for (const part of Object.keys(PERSONAL_PARTS) as PersonalPartName[]) {
+    const html = renderToString(
+      <Router location={{ pathname: "/" }} navigator={staticNavigator} static>
+        {PERSONAL_PARTS[part](personal)}
+      </Router>,
+    );
+    parts.set(part, html.replace(LEADING_PRELOADS, ""));
+  }
+  renderedParts.set(key, parts);
+  if (renderedParts.size > RENDERED_PARTS_KEPT) renderedParts.delete(renderedParts.keys().next().value!);
+  return parts;
+}
+
+/**
+ * A page rendered once for every signed-in shopper, with the person's parts in the places it marked: each part
+ * rendered by the same component that renders it in a page made for the person, so the browser hydrates exactly
+ * these bytes (docs/decisions/045). The server calls this through the build's entry.
+ */
+export function fillPersonalParts(html: string, personal: PersonalData): string {
+  const parts = partsFor(personal);
+  return html.replace(PERSONAL_PART_MARKER, (_marker, part: string) => parts.get(part) ?? "");
 }
 
 /**

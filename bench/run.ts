@@ -9,6 +9,8 @@ import { benchLighthouse, printLighthouse } from "./lighthouse.ts";
 import { benchScale } from "./scale.ts";
 import { benchStartup } from "./startup.ts";
 import { PRODUCTION_NODE_FLAGS } from "../tests/support/server-env.ts";
+import { insertShoppers, SHOP_AUTH_SECRET } from "../tests/support/shop-process.ts";
+import { openDatabase } from "../server/platform/db/client.ts";
 import { cpuMs, residentMb } from "./proc.ts";
 import { inTurn } from "./in-turn.ts";
 import { median, percentile } from "./statistics.ts";
@@ -71,10 +73,10 @@ async function warmUp(url: string) {
   await autocannon({ url, connections: CONNECTIONS, duration: 1 });
 }
 
-async function load(target: Target, pathname: string, seconds: number): Promise<Load> {
+async function load(target: Target, pathname: string, seconds: number, headers: Record<string, string> = {}): Promise<Load> {
   const latencies: number[] = [];
   const cpuBefore = cpuMs(target.pid);
-  const instance = autocannon({ url: target.url + pathname, connections: CONNECTIONS, duration: seconds });
+  const instance = autocannon({ url: target.url + pathname, connections: CONNECTIONS, duration: seconds, headers });
   instance.on("response", (_client, _status, _bytes, ms) => latencies.push(ms));
   const result = await instance;
   const cpuAfter = cpuMs(target.pid);
@@ -88,14 +90,22 @@ async function load(target: Target, pathname: string, seconds: number): Promise<
   };
 }
 
+/** How a row asks: as a signed-in shopper (their cookie), answered by the bare server from its own recording. */
+interface Asking {
+  headers: Record<string, string>;
+  barePath: string;
+}
+
 /** Both servers warmed up, then loaded in turn for `rounds` rounds of `seconds` each (bench/in-turn.ts). */
-async function compare(shop: Target, bare: Target, pathname: string, rounds: number, seconds: number): Promise<Compared> {
-  await warmUp(shop.url + pathname);
-  await warmUp(bare.url + pathname);
+async function compare(shop: Target, bare: Target, pathname: string, rounds: number, seconds: number, asking?: Asking): Promise<Compared> {
+  const headers = asking?.headers ?? {};
+  const barePath = asking?.barePath ?? pathname;
+  await autocannon({ url: shop.url + pathname, connections: CONNECTIONS, duration: 1, headers });
+  await warmUp(bare.url + barePath);
   const loads = await inTurn(
     rounds,
-    () => load(shop, pathname, seconds),
-    () => load(bare, pathname, seconds),
+    () => load(shop, pathname, seconds, headers),
+    () => load(bare, barePath, seconds),
   );
   const rounded = loads.a.map((shopLoad, round) => ({ shopLoad, bareLoad: loads.b[round]! }));
   return {
@@ -142,6 +152,8 @@ function startShop(dataDir: string, shopUrl: string, pageCacheSeconds: number) {
       DATA_DIR: dataDir,
       LOG_LEVEL: "warn",
       PAGE_CACHE_SECONDS: String(pageCacheSeconds),
+      // Known, so that the bench can sign in a shopper it writes into the database (insertShoppers).
+      AUTH_SECRET: SHOP_AUTH_SECRET,
     },
     () => untilHealthy(`${shopUrl}/healthz`),
   );
@@ -161,12 +173,26 @@ async function main() {
   const firstCategory = ((await (await fetch(`${shopUrl}/api/categories`)).json()) as { items: { id: string }[] }).items[0];
   const paths = ["/api/products?limit=12", `/api/products/${firstProduct?.id}`, "/", "/shop", `/product/${firstProduct?.id}`, `/category/${firstCategory?.id}`];
   const pagePaths = paths.filter((p) => !p.startsWith("/api/"));
+  // A signed-in shopper's pages (docs/decisions/045): the shop and a product, with a session written into the database.
+  const signedInPaths = ["/shop", `/product/${firstProduct?.id}`];
+  const database = openDatabase({ sqliteFile: path.join(dataDir, "shop.db") });
+  const [shopper] = await insertShoppers(database.db, 1, { password: "bench-shopper-password-1", prefix: "bench", dialect: "sqlite" });
+  await database.destroy();
+  const asShopper = (p: string): Asking => ({ headers: { cookie: shopper!.cookie }, barePath: `${p}${p.includes("?") ? "&" : "?"}as=shopper` });
 
   // Record the shop's bytes for each path; the bare server answers with exactly those.
   const recorded: Record<string, { status: number; contentType: string; body: string }> = {};
   for (const p of paths) {
     const response = await fetch(shopUrl + p);
     recorded[p] = {
+      status: response.status,
+      contentType: response.headers.get("content-type") ?? "text/plain",
+      body: Buffer.from(await response.arrayBuffer()).toString("base64"),
+    };
+  }
+  for (const p of signedInPaths) {
+    const response = await fetch(shopUrl + p, { headers: { cookie: shopper!.cookie } });
+    recorded[asShopper(p).barePath] = {
       status: response.status,
       contentType: response.headers.get("content-type") ?? "text/plain",
       body: Buffer.from(await response.arrayBuffer()).toString("base64"),
@@ -184,11 +210,13 @@ async function main() {
   // A page made for every request is measured once, against the bare server right after it.
   const rendered = new Map<string, Compared>();
   if (!CACHED_ONLY) for (const p of paths) rendered.set(p, await compare({ url: shopUrl, pid: shop.pid! }, bareTarget, p, 1, SECONDS));
+  if (!CACHED_ONLY) for (const p of signedInPaths) rendered.set(`${p} signed in`, await compare({ url: shopUrl, pid: shop.pid! }, bareTarget, p, 1, SECONDS, asShopper(p)));
   const peakRendering = residentMb(shop.pid!, "VmHWM");
   await stop(shop);
   shop = await startShop(dataDir, shopUrl, DEFAULT_PAGE_CACHE_SECONDS);
   const cached = new Map<string, Compared>();
   for (const p of paths) cached.set(p, await compare({ url: shopUrl, pid: shop.pid! }, bareTarget, p, ROUNDS, SECONDS / ROUNDS));
+  for (const p of signedInPaths) cached.set(`${p} signed in`, await compare({ url: shopUrl, pid: shop.pid! }, bareTarget, p, ROUNDS, SECONDS / ROUNDS, asShopper(p)));
   const peakCached = residentMb(shop.pid!, "VmHWM");
   await stop(shop);
   await stop(bare);
@@ -205,8 +233,8 @@ async function main() {
   /** The median, and with more than one round the range. */
   const range = (values: number[]) =>
     values.length > 1 ? `${median(values).toFixed(3)} (${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)})` : (values[0]?.toFixed(3) ?? "–");
-  const row = (p: string, how: string, compared: Compared) => {
-    const bytes = Buffer.from(recorded[p]!.body, "base64").length;
+  const row = (p: string, how: string, compared: Compared, recordedAs = p) => {
+    const bytes = Buffer.from(recorded[recordedAs]!.body, "base64").length;
     const label = `${p.replace(firstProduct?.id ?? "{id}", "{id}").replace(firstCategory?.id ?? "{id}", "{id}")}${how}`;
     console.log(
       [
@@ -226,6 +254,10 @@ async function main() {
     const page = pagePaths.includes(p);
     if (!CACHED_ONLY) row(p, page ? " (rendered)" : " (uncached)", rendered.get(p)!);
     row(p, " (cached)", cached.get(p)!);
+  }
+  for (const p of signedInPaths) {
+    if (!CACHED_ONLY) row(p, " (signed in, rendered)", rendered.get(`${p} signed in`)!, asShopper(p).barePath);
+    row(p, " (signed in, cached)", cached.get(`${p} signed in`)!, asShopper(p).barePath);
   }
 
   console.log(`peak resident memory of the shop under this load: ${peakRendering.toFixed(1)} MB rendering every page, ${peakCached.toFixed(1)} MB with the caches (goal ≤ 250 MB)`);

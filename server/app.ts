@@ -72,6 +72,8 @@ const CACHED_API_ROUTES = [
   "/api/categories",
   "/api/categories/:categoryId",
 ];
+/** A path whose last segment has an extension, as every file of the browser build has (favicon.svg, robots.txt). */
+const NAMES_A_FILE = /\.[A-Za-z0-9]+$/;
 /** The shop's own illustrations (copied into the browser build too). */
 const PUBLIC_DIR = path.join(PROJECT_ROOT, "public");
 
@@ -90,6 +92,8 @@ export function createApp({ config, services, infrastructure, logger, health, pa
   const apiCache = anonymousApiCache({ ttlMs: config.pageCacheSeconds * 1000, maxBytes: API_CACHE_BYTES, rules: cacheRules, changes: infrastructure.changes });
   const pageCache = anonymousPageCache({ ttlMs: config.pageCacheSeconds * 1000, maxBytes: PAGE_CACHE_BYTES, rules: cacheRules, changes: infrastructure.changes });
   const front = frontCache({ caches: [apiCache, pageCache], trustedProxies: config.trustProxy, logger });
+  /** Signed-in shoppers' shared catalogue pages (docs/decisions/045), when the pages can fill in a person's parts. */
+  let shoppers: ReturnType<typeof shopperPages> | undefined;
   app.onError(handleError);
   // Outermost: it records the headers the whole chain sends with an answer a cache stores, for the front to replay.
   app.use(front.capture);
@@ -172,7 +176,10 @@ export function createApp({ config, services, infrastructure, logger, health, pa
       const clientDir = pages.clientDir;
       // Fingerprinted build files, and their .br/.gz made once by the build (scripts/build.mjs), chosen by Accept-Encoding.
       app.use("/assets/*", serveStatic({ root: clientDir, precompressed: true, onFound: (_p, c) => c.header("Cache-Control", IMMUTABLE) }));
-      app.use("*", serveStatic({ root: clientDir, precompressed: true, onFound: (_p, c) => c.header("Cache-Control", "public, max-age=3600") }));
+      // Only a path naming a file (an extension in its last segment) is looked for on disk: a page is not, and
+      // a look costs a stat() per page request.
+      const files = serveStatic({ root: clientDir, precompressed: true, onFound: (_p, c) => c.header("Cache-Control", "public, max-age=3600") });
+      app.use("*", (c, next) => (NAMES_A_FILE.test(c.req.path) ? files(c, next) : next()));
     }
     // The pages that take a file, each declared by its module (the profile form's picture).
     app.use("*", pageBodyLimits([PROFILE_PAGE_BODY]));
@@ -181,11 +188,16 @@ export function createApp({ config, services, infrastructure, logger, health, pa
     // A signed-in shopper's catalogue page: rendered once for all of them, their own parts filled in per request.
     if (pages.fillPersonalParts) {
       const sharedCache = sharedPageCache({ ttlMs: config.pageCacheSeconds * 1000, maxBytes: SHARED_PAGE_CACHE_BYTES, rules: cacheRules, changes: infrastructure.changes });
-      app.use("*", shopperPages({ cache: sharedCache, services, fill: pages.fillPersonalParts }));
+      shoppers = shopperPages({ cache: sharedCache, services, sessionCookies, fill: pages.fillPersonalParts, trustedProxies: config.trustProxy, logger });
+      app.use("*", shoppers.middleware);
     }
     const given = { services, sealer: infrastructure.sealer, visitorCarts };
     app.all("*", (c) => pages.handler(c, given));
   }
   const hono = getRequestListener(app.fetch);
-  return { app, listener: (req, res) => front.serve(req, res) || void hono(req, res) };
+  const toHono = (req: http.IncomingMessage, res: http.ServerResponse) => void hono(req, res);
+  return {
+    app,
+    listener: (req, res) => front.serve(req, res) || shoppers?.front.serve(req, res, () => toHono(req, res)) || toHono(req, res),
+  };
 }

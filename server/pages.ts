@@ -22,11 +22,11 @@ export interface PageServices {
 export type PageHandler = (c: Context<PlatformEnv>, given: PageServices) => Promise<Response>;
 
 /** A shared page with the person's parts filled in (docs/decisions/045). */
-export type PersonalPartsFiller = (html: string, personal: PersonalData, url: string) => Promise<string>;
+export type PersonalPartsFiller = (html: string, personal: PersonalData) => Promise<string>;
 
 /** What the pages' server entry (app/entry.server.tsx) offers the server besides rendering. */
 interface PageEntry {
-  fillPersonalParts?: (html: string, personal: PersonalData, url: string) => string;
+  fillPersonalParts?: (html: string, personal: PersonalData) => string;
 }
 
 /** Hands page requests to React Router, with the services and the response's CSP nonce as load context. */
@@ -70,10 +70,10 @@ export function createPageHandler(
 
 /** Fills a shared page's personal parts with the build's own components (app/entry.server.tsx). */
 export function createPersonalPartsFiller(build: ServerBuild | (() => Promise<ServerBuild>)): PersonalPartsFiller {
-  return async (html, personal, url) => {
+  return async (html, personal) => {
     const entry = (typeof build === "function" ? await build() : build).entry.module as PageEntry;
     if (!entry.fillPersonalParts) throw new Error("the pages' server entry does not export fillPersonalParts");
-    return entry.fillPersonalParts(html, personal, url);
+    return entry.fillPersonalParts(html, personal);
   };
 }
 

@@ -1,16 +1,20 @@
+import type { Logger } from "pino";
+import { parse } from "hono/utils/cookie";
 import { navUser, type PersonalData } from "#common/shared/personal-data.ts";
 import type { Services } from "./create-services.ts";
+import { frontSharedPages } from "./platform/http/front-shared-pages.ts";
 import { currentUser } from "./platform/http/request-context.ts";
 import type { ResponseCache } from "./platform/http/response-cache.ts";
-import { authCookieName } from "./platform/http/session-cookie.ts";
+import { authCookieName, type SessionCookies } from "./platform/http/session-cookie.ts";
 import { sharedPages } from "./platform/http/shared-pages.ts";
+import type { SessionUser } from "./platform/session-user.ts";
 
 /**
  * The catalogue's pages, which a signed-in shopper sees as every other shopper does but for the navigation's
  * personal parts: home, the shop with its searches and pages, a category, a product (captured: its id).
  * React Router's data requests (`.data`) are not among them: they carry the person's data itself.
  */
-const SHARED_PAGES = /^\/(?:shop|category\/[^/]+|product\/([^/]+))?$/;
+const SHARED_PAGES = /^\/(?:shop|category\/[^/.]+|product\/([^/.]+))?$/;
 
 /** Cookies that change nothing on those pages: the session's own, and the two-factor's trusted browser. */
 const NEUTRAL_COOKIES = new Set(["session_token", "dont_remember", "trust_device"].flatMap((name) => [authCookieName(false, name), authCookieName(true, name)]));
@@ -21,30 +25,56 @@ function onlyNeutralCookies(header: string | undefined): boolean {
   return header.split(";").every((pair) => NEUTRAL_COOKIES.has(pair.slice(0, pair.indexOf("=")).trim()));
 }
 
+/** Whether a page, asked with these cookies, may be the one every shopper shares. */
+const mayShare = (path: string, cookie: string | undefined) => SHARED_PAGES.test(path) && onlyNeutralCookies(cookie);
+
 interface ShopperPagesOptions {
   cache: ResponseCache;
   services: Services;
-  fill: (html: string, personal: PersonalData, url: string) => Promise<string>;
+  sessionCookies: SessionCookies;
+  fill: (html: string, personal: PersonalData) => Promise<string>;
+  trustedProxies: number;
+  logger: Logger;
 }
 
 /**
- * Signed-in shoppers' catalogue pages from one shared render (docs/decisions/045). Rendered for the person
- * instead: the owner (whose pages differ and stay uncached), an account still choosing its username, a request
- * with any other cookie, and the page of a product the person has reviewed (their review fills the form).
+ * Signed-in shoppers' catalogue pages from one shared render (docs/decisions/045): answered before Hono when the
+ * render is kept and the session needs no change (`front`), else through the chain (`middleware`), which renders
+ * and keeps the shared page. Rendered for the person instead: the owner (whose pages differ and stay uncached),
+ * an account still choosing its username, a request with any other cookie, and the page of a product the person
+ * has reviewed (their review fills the form).
  */
-export function shopperPages({ cache, services, fill }: ShopperPagesOptions) {
-  return sharedPages<PersonalData>({
+export function shopperPages({ cache, services, sessionCookies, fill, trustedProxies, logger }: ShopperPagesOptions) {
+  /** The person's parts on a page, or undefined when the page is to be theirs alone. */
+  const personalFor = async (user: SessionUser | null, path: string): Promise<PersonalData | undefined> => {
+    if (!user || user.isAdmin || !user.username) return undefined;
+    const productId = SHARED_PAGES.exec(path)?.[1];
+    const [review, cartCount] = await Promise.all([productId ? services.reviews.getMyReview(user, productId) : null, services.cart.countItems(user)]);
+    if (review) return undefined;
+    return { user: navUser(user), cartCount };
+  };
+  const middleware = sharedPages<PersonalData>({
     cache,
     fill,
-    personalFor: async (c) => {
-      const page = SHARED_PAGES.exec(c.req.path);
-      if (!page || c.req.path.endsWith(".data") || !onlyNeutralCookies(c.req.header("cookie"))) return undefined;
-      const user = await currentUser(c);
-      if (!user || user.isAdmin || !user.username) return undefined;
-      const productId = page[1];
-      const [review, cartCount] = await Promise.all([productId ? services.reviews.getMyReview(user, productId) : null, services.cart.countItems(user)]);
-      if (review) return undefined;
-      return { user: navUser(user), cartCount };
+    personalFor: async (c) => (mayShare(c.req.path, c.req.header("cookie")) ? personalFor(await currentUser(c), c.req.path) : undefined),
+  });
+  const front = frontSharedPages<PersonalData>({
+    cache,
+    trustedProxies,
+    logger,
+    mayShare,
+    fill,
+    personalFor: async ({ path, cookie, clientIp, userAgent }) => {
+      const cookies = parse(cookie);
+      const user = await services.accounts.liveSessionUser({
+        clientIp,
+        userAgent,
+        sessionCredential: cookies[sessionCookies.name] || null,
+        forgetOnClose: cookies[sessionCookies.forgetOnCloseName] || null,
+      });
+      const personal = user ? await personalFor(user, path) : undefined;
+      return personal && user ? { personal, accountId: user.id } : undefined;
     },
   });
+  return { middleware, front };
 }

@@ -13,7 +13,7 @@ import { ensureAdmin, setAdmin } from "./admin-accounts.ts";
 import { endOtherSessions, endSession, securityOverview, type SecurityOverview } from "./account-sessions.ts";
 import { changePassword, isResetLinkValid, requestPasswordReset, resetPassword } from "./passwords.ts";
 import { register } from "./registration.ts";
-import { getSession, signIn, signOut } from "./sessions.ts";
+import { getSession, liveSessionUser, signIn, signOut } from "./sessions.ts";
 import { followSignInLink, requestSignInLink } from "./sign-in-links.ts";
 import { beginTwoFactor, confirmTwoFactor, isTwoFactorOn, setupView, turnOffTwoFactor, verifySecondFactor, type SignInOutcome, type TwoFactorSetup } from "./two-factor.ts";
 import { resendVerification, verifyEmail, type VerificationOutcome } from "./verification.ts";
@@ -47,6 +47,8 @@ export function createAccountsService(
   const changesCtx = { ...ctx, ...changeDependencies };
   return {
     getSession: (caller: SessionCaller): Promise<{ user: SessionUser | null; session: SessionOutcome }> => getSession(ctx, caller),
+    /** The holder of a live session that needs no change, else undefined (then getSession decides). */
+    liveSessionUser: (caller: SessionCaller): Promise<SessionUser | undefined> => liveSessionUser(ctx, caller),
     register: (input: unknown, caller: SessionCaller): Promise<{ email: string; accountId: string | null }> => register(ctx, input, caller),
     signIn: (input: unknown, caller: SessionCaller, browserCookies: string | null = null): Promise<SignInOutcome> => signIn(ctx, input, caller, browserCookies),
     signOut: (caller: SessionCaller): Promise<{ session: SessionOutcome }> => signOut(ctx, caller),

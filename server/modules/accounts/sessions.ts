@@ -54,6 +54,16 @@ export async function getSession(
 }
 
 /**
+ * The person holding a live session credential that needs no change, or undefined for anything else (no
+ * credential, a bad one, one whose session is gone, expired or due to slide): for a caller that answers only such
+ * requests and hands every other one to getSession, which decides and says what becomes of the cookie.
+ */
+export async function liveSessionUser(ctx: Pick<AccountsContext, "auth" | "db" | "policy">, caller: SessionCaller): Promise<SessionUser | undefined> {
+  if (!caller.sessionCredential) return undefined;
+  return liveSession(ctx, caller.sessionCredential, Boolean(caller.forgetOnClose));
+}
+
+/**
  * The fast path of getSession, for what nearly every signed-in request presents: a live session that needs no
  * change. The credential's signature is checked as Better Auth checks it (HMAC-SHA256 of the token with the
  * secret), synchronously, and the session and its user are read in one statement; everything else (a bad

@@ -51,15 +51,7 @@ export function frontCache({ caches, trustedProxies, logger }: FrontCacheOptions
     entry.wire = { ok: sent.flat(), notModified: notModified.flat() };
   });
 
-  const keyOf = (req: http.IncomingMessage): string | undefined => {
-    const target = req.url;
-    const host = req.headers.host;
-    if (!target || !host || !PLAIN_TARGET.test(target) || DOT_SEGMENT.test(target) || !PLAIN_HOST.test(host)) return undefined;
-    const url = `http://${host}${target}`;
-    if (trustedProxies === 0) return url;
-    const forwarded = { proto: header(req, "x-forwarded-proto"), host: header(req, "x-forwarded-host") };
-    return externalOrigin(new URL(url), forwarded, trustedProxies) + target;
-  };
+  const keyOf = (req: http.IncomingMessage) => frontCacheKey(req, trustedProxies);
 
   const find = (key: string): StoredAnswer | undefined => {
     for (const cache of caches) {
@@ -83,8 +75,7 @@ export function frontCache({ caches, trustedProxies, logger }: FrontCacheOptions
     // The form this client accepts is not made yet: the Hono chain makes and keeps it.
     if (encoding && !encoded) return false;
     const started = performance.now();
-    const chosenId = header(req, "x-request-id");
-    const requestId = chosenId && REQUEST_ID.test(chosenId) ? chosenId : randomUUID();
+    const requestId = frontRequestId(req);
     const status = notModified ? 304 : 200;
     if (notModified) {
       res.writeHead(304, [...wire.notModified, "X-Request-Id", requestId, entry.hitHeader, "hit"]).end();
@@ -105,7 +96,27 @@ export function frontCache({ caches, trustedProxies, logger }: FrontCacheOptions
 
 export type FrontCache = ReturnType<typeof frontCache>;
 
-function header(req: http.IncomingMessage, name: string): string | undefined {
+/**
+ * The URL Hono would store a request's answer under, for a plain request target; undefined for any other (Hono
+ * normalises it, and the request goes through Hono).
+ */
+export function frontCacheKey(req: http.IncomingMessage, trustedProxies: number): string | undefined {
+  const target = req.url;
+  const host = req.headers.host;
+  if (!target || !host || !PLAIN_TARGET.test(target) || DOT_SEGMENT.test(target) || !PLAIN_HOST.test(host)) return undefined;
+  const url = `http://${host}${target}`;
+  if (trustedProxies === 0) return url;
+  const forwarded = { proto: header(req, "x-forwarded-proto"), host: header(req, "x-forwarded-host") };
+  return externalOrigin(new URL(url), forwarded, trustedProxies) + target;
+}
+
+/** The request id the client chose, if hono/request-id would accept it, else a new one. */
+export function frontRequestId(req: http.IncomingMessage): string {
+  const chosenId = header(req, "x-request-id");
+  return chosenId && REQUEST_ID.test(chosenId) ? chosenId : randomUUID();
+}
+
+export function header(req: http.IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value.join(", ") : value;
 }

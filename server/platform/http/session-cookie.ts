@@ -23,6 +23,8 @@ export function createSessionCookies({ https }: { https: boolean }) {
   const options = { httpOnly: attributes.httpOnly, sameSite: "Lax" as const, path: attributes.path, secure: attributes.secure };
   return {
     name,
+    /** The auth library's marker of a session made without "remember me". */
+    forgetOnCloseName,
     /** The credential the request presents, or null. */
     read(headers: Headers): string | null {
       const header = headers.get("cookie");

@@ -13,7 +13,7 @@ export interface SharedPagesOptions<Personal> {
    */
   personalFor: (c: Context<PlatformEnv>) => Promise<Personal | undefined>;
   /** The shared page with the person's parts filled in: the page as rendered for them, byte for byte where it shows. */
-  fill: (html: string, personal: Personal, url: string) => string | Promise<string>;
+  fill: (html: string, personal: Personal) => string | Promise<string>;
 }
 
 const HTML = /^text\/html/;
@@ -30,14 +30,14 @@ export function sharedPages<Personal>({ cache, personalFor, fill }: SharedPagesO
     const personal = await personalFor(c);
     if (personal === undefined) return next();
     c.set("sharedPage", true);
+    // A render it keeps gets the chain's headers captured (front-cache.ts) for front-shared-pages.ts, which alone
+    // answers from this cache before Hono; the visitors' front looks in the anonymous caches only.
     await cache(c, next);
-    // Kept for shoppers only: never for the front cache to replay to visitors (it looks in the anonymous caches).
-    c.set("storedAnswer", undefined);
     const res = c.res;
     if (!HTML.test(res.headers.get("content-type") ?? "")) return;
     const html = await res.text();
     const headers = new Headers(res.headers);
     headers.delete("content-length");
-    replaceResponse(c, new Response(await fill(html, personal, c.req.url), { status: res.status, headers }));
+    replaceResponse(c, new Response(await fill(html, personal), { status: res.status, headers }));
   });
 }

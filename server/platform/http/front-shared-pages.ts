@@ -1,0 +1,70 @@
+import type http from "node:http";
+import type { Logger } from "pino";
+import { forwardedClientIp } from "./client-ip.ts";
+import { chooseEncoding, encode } from "./compression.ts";
+import { frontCacheKey, frontRequestId, header } from "./front-cache.ts";
+import { logRequest } from "./request-logger.ts";
+import type { ResponseCache } from "./response-cache.ts";
+
+/** Who asks for a page, as the front reads it off the request. */
+export interface FrontAsker {
+  path: string;
+  cookie: string;
+  clientIp: string | null;
+  userAgent: string | null;
+}
+
+export interface FrontSharedPagesOptions<Personal> {
+  /** The shared renders (page-cache.ts's sharedPageCache), with the headers the chain sent captured. */
+  cache: ResponseCache;
+  trustedProxies: number;
+  logger: Logger;
+  /** Whether a page and the cookies sent with it may be a shared page at all (no database): else Hono has it. */
+  mayShare: (path: string, cookie: string) => boolean;
+  /**
+   * The person's parts, and their account, for a live session that needs no change and a page they share; else
+   * undefined, and Hono answers (a sliding session's cookie, the owner, a page of one's own).
+   */
+  personalFor: (asker: FrontAsker) => Promise<{ personal: Personal; accountId: string } | undefined>;
+  fill: (html: string, personal: Personal) => Promise<string>;
+}
+
+/**
+ * A signed-in shopper's shared page straight from node:http, before Hono, as the front cache answers visitors
+ * (docs/decisions/027 and 045): one session read and the person's parts, filled into the kept render and sent with
+ * the headers the whole chain sent when it was stored (private, no-store; its scripts by hash). Anything it cannot
+ * answer so goes to Hono untouched: a miss, headers not captured yet, a session to slide or none, the owner.
+ */
+export function frontSharedPages<Personal>({ cache, trustedProxies, logger, mayShare, personalFor, fill }: FrontSharedPagesOptions<Personal>) {
+  /** Takes the request (true) or leaves it to Hono having done nothing (false); `toHono` answers it later if need be. */
+  const serve = (req: http.IncomingMessage, res: http.ServerResponse, toHono: () => void): boolean => {
+    const cookie = header(req, "cookie");
+    if (req.method !== "GET" || !cookie || header(req, "authorization") !== undefined) return false;
+    const key = frontCacheKey(req, trustedProxies);
+    const path = req.url!.replace(/\?.*$/, "");
+    if (key === undefined || !mayShare(path, cookie)) return false;
+    const entry = cache.lookup(key);
+    const wire = entry?.wire;
+    if (!entry || !wire) return false;
+    const started = performance.now();
+    const clientIp = forwardedClientIp(req.socket.remoteAddress ?? null, header(req, "x-forwarded-for"), trustedProxies);
+    void (async () => {
+      const found = await personalFor({ path, cookie, clientIp, userAgent: header(req, "user-agent") ?? null });
+      if (!found) return toHono();
+      const html = Buffer.from(await fill(entry.body.toString("utf8"), found.personal));
+      const encoding = chooseEncoding(header(req, "accept-encoding"));
+      const body = encoding ? await encode(html, encoding) : html;
+      const requestId = frontRequestId(req);
+      const headers = [...wire.ok, "X-Request-Id", requestId, entry.hitHeader, "hit", "Content-Length", String(body.byteLength)];
+      if (encoding) headers.push("Content-Encoding", encoding);
+      res.writeHead(200, headers).end(body);
+      logRequest(logger, { requestId, method: "GET", path, status: 200, started, clientIp, accountId: found.accountId });
+    })().catch((error: unknown) => {
+      // Nothing is written yet: Hono answers as it would have (a database away gets its 503 page there).
+      logger.warn({ err: error }, "a shared page could not be answered before the app");
+      if (!res.headersSent) toHono();
+    });
+    return true;
+  };
+  return { serve };
+}
