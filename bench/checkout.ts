@@ -8,6 +8,7 @@ import { openDatabase, type Database } from "../server/platform/db/client.ts";
 import { createProduct } from "../tests/support/factories.ts";
 import { cpuMs, machineCpuMs, postgresCpuMs } from "./proc.ts";
 import { percentile } from "./statistics.ts";
+import { benchCheckoutBare } from "./checkout-bare.ts";
 import { createPostgresDatabase, insertShoppers, startShopProcess, stopShopProcess, waitUntilHealthy, type ShopProcess } from "../tests/support/shop-process.ts";
 
 // Checkout under load: one production server on a fresh PostgreSQL database and fifty signed-in shoppers, in
@@ -209,7 +210,7 @@ export function buy(productId: string): Step {
 }
 
 /** Every shopper repeats `step` until the phase's time is up. */
-export async function runPhase(shoppers: Shopper[], seconds: number, step: Step, serverPids: (number | undefined)[]): Promise<Measured> {
+export async function runPhase<S = Shopper>(shoppers: S[], seconds: number, step: (shopper: S, tally: Tally) => Promise<void>, serverPids: (number | undefined)[]): Promise<Measured> {
   const cpuSince = startCpuClock(serverPids);
   const tally: Tally = { requests: 0, placed: 0, refused: 0, addsRefused: 0, unitsSold: 0, latencies: [], failures: new Map() };
   const started = performance.now();
@@ -343,6 +344,7 @@ export async function benchCheckout(): Promise<void> {
   const target = await createPostgresDatabase(adminUrl, "plant_shop_bench");
   const servers: ShopProcess[] = [];
   let database: Database | undefined;
+  let plentiful: Measured;
   try {
     for (let copy = 0; copy < SERVERS; copy++) servers.push(startShopProcess({ port: PORT + copy, databaseUrl: target.url, env: { ...generousLimits, ...nodeOptions } }));
     for (const server of servers) await waitUntilHealthy(server);
@@ -358,7 +360,7 @@ export async function benchCheckout(): Promise<void> {
       await withOrderDesk({ db }, () => runPhase(shoppers, WARMUP_SECONDS, buy(warmUp.id), pids));
     }
     const baseline = await runPhase(shoppers, seconds, readCart, pids);
-    const plentiful = await withOrderDesk({ db }, () => runPhase(shoppers, seconds, buy(plenty.id), pids));
+    plentiful = await withOrderDesk({ db }, () => runPhase(shoppers, seconds, buy(plenty.id), pids));
     // Supply at half the rate the plentiful phase sold, so that about every other checkout finds too little.
     const unitsPerTick = Math.max(1, Math.round((plentiful.tally.unitsSold / plentiful.seconds / 2) * (RESTOCK_EVERY_MS / 1000)));
     const { result: scarcity, restocked } = await restocking(database, scarce.id, unitsPerTick, () => withOrderDesk({ db }, () => runPhase(shoppers, seconds, buy(scarce.id), pids)));
@@ -386,6 +388,22 @@ export async function benchCheckout(): Promise<void> {
     for (const server of servers) await stopShopProcess(server);
     await target.drop();
   }
+  await printBareRatio(adminUrl, seconds, plentiful);
+}
+
+/**
+ * The plain script that runs the checkout's own statements (bench/checkout-bare.ts), on a fresh database of its own,
+ * after the shop's phases, for as long, with as many shoppers; and the shop's orders per second as a ratio of its
+ * (the goal: at least 0.5).
+ */
+async function printBareRatio(adminUrl: string, seconds: number, shop: Measured) {
+  const bare = await benchCheckoutBare(adminUrl, seconds, WARMUP_SECONDS);
+  const ratio = shop.tally.requests / shop.seconds / (bare.tally.requests / bare.seconds);
+  console.log(row("bare SQL script, plenty", bare, Number.NaN).replace(/ +NaN/, "          –"));
+  console.log(
+    `checkout, plenty of stock: the shop's orders/s ÷ the bare SQL script's (the same statements, no HTTP or framework): ${ratio.toFixed(3)} ` +
+      `(${(shop.tally.requests / shop.seconds).toFixed(1)} ÷ ${(bare.tally.requests / bare.seconds).toFixed(1)}; goal ≥ 0.5)`,
+  );
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
