@@ -294,6 +294,10 @@ export async function benchCheckoutBare(adminUrl: string, seconds: number, warmu
   const pool = new pg.Pool({ connectionString: target.url, max: POOL_SIZE, keepAlive: true });
   // The feed's one listening connection, as each shop process keeps.
   const listener = new pg.Client({ connectionString: target.url });
+  // A connection lost while idle is reported as an 'error' event, which would end the process unheard; a query on
+  // a lost connection fails by itself and is counted as a failure.
+  pool.on("error", () => undefined);
+  listener.on("error", () => undefined);
   try {
     await migrateToLatest(harness);
     const { db } = harness;
