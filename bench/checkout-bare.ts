@@ -30,6 +30,9 @@ import { runPhase, SHOPPERS, withOrderDesk, type Measured, type Tally } from "./
 //                worker's claim of up to ten due mails and their marking as sent (LISTEN for the feed, as the
 //                shop's one connection does)
 //
+// The refusals' paths (a short stock on adding, the line removed after a refused order) are stand-ins, not captured:
+// the plenty phase whose rate the ratio uses refuses nothing.
+//
 // What the shop does besides SQL is left out on purpose, as that is what the ratio measures: HTTP, the signed
 // cookie, routing, validation, sealing the mail's bodies (the script stores random text of the sealed bodies'
 // length instead, so PostgreSQL writes as much), the order's JSON, the mail file the worker writes.
