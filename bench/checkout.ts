@@ -8,6 +8,7 @@ import { openDatabase, type Database } from "../server/platform/db/client.ts";
 import { createProduct } from "../tests/support/factories.ts";
 import { cpuMs, machineCpuMs, postgresCpuMs } from "./proc.ts";
 import { percentile } from "./statistics.ts";
+import { benchCheckoutBare } from "./checkout-bare.ts";
 import { createPostgresDatabase, insertShoppers, startShopProcess, stopShopProcess, waitUntilHealthy, type ShopProcess } from "../tests/support/shop-process.ts";
 
 // Checkout under load: one production server on a fresh PostgreSQL database and fifty signed-in shoppers, in
@@ -209,7 +210,7 @@ export function buy(productId: string): Step {
 }
 
 /** Every shopper repeats `step` until the phase's time is up. */
-export async function runPhase(shoppers: Shopper[], seconds: number, step: Step, serverPids: (number | undefined)[]): Promise<Measured> {
+export async function runPhase<S = Shopper>(shoppers: S[], seconds: number, step: (shopper: S, tally: Tally) => Promise<void>, serverPids: (number | undefined)[]): Promise<Measured> {
   const cpuSince = startCpuClock(serverPids);
   const tally: Tally = { requests: 0, placed: 0, refused: 0, addsRefused: 0, unitsSold: 0, latencies: [], failures: new Map() };
   const started = performance.now();
@@ -340,9 +341,12 @@ export async function benchCheckout(): Promise<void> {
   // BENCH_SERVER_NODE_OPTIONS reaches the server's node as NODE_OPTIONS. Node refuses --cpu-prof there: for a
   // profile, --require a file that starts node:inspector's Profiler and writes it out on SIGTERM.
   const nodeOptions = process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {};
+  // The plain script's first half, before the shop's server starts (printBareRatio).
+  const bareBefore = await benchCheckoutBare(adminUrl, seconds / 2, WARMUP_SECONDS);
   const target = await createPostgresDatabase(adminUrl, "plant_shop_bench");
   const servers: ShopProcess[] = [];
   let database: Database | undefined;
+  let plentiful: Measured;
   try {
     for (let copy = 0; copy < SERVERS; copy++) servers.push(startShopProcess({ port: PORT + copy, databaseUrl: target.url, env: { ...generousLimits, ...nodeOptions } }));
     for (const server of servers) await waitUntilHealthy(server);
@@ -358,7 +362,7 @@ export async function benchCheckout(): Promise<void> {
       await withOrderDesk({ db }, () => runPhase(shoppers, WARMUP_SECONDS, buy(warmUp.id), pids));
     }
     const baseline = await runPhase(shoppers, seconds, readCart, pids);
-    const plentiful = await withOrderDesk({ db }, () => runPhase(shoppers, seconds, buy(plenty.id), pids));
+    plentiful = await withOrderDesk({ db }, () => runPhase(shoppers, seconds, buy(plenty.id), pids));
     // Supply at half the rate the plentiful phase sold, so that about every other checkout finds too little.
     const unitsPerTick = Math.max(1, Math.round((plentiful.tally.unitsSold / plentiful.seconds / 2) * (RESTOCK_EVERY_MS / 1000)));
     const { result: scarcity, restocked } = await restocking(database, scarce.id, unitsPerTick, () => withOrderDesk({ db }, () => runPhase(shoppers, seconds, buy(scarce.id), pids)));
@@ -386,7 +390,49 @@ export async function benchCheckout(): Promise<void> {
     for (const server of servers) await stopShopProcess(server);
     await target.drop();
   }
+  const bareAfter = await benchCheckoutBare(adminUrl, seconds / 2, WARMUP_SECONDS);
+  await printBareRatio(plentiful, [bareBefore, bareAfter]);
 }
+
+/**
+ * The plain script that runs the checkout's own statements (bench/checkout-bare.ts), each time on a fresh database of
+ * its own: half of the phase's seconds before the shop's server starts and half after it stopped, so that a machine
+ * whose speed drifts through the bench moves the script's rate as it moved the shop's in between. Then the shop's
+ * orders per second with plenty of stock as a ratio of the script's (the goal: at least 0.5).
+ */
+async function printBareRatio(shop: Measured, bare: Measured[]) {
+  const together: Measured = {
+    tally: {
+      requests: sum(bare, (m) => m.tally.requests),
+      placed: sum(bare, (m) => m.tally.placed),
+      refused: sum(bare, (m) => m.tally.refused),
+      addsRefused: sum(bare, (m) => m.tally.addsRefused),
+      unitsSold: sum(bare, (m) => m.tally.unitsSold),
+      latencies: bare.flatMap((m) => m.tally.latencies),
+      failures: new Map(bare.flatMap((m) => [...m.tally.failures])),
+    },
+    seconds: sum(bare, (m) => m.seconds),
+    cpu: bare.every((m) => m.cpu)
+      ? {
+          server: sum(bare, (m) => m.cpu!.server),
+          postgres: sum(bare, (m) => m.cpu!.postgres),
+          loadGenerator: sum(bare, (m) => m.cpu!.loadGenerator),
+          machineBusy: sum(bare, (m) => m.cpu!.machineBusy),
+          machineTotal: sum(bare, (m) => m.cpu!.machineTotal),
+        }
+      : undefined,
+  };
+  const rates = bare.map((m) => (m.tally.requests / m.seconds).toFixed(1)).join(" before, ");
+  const ratio = shop.tally.requests / shop.seconds / (together.tally.requests / together.seconds);
+  console.log(row("bare SQL script, plenty", together, Number.NaN).replace(/ +NaN/, "          –"));
+  console.log(`(${rates} after the shop's phases; its server and load gen. columns are both the script's own process, which also runs the order desk)`);
+  console.log(
+    `checkout, plenty of stock: the shop's orders/s ÷ the bare SQL script's (the same statements, no HTTP or framework): ${ratio.toFixed(3)} ` +
+      `(${(shop.tally.requests / shop.seconds).toFixed(1)} ÷ ${(together.tally.requests / together.seconds).toFixed(1)}; goal ≥ 0.5)`,
+  );
+}
+
+const sum = <T>(list: T[], of: (item: T) => number) => list.reduce((n, item) => n + of(item), 0);
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   benchCheckout().catch((error: unknown) => {

@@ -1,0 +1,346 @@
+import { randomBytes, randomInt, randomUUID } from "node:crypto";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+import { openDatabase } from "../server/platform/db/client.ts";
+import { migrateToLatest } from "../server/migrations.ts";
+import { createProduct } from "../tests/support/factories.ts";
+import { createPostgresDatabase, insertShoppers } from "../tests/support/shop-process.ts";
+import { runPhase, SHOPPERS, withOrderDesk, type Measured, type Tally } from "./checkout.ts";
+
+// The checkout's own SQL, run by a plain script: node-postgres alone (no HTTP, no Hono, no Kysely, no services),
+// the same statements in the same transactions, with the same locks, the same isolation (PostgreSQL's default,
+// read committed) and the same concurrency as the checkout bench: fifty shoppers, each with a session and cart
+// rows of their own, over a pool of ten connections (the shop's default pool), every parameterised statement
+// prepared by name on its connection as the shop's pool does (docs/decisions/030). The checkout bench prints the
+// shop's orders per second as a ratio of this script's, measured in the same run: a faster or busier machine
+// moves both alike.
+//
+// How the statements were captured: a production server (build/server/main.js) on a fresh PostgreSQL database
+// whose `log_statement` was 'all' (`ALTER DATABASE … SET log_statement = 'all'`), one signed-in shopper adding a
+// plant to the cart and ordering it, eight times over; every statement the server sent, as PostgreSQL logged it
+// with its parameters, is below, in its order, with the texts as they were logged. Per add to the cart and order:
+//
+//   add to cart  the session (its last use written only when 5 minutes old); BEGIN with the shopper's advisory
+//                lock (one simple query); the conditional upsert of the line; COMMIT; the cart read back
+//   order        the session; the idempotency key's claim and the checkout count; BEGIN with the lock; the
+//                earlier order, the pending count and the cart; the order, its lines, its mail and the emptied
+//                cart in one statement; the stock taken and the day counted; COMMIT
+//   afterwards   the change feed's NOTIFY, one for all the changes committed while one is in flight; the mail
+//                worker's claim of up to ten due mails and their marking as sent (LISTEN for the feed, as the
+//                shop's one connection does)
+//
+// The refusals' paths (a short stock on adding, the line removed after a refused order) are stand-ins, not captured:
+// the plenty phase whose rate the ratio uses refuses nothing.
+//
+// What the shop does besides SQL is left out on purpose, as that is what the ratio measures: HTTP, the signed
+// cookie, routing, validation, sealing the mail's bodies (the script stores random text of the sealed bodies'
+// length instead, so PostgreSQL writes as much), the order's JSON, the mail file the worker writes.
+
+/** The shopper's advisory lock's first key ('PS' + 1), as the shop takes it. */
+const SHOPPER_LOCKS = 0x5053_0001;
+/** The shop's default pool of PostgreSQL connections. */
+const POOL_SIZE = 10;
+const SHIPPING_FEE_PAISE = 2000;
+const MAX_PENDING_ORDERS = 5;
+const CART_LINE_CAP = 999;
+/** The checkout limit (10 an hour) at the checkout bench's RATE_LIMIT_SCALE of 10000. */
+const CHECKOUT_LIMIT = 10 * 10_000;
+const HOUR_MS = 60 * 60_000;
+const SESSION_TOUCH_MS = 5 * 60_000;
+const MAIL_BATCH = 10;
+const MAIL_LEASE_MS = 10 * 60_000;
+/** The lengths of a placed order's sealed text and HTML bodies as the capture logged them. */
+const SEALED_TEXT_CHARS = 592;
+const SEALED_HTML_CHARS = 2908;
+const shipping = { name: "Asha Kulkarni", phone: "+91 98765 43210", address: "12 Garden Road\nPune 411001" };
+
+const SQL = {
+  session: `select "s"."id" as "sessionId", "s"."lastUsedAt", "s"."expiresAt", "s"."createdAt", "u"."id", "u"."name", "u"."email", "u"."image", "u"."emailVerified", "u"."username", "u"."displayUsername", "u"."role", "u"."twoFactorEnabled" from "sessions" as "s" inner join "users" as "u" on "u"."id" = "s"."userId" where "s"."token" = $1`,
+  touchSession: `update "sessions" set "lastUsedAt" = $1 where "id" = $2 and ("lastUsedAt" is null or "lastUsedAt" <= $3)`,
+  addLine: `insert into "cart_items" ("id", "user_id", "product_id", "quantity", "created_at") select $1 as "id", $2 as "user_id", "p"."id", coalesce(ci.quantity, 0) + $3 as "quantity", $4 as "created_at" from (select "id", "name", "price_paise", "stock" from "products") as "p" left join "cart_items" as "ci" on "ci"."product_id" = "p"."id" and "ci"."user_id" = $5 where "p"."id" = $6 and coalesce(ci.quantity, 0) + $7 <= "p"."stock" and coalesce(ci.quantity, 0) + $8 <= $9 on conflict ("user_id", "product_id") do update set "quantity" = "excluded"."quantity" returning "quantity"`,
+  cart: `select "ci"."id", "ci"."quantity", "p"."id" as "product_id", "p"."name", "p"."price_paise", "p"."stock", "img"."url", "img"."width", "img"."height", "img"."media_key" from "cart_items" as "ci" left join (select "id", "name", "price_paise", "stock" from "products") as "p" on "p"."id" = "ci"."product_id" left join (select "product_id", "url", "width", "height", "media_key" from "product_images" where "position" = $1) as "img" on "img"."product_id" = "p"."id" where "ci"."user_id" = $2 order by "ci"."created_at", "ci"."id"`,
+  removeLine: `delete from "cart_items" where "id" = $1 and "user_id" = $2`,
+  claimCheckout: `with "claim" as (insert into "rate_limits" ("key", "hits", "resets_at") values ($1, $2, $3) on conflict ("key") do update set "hits" = case when rate_limits.resets_at <= $4 then 1 else rate_limits.hits + 1 end, "resets_at" = case when rate_limits.resets_at <= $5 then $6 else rate_limits.resets_at end returning "hits", "resets_at"), "counted" as (insert into "rate_limits" ("key", "hits", "resets_at") select $7, $8, $9 where exists (select "hits" from "claim" where "hits" <= $10) on conflict ("key") do update set "hits" = case when rate_limits.resets_at <= $11 then 1 else rate_limits.hits + 1 end, "resets_at" = case when rate_limits.resets_at <= $12 then $13 else rate_limits.resets_at end returning "hits", "resets_at") select (select "hits" from "claim") as "claimHits", (select "hits" from "counted") as "hits", (select "resets_at" from "counted") as "resetsAt"`,
+  keyPendingAndCart: `select "k"."earlier", "k"."pending", "line"."id", "line"."quantity", "line"."product_id", "line"."name", "line"."price_paise", "line"."stock" from (select (select "id" from "orders" where "user_id" = $1 and "idempotency_key" = $2) as "earlier", (select count(*) as "n" from (select "id" from "orders" where "user_id" = $3 and "status" = $4 and "payment_method" = $5 limit $6) as "p") as "pending") as "k" left join (select "ci"."id", "ci"."quantity", "p"."id" as "product_id", "p"."name", "p"."price_paise", "p"."stock" from "cart_items" as "ci" left join (select "id", "name", "price_paise", "stock" from "products") as "p" on "p"."id" = "ci"."product_id" where "ci"."user_id" = $7) as "line" on true order by "line"."product_id"`,
+  storeOrder: `with "o" as (insert into "orders" ("id", "user_id", "status", "subtotal_paise", "shipping_paise", "total_paise", "ship_name", "ship_phone", "ship_address", "payment_method", "idempotency_key", "number", "counted_on", "created_at", "updated_at") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)), "l" as (insert into "order_lines" ("id", "order_id", "position", "product_id", "name", "unit_price_paise", "quantity") select l.id, $16, l.position - 1, l.product_id, l.name, l.unit_price_paise, l.quantity
+            from unnest($17::text[], $18::text[], $19::text[], $20::bigint[], $21::integer[])
+            with ordinality as l(id, product_id, name, unit_price_paise, quantity, position)), "m" as (insert into "mail_outbox" ("id", "kind", "reference", "recipient", "subject", "text_body", "html_body", "status", "next_attempt_at", "created_at") values ($22, $23, $24, $25, $26, $27, $28, $29, $30, $31)) delete from "cart_items" where id = any($32::text[])`,
+  takeStock: `update "products" set "stock" = stock - $1, "updated_at" = $2 where "id" = $3 and "stock" >= $4 returning "price_paise"`,
+  takeStockAndCountDay: `with "taken" as (update "products" set "stock" = stock - $1, "updated_at" = $2 where "id" = $3 and "stock" >= $4 returning "price_paise"), "counted" as (insert into "order_daily_totals" ("day", "orders_placed", "orders_cancelled", "revenue_paise") select $5, $6, $7, $8 where exists (select 1 as "one" from "taken") on conflict ("day") do update set "orders_placed" = order_daily_totals.orders_placed + 1, "revenue_paise" = order_daily_totals.revenue_paise + excluded.revenue_paise) select "price_paise" from "taken"`,
+  notify: `select pg_notify($1, payload) from unnest($2::text[]) with ordinality as p(payload, n) order by n`,
+  claimMail: `update "mail_outbox" set "next_attempt_at" = $1, "attempts" = "attempts" + $2, "claim" = $3 where id = any(array((select "id" from "mail_outbox" where "status" = $4 and "next_attempt_at" <= $5 order by "next_attempt_at" limit $6 for update skip locked))) and "status" = $7 returning "id", "kind", "reference", "recipient", "subject", "text_body", "html_body", "attempts"`,
+  /** Its `in (…)` list has one parameter per mail, as the shop's has. */
+  markSent: (mails: number) =>
+    `update "mail_outbox" set "status" = $1, "claim" = $2, "finished_at" = $3, "text_body" = $4, "html_body" = $5, "last_error" = $6 where "id" in (${Array.from({ length: mails }, (_, i) => `$${i + 7}`).join(", ")}) and "claim" = $${mails + 7}`,
+};
+
+/** The shop's prepared statements: each text gets a name once, so each connection parses it once. */
+const names = new Map<string, string>();
+const named = (text: string, values: unknown[]) => {
+  let name = names.get(text);
+  if (name === undefined) names.set(text, (name = `bare_${names.size}`));
+  return { name, text, values };
+};
+
+interface Session {
+  sessionId: string;
+  lastUsedAt: Date | null;
+  expiresAt: Date;
+  id: string;
+  name: string;
+  email: string;
+  emailVerified: boolean;
+}
+
+/** One shopper of the script: the session token their cookie carries. */
+export interface BareShopper {
+  token: string;
+}
+
+/** The shop's day of an order (its time zone's date). */
+const shopDay = new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Kolkata", year: "numeric", month: "2-digit", day: "2-digit" });
+const CODE = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+const orderNumber = () => `PS-${Array.from({ length: 3 }, () => Array.from({ length: 4 }, () => CODE[randomInt(32)]).join("")).join("-")}`;
+/** Random text of `chars` characters, as incompressible as a sealed body. */
+const sealedText = (chars: number) => randomBytes(Math.ceil((chars * 3) / 4)).toString("base64url").slice(0, chars);
+
+const fail = (tally: Tally, what: string) => tally.failures.set(what, (tally.failures.get(what) ?? 0) + 1);
+
+/** The checkout's statements over one pool, with the change feed's and the mail worker's beside them. */
+export function bareCheckout(pool: pg.Pool) {
+  const query = <R extends pg.QueryResultRow>(text: string, values: unknown[]) => pool.query<R>(named(text, values));
+
+  /** The session behind a token; its last use written when 5 minutes old. Undefined when signed out. */
+  async function session(token: string): Promise<Session | undefined> {
+    const { rows } = await query<Session>(SQL.session, [token]);
+    const found = rows[0];
+    const now = Date.now();
+    if (!found || found.expiresAt.getTime() <= now) return undefined;
+    if (!found.lastUsedAt || found.lastUsedAt.getTime() <= now - SESSION_TOUCH_MS) await query(SQL.touchSession, [new Date(now), found.sessionId, new Date(now - SESSION_TOUCH_MS)]);
+    return found;
+  }
+
+  /** BEGIN and the shopper's lock in one simple query, `work`, then COMMIT (ROLLBACK when it throws). */
+  async function inShopperTransaction<T>(userId: string, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await pool.connect();
+    try {
+      await client.query(`begin; select pg_advisory_xact_lock(${SHOPPER_LOCKS}, hashtext('${userId}'))`);
+      try {
+        const value = await work(client);
+        await client.query("commit");
+        return value;
+      } catch (error) {
+        await client.query("rollback");
+        throw error;
+      }
+    } finally {
+      client.release();
+    }
+  }
+
+  // The change feed: a NOTIFY carries every change committed while the one before it was in flight.
+  let waiting = new Set<string>();
+  let sending = false;
+  const feedId = randomUUID();
+  function publish(productId: string) {
+    waiting.add(productId);
+    if (sending) return;
+    const send = () => {
+      if (!waiting.size) return void (sending = false);
+      const changes = [...waiting].map((id) => ({ type: "product", productId: id, aspects: ["stock"] }));
+      waiting = new Set();
+      sending = true;
+      query(SQL.notify, ["plant_shop_changes", [JSON.stringify({ from: feedId, changes })]]).then(send, send);
+    };
+    send();
+  }
+
+  // The mail worker: woken by each order queued, it claims due mails ten at a time until none is left.
+  let mailRunning: Promise<void> | undefined;
+  let mailWoken = false;
+  function wakeMailWorker() {
+    mailWoken = true;
+    mailRunning ??= (async () => {
+      while (mailWoken) {
+        mailWoken = false;
+        for (;;) {
+          const now = Date.now();
+          const token = randomUUID();
+          const { rows } = await query<{ id: string }>(SQL.claimMail, [new Date(now + MAIL_LEASE_MS), 1, token, "pending", new Date(now), MAIL_BATCH, "pending"]);
+          if (!rows.length) break;
+          await query(SQL.markSent(rows.length), ["sent", null, new Date(), null, null, null, ...rows.map((row) => row.id), token]);
+        }
+      }
+    })().finally(() => (mailRunning = undefined));
+  }
+
+  /** POST /api/cart/items: answers the cart's line of the product, or undefined when the stock is short. */
+  async function addToCart(token: string, productId: string, quantity: number): Promise<{ id: string } | undefined | "signed out"> {
+    const user = await session(token);
+    if (!user) return "signed out";
+    const stored = await inShopperTransaction(user.id, async (client) => {
+      const { rows } = await client.query(named(SQL.addLine, [randomUUID(), user.id, quantity, new Date(), user.id, productId, quantity, quantity, CART_LINE_CAP]));
+      return rows.length > 0;
+    });
+    if (!stored) return undefined;
+    const cart = await query<{ id: string; product_id: string }>(SQL.cart, [0, user.id]);
+    return cart.rows.find((line) => line.product_id === productId);
+  }
+
+  /** DELETE /api/cart/items/:id, under the shopper's lock. */
+  async function removeLine(token: string, lineId: string) {
+    const user = await session(token);
+    if (!user) return;
+    await inShopperTransaction(user.id, (client) => client.query(named(SQL.removeLine, [lineId, user.id])));
+    await query(SQL.cart, [0, user.id]);
+  }
+
+  /** POST /api/orders, Cash on Delivery: the order's lines, or why it was refused. */
+  async function placeOrder(token: string, key: string): Promise<{ placed: { productId: string; quantity: number }[] } | { refused: string }> {
+    const user = await session(token);
+    if (!user) return { refused: "signed out" };
+    if (!user.emailVerified) return { refused: "unverified" };
+    const now = Date.now();
+    const { rows: claimed } = await query<{ claimHits: number; hits: number | null }>(SQL.claimCheckout, [
+      `checkout-key:${user.id} ${key}`, 1, now + HOUR_MS, now, now, now + HOUR_MS,
+      `checkout:${user.id}`, 1, now + HOUR_MS, 1, now, now, now + HOUR_MS,
+    ]);
+    if (claimed[0]!.claimHits === 1 && (claimed[0]!.hits ?? 0) > CHECKOUT_LIMIT) return { refused: "rate limited" };
+    const orderId = randomUUID();
+    type Row = { earlier: string | null; pending: string; id: string | null; quantity: number | null; product_id: string | null; name: string | null; price_paise: number | null; stock: number | null };
+    return inShopperTransaction(user.id, async (client) => {
+      const run = <R extends pg.QueryResultRow>(text: string, values: unknown[]) => client.query<R>(named(text, values));
+      const { rows } = await run<Row>(SQL.keyPendingAndCart, [user.id, key, user.id, "pending", "Cash on Delivery", MAX_PENDING_ORDERS, user.id]);
+      if (rows[0]!.earlier) return { placed: [] };
+      if (Number(rows[0]!.pending) >= MAX_PENDING_ORDERS) throw new Refused("too many pending");
+      const lines = rows.filter((row) => row.id !== null);
+      if (!lines.length) throw new Refused("empty cart");
+      if (lines.some((line) => line.product_id === null || line.stock! < line.quantity!)) throw new Refused("short");
+      const subtotal = lines.reduce((sum, line) => sum + line.price_paise! * line.quantity!, 0);
+      const total = subtotal + SHIPPING_FEE_PAISE;
+      const at = new Date();
+      const day = shopDay.format(at);
+      const number = orderNumber();
+      await run(SQL.storeOrder, [
+        orderId, user.id, "pending", subtotal, SHIPPING_FEE_PAISE, total, shipping.name, shipping.phone, shipping.address, "Cash on Delivery", key, number, day, at, at,
+        orderId, lines.map(() => randomUUID()), lines.map((line) => line.product_id), lines.map((line) => line.name), lines.map((line) => line.price_paise), lines.map((line) => line.quantity),
+        randomUUID(), "order-placed", orderId, user.email, `Order ${number} is placed`, sealedText(SEALED_TEXT_CHARS), sealedText(SEALED_HTML_CHARS), "pending", at, at,
+        lines.map((line) => line.id),
+      ]);
+      for (const [i, line] of lines.entries()) {
+        const last = i === lines.length - 1;
+        const { rows: taken } = await (last
+          ? run<{ price_paise: number }>(SQL.takeStockAndCountDay, [line.quantity, at, line.product_id, line.quantity, day, 1, 0, total])
+          : run<{ price_paise: number }>(SQL.takeStock, [line.quantity, at, line.product_id, line.quantity]));
+        if (!taken.length) throw new Refused("short");
+        if (taken[0]!.price_paise !== line.price_paise) throw new Refused("cart changed");
+      }
+      return { placed: lines.map((line) => ({ productId: line.product_id!, quantity: line.quantity! })) };
+    }).then(
+      (result) => {
+        for (const line of result.placed) publish(line.productId);
+        if (result.placed.length) wakeMailWorker();
+        return result;
+      },
+      (error: unknown) => {
+        if (error instanceof Refused) return { refused: error.message };
+        throw error;
+      },
+    );
+  }
+
+  return { addToCart, removeLine, placeOrder, drained: () => mailRunning ?? Promise.resolve() };
+}
+
+class Refused extends Error {}
+
+/** The bench's step, as checkout.ts's `buy`: 1–3 units in the cart, then the order; after a refusal, the line removed. */
+function buyBare(checkout: ReturnType<typeof bareCheckout>, productId: string) {
+  return async (shopper: BareShopper, tally: Tally) => {
+    let line: { id: string } | undefined | "signed out";
+    try {
+      line = await checkout.addToCart(shopper.token, productId, randomInt(1, 4));
+    } catch {
+      return void fail(tally, "cart error");
+    }
+    if (line === "signed out") return void fail(tally, "cart 401");
+    if (!line) return void tally.addsRefused++;
+    const started = performance.now();
+    try {
+      const answer = await checkout.placeOrder(shopper.token, `bench-${randomUUID()}`);
+      tally.latencies.push(performance.now() - started);
+      tally.requests++;
+      if ("placed" in answer) {
+        tally.placed++;
+        tally.unitsSold += answer.placed.filter((l) => l.productId === productId).reduce((n, l) => n + l.quantity, 0);
+      } else if (answer.refused === "short" || answer.refused === "too many pending" || answer.refused === "cart changed") {
+        tally.refused++;
+        await checkout.removeLine(shopper.token, line.id);
+      } else {
+        fail(tally, `order ${answer.refused}`);
+      }
+    } catch {
+      fail(tally, "order error");
+    }
+  };
+}
+
+/**
+ * Checkouts by the plain script on a fresh database of its own (the shop's schema, migrated as the shop migrates):
+ * `warmupSeconds` not counted, then `seconds` counted, the fifty shoppers buying one well-stocked plant over and over
+ * while the order desk confirms their orders, as in the checkout bench's "plenty" phase. Its CPU is this process's.
+ */
+export async function benchCheckoutBare(adminUrl: string, seconds: number, warmupSeconds: number): Promise<Measured> {
+  const target = await createPostgresDatabase(adminUrl, "plant_shop_bare");
+  const harness = openDatabase({ databaseUrl: target.url, poolSize: 2 });
+  const pool = new pg.Pool({ connectionString: target.url, max: POOL_SIZE, keepAlive: true });
+  // The feed's one listening connection, as each shop process keeps.
+  const listener = new pg.Client({ connectionString: target.url });
+  // A connection lost while idle is reported as an 'error' event, which would end the process unheard; a query on
+  // a lost connection fails by itself and is counted as a failure.
+  pool.on("error", () => undefined);
+  listener.on("error", () => undefined);
+  try {
+    await migrateToLatest(harness);
+    const { db } = harness;
+    await listener.connect();
+    listener.on("notification", () => undefined);
+    await listener.query("listen plant_shop_changes");
+    const plenty = await createProduct(db, { name: "Bench Monstera", price_paise: 49_900, stock: 100_000 });
+    const shoppers: BareShopper[] = (await insertShoppers(db, SHOPPERS, { password: "monstera-deliciosa-77", prefix: "bare" })).map(({ cookie }) => ({
+      token: decodeURIComponent(cookie.slice(cookie.indexOf("=") + 1)).split(".")[0]!,
+    }));
+    const checkout = bareCheckout(pool);
+    if (warmupSeconds > 0) {
+      const warmUp = await createProduct(db, { name: "Bench Warm-up Fern", price_paise: 19_900, stock: 100_000 });
+      await withOrderDesk({ db }, () => runPhase(shoppers, warmupSeconds, buyBare(checkout, warmUp.id), [process.pid]));
+      await checkout.drained();
+    }
+    const measured = await withOrderDesk({ db }, () => runPhase(shoppers, seconds, buyBare(checkout, plenty.id), [process.pid]));
+    await checkout.drained();
+    const { stock } = await db.selectFrom("products").select("stock").where("id", "=", plenty.id).executeTakeFirstOrThrow();
+    if (stock + measured.tally.unitsSold !== 100_000) throw new Error(`bare checkout: stock ${stock} + sold ${measured.tally.unitsSold} is not the initial 100000`);
+    return measured;
+  } finally {
+    await listener.end().catch(() => undefined);
+    await pool.end();
+    await harness.destroy();
+    await target.drop();
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+  if (!adminUrl) {
+    console.error("usage: TEST_DATABASE_URL=postgres://… npx tsx bench/checkout-bare.ts");
+    process.exit(2);
+  }
+  const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+  const { tally, seconds: took, cpu } = await benchCheckoutBare(adminUrl, seconds, Number(process.env.BENCH_CHECKOUT_WARMUP_SECONDS ?? 3));
+  const failures = [...tally.failures].map(([what, n]) => `${what}: ${n}`).join(", ");
+  console.log(
+    `bare SQL checkout: ${(tally.requests / took).toFixed(1)} orders/s (${tally.placed} placed, ${tally.refused} refused, ${tally.addsRefused} adds refused${failures ? `, ${failures}` : ""}), ` +
+      `CPU per order: ${cpu ? ((cpu.server) / tally.requests).toFixed(2) : "?"} ms this script, ${cpu ? (cpu.postgres / tally.requests).toFixed(2) : "?"} ms PostgreSQL`,
+  );
+}
