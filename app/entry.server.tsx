@@ -4,8 +4,8 @@ import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream, renderToString } from "react-dom/server";
 import { createPath, isRouteErrorResponse, Router, ServerRouter, type AppLoadContext, type EntryContext, type HandleErrorFunction, type Navigator } from "react-router";
-import type { PersonalData } from "#common/shared/personal-data.ts";
-import { PERSONAL_PART_MARKER, PERSONAL_PARTS, type PersonalPartName } from "./shared/components/personal-parts.tsx";
+import { PERSONAL_PART_MARKER, type PersonalData } from "#common/shared/personal-data.ts";
+import { PERSONAL_PARTS, type PersonalPartName } from "./shared/components/personal-parts.tsx";
 import { isUserFacingError } from "#common/shared/user-facing-error.ts";
 import { messages } from "#common/shared/messages.ts";
 import { NonceContext } from "./shared/lib/nonce.tsx";
@@ -99,11 +99,14 @@ const staticNavigator: Navigator = {
  * The parts as rendered for one person's data, most recently used last: a person going from page to page gets the
  * same parts, so each is rendered once (the key is the data itself, so a change of name or cart count is a new key).
  */
-const renderedParts = new Map<string, Map<string, string>>();
+const renderedParts = new Map<string, Map<string, Buffer>>();
 const RENDERED_PARTS_KEPT = 2_000;
 
-/** Each part rendered for the person, at the shop's root: no part shows where it is (a shared page is never the profile). */
-function partsFor(personal: PersonalData): Map<string, string> {
+/**
+ * Each part rendered for the person (UTF-8), at the shop's root: no part shows where it is (a shared page is never
+ * the profile). The server puts them into a shared page in place of PERSONAL_PART_MARKER's markers.
+ */
+export function renderPersonalParts(personal: PersonalData): Map<string, Buffer> {
   const key = JSON.stringify(personal);
   const known = renderedParts.get(key);
   if (known) {
@@ -111,14 +114,14 @@ function partsFor(personal: PersonalData): Map<string, string> {
     renderedParts.set(key, known);
     return known;
   }
-  const parts = new Map<string, string>();
+  const parts = new Map<string, Buffer>();
   for (const part of Object.keys(PERSONAL_PARTS) as PersonalPartName[]) {
     const html = renderToString(
       <Router location={{ pathname: "/" }} navigator={staticNavigator} static>
         {PERSONAL_PARTS[part](personal)}
       </Router>,
     );
-    parts.set(part, html.replace(LEADING_PRELOADS, ""));
+    parts.set(part, Buffer.from(html.replace(LEADING_PRELOADS, "")));
   }
   renderedParts.set(key, parts);
   if (renderedParts.size > RENDERED_PARTS_KEPT) renderedParts.delete(renderedParts.keys().next().value!);
@@ -131,8 +134,8 @@ function partsFor(personal: PersonalData): Map<string, string> {
  * these bytes (docs/decisions/045). The server calls this through the build's entry.
  */
 export function fillPersonalParts(html: string, personal: PersonalData): string {
-  const parts = partsFor(personal);
-  return html.replace(PERSONAL_PART_MARKER, (_marker, part: string) => parts.get(part) ?? "");
+  const parts = renderPersonalParts(personal);
+  return html.replace(PERSONAL_PART_MARKER, (_marker, part: string) => parts.get(part)?.toString() ?? "");
 }
 
 /**

@@ -21,7 +21,7 @@ import { createCacheRules } from "./platform/http/cache-rules.ts";
 import { compression } from "./platform/http/compression.ts";
 import { cachePolicy } from "./platform/http/cache-policy.ts";
 import { keepPolicyOnNotModified } from "./platform/http/response-cache.ts";
-import type { PageHandler, PersonalPartsFiller } from "./pages.ts";
+import type { PageHandler, PersonalParts } from "./pages.ts";
 import { refuseControlCharactersInUrl, sameOriginOnly } from "./platform/http/request-guards.ts";
 import { sessions } from "./platform/http/request-context.ts";
 import { createSessionCookies } from "./platform/http/session-cookie.ts";
@@ -52,8 +52,8 @@ export interface AppOptions {
   pages?: {
     handler: PageHandler;
     clientDir?: string;
-    /** Fills the pages signed-in shoppers share with each person's parts; without it, their pages are rendered per person. */
-    fillPersonalParts?: PersonalPartsFiller;
+    /** Each person's parts of the pages signed-in shoppers share; without them, their pages are rendered per person. */
+    personalParts?: PersonalParts;
   };
 }
 
@@ -186,9 +186,9 @@ export function createApp({ config, services, infrastructure, logger, health, pa
     app.use("*", formPartsLimit(formTooLarge));
     app.use("*", pageCache);
     // A signed-in shopper's catalogue page: rendered once for all of them, their own parts filled in per request.
-    if (pages.fillPersonalParts) {
+    if (pages.personalParts) {
       const sharedCache = sharedPageCache({ ttlMs: config.pageCacheSeconds * 1000, maxBytes: SHARED_PAGE_CACHE_BYTES, rules: cacheRules, changes: infrastructure.changes });
-      shoppers = shopperPages({ cache: sharedCache, services, sessionCookies, fill: pages.fillPersonalParts, trustedProxies: config.trustProxy, logger });
+      shoppers = shopperPages({ cache: sharedCache, services, sessionCookies, parts: pages.personalParts, trustedProxies: config.trustProxy, logger });
       app.use("*", shoppers.middleware);
     }
     const given = { services, sealer: infrastructure.sealer, visitorCarts };

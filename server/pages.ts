@@ -21,12 +21,18 @@ export interface PageServices {
 
 export type PageHandler = (c: Context<PlatformEnv>, given: PageServices) => Promise<Response>;
 
-/** A shared page with the person's parts filled in (docs/decisions/045). */
-export type PersonalPartsFiller = (html: string, personal: PersonalData) => Promise<string>;
+/** A person's parts of a shared page (docs/decisions/045), from the pages' own components. */
+export interface PersonalParts {
+  /** The page with each marker (PERSONAL_PART_MARKER) replaced by the person's part. */
+  fill(html: string, personal: PersonalData): Promise<string>;
+  /** Each part by name, as UTF-8, for a server that fills a page it split at the markers once. */
+  render(personal: PersonalData): Promise<Map<string, Buffer>>;
+}
 
 /** What the pages' server entry (app/entry.server.tsx) offers the server besides rendering. */
 interface PageEntry {
   fillPersonalParts?: (html: string, personal: PersonalData) => string;
+  renderPersonalParts?: (personal: PersonalData) => Map<string, Buffer>;
 }
 
 /** Hands page requests to React Router, with the services and the response's CSP nonce as load context. */
@@ -68,15 +74,18 @@ export function createPageHandler(
   };
 }
 
-/** Fills a shared page's personal parts with the build's own components (app/entry.server.tsx). */
-export function createPersonalPartsFiller(build: ServerBuild | (() => Promise<ServerBuild>)): PersonalPartsFiller {
-  return async (html, personal) => {
-    const entry = (typeof build === "function" ? await build() : build).entry.module as PageEntry;
-    if (!entry.fillPersonalParts) throw new Error("the pages' server entry does not export fillPersonalParts");
-    return entry.fillPersonalParts(html, personal);
+/** A person's parts of a shared page, rendered by the build's own components (app/entry.server.tsx). */
+export function createPersonalParts(build: ServerBuild | (() => Promise<ServerBuild>)): PersonalParts {
+  const entry = async () => {
+    const module = (typeof build === "function" ? await build() : build).entry.module as PageEntry;
+    if (!module.fillPersonalParts || !module.renderPersonalParts) throw new Error("the pages' server entry does not export fillPersonalParts and renderPersonalParts");
+    return { fill: module.fillPersonalParts, render: module.renderPersonalParts };
+  };
+  return {
+    fill: async (html, personal) => (await entry()).fill(html, personal),
+    render: async (personal) => (await entry()).render(personal),
   };
 }
-
 /**
  * A page's failure at the level of whose fault it was: the server's (a 5xx) is an error; a request the client got
  * wrong and React Router refused (a 4xx: an action posted from another origin, a malformed data request) a warning.

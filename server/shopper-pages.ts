@@ -1,7 +1,8 @@
 import type { Logger } from "pino";
 import { parse } from "hono/utils/cookie";
-import { navUser, type PersonalData } from "#common/shared/personal-data.ts";
+import { navUser, PERSONAL_PART_MARKER, type PersonalData } from "#common/shared/personal-data.ts";
 import type { Services } from "./create-services.ts";
+import type { PersonalParts } from "./pages.ts";
 import { frontSharedPages } from "./platform/http/front-shared-pages.ts";
 import { currentUser } from "./platform/http/request-context.ts";
 import type { ResponseCache } from "./platform/http/response-cache.ts";
@@ -32,7 +33,7 @@ interface ShopperPagesOptions {
   cache: ResponseCache;
   services: Services;
   sessionCookies: SessionCookies;
-  fill: (html: string, personal: PersonalData) => Promise<string>;
+  parts: PersonalParts;
   trustedProxies: number;
   logger: Logger;
 }
@@ -44,7 +45,7 @@ interface ShopperPagesOptions {
  * an account still choosing its username, a request with any other cookie, and the page of a product the person
  * has reviewed (their review fills the form).
  */
-export function shopperPages({ cache, services, sessionCookies, fill, trustedProxies, logger }: ShopperPagesOptions) {
+export function shopperPages({ cache, services, sessionCookies, parts, trustedProxies, logger }: ShopperPagesOptions) {
   /** The person's parts on a page, or undefined when the page is to be theirs alone. */
   const personalFor = async (user: SessionUser | null, path: string): Promise<PersonalData | undefined> => {
     if (!user || user.isAdmin || !user.username) return undefined;
@@ -55,7 +56,7 @@ export function shopperPages({ cache, services, sessionCookies, fill, trustedPro
   };
   const middleware = sharedPages<PersonalData>({
     cache,
-    fill,
+    fill: parts.fill,
     personalFor: async (c) => (mayShare(c.req.path, c.req.header("cookie")) ? personalFor(await currentUser(c), c.req.path) : undefined),
   });
   const front = frontSharedPages<PersonalData>({
@@ -63,7 +64,8 @@ export function shopperPages({ cache, services, sessionCookies, fill, trustedPro
     trustedProxies,
     logger,
     mayShare,
-    fill,
+    marker: PERSONAL_PART_MARKER,
+    renderParts: parts.render,
     personalFor: async ({ path, cookie, clientIp, userAgent }) => {
       const cookies = parse(cookie);
       const user = await services.accounts.liveSessionUser({

@@ -13,7 +13,7 @@ import { openDatabase } from "./platform/db/client.ts";
 import { closeWithin } from "./platform/shutdown.ts";
 import { migrateToLatest } from "./migrations.ts";
 import { seedSampleData } from "./modules/catalog/index.ts";
-import { createPageHandler, createPersonalPartsFiller } from "./pages.ts";
+import { createPageHandler, createPersonalParts } from "./pages.ts";
 import { PROJECT_ROOT } from "./project-root.ts";
 import { openFileLimit } from "./platform/open-file-limit.ts";
 
@@ -83,7 +83,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     health,
     pages: {
       handler: createPageHandler(build, dev ? "development" : "production", config.shop),
-      fillPersonalParts: createPersonalPartsFiller(build),
+      personalParts: createPersonalParts(build),
       ...(dev ? {} : { clientDir: path.join(PROJECT_ROOT, "build/client") }),
     },
   });

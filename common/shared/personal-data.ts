@@ -20,3 +20,9 @@ export interface PersonalData {
 export function navUser(user: SessionUser): NavUser {
   return { id: user.id, name: user.name, isAdmin: user.isAdmin, avatarUrl: avatarUrl(user) };
 }
+
+/**
+ * The marker a page shared by every signed-in shopper leaves in each personal part's place (its name captured);
+ * the server puts the part rendered for the person there.
+ */
+export const PERSONAL_PART_MARKER = /<template data-personal-part="([a-z-]+)"><\/template>/g;

@@ -262,7 +262,7 @@ let pages: Awaited<ReturnType<typeof loadPages>>;
 beforeAll(async () => {
   capture = await startSmtpCapture();
   pages = await loadPages(TEST_ORIGIN);
-  app = await createTestApp({ SMTP_URL: capture.url }, { handler: pages.handler, fillPersonalParts: pages.fillPersonalParts });
+  app = await createTestApp({ SMTP_URL: capture.url }, { handler: pages.handler, personalParts: pages.personalParts });
 }, 120_000);
 
 afterAll(async () => {

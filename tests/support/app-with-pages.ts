@@ -11,7 +11,7 @@ export function useAppWithPages(env: NodeJS.ProcessEnv = {}) {
   let app: TestApp | undefined;
   beforeAll(async () => {
     pages = await loadPages(TEST_ORIGIN, env);
-    app = await createTestApp(env, { handler: pages.handler, fillPersonalParts: pages.fillPersonalParts });
+    app = await createTestApp(env, { handler: pages.handler, personalParts: pages.personalParts });
   }, 120_000);
   afterAll(async () => {
     await app?.cleanup();

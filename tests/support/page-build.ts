@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { ServerBuild } from "react-router";
 import { loadConfig } from "../../server/config.ts";
-import { createPageHandler, createPersonalPartsFiller, type PageHandler, type PersonalPartsFiller } from "../../server/pages.ts";
+import { createPageHandler, createPersonalParts, type PageHandler, type PersonalParts } from "../../server/pages.ts";
 
 const PROJECT_ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -12,7 +12,7 @@ const PROJECT_ROOT = path.resolve(import.meta.dirname, "../..");
 export async function loadPages(
   publicUrl: string,
   env: NodeJS.ProcessEnv = {},
-): Promise<{ handler: PageHandler; fillPersonalParts: PersonalPartsFiller; close(): Promise<void> }> {
+): Promise<{ handler: PageHandler; personalParts: PersonalParts; close(): Promise<void> }> {
   const { createServer } = await import("vite");
   const vite = await createServer({
     root: PROJECT_ROOT,
@@ -23,5 +23,5 @@ export async function loadPages(
   const build = (await vite.ssrLoadModule("virtual:react-router/server-build")) as ServerBuild;
   // The shop's public settings (name, shipping fee, time zone) as the app's own configuration has them.
   const { shop } = loadConfig({ NODE_ENV: "test", DATA_DIR: "./unused", ...env, PUBLIC_URL: publicUrl });
-  return { handler: createPageHandler(build, "production", shop), fillPersonalParts: createPersonalPartsFiller(build), close: () => vite.close() };
+  return { handler: createPageHandler(build, "production", shop), personalParts: createPersonalParts(build), close: () => vite.close() };
 }

@@ -70,8 +70,6 @@ export const PERSONAL_PARTS = {
 
 export type PersonalPartName = keyof typeof PERSONAL_PARTS;
 
-/** The marker a shared render leaves in a part's place; fillPersonalParts replaces each with the part. */
-export const PERSONAL_PART_MARKER = /<template data-personal-part="([a-z-]+)"><\/template>/g;
 
 let dataOfSharedPage: PersonalData | undefined;
 

@@ -4,7 +4,9 @@ import { forwardedClientIp } from "./client-ip.ts";
 import { chooseEncoding, encode } from "./compression.ts";
 import { frontCacheKey, frontRequestId, header } from "./front-cache.ts";
 import { logRequest } from "./request-logger.ts";
-import type { ResponseCache } from "./response-cache.ts";
+import type { ResponseCache, StoredAnswer } from "./response-cache.ts";
+
+const EMPTY = Buffer.alloc(0);
 
 /** Who asks for a page, as the front reads it off the request. */
 export interface FrontAsker {
@@ -26,7 +28,30 @@ export interface FrontSharedPagesOptions<Personal> {
    * undefined, and Hono answers (a sliding session's cookie, the owner, a page of one's own).
    */
   personalFor: (asker: FrontAsker) => Promise<{ personal: Personal; accountId: string } | undefined>;
-  fill: (html: string, personal: Personal) => Promise<string>;
+  /** Where a kept render has each part's place (global, the part's name captured). */
+  marker: RegExp;
+  /** The person's parts by name, as UTF-8. */
+  renderParts: (personal: Personal) => Promise<Map<string, Buffer>>;
+}
+
+/** A kept render cut at its parts' places once: the bytes between them, and which part goes after each piece. */
+interface Template {
+  pieces: Buffer[];
+  parts: string[];
+}
+
+function cut(body: Buffer, marker: RegExp): Template {
+  const html = body.toString("utf8");
+  const pieces: Buffer[] = [];
+  const parts: string[] = [];
+  let from = 0;
+  for (const match of html.matchAll(marker)) {
+    pieces.push(Buffer.from(html.slice(from, match.index)));
+    parts.push(match[1]!);
+    from = match.index + match[0].length;
+  }
+  pieces.push(Buffer.from(html.slice(from)));
+  return { pieces, parts };
 }
 
 /**
@@ -35,7 +60,9 @@ export interface FrontSharedPagesOptions<Personal> {
  * the headers the whole chain sent when it was stored (private, no-store; its scripts by hash). Anything it cannot
  * answer so goes to Hono untouched: a miss, headers not captured yet, a session to slide or none, the owner.
  */
-export function frontSharedPages<Personal>({ cache, trustedProxies, logger, mayShare, personalFor, fill }: FrontSharedPagesOptions<Personal>) {
+export function frontSharedPages<Personal>({ cache, trustedProxies, logger, mayShare, personalFor, marker, renderParts }: FrontSharedPagesOptions<Personal>) {
+  /** Each kept render's cut, made on its first use and gone with it. */
+  const templates = new WeakMap<StoredAnswer, Template>();
   /** Takes the request (true) or leaves it to Hono having done nothing (false); `toHono` answers it later if need be. */
   const serve = (req: http.IncomingMessage, res: http.ServerResponse, toHono: () => void): boolean => {
     const cookie = header(req, "cookie");
@@ -51,7 +78,10 @@ export function frontSharedPages<Personal>({ cache, trustedProxies, logger, mayS
     void (async () => {
       const found = await personalFor({ path, cookie, clientIp, userAgent: header(req, "user-agent") ?? null });
       if (!found) return toHono();
-      const html = Buffer.from(await fill(entry.body.toString("utf8"), found.personal));
+      let template = templates.get(entry);
+      if (!template) templates.set(entry, (template = cut(entry.body, marker)));
+      const parts = await renderParts(found.personal);
+      const html = Buffer.concat(template.pieces.flatMap((piece, i) => (i < template.parts.length ? [piece, parts.get(template.parts[i]!) ?? EMPTY] : [piece])));
       const encoding = chooseEncoding(header(req, "accept-encoding"));
       const body = encoding ? await encode(html, encoding) : html;
       const requestId = frontRequestId(req);
