@@ -8,6 +8,7 @@ import { migrateToLatest } from "../server/migrations.ts";
 import type { DB } from "../server/platform/db/schema.ts";
 import { createProductSearch, encodeCursor, sampleProducts, seedSampleData } from "../server/modules/catalog/index.ts";
 import { createPostgresDatabase, startShopProcess, stopShopProcess, waitUntilHealthy } from "../tests/support/shop-process.ts";
+import { API_MAX_OFFSET } from "../common/shared/constants.ts";
 import { percentile } from "./statistics.ts";
 
 // Scale mode (docs/decisions/026): the same storefront pages and APIs at 10 products and at N (default 100,000), on SQLite
@@ -139,8 +140,8 @@ async function requestsFor(database: Database, size: number): Promise<[string, s
     ["product page", `/product/${middle.id}`],
     ["/api/products?limit=12", "/api/products?limit=12"],
     ["API deep page (after=cursor at 90%)", `/api/products?limit=12&after=${encodeCursor(deep)}`],
-    // Deeper offsets are refused with a 400 pointing to `after` (decision 026): the deepest one served.
-    ["API offset=10000 (deepest served)", "/api/products?limit=12&offset=10000"],
+    // Deeper offsets are refused with a 400 pointing to `after` (decision 026, API_MAX_OFFSET): the deepest one served.
+    ["API offset=1000 (deepest served)", `/api/products?limit=12&offset=${API_MAX_OFFSET}`],
     ["search common word 'fern'", "/api/products?limit=12&q=fern"],
     ["search common word 'plant'", "/api/products?limit=12&q=plant"],
     ["search typo 'snak plnt'", "/api/products?limit=12&q=snak%20plnt"],
