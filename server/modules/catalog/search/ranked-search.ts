@@ -77,9 +77,11 @@ export function createRankedSearch(index: SearchIndex): ProductSearch {
       let groups = indexed.map((word) => [word]);
       let read = await laidOut(groups, false, length);
       if (read.found.length === 0) {
-        const widened = await Promise.all(indexed.map(async (word) => [word, ...(await variantsOf(word))]));
-        if (widened.some((group) => group.length > 1)) {
-          groups = widened;
+        const variants = await Promise.all(indexed.map(variantsOf));
+        if (variants.some((found) => found.length > 0)) {
+          // A single word just found nothing anywhere: only its variants are looked for (an index reads every phrase
+          // of a group, and the longer the word, the more it costs to find it absent).
+          groups = indexed.length === 1 ? [variants[0]!] : indexed.map((word, i) => [word, ...variants[i]!]);
           // Typo variants are read from names first: that is where a shopper's words are, and the name index is small.
           read = await laidOut(groups, true, length);
           if (read.found.length === 0) read = await laidOut(groups, false, length);
