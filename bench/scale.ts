@@ -20,7 +20,7 @@ const PORT = Number(process.env.BENCH_SCALE_PORT ?? 4472);
 const WARM_UP = 10;
 const SAMPLES = Number(process.env.BENCH_SCALE_SAMPLES ?? 100);
 const BATCH = 500;
-const SEARCHES = ["fern", "plant", "snak plnt", "bougainvilla", "xylophone", "bougainvil", "succulent"];
+const SEARCHES = ["fern", "plant", "snak plnt", "bougainvilla", "xylophone", "bougainvil", "succulent", "red fern"];
 
 const ADJECTIVES = ["Variegated", "Dwarf", "Golden", "Silver", "Giant", "Miniature", "Trailing", "Compact", "Red", "Blue", "Spotted", "Striped", "Curly", "Velvet", "Royal", "Wild", "Frosted", "Crested", "Weeping", "Upright"];
 const CULTIVARS = ["Aurora", "Bella", "Cascade", "Diamond", "Emerald", "Firefly", "Glacier", "Harmony", "Indigo", "Jade", "Kasbah", "Lumina", "Meadow", "Nova", "Opal", "Prism", "Quartz", "Ruby", "Sunset", "Tundra", "Umber", "Vista", "Willow", "Xanadu", "Yarrow", "Zephyr"];
@@ -147,8 +147,18 @@ async function requestsFor(database: Database, size: number): Promise<[string, s
     ["search typo 'snak plnt'", "/api/products?limit=12&q=snak%20plnt"],
     ["search typo 'bougainvilla'", "/api/products?limit=12&q=bougainvilla"],
     ["search no match 'xylophone'", "/api/products?limit=12&q=xylophone"],
+    ["search two words 'red fern'", "/api/products?limit=12&q=red%20fern"],
     ["/shop?q=fern (page)", "/shop?q=fern"],
+    ["/shop?q=plant (page)", "/shop?q=plant"],
+    ["/shop?q=snak plnt (page)", "/shop?q=snak%20plnt"],
+    ["/shop?q=bougainvilla (page)", "/shop?q=bougainvilla"],
+    ["/shop?q=xylophone (page)", "/shop?q=xylophone"],
+    ["/shop?q=red fern (page)", "/shop?q=red%20fern"],
     ["suggestions 'bougainvil'", "/api/products/suggestions?q=bougainvil"],
+    ["suggestions 'fern'", "/api/products/suggestions?q=fern"],
+    ["suggestions 'snak plnt'", "/api/products/suggestions?q=snak%20plnt"],
+    ["suggestions 'xylophone'", "/api/products/suggestions?q=xylophone"],
+    ["suggestions 'red fern'", "/api/products/suggestions?q=red%20fern"],
     ["/sitemap.xml (index)", "/sitemap.xml"],
     ["/api/categories (first page)", "/api/categories"],
   ];

@@ -11,9 +11,9 @@ export interface Candidate {
 }
 
 /**
- * What each database answers; every read stops at `limit` rows of its own index. A group is
- * the words one word of the search may stand for (itself, or its vocabulary variants when typos are forgiven); a
- * product matches when every group has a word in it.
+ * What each database answers; every read stops at `limit` rows of its own index. A group is the words one word of
+ * the search may stand for (itself, or its vocabulary variants when typos are forgiven); a product matches when every
+ * group has a word in it.
  */
 export interface SearchIndex {
   /** Products whose name has every group, from the index over names, in that index's order. */
@@ -100,7 +100,6 @@ function merge(first: Candidate[], second: Candidate[]): Candidate[] {
   const seen = new Set(first.map((c) => c.id));
   return [...first, ...second.filter((c) => !seen.has(c.id) && (seen.add(c.id), true))];
 }
-
 
 /** Best first: where each word was found, then how alike the name is to the search, then the older product. */
 export function rank(candidates: Candidate[], groups: string[][], text: string): string[] {
