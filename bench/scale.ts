@@ -8,6 +8,7 @@ import { migrateToLatest } from "../server/migrations.ts";
 import type { DB } from "../server/platform/db/schema.ts";
 import { createProductSearch, encodeCursor, sampleProducts, seedSampleData } from "../server/modules/catalog/index.ts";
 import { createPostgresDatabase, startShopProcess, stopShopProcess, waitUntilHealthy } from "../tests/support/shop-process.ts";
+import { API_MAX_OFFSET } from "../common/shared/constants.ts";
 import { percentile } from "./statistics.ts";
 
 // Scale mode (docs/decisions/026): the same storefront pages and APIs at 10 products and at N (default 100,000), on SQLite
@@ -19,7 +20,7 @@ const PORT = Number(process.env.BENCH_SCALE_PORT ?? 4472);
 const WARM_UP = 10;
 const SAMPLES = Number(process.env.BENCH_SCALE_SAMPLES ?? 100);
 const BATCH = 500;
-const SEARCHES = ["fern", "plant", "snak plnt", "bougainvilla", "xylophone", "bougainvil", "succulent"];
+const SEARCHES = ["fern", "plant", "snak plnt", "bougainvilla", "xylophone", "bougainvil", "succulent", "red fern"];
 
 const ADJECTIVES = ["Variegated", "Dwarf", "Golden", "Silver", "Giant", "Miniature", "Trailing", "Compact", "Red", "Blue", "Spotted", "Striped", "Curly", "Velvet", "Royal", "Wild", "Frosted", "Crested", "Weeping", "Upright"];
 const CULTIVARS = ["Aurora", "Bella", "Cascade", "Diamond", "Emerald", "Firefly", "Glacier", "Harmony", "Indigo", "Jade", "Kasbah", "Lumina", "Meadow", "Nova", "Opal", "Prism", "Quartz", "Ruby", "Sunset", "Tundra", "Umber", "Vista", "Willow", "Xanadu", "Yarrow", "Zephyr"];
@@ -139,15 +140,25 @@ async function requestsFor(database: Database, size: number): Promise<[string, s
     ["product page", `/product/${middle.id}`],
     ["/api/products?limit=12", "/api/products?limit=12"],
     ["API deep page (after=cursor at 90%)", `/api/products?limit=12&after=${encodeCursor(deep)}`],
-    // Deeper offsets are refused with a 400 pointing to `after` (decision 026): the deepest one served.
-    ["API offset=10000 (deepest served)", "/api/products?limit=12&offset=10000"],
+    // Deeper offsets are refused with a 400 pointing to `after` (decision 026, API_MAX_OFFSET): the deepest one served.
+    ["API offset=1000 (deepest served)", `/api/products?limit=12&offset=${API_MAX_OFFSET}`],
     ["search common word 'fern'", "/api/products?limit=12&q=fern"],
     ["search common word 'plant'", "/api/products?limit=12&q=plant"],
     ["search typo 'snak plnt'", "/api/products?limit=12&q=snak%20plnt"],
     ["search typo 'bougainvilla'", "/api/products?limit=12&q=bougainvilla"],
     ["search no match 'xylophone'", "/api/products?limit=12&q=xylophone"],
+    ["search two words 'red fern'", "/api/products?limit=12&q=red%20fern"],
     ["/shop?q=fern (page)", "/shop?q=fern"],
+    ["/shop?q=plant (page)", "/shop?q=plant"],
+    ["/shop?q=snak plnt (page)", "/shop?q=snak%20plnt"],
+    ["/shop?q=bougainvilla (page)", "/shop?q=bougainvilla"],
+    ["/shop?q=xylophone (page)", "/shop?q=xylophone"],
+    ["/shop?q=red fern (page)", "/shop?q=red%20fern"],
     ["suggestions 'bougainvil'", "/api/products/suggestions?q=bougainvil"],
+    ["suggestions 'fern'", "/api/products/suggestions?q=fern"],
+    ["suggestions 'snak plnt'", "/api/products/suggestions?q=snak%20plnt"],
+    ["suggestions 'xylophone'", "/api/products/suggestions?q=xylophone"],
+    ["suggestions 'red fern'", "/api/products/suggestions?q=red%20fern"],
     ["/sitemap.xml (index)", "/sitemap.xml"],
     ["/api/categories (first page)", "/api/categories"],
   ];

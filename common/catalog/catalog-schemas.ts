@@ -24,7 +24,7 @@ export const productListQuerySchema = z.object({
     .default(0),
   q: searchTextSchema,
   categoryId: idSchema.optional(),
-  /** The `nextCursor` of the page before: the next page by key, as cheap at the 10,000th product as at the first. */
+  /** The `nextCursor` of the page before: the next page by key, as cheap at the 100,000th product as at the first. */
   after: z.string().max(200).regex(/^[A-Za-z0-9_-]+$/, "Not a valid page cursor").optional(),
 });
 export type ProductListQuery = z.output<typeof productListQuerySchema>;
@@ -118,8 +118,11 @@ export const productDetailSchema = z
 export const productPageSchema = z
   .strictObject({
     items: z.array(productSummarySchema),
-    total: z.int().min(0).meta({ description: "How many products the list holds, counted up to 1,000 (see totalCapped)" }),
-    totalCapped: z.boolean().meta({ description: "True when the list holds more than `total` products: shown as \"1,000+\"" }),
+    total: z.int().min(0).meta({
+      description:
+        "How many products the list holds, counted up to 1,000 (see totalCapped). For a search (q): the matches read to rank this page (at least offset + limit when there are more), exact when totalCapped is false",
+    }),
+    totalCapped: z.boolean().meta({ description: "True when the list holds more than `total` products: shown as \"1,000+\" (a search's \"64+\")" }),
     limit: z.int().min(1),
     offset: z.int().min(0),
     hasMore: z.boolean(),

@@ -2,8 +2,12 @@
 export const SHOP_PAGE_SIZE = 12;
 export const NEW_PRODUCTS_COUNT = 6;
 export const API_MAX_LIMIT = 50;
-/** The deepest `offset` a list accepts: an offset costs the rows it skips; deeper pages are read by key (`after`). */
-export const API_MAX_OFFSET = 10_000;
+/**
+ * The deepest `offset` a list accepts. An offset costs the index rows it skips, so it is bounded where skipping costs
+ * as little as counting the total (also 1,000): deeper pages are read by key (`after`, the nextCursor), which costs
+ * the same at any depth. A search ranks at most 1,000 matches, so no deeper search page exists either.
+ */
+export const API_MAX_OFFSET = 1_000;
 /** How many products the search box suggests while a shopper types. */
 export const SUGGESTION_COUNT = 8;
 /** The shop page renders pages 1..N at once (docs/decisions/005); beyond this many, searching narrows the list. */

@@ -4,6 +4,7 @@ import { SHOP_MAX_PAGES, SHOP_PAGE_SIZE } from "#common/shared/constants.ts";
 import { createCategory, createProduct } from "../../../tests/support/factories.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/test-database.ts";
 import { createCatalogService, TOTAL_CAP, type CatalogService } from "./catalog.ts";
+import { RANK_WINDOW } from "./search/ranked-search.ts";
 import { InvalidInputError, NotFoundError } from "../../platform/errors.ts";
 import { createRateLimiter } from "../../platform/rate-limit/rate-limit.ts";
 
@@ -88,7 +89,7 @@ describe("listProducts", () => {
     }
   });
 
-  it(`counts at most ${TOTAL_CAP} products and says the total is capped beyond`, async () => {
+  it(`counts at most ${TOTAL_CAP} products and says the total is capped beyond; a search counts only the ${RANK_WINDOW} it ranked`, async () => {
     const category = await createCategory(database.db);
     const at = Date.parse("2031-01-01T00:00:00Z");
     const rows = Array.from({ length: TOTAL_CAP + 1 }, (_, i) => ({
@@ -103,7 +104,8 @@ describe("listProducts", () => {
     }));
     for (let i = 0; i < rows.length; i += 200) await database.db.insertInto("products").values(rows.slice(i, i + 200)).execute();
     expect(await catalog.listProducts({ limit: "12" }, visitor)).toMatchObject({ total: TOTAL_CAP, totalCapped: true, hasMore: true });
-    expect(await catalog.listProducts({ q: "bulk" }, visitor)).toMatchObject({ total: TOTAL_CAP, totalCapped: true, hasMore: true });
+    // A search counts no further than it reads to rank the page: one window, and more beyond.
+    expect(await catalog.listProducts({ q: "bulk" }, visitor)).toMatchObject({ total: RANK_WINDOW, totalCapped: true, hasMore: true });
   });
 
   it("filters by category and shows each product's first image", async () => {

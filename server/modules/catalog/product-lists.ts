@@ -73,7 +73,7 @@ async function queryProducts(ctx: Pick<CatalogContext, "db" | "search">, query: 
   let paged = filtered;
   const after = query.after ? decodeCursor(query.after) : undefined;
   // An offset (old clients, at most API_MAX_OFFSET) skips keys in the index alone, then reads its page by key:
-  // skipping whole rows with their joins cost 0.1 s at 10,000 on PostgreSQL.
+  // skipping whole rows with their joins cost 0.1 s at offset 10,000 on PostgreSQL.
   const start = !after && query.offset > 0 ? await keyAtOffset(filtered, query.offset) : undefined;
   if (after) {
     // The `>=` alone bounds the index range where the page starts; the OR alone would leave the planner a scan.

@@ -32,6 +32,10 @@ export const productsApi = (catalog: CatalogService, productEvents: ProductEvent
     "/",
     describeRoute({
       summary: "List products, oldest first (by key: pass nextCursor as `after`), optionally searched (q, ranked, typos forgiven) or filtered by category",
+      description:
+        "Page with `after` (the nextCursor of the page before): it costs the same at any depth. `offset` is served up to " +
+        "1,000 only (beyond, a 400 pointing to `after`): an offset costs the rows it skips, and no list counts or search " +
+        "ranks past 1,000 anyway. A search pages by offset within its ranked matches and has no nextCursor.",
       parameters: parameters(productListQuerySchema, "query"),
       responses: { 200: json(productPageSchema, "A page of products"), ...problems(400, 429), ...notModified },
     }),

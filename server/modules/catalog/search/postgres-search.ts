@@ -20,6 +20,27 @@ export function createPostgresSearchIndex(db: Kysely<DB>): SearchIndex {
     return rows.rows.map((row) => ({ ...row, order: new Date(row.order).toISOString() }));
   }
 
+  /**
+   * The conditions of a match in any field: in the name and description together, or (for the few categories whose
+   * name has a word of the search) in the category's products, each checked for the other words.
+   */
+  async function anyField(groups: string[][]): Promise<{ inDocument: RawBuilder<unknown>; inCategory?: RawBuilder<unknown> }> {
+    const document = sql`lower(name || ' ' || description)`;
+    const inDocument = everyGroup(groups, document);
+    const categories = await sql<{ id: string; name: string }>`
+      ${plannedPerRun} select id, lower(name) as name from categories where lower(name) like any(${patterns(groups.flat())})`.execute(db);
+    if (categories.rows.length === 0) return { inDocument };
+    const ids = categories.rows.map((c) => c.id);
+    const perGroup = sql.join(
+      groups.map((group) => {
+        const named = ids.filter((_, i) => group.some((word) => categories.rows[i]!.name.includes(word)));
+        const inCategory = named.length > 0 ? sql`category_id in (${sql.join(named)})` : sql`false`;
+        return sql`(${inCategory} or ${document} like any(${patterns(group)}))`;
+      }),
+      sql` and `,
+    );
+    return { inDocument, inCategory: sql`category_id in (${sql.join(ids)}) and ${perGroup}` };
+  }
   return {
     async byName(groups, cap) {
       // Every group is in the name, so ranking needs no category: no join for the planner to misjudge.
@@ -29,28 +50,12 @@ export function createPostgresSearchIndex(db: Kysely<DB>): SearchIndex {
     },
 
     async byAnyField(groups, cap) {
-      const document = sql`lower(name || ' ' || description)`;
-      const inDocument = read(sql`select id, name, created_at, category_id from products where ${everyGroup(groups, document)} limit ${cap}`);
-      // A product also has a word through its category's name: the (few) categories that have one are found first,
-      // then their products by the category index, each checked for the other words.
-      const categories = await sql<{ id: string; name: string }>`
-        ${plannedPerRun} select id, lower(name) as name from categories where lower(name) like any(${patterns(groups.flat())})`.execute(db);
-      if (categories.rows.length === 0) return inDocument;
-      const ids = categories.rows.map((c) => c.id);
-      const perGroup = sql.join(
-        groups.map((group) => {
-          const named = ids.filter((_, i) => group.some((word) => categories.rows[i]!.name.includes(word)));
-          const inCategory = named.length > 0 ? sql`category_id in (${sql.join(named)})` : sql`false`;
-          return sql`(${inCategory} or ${document} like any(${patterns(group)}))`;
-        }),
-        sql` and `,
-      );
-      const inCategory = read(
-        sql`select id, name, created_at, category_id from products where category_id in (${sql.join(ids)}) and ${perGroup} limit ${cap}`,
-      );
-      return [...(await inDocument), ...(await inCategory)];
+      const { inDocument, inCategory } = await anyField(groups);
+      const fromDocument = read(sql`select id, name, created_at, category_id from products where ${inDocument} limit ${cap}`);
+      if (!inCategory) return fromDocument;
+      const fromCategory = read(sql`select id, name, created_at, category_id from products where ${inCategory} limit ${cap}`);
+      return [...(await fromDocument), ...(await fromCategory)];
     },
-
     async termsLike(word, limit) {
       const rows = await sql<{ term: string }>`
         ${plannedPerRun} select term from search_terms where term % ${word} order by similarity(term, ${word}) desc limit ${limit}`.execute(db);

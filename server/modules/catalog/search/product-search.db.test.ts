@@ -3,6 +3,7 @@ import { createCategory, createProduct } from "../../../../tests/support/factori
 import { createTestDatabase, type TestDatabase } from "../../../../tests/support/test-database.ts";
 import { seedSampleData } from "../seed.ts";
 import { createProductSearch, type ProductSearch } from "./product-search.ts";
+import { RANK_WINDOW } from "./ranked-search.ts";
 
 // Runs on SQLite (FTS5 trigram) and on PostgreSQL (pg_trgm): the same cases, through the one interface.
 
@@ -99,6 +100,44 @@ describe("ranking", () => {
     expect(first.ids).toHaveLength(2);
     expect(first.total).toBe(5);
     expect(new Set([...first.ids, ...rest.ids]).size).toBe(5);
+  });
+});
+
+describe("a word more products have than one ranked window", () => {
+  const count = RANK_WINDOW * 2 + 20;
+  beforeEach(async () => {
+    const category = await createCategory(database.db, { name: "Shelf" });
+    const at = Date.parse("2031-01-01T00:00:00Z");
+    const rows = Array.from({ length: count }, (_, i) => ({
+      id: `many-${String(i).padStart(3, "0")}`,
+      // Names of different lengths, so that ranking by likeness reorders each window.
+      name: `Quillwort ${"x".repeat(i % 7)} ${i}`,
+      description: "A fern ally.",
+      price_paise: 100,
+      stock: 1,
+      category_id: category.id,
+      created_at: new Date(at + i).toISOString(),
+      updated_at: new Date(at + i).toISOString(),
+    }));
+    await database.db.insertInto("products").values(rows).execute();
+  });
+
+  it("pages through every match once, in pages of 12 by offset, however many windows the pages span", async () => {
+    const seen: string[] = [];
+    for (let offset = 0; offset < count; offset += 12) seen.push(...(await search.search("quillwort", { limit: 12, offset })).ids);
+    expect(seen).toHaveLength(count);
+    expect(new Set(seen).size).toBe(count);
+  });
+
+  it("answers a later page with the products a one-page read of the same windows ranks there", async () => {
+    const whole = await search.search("quillwort", { limit: RANK_WINDOW * 2, offset: 0 });
+    const page = await search.search("quillwort", { limit: 12, offset: RANK_WINDOW + 6 });
+    expect(page.ids).toEqual(whole.ids.slice(RANK_WINDOW + 6, RANK_WINDOW + 18));
+  });
+
+  it("counts the first page's window with more beyond, and every match exactly once a page reads them all", async () => {
+    expect(await search.search("quillwort", { limit: 12, offset: 0 })).toMatchObject({ total: RANK_WINDOW, totalCapped: true });
+    expect(await search.search("quillwort", { limit: 12, offset: count - 5 })).toMatchObject({ ids: { length: 5 }, total: count, totalCapped: false });
   });
 });
 

@@ -5,17 +5,17 @@ import { createRankedSearch } from "./ranked-search.ts";
 import { createSqliteSearchIndex } from "./sqlite-search.ts";
 
 /**
- * Search ranks at most this many products: the work of one search stays the same however many plants match a
- * common word, and the shop says "1,000+" rather than counting them all (docs/decisions/026-catalog-search.md).
+ * Search ranks at most this many products, the deepest page it answers: the work of one search stays bounded however
+ * many plants match a common word (docs/decisions/026-catalog-search.md; a page reads only its windows, 042).
  */
 export const SEARCH_RESULT_CAP = 1000;
 
 export interface SearchPage {
   /** Product ids, best match first. */
   ids: string[];
-  /** How many products matched, at most SEARCH_RESULT_CAP. */
+  /** How many matches were read to rank this page (at most SEARCH_RESULT_CAP): all of them unless totalCapped. */
   total: number;
-  /** True when more than SEARCH_RESULT_CAP matched (the total shown is then "1,000+"). */
+  /** True when more than `total` matched: nothing is counted past the windows a page reads ("64+"). */
   totalCapped: boolean;
 }
 

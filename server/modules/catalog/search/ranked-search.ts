@@ -1,4 +1,4 @@
-import { SEARCH_RESULT_CAP, type ProductSearch, type SearchPage } from "./product-search.ts";
+import { SEARCH_RESULT_CAP, type ProductSearch } from "./product-search.ts";
 import { allowedEdits, MIN_INDEXED_WORD, nearestVariants, queryWords, VARIANT_CANDIDATES } from "./query-words.ts";
 
 /** A product a search found, with what ranking needs (nothing long: no description). */
@@ -11,15 +11,15 @@ export interface Candidate {
 }
 
 /**
- * What each database answers; every call reads at most `cap` rows from its own index. A group is the words one word
- * of the search may stand for (itself, or its vocabulary variants when typos are forgiven); a product matches when
- * every group has a word in it.
+ * What each database answers; every read stops at `limit` rows of its own index. A group is the words one word of
+ * the search may stand for (itself, or its vocabulary variants when typos are forgiven); a product matches when every
+ * group has a word in it.
  */
 export interface SearchIndex {
-  /** Products whose name has every group, from the index over names. */
-  byName(groups: string[][], cap: number): Promise<Candidate[]>;
-  /** Products that have every group in their name, description or category name. */
-  byAnyField(groups: string[][], cap: number): Promise<Candidate[]>;
+  /** Products whose name has every group, from the index over names, in that index's order. */
+  byName(groups: string[][], limit: number): Promise<Candidate[]>;
+  /** Products that have every group in their name, description or category name, in the index's order. */
+  byAnyField(groups: string[][], limit: number): Promise<Candidate[]>;
   /** Vocabulary words sharing trigrams with `word`, most alike first. */
   termsLike(word: string, limit: number): Promise<string[]>;
   /** Ids of products whose lower-cased name starts with `prefix`, in name order (words too short for trigrams). */
@@ -27,50 +27,71 @@ export interface SearchIndex {
 }
 
 /**
- * The search both databases share; only the index reads differ (docs/decisions/026-catalog-search.md).
+ * How many candidates are ranked together. The matches are laid out in the index's order, names first, and ranked
+ * a window at a time: a page reads only the windows up to its end, so a search costs the page asked for, not the
+ * (up to SEARCH_RESULT_CAP) matches of a common word, and a later page never repeats nor skips a product of an
+ * earlier one. Larger than every page a shopper asks for at once (the API's 50 + 1; the shop's fifth page, 61).
+ */
+export const RANK_WINDOW = 64;
+
+/**
+ * The search both databases share; only the index reads differ (docs/decisions/026-catalog-search.md, 042).
  *
- * Names first: a product named by every word outranks any other, so when the name index alone yields more than the
- * cap, no other field is read. Otherwise descriptions and category names add theirs (at most the cap again). A
- * search whose words find nothing as typed is tried again with each word widened to the vocabulary words one or two
- * edits away, against names, then, if still nothing, against every field. The at most 2 × (CAP + 1) candidates are
- * ranked here, the same way on both databases: per word 4 in the name, 2 in the category, 1 in the description, plus
- * the trigram similarity of the name to the search, then the older product first.
+ * The windows up to the page's end are read, one row more: names first (a product named by every word outranks any
+ * other), descriptions and category names after them. A search whose words find nothing as typed is tried again
+ * with each word widened to the vocabulary words one or two edits away, against names, then, if still nothing,
+ * against every field. Each window is ranked here, the same way on both databases: per word 4 in the name, 2 in the
+ * category, 1 in the description, plus the trigram similarity of the name to the search, then the older product
+ * first. Nothing is counted past what was read: counting a common word's matches up to 1,000 cost more than the
+ * whole search (17–47 ms on PostgreSQL at 100,000 products), so the total is "at least" what was read.
  */
 export function createRankedSearch(index: SearchIndex): ProductSearch {
-  const cap = SEARCH_RESULT_CAP + 1;
-
-  async function gather(groups: string[][]): Promise<Candidate[]> {
-    const named = await index.byName(groups, cap);
-    if (named.length >= cap) return named;
-    return merge(named, await index.byAnyField(groups, cap));
-  }
-
   async function variantsOf(word: string): Promise<string[]> {
     if (allowedEdits(word) === 0) return [];
     return nearestVariants(word, await index.termsLike(word, VARIANT_CANDIDATES));
   }
-
+  /**
+   * The first `length` matches in the order windows are cut from: names, then the other fields' matches; `more` when
+   * a read found more than `length` (each reads one row past it), so that the total is known to be larger.
+   */
+  async function laidOut(groups: string[][], namesOnly: boolean, length: number): Promise<{ found: Candidate[]; more: boolean }> {
+    const named = await index.byName(groups, length + 1);
+    if (namesOnly || named.length > length) return { found: named.slice(0, length), more: named.length > length };
+    // Every name match is in `named`: at most that many of these are names, so `length + 1` rows of the other fields
+    // hold the others that come next, whatever the length (a later page's windows start as an earlier page's did).
+    const all = merge(named, await index.byAnyField(groups, length + 1));
+    return { found: all.slice(0, length), more: all.length > length };
+  }
   return {
     async search(q, page) {
       const words = queryWords(q);
       if (words.length === 0) return { ids: [], total: 0, totalCapped: false };
       const indexed = words.filter((word) => word.length >= MIN_INDEXED_WORD);
-      if (indexed.length === 0) return toPage(await index.byNamePrefix(words.join(" "), cap), page);
-
-      const text = words.join(" ");
-      const exact = indexed.map((word) => [word]);
-      let found = await gather(exact);
-      let groups = exact;
-      if (found.length === 0) {
-        const widened = await Promise.all(indexed.map(async (word) => [word, ...(await variantsOf(word))]));
-        if (widened.some((group) => group.length > 1)) {
-          groups = widened;
+      if (indexed.length === 0) {
+        const ids = await index.byNamePrefix(words.join(" "), SEARCH_RESULT_CAP + 1);
+        return { ids: ids.slice(page.offset, page.offset + page.limit), total: Math.min(ids.length, SEARCH_RESULT_CAP), totalCapped: ids.length > SEARCH_RESULT_CAP };
+      }
+      // The windows up to the page's end: at least one, at most the cap.
+      const windows = Math.max(1, Math.ceil((page.offset + page.limit) / RANK_WINDOW));
+      const length = Math.min(windows * RANK_WINDOW, SEARCH_RESULT_CAP);
+      let groups = indexed.map((word) => [word]);
+      let read = await laidOut(groups, false, length);
+      if (read.found.length === 0) {
+        const variants = await Promise.all(indexed.map(variantsOf));
+        if (variants.some((found) => found.length > 0)) {
+          // A single word just found nothing anywhere: only its variants are looked for (an index reads every phrase
+          // of a group, and the longer the word, the more it costs to find it absent).
+          groups = indexed.length === 1 ? [variants[0]!] : indexed.map((word, i) => [word, ...variants[i]!]);
           // Typo variants are read from names first: that is where a shopper's words are, and the name index is small.
-          found = await index.byName(groups, cap);
-          if (found.length === 0) found = await index.byAnyField(groups, cap);
+          read = await laidOut(groups, true, length);
+          if (read.found.length === 0) read = await laidOut(groups, false, length);
         }
       }
-      return toPage(rank(found, groups, text), page);
+      const text = words.join(" ");
+      const ranked: string[] = [];
+      for (let at = 0; at < read.found.length; at += RANK_WINDOW) ranked.push(...rank(read.found.slice(at, at + RANK_WINDOW), groups, text));
+      // What was read is the total, exact when nothing is left; past it, "at least" (nothing is counted beyond).
+      return { ids: ranked.slice(page.offset, page.offset + page.limit), total: read.found.length, totalCapped: read.more };
     },
   };
 }
@@ -78,14 +99,6 @@ export function createRankedSearch(index: SearchIndex): ProductSearch {
 function merge(first: Candidate[], second: Candidate[]): Candidate[] {
   const seen = new Set(first.map((c) => c.id));
   return [...first, ...second.filter((c) => !seen.has(c.id) && (seen.add(c.id), true))];
-}
-
-function toPage(ids: string[], page: { limit: number; offset: number }): SearchPage {
-  return {
-    ids: ids.slice(page.offset, page.offset + page.limit),
-    total: Math.min(ids.length, SEARCH_RESULT_CAP),
-    totalCapped: ids.length > SEARCH_RESULT_CAP,
-  };
 }
 
 /** Best first: where each word was found, then how alike the name is to the search, then the older product. */
