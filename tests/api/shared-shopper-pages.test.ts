@@ -141,4 +141,51 @@ describe("pages shared by signed-in shoppers", () => {
     const shared = await get("/", other.cookie);
     expect(shared.html).not.toContain(person.user.id);
   });
+
+  it("answers a kept shared page from the server's front with the headers and bytes the app sent for the person, and a request id of its own", async () => {
+    const plant = await newPlant();
+    const person = await signedIn({ name: "Front Door" });
+    await shop.app.services.cart.addToCart(person.user, { productId: plant.id });
+    const served = await shop.app.listen();
+    // The first request goes through the app, which renders and keeps the page with the headers it sent.
+    const first = await fetch(`${served}/shop`, { headers: { Cookie: person.cookie } });
+    const firstHtml = await first.text();
+    const front = await fetch(`${served}/shop`, { headers: { Cookie: person.cookie } });
+    const html = await front.text();
+    expect(first.headers.get(SHARED_HIT)).toBeNull();
+    expect(front.headers.get(SHARED_HIT)).toBe("hit");
+    const sent = (response: Response) => [...response.headers].filter(([name]) => !/^(x-request-id|date|x-shared-page-cache|content-length|transfer-encoding)$/.test(name));
+    expect(sent(front)).toEqual(sent(first));
+    expect(front.headers.get("cache-control")).toBe("private, no-store");
+    expect(front.headers.get("x-request-id")).not.toBe(first.headers.get("x-request-id"));
+    expect(html).toBe(firstHtml);
+    expect(html).toContain('aria-label="Cart, 1 item"');
+    expect(html).toContain('title="Front Door"');
+  });
+
+  it("leaves a session due to slide to the app, which slides it and still answers from the shared render", async () => {
+    const person = await signedIn();
+    const served = await shop.app.listen();
+    await fetch(`${served}/`, { headers: { Cookie: person.cookie } });
+    // Five days of its seven idle ones left: Better Auth's daily slide is due.
+    const fiveDays = new Date(Date.now() + 5 * 24 * 60 * 60 * 1000).toISOString();
+    await shop.app.database.db.updateTable("sessions").set({ expiresAt: fiveDays }).where("userId", "=", person.user.id).execute();
+    const slid = await fetch(`${served}/`, { headers: { Cookie: person.cookie } });
+    expect(slid.headers.getSetCookie().some((cookie) => cookie.startsWith("plant-shop.session_token="))).toBe(true);
+    expect(slid.headers.get(SHARED_HIT)).toBe("hit");
+    expect(await slid.text()).toContain(`href="/profile/${person.user.id}"`);
+  });
+
+  it("gives a signed-out session the visitor's page and ends its cookie, also when the shared page is kept", async () => {
+    const person = await signedIn();
+    const served = await shop.app.listen();
+    await fetch(`${served}/shop`, { headers: { Cookie: person.cookie } });
+    await shop.app.database.db.deleteFrom("sessions").where("userId", "=", person.user.id).execute();
+    const after = await fetch(`${served}/shop`, { headers: { Cookie: person.cookie } });
+    const html = await after.text();
+    expect(after.headers.get(SHARED_HIT)).toBeNull();
+    expect(html).toContain(">Login");
+    expect(html).not.toContain(person.user.id);
+    expect(after.headers.getSetCookie().some((cookie) => /^plant-shop\.session_token=;.*Max-Age=0/i.test(cookie))).toBe(true);
+  });
 });

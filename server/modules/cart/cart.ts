@@ -13,7 +13,7 @@ import { ConflictError, InvalidInputError, NotFoundError, parseInput, Unauthoriz
 import type { RateLimiter } from "../../platform/rate-limit/rate-limit.ts";
 import type { SessionUser } from "../../platform/session-user.ts";
 import { coverImages, productsForLines } from "../catalog/index.ts";
-import { summariseCart, toCartLine } from "./cart-summary.ts";
+import { lineProblem, summariseCart, toCartLine } from "./cart-summary.ts";
 import { createVisitorCartOperations } from "./visitor-cart.ts";
 
 export { cartFingerprint, lineProblem } from "./cart-summary.ts";
@@ -65,6 +65,15 @@ const cartWithProducts = compiledOnce((db, { userId }: { userId: string }) =>
     .where("ci.user_id", "=", userId)
     .orderBy("ci.created_at")
     .orderBy("ci.id"),
+);
+
+/** What the cart icon's count reads of each line: its quantity and its product's stock, no prices or pictures. */
+const linesToCount = compiledOnce((db, { userId }: { userId: string }) =>
+  db
+    .selectFrom("cart_items as ci")
+    .leftJoin(productsForLines(db).as("p"), "p.id", "ci.product_id")
+    .select(["ci.quantity", "p.id as product_id", "p.name", "p.stock"])
+    .where("ci.user_id", "=", userId),
 );
 
 /** The product, and the shopper's line of it if there is one: what an add reads and stores from. */
@@ -146,9 +155,14 @@ export function createCartService(
       return readCart(owner(viewer, c.fetchPrefix).id);
     },
 
-    /** The navigation's cart icon: the same count as the summary's 'Items (n)'. */
+    /**
+     * The navigation's cart icon, on nearly every signed-in page: the same count as the summary's 'Items (n)'
+     * (units of the lines that can be ordered), read without the prices and pictures the cart page needs.
+     */
     async countItems(viewer: SessionUser | null): Promise<number> {
-      return viewer ? (await readCart(viewer.id)).itemCount : 0;
+      if (!viewer) return 0;
+      const rows = await linesToCount.execute(db, { userId: viewer.id });
+      return rows.reduce((n, row) => (lineProblem(row.product_id ? { name: row.name ?? "", stock: row.stock ?? 0 } : null, row.quantity) === null ? n + row.quantity : n), 0);
     },
 
     /** A new product enters with quantity 1 (or as asked); one already there goes up — never beyond the stock. */
