@@ -26,7 +26,7 @@ function anonymousCache(kind: { types: RegExp; answers: CachedAnswers; hitHeader
       types: kind.types,
       hitHeader: kind.hitHeader,
       scopeOf: (path) => rules.scopeOf(kind.answers, path),
-      invalidation: (change) => rules.invalidation(change),
+      invalidation: (change) => rules.invalidation(change, kind.answers),
       ...(now ? { now } : {}),
     });
 }
