@@ -32,7 +32,12 @@ export interface StoredAnswer {
    * The headers the whole chain sent with the answer that stored it (security headers, Vary, ETag…), flat name/value
    * lists for node's writeHead, for a 200 and for a 304; set by front-cache.ts's capture, which alone reads them.
    */
-  wire?: { ok: string[]; notModified: string[] };
+  wire?: {
+    ok: string[];
+    notModified: string[];
+    /** The full header list of a hit in each encoding ("" for none), request id last, made on first use (front-cache.ts). */
+    hits?: Partial<Record<Encoding | "", string[]>>;
+  };
   bytes: number;
   expiresAt: number;
   /** now() when the making of this answer began: a change after it may be missing from it. */
