@@ -6,6 +6,7 @@ import autocannon from "autocannon";
 import { benchCheckout } from "./checkout.ts";
 import { printFirstLoads } from "./first-load-js.ts";
 import { benchLighthouse, printLighthouse } from "./lighthouse.ts";
+import { benchSale } from "./sale.ts";
 import { benchScale } from "./scale.ts";
 import { benchStartup } from "./startup.ts";
 import { PRODUCTION_NODE_FLAGS } from "../tests/support/server-env.ts";
@@ -261,6 +262,9 @@ async function main() {
   }
 
   console.log(`peak resident memory of the shop under this load: ${peakRendering.toFixed(1)} MB rendering every page, ${peakCached.toFixed(1)} MB with the caches (goal ≤ 250 MB)`);
+
+  // A product page while the owner edits its stock 20 times a second, against the same page quiet (bench/sale.ts).
+  await benchSale();
   if (THROUGHPUT_ONLY) return;
 
   // What each page's first load downloads (from the build `npm run bench` just made).

@@ -76,7 +76,7 @@ describe("the anonymous page cache", () => {
     await page(unchanged);
     expect((await page(changed)).response.headers.get("x-page-cache")).toBe("hit");
 
-    app.infrastructure.changes.publish(app.database.db, { type: "product", productId: "p-1", aspects: ["stock"] });
+    app.infrastructure.changes.publish(app.database.db, { type: "product", productId: "p-1", aspects: ["details"] });
     expect((await page(changed)).body).toContain("render 4");
     expect((await page(`${changed}.data`)).body).toContain("render 5");
     expect((await page(unchanged)).response.headers.get("x-page-cache")).toBe("hit");
@@ -126,7 +126,7 @@ describe("the anonymous page cache", () => {
     let publishDuringRender = true;
     const slowPages: PageHandler = async (c, given) => {
       // The change commits while this render is under way: what it read may be from before it.
-      if (publishDuringRender) app.infrastructure.changes.publish(app.database.db, { type: "product", productId: "p-1", aspects: ["stock"] });
+      if (publishDuringRender) app.infrastructure.changes.publish(app.database.db, { type: "product", productId: "p-1", aspects: ["details"] });
       publishDuringRender = false;
       return pages(c, given);
     };

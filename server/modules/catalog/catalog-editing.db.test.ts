@@ -275,13 +275,27 @@ describe("editing while plants sell", () => {
 });
 
 describe("setStock", () => {
-  it("sets a whole number ≥ 0, refuses anything else, and announces the stock change", async () => {
+  it("sets a whole number ≥ 0, refuses anything else, and announces the stock change (without the stock it replaced, as a possible change of availability)", async () => {
     const plant = await createProduct(database.db, { stock: 3 });
     await service.setStock(admin, { productId: plant.id }, { stock: "12" });
     expect((await productRow(plant.id))?.stock).toBe(12);
     await expect(service.setStock(admin, { productId: plant.id }, { stock: "-4" })).rejects.toThrow(adminMessages.productForm.stockInvalid);
     await expect(service.setStock(shopper, { productId: plant.id }, { stock: "1" })).rejects.toBeInstanceOf(ForbiddenError);
-    expect(published).toEqual([{ type: "product", productId: plant.id, aspects: ["stock"] }]);
+    expect(published).toEqual([{ type: "product", productId: plant.id, aspects: ["stock", "availability"] }]);
+  });
+
+  it("announces a change of availability exactly when the stock it replaced (stockBefore) and the new one differ in being zero", async () => {
+    const plant = await createProduct(database.db, { stock: 3 });
+    await service.setStock(admin, { productId: plant.id }, { stock: "5", stockBefore: "3" });
+    await service.setStock(admin, { productId: plant.id }, { stock: "0", stockBefore: "5" });
+    await service.setStock(admin, { productId: plant.id }, { stock: "0", stockBefore: "0" });
+    await service.setStock(admin, { productId: plant.id }, { stock: "2", stockBefore: "0" });
+    expect(published.map((change) => (change.type === "product" ? change.aspects : []))).toEqual([
+      ["stock"],
+      ["stock", "availability"],
+      ["stock"],
+      ["stock", "availability"],
+    ]);
   });
 });
 

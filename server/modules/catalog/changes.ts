@@ -2,8 +2,11 @@
 // feed) so that the platform names no feature. Publishers (admin, orders, reviews, accounts) and listeners
 // (live product pages, the caches, sitemaps) are type-checked against this declaration.
 
-/** stock: an order placed or cancelled, an admin edit; deleted: gone from the shop. */
-export type ProductAspect = "stock" | "details" | "images" | "reviews" | "deleted";
+/**
+ * stock: an order placed or cancelled, an admin edit; availability: with it, the stock went from none to some or
+ * from some to none (what a list shows of it: whether it can be bought); deleted: gone from the shop.
+ */
+export type ProductAspect = "stock" | "availability" | "details" | "images" | "reviews" | "deleted";
 
 declare module "../../platform/change-feed/change-feed.ts" {
   interface ChangeTypes {

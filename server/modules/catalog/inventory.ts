@@ -18,8 +18,8 @@ export interface StockTaking {
 }
 
 /**
- * Takes the line's quantity from the product's stock only if the stock covers it, answering the price it found (no
- * row when it did not: not enough stock, or no such product). On PostgreSQL the row stays locked until commit. A
+ * Takes the line's quantity from the product's stock only if the stock covers it, answering the price it found and
+ * the stock left (no row when it did not: not enough stock, or no such product). On PostgreSQL the row stays locked until commit. A
  * query fragment (its values may be compiledOnce's stand-ins): to run alone or as a CTE of the caller's statement.
  */
 export function stockTaking(from: QueryCreator<DB>, { productId, quantity, now }: StockTaking) {
@@ -28,7 +28,7 @@ export function stockTaking(from: QueryCreator<DB>, { productId, quantity, now }
     .set({ stock: sql`stock - ${quantity}`, updated_at: now })
     .where("id", "=", productId)
     .where("stock", ">=", quantity)
-    .returning(["price_paise"]);
+    .returning(["price_paise", "stock"]);
 }
 
 /** The product's name and stock now (undefined once deleted): why a line could not be taken. */
@@ -36,13 +36,18 @@ export function readStock(from: Kysely<DB>, productId: string): Promise<{ name: 
   return from.selectFrom("products").select(["name", "stock"]).where("id", "=", productId).executeTakeFirst();
 }
 
-/** Puts `quantity` back into the product's stock (a cancelled order's line), inside the caller's transaction. */
-export async function putBackStock(trx: Kysely<DB>, productId: string, quantity: number): Promise<void> {
-  await trx
+/**
+ * Puts `quantity` back into the product's stock (a cancelled order's line), inside the caller's transaction. Answers
+ * whether the product was out of stock before (it can be bought again), read from the row it wrote.
+ */
+export async function putBackStock(trx: Kysely<DB>, productId: string, quantity: number): Promise<{ backInStock: boolean }> {
+  const row = await trx
     .updateTable("products")
     .set({ stock: sql`stock + ${quantity}`, updated_at: new Date().toISOString() })
     .where("id", "=", productId)
-    .execute();
+    .returning("stock")
+    .executeTakeFirst();
+  return { backInStock: row !== undefined && row.stock === quantity };
 }
 
 /** A new product's row, its first stock and price with it (the owner's product form). */

@@ -36,7 +36,7 @@ export function createSitemapService(db: Kysely<DB>, changes: ChangeFeed, { urls
   changes.subscribe((change) => {
     // Stock, reviews and profiles move no address: the files' list and the pages file stay as they are.
     if (change.type === "profile") return;
-    if (change.type === "product" && change.aspects.every((aspect) => aspect === "stock" || aspect === "reviews")) return;
+    if (change.type === "product" && change.aspects.every((aspect) => aspect === "stock" || aspect === "availability" || aspect === "reviews")) return;
     generation++;
     layout = undefined;
   });

@@ -13,7 +13,10 @@ export async function setStock(ctx: Pick<CatalogEditingContext, "database" | "ch
   const { stock, stockBefore } = parseInput(stockUpdateSchema, input);
   return inWriteTransaction(ctx.database, async (trx) => {
     await setStockInPlace(trx, productId, stock, stockBefore);
-    ctx.changes.publish(trx, { type: "product", productId, aspects: ["stock"] });
+    // The write happened only if the stock was still `stockBefore`, so whether the product went in or out of stock
+    // is known exactly; without it, it is announced as if it had (lists are made again: always safe).
+    const crossed = stockBefore === undefined || stockBefore > 0 !== stock > 0;
+    ctx.changes.publish(trx, { type: "product", productId, aspects: crossed ? ["stock", "availability"] : ["stock"] });
     return { productId, stock };
   });
 }

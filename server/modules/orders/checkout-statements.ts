@@ -127,5 +127,5 @@ export const takeLineStockAndCountDay = compiledOnce((db, line: TakenLine) =>
     .with("taken", (q) => stockTaking(q, line))
     .with("counted", (q) => placedOrderCount(q, line.day, line.totalPaise, q.selectFrom("taken").select(sql`1`.as("one"))))
     .selectFrom("taken")
-    .select("price_paise"),
+    .select(["price_paise", "stock"]),
 );

@@ -76,7 +76,7 @@ async function returnStock(ctx: Pick<StatusContext, "changes">, trx: Kysely<DB>,
   const lines = await trx.selectFrom("order_lines").select(["product_id", "quantity"]).where("order_id", "=", orderId).orderBy("product_id").execute();
   for (const line of lines) {
     if (!line.product_id) continue;
-    await putBackStock(trx, line.product_id, line.quantity);
-    ctx.changes.publish(trx, { type: "product", productId: line.product_id, aspects: ["stock"] });
+    const { backInStock } = await putBackStock(trx, line.product_id, line.quantity);
+    ctx.changes.publish(trx, { type: "product", productId: line.product_id, aspects: backInStock ? ["stock", "availability"] : ["stock"] });
   }
 }

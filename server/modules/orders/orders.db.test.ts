@@ -470,6 +470,19 @@ describe("announcing stock changes on the change feed", () => {
     stop();
   });
 
+  it("says the product went out of stock when an order takes its last one, and back in stock when a cancellation returns it", async () => {
+    const fern = await createProduct(app.database.db, { stock: 2 });
+    const user = await shopper();
+    await app.services.cart.addToCart(user, { productId: fern.id, quantity: 2 });
+    const { heard, stop } = listen();
+    const order = await app.services.orders.placeOrder(user, checkoutInput());
+    expect(heard.map((h) => h.change)).toEqual([{ type: "product", productId: fern.id, aspects: ["stock", "availability"] }]);
+    heard.length = 0;
+    await app.services.orders.cancelOrder(user, order.id);
+    expect(heard.map((h) => h.change)).toEqual([{ type: "product", productId: fern.id, aspects: ["stock", "availability"] }]);
+    stop();
+  });
+
   it("announces nothing when the order's transaction rolls back after taking the stock", async () => {
     const { plant, user } = await shopperWithCart({ stock: 3 }, 2);
     const changes = createLocalChangeFeed();

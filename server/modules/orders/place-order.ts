@@ -287,7 +287,8 @@ async function takeStock(ctx: Pick<CheckoutContext, "database" | "changes">, trx
       throw new ConflictError(problem, { cart: problem });
     }
     if (taken.price_paise !== line.product.price_paise) throw cartChanged();
-    ctx.changes.publish(trx, { type: "product", productId: line.product.id, aspects: ["stock"] });
+    // The last one taken: lists show the plant as no longer for sale (docs/decisions/044).
+    ctx.changes.publish(trx, { type: "product", productId: line.product.id, aspects: taken.stock === 0 ? ["stock", "availability"] : ["stock"] });
   }
   if (!postgres) await countPlacedOrder(trx, count.day, count.totalPaise);
 }

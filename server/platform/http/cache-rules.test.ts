@@ -23,9 +23,9 @@ describe("cache rules", () => {
   it("answers what a change drops by its type's rule, and nothing (so everything goes) for a type no rule claims", () => {
     const rules = createCacheRules();
     rules.onChange("profile", (change) => ({ scopes: [scopeKey("profile", change.userId)], unscoped: false }));
-    expect(rules.invalidation({ type: "profile", userId: "u-1" })).toEqual({ scopes: [scopeKey("profile", "u-1")], unscoped: false });
-    expect(rules.invalidation({ type: "resync" })).toBeUndefined();
-    expect(rules.invalidation({ type: "category", categoryId: "c-1" })).toBeUndefined();
+    expect(rules.invalidation({ type: "profile", userId: "u-1" }, "pages")).toEqual({ scopes: [scopeKey("profile", "u-1")], unscoped: false });
+    expect(rules.invalidation({ type: "resync" }, "pages")).toBeUndefined();
+    expect(rules.invalidation({ type: "category", categoryId: "c-1" }, "pages")).toBeUndefined();
   });
 
   it("refuses a second rule for one change type, which would silently replace the first", () => {

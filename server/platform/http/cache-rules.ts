@@ -6,6 +6,13 @@ export interface Invalidation {
   scopes: readonly string[];
   /** Whether every answer no rule scopes (lists, searches, other pages) goes too, since it may show what changed. */
   unscoped: boolean;
+  /**
+   * Scopes whose entries stay but are marked stale: what changed is shown on them, but a copy one change behind may
+   * still be served while one request makes them again (response-cache.ts, "stale while one refreshes"). For a
+   * change that only moves a number the page also reads live (a product's stock during a sale); never for a
+   * change that alters what an action on the page would do.
+   */
+  refresh?: readonly string[];
 }
 
 /** The two anonymous caches: pages (and their `.data`), and JSON answers. */
@@ -26,23 +33,23 @@ export interface CacheRules {
    */
   scope(answers: CachedAnswers, name: string, pattern: RegExp): void;
   /** Declares what a change of `type` drops. */
-  onChange<T extends Change["type"]>(type: T, drops: (change: Extract<Change, { type: T }>) => Invalidation): void;
+  onChange<T extends Change["type"]>(type: T, drops: (change: Extract<Change, { type: T }>, answers: CachedAnswers) => Invalidation): void;
   /** The scope of an answer at `path`, if a rule claims it. */
   scopeOf(answers: CachedAnswers, path: string): string | undefined;
-  /** What `change` drops; undefined: everything. */
-  invalidation(change: Change): Invalidation | undefined;
+  /** What `change` drops from the cache of `answers`; undefined: everything. */
+  invalidation(change: Change, answers: CachedAnswers): Invalidation | undefined;
 }
 
 export function createCacheRules(): CacheRules {
   const scopes: { answers: CachedAnswers; name: string; pattern: RegExp }[] = [];
-  const drops = new Map<string, (change: Change) => Invalidation>();
+  const drops = new Map<string, (change: Change, answers: CachedAnswers) => Invalidation>();
   return {
     scope(answers, name, pattern) {
       scopes.push({ answers, name, pattern });
     },
     onChange(type, rule) {
       if (drops.has(type)) throw new Error(`cache rules: the change type "${type}" has its rule already`);
-      drops.set(type, rule as (change: Change) => Invalidation);
+      drops.set(type, rule as (change: Change, answers: CachedAnswers) => Invalidation);
     },
     scopeOf(answers, path) {
       for (const rule of scopes) {
@@ -52,8 +59,8 @@ export function createCacheRules(): CacheRules {
       }
       return undefined;
     },
-    invalidation(change) {
-      return drops.get(change.type)?.(change);
+    invalidation(change, answers) {
+      return drops.get(change.type)?.(change, answers);
     },
   };
 }

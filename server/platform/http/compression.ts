@@ -31,6 +31,21 @@ export function isCompressible(contentType: string | null | undefined): boolean 
  */
 export function chooseEncoding(acceptEncoding: string | null | undefined): Encoding | undefined {
   if (!acceptEncoding) return undefined;
+  // Browsers send one of a handful of headers, each on every request: each is worked out once.
+  const known = chosenEncodings.get(acceptEncoding);
+  if (known !== undefined) return known || undefined;
+  const chosen = parseAcceptEncoding(acceptEncoding);
+  if (acceptEncoding.length <= 128) {
+    if (chosenEncodings.size >= 256) chosenEncodings.clear();
+    chosenEncodings.set(acceptEncoding, chosen ?? "");
+  }
+  return chosen;
+}
+
+/** Accept-Encoding headers seen (up to 128 characters), and the encoding each chooses ("" for none); at most 256. */
+const chosenEncodings = new Map<string, Encoding | "">();
+
+function parseAcceptEncoding(acceptEncoding: string): Encoding | undefined {
   const weights = new Map<string, number>();
   for (const part of acceptEncoding.split(",")) {
     const [name = "", ...params] = part.trim().toLowerCase().split(";");

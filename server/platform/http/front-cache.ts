@@ -3,7 +3,7 @@ import type http from "node:http";
 import { createMiddleware } from "hono/factory";
 import type { Logger } from "pino";
 import { forwardedClientIp } from "./client-ip.ts";
-import { chooseEncoding } from "./compression.ts";
+import { chooseEncoding, type Encoding } from "./compression.ts";
 import { externalOrigin } from "./forwarded-origin.ts";
 import type { PlatformEnv } from "./http-env.ts";
 import { logRequest } from "./request-logger.ts";
@@ -21,6 +21,9 @@ const PLAIN_HOST = /^[a-z0-9._-]+(?::(?:[1-5]\d{3,4}|[6-9]\d{3}))?$/;
 const REQUEST_ID = /^[\w\-=]{1,255}$/;
 /** Per-response headers: the front writes its own; the marker of a replay is added as a hit. */
 const NOT_KEPT = /^(x-request-id|content-length|content-encoding|transfer-encoding|date|connection|keep-alive)$/i;
+/** Where a connection keeps its client's address (see clientIpOf). */
+const CLIENT_IP = Symbol("clientIp");
+type Wire = NonNullable<StoredAnswer["wire"]>;
 
 export interface FrontCacheOptions {
   /** The anonymous caches to answer from, each looked up by the request's full URL. */
@@ -50,6 +53,29 @@ export function frontCache({ caches, trustedProxies, logger }: FrontCacheOptions
     const notModified = sent.filter(([name]) => name !== "content-security-policy" && (!own.has(name) || NOT_MODIFIED_HEADERS.test(name)));
     entry.wire = { ok: sent.flat(), notModified: notModified.flat() };
   });
+
+  /**
+   * The whole header list of a hit in one encoding ("" for none), made on its first use and kept with the entry:
+   * per hit only the last value, the request id, is written in. writeHead reads the list at once, so one list per
+   * entry and encoding serves every hit.
+   */
+  const headersOf = (entry: StoredAnswer, wire: Wire, encoding: Encoding | "", body: Buffer): string[] => {
+    const made = wire.hits?.[encoding];
+    if (made) return made;
+    const list = [...wire.ok, entry.hitHeader, "hit", "Content-Length", String(body.byteLength)];
+    if (encoding) list.push("Content-Encoding", encoding);
+    list.push("X-Request-Id", "");
+    (wire.hits ??= {})[encoding] = list;
+    return list;
+  };
+
+  /** Without proxies, the client's address is its connection's: worked out once per connection, not per request. */
+  const clientIpOf = (req: http.IncomingMessage): string | null => {
+    if (trustedProxies > 0) return forwardedClientIp(req.socket.remoteAddress ?? null, header(req, "x-forwarded-for"), trustedProxies);
+    const socket = req.socket as http.IncomingMessage["socket"] & { [CLIENT_IP]?: string | null };
+    if (socket[CLIENT_IP] === undefined) socket[CLIENT_IP] = forwardedClientIp(socket.remoteAddress ?? null, undefined, 0);
+    return socket[CLIENT_IP];
+  };
 
   const keyOf = (req: http.IncomingMessage) => frontCacheKey(req, trustedProxies);
 
@@ -81,13 +107,15 @@ export function frontCache({ caches, trustedProxies, logger }: FrontCacheOptions
       res.writeHead(304, [...wire.notModified, "X-Request-Id", requestId, entry.hitHeader, "hit"]).end();
     } else {
       const body = encoded || entry.body;
-      const headers = [...wire.ok, "X-Request-Id", requestId, entry.hitHeader, "hit", "Content-Length", String(body.byteLength)];
-      if (encoded) headers.push("Content-Encoding", encoding);
+      const headers = headersOf(entry, wire, encoded ? encoding : "", body);
+      headers[headers.length - 1] = requestId;
       res.writeHead(200, headers).end(body);
     }
     // The line requestLogger writes, through the same asynchronous destination (decision 027).
-    const clientIp = forwardedClientIp(req.socket.remoteAddress ?? null, header(req, "x-forwarded-for"), trustedProxies);
-    logRequest(logger, { requestId, method: req.method === "HEAD" ? "HEAD" : "GET", path: req.url!.replace(/\?.*$/, ""), status, started, clientIp, accountId: null });
+    const target = req.url!;
+    const query = target.indexOf("?");
+    const path = query < 0 ? target : target.slice(0, query);
+    logRequest(logger, { requestId, method: req.method === "HEAD" ? "HEAD" : "GET", path, status, started, clientIp: clientIpOf(req), accountId: null });
     return true;
   };
 

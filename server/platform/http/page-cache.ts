@@ -28,7 +28,7 @@ function anonymousCache(kind: { types: RegExp; answers: CachedAnswers; hitHeader
       ...(kind.admits ? { admits: kind.admits } : {}),
       ...(kind.asStored ? { asStored: true } : {}),
       scopeOf: (path) => rules.scopeOf(kind.answers, path),
-      invalidation: (change) => rules.invalidation(change),
+      invalidation: (change) => rules.invalidation(change, kind.answers),
       ...(now ? { now } : {}),
     });
 }

@@ -15,7 +15,7 @@ function appWithCache(maxBytes: number, size: number) {
   rules.scope("json", "product", /^\/product\/(\w+)$/);
   rules.onChange("product", (change) => ({ scopes: [scopeKey("product", change.productId)], unscoped: true }));
   const scopeOf = (path: string) => rules.scopeOf("json", path);
-  app.use(responseCache({ ttlMs: 60_000, maxBytes, types: /^application\/json/, scopeOf, invalidation: rules.invalidation, hitHeader: "X-Hit", changes }));
+  app.use(responseCache({ ttlMs: 60_000, maxBytes, types: /^application\/json/, scopeOf, invalidation: (change) => rules.invalidation(change, "json"), hitHeader: "X-Hit", changes }));
   app.get("*", (c) => {
     made.set(c.req.path, (made.get(c.req.path) ?? 0) + 1);
     return c.json({ path: c.req.path, padding: "x".repeat(size) });

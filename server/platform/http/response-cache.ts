@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler, Next } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { Change, ChangeFeed } from "../change-feed/change-feed.ts";
 import type { Invalidation } from "./cache-rules.ts";
@@ -32,9 +32,21 @@ export interface StoredAnswer {
    * The headers the whole chain sent with the answer that stored it (security headers, Vary, ETag…), flat name/value
    * lists for node's writeHead, for a 200 and for a 304; set by front-cache.ts's capture, which alone reads them.
    */
-  wire?: { ok: string[]; notModified: string[] };
+  wire?: {
+    ok: string[];
+    notModified: string[];
+    /** The full header list of a hit in each encoding ("" for none), request id last, made on first use (front-cache.ts). */
+    hits?: Partial<Record<Encoding | "", string[]>>;
+  };
   bytes: number;
   expiresAt: number;
+  /** now() when the making of this answer began: a change after it may be missing from it. */
+  madeAt: number;
+  /**
+   * Set by a change that refreshes rather than drops its scope (cache-rules.ts `refresh`): the entry is one change
+   * behind. It is still served while one request makes it again, or until `refreshIntervalMs` after its making began.
+   */
+  stale: boolean;
   /** What it shows, as its cache rules scope it (cache-rules.ts), or UNSCOPED. */
   scope: string;
 }
@@ -64,6 +76,11 @@ export interface ResponseCacheOptions {
    * each answer per request (shared-pages.ts), whose result is no longer the stored entity.
    */
   asStored?: boolean;
+  /**
+   * A stale entry (see StoredAnswer.stale) younger than this is served as it is, without making it again: while
+   * changes keep coming, the answer is made at most once per interval, not once per change. Default 250 ms.
+   */
+  refreshIntervalMs?: number;
 }
 
 /** A response cache's Hono middleware, and its lookup for the front (front-cache.ts). */
@@ -75,6 +92,8 @@ export type ResponseCache = MiddlewareHandler<PlatformEnv> & {
 const PER_RESPONSE_HEADERS = /^(content-security-policy|x-request-id|content-length|content-encoding|etag|transfer-encoding)$/i;
 /** What a 304 carries besides the validator (RFC 9110 §15.4.5): never the CSP, whose nonce belongs to another body. */
 export const NOT_MODIFIED_HEADERS = /^(cache-control|vary|expires|content-location)$/i;
+/** How long a stale entry may be served before one request makes it again (ResponseCacheOptions.refreshIntervalMs). */
+export const REFRESH_INTERVAL_MS = 250;
 /** Bookkeeping per entry besides its bytes (the entry object, the map slot, the front's copy of the headers), roughly. */
 const ENTRY_OVERHEAD = 2048;
 const HTML = /^\s*text\/html/i;
@@ -107,6 +126,7 @@ export function responseCache({
   now = Date.now,
   admits = (c) => isAnonymousRead(c.req.method, c.req.header("cookie"), c.req.header("authorization")),
   asStored = false,
+  refreshIntervalMs = REFRESH_INTERVAL_MS,
 }: ResponseCacheOptions): ResponseCache {
   const entries = new Map<string, StoredAnswer>();
   /** Keys of each scope's entries, to drop them without looking through the whole cache. */
@@ -116,6 +136,14 @@ export function responseCache({
   let generation = 0;
   let allDroppedAt = 0;
   const droppedAt = new Map<string, number>();
+  /** The same for changes that only mark a scope stale: an answer made meanwhile is stored, stale. */
+  let allRefreshedAt = 0;
+  const refreshedAt = new Map<string, number>();
+  /**
+   * Keys of stale entries one request is making again (a single flight): every other request for them is served the
+   * stale copy meanwhile. Holds at most the requests in flight; each key leaves when its request ends, however it ends.
+   */
+  const refreshing = new Set<string>();
 
   const forget = (key: string) => {
     const entry = entries.get(key);
@@ -152,14 +180,27 @@ export function responseCache({
     }
   };
 
+  const markStale = (scopes: readonly string[]) => {
+    if (refreshedAt.size >= 10_000) {
+      refreshedAt.clear();
+      allRefreshedAt = generation;
+    }
+    for (const scope of scopes) {
+      for (const key of scopeKeys.get(scope) ?? []) entries.get(key)!.stale = true;
+      refreshedAt.set(scope, generation);
+    }
+  };
+
   changes?.subscribe((change) => {
     generation++;
     const drops = invalidation(change);
     if (!drops) return clear();
     drop(drops.unscoped ? [...drops.scopes, UNSCOPED] : [...drops.scopes]);
+    if (drops.refresh?.length) markStale(drops.refresh);
   });
 
-  const lookup = (key: string) => {
+  /** The entry for this key if it is within its lifetime, stale or not; counts as a use. */
+  const current = (key: string) => {
     const hit = entries.get(key);
     if (!hit) return undefined;
     if (hit.expiresAt <= now()) {
@@ -171,13 +212,24 @@ export function responseCache({
     entries.set(key, hit);
     return hit;
   };
+  /** Whether this stale entry is due to be made again by the request asking, no other request doing it already. */
+  const dueForRefresh = (key: string, entry: StoredAnswer) => entry.stale && !refreshing.has(key) && now() - entry.madeAt >= refreshIntervalMs;
+
+  /** What may be served for this key as it is: undefined on a miss, and for a stale entry the asking request should make again. */
+  const lookup = (key: string) => {
+    const hit = current(key);
+    return hit && !dueForRefresh(key, hit) ? hit : undefined;
+  };
 
   const middleware = createMiddleware<PlatformEnv>(async (c, next) => {
     if (ttlMs <= 0 || !admits(c)) return next();
     const key = c.req.url;
     const encoding = asStored ? undefined : chooseEncoding(c.req.header("accept-encoding"));
     const ifNoneMatch = asStored ? undefined : c.req.header("if-none-match");
-    const hit = lookup(key);
+    const found = current(key);
+    // A stale entry due to be made again: this request makes it (below), the others meanwhile get the stale copy.
+    const refresh = found !== undefined && dueForRefresh(key, found);
+    const hit = refresh ? undefined : found;
     if (hit) {
       if (encoding && hit.encodable && !hit.encoded[encoding]) {
         const encoded = await encode(hit.body, encoding, "stored");
@@ -193,7 +245,19 @@ export function responseCache({
       return replaceResponse(c, answer(hit, ifNoneMatch, encoding, [[hitHeader, "hit"]], asStored));
     }
 
+    if (!refresh) return make(c, next, key, encoding);
+    refreshing.add(key);
+    try {
+      await make(c, next, key, encoding);
+    } finally {
+      refreshing.delete(key);
+    }
+  });
+
+  /** A miss: the chain makes the answer, stored unless a change of what it shows came while it was made. */
+  const make = async (c: Context<PlatformEnv>, next: Next, key: string, encoding: Encoding | undefined) => {
     const startedAt = generation;
+    const madeAt = now();
     await next();
     const res = c.res;
     const type = res.headers.get("content-type") ?? "";
@@ -208,7 +272,10 @@ export function responseCache({
     if (encodable && encoding) encoded[encoding] = await encode(body, encoding, "stored");
     const headers = [...res.headers.entries()].filter(([name]) => !PER_RESPONSE_HEADERS.test(name));
     const scope = scopeOf(c.req.path) ?? UNSCOPED;
-    const entry: StoredAnswer = { headers, body, etag, encodable, encoded, scriptHashes, hitHeader, bytes: 0, expiresAt: now() + ttlMs, scope };
+    // A change that only marks its scope stale came meanwhile: stored all the same (it is newer than what it
+    // replaces), stale, so that it is made again in turn.
+    const behind = allRefreshedAt > startedAt || (refreshedAt.get(scope) ?? 0) > startedAt;
+    const entry: StoredAnswer = { headers, body, etag, encodable, encoded, scriptHashes, hitHeader, bytes: 0, expiresAt: now() + ttlMs, madeAt, stale: behind, scope };
     entry.bytes =
       body.byteLength + (encoded.br?.byteLength ?? 0) + (encoded.gzip?.byteLength ?? 0) + key.length +
       headers.reduce((sum, [name, value]) => sum + name.length + value.length, 0) + scriptHashes.length * 60 + ENTRY_OVERHEAD;
@@ -225,8 +292,8 @@ export function responseCache({
       c.set("storedAnswer", entry);
     }
     c.set("cspScriptHashes", scriptHashes);
-    replaceResponse(c, answer(entry, ifNoneMatch, encoding, [], asStored));
-  });
+    replaceResponse(c, answer(entry, asStored ? undefined : c.req.header("if-none-match"), encoding, [], asStored));
+  };
   return Object.assign(middleware, { lookup });
 }
 
