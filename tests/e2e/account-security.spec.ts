@@ -107,7 +107,8 @@ test("the security page lists the account's sessions, ends one and then all othe
     await expect(toast(laptop.page, messages.auth.passwordChanged)).toBeVisible();
     await laptop.page.getByRole("link", { name: "Sign-in and security" }).click();
     await expect(laptop.page).toHaveURL(urlIs(SECURITY_PAGE));
-    expect((await activityKinds(laptop.page))[0]).toBe(SECURITY_EVENT_LABELS["password-changed"]);
+    // Waits for the page to show it: the address changes before the client navigation has rendered.
+    await expect(activityRows(laptop.page).first().locator("td:nth-child(2)")).toHaveText(SECURITY_EVENT_LABELS["password-changed"]);
     await expect(sessionRow(laptop.page, "Chrome 130 on Linux")).toContainText("This device");
   } finally {
     for (const browserContext of [laptop.context, desktop.context, tablet.context]) await browserContext.close();
