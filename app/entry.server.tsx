@@ -4,7 +4,7 @@ import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream, renderToString } from "react-dom/server";
 import { createPath, isRouteErrorResponse, Router, ServerRouter, type AppLoadContext, type EntryContext, type HandleErrorFunction, type Navigator } from "react-router";
-import { PERSONAL_PART_MARKER, type PersonalData } from "#common/shared/personal-data.ts";
+import { PERSONAL_PART_MARKER, type PersonalData } from "#common/accounts/personal-data.ts";
 import { PERSONAL_PARTS, type PersonalPartName } from "./shared/components/personal-parts.tsx";
 import { isUserFacingError } from "#common/shared/user-facing-error.ts";
 import { messages } from "#common/shared/messages.ts";

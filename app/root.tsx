@@ -12,7 +12,7 @@ import {
   useNavigation,
   useRouteLoaderData,
 } from "react-router";
-import { navUser } from "#common/shared/personal-data.ts";
+import { navUser } from "#common/accounts/personal-data.ts";
 import { messages } from "#common/shared/messages.ts";
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { Logger } from "pino";
 import { createRequestHandler, type ServerBuild } from "react-router";
-import type { PersonalData } from "#common/shared/personal-data.ts";
+import type { PersonalData } from "#common/accounts/personal-data.ts";
 import type { PublicShopConfig } from "./config.ts";
 import type { Services } from "./create-services.ts";
 import { DATABASE_RETRY_AFTER_SECONDS } from "./platform/db/connection-loss.ts";

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { parse } from "hono/utils/cookie";
-import { navUser, PERSONAL_PART_MARKER, type PersonalData } from "#common/shared/personal-data.ts";
+import { navUser, PERSONAL_PART_MARKER, type PersonalData } from "#common/accounts/personal-data.ts";
 import type { Services } from "./create-services.ts";
 import type { PersonalParts } from "./pages.ts";
 import { frontSharedPages } from "./platform/http/front-shared-pages.ts";

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { Link, NavLink, useRouteLoaderData } from "react-router";
-import type { NavUser, PersonalData } from "#common/shared/personal-data.ts";
+import type { NavUser, PersonalData } from "#common/accounts/personal-data.ts";
 import { CartIcon } from "../ui/icons.tsx";
 
 // The parts of a page that belong to the person looking at it (docs/decisions/045). A page a signed-in shopper

@@ -1,5 +1,5 @@
-import { avatarUrl } from "../accounts/avatar-url.ts";
-import type { SessionUser } from "./session-user.ts";
+import { avatarUrl } from "./avatar-url.ts";
+import type { SessionUser } from "../shared/session-user.ts";
 
 /** Who is looking, as far as the navigation cares (null means a visitor). */
 export interface NavUser {
