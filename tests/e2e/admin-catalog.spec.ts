@@ -71,6 +71,24 @@ function noisePng(width: number, height: number): Promise<Buffer> {
   return sharp(randomBytes(width * height * 3), { raw: { width, height, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
 }
 
+/**
+ * A smooth gradient stored without compression: as large as noise of the same size (width × height × 3 bytes), but
+ * cheap to encode. Random pixels of 1400 × 1400 cost the encoders some twenty times the CPU, enough on a loaded
+ * machine to pass the decoders' wall-time limit and have the picture refused as too slow.
+ */
+function largeSmoothPng(width: number, height: number): Promise<Buffer> {
+  const pixels = Buffer.alloc(width * height * 3);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const at = (y * width + x) * 3;
+      pixels[at] = Math.floor((x * 255) / width);
+      pixels[at + 1] = Math.floor((y * 255) / height);
+      pixels[at + 2] = 120;
+    }
+  }
+  return sharp(pixels, { raw: { width, height, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
+}
+
 test.describe("the owner's catalogue", () => {
   // Several pages and form posts each, on a machine shared with other builds: a generous bound, not a timing claim.
   test.describe.configure({ timeout: 120_000 });
@@ -164,7 +182,7 @@ test.describe("the owner's catalogue", () => {
   test("an admin creates a product with two pictures (one over 5 MiB, sent in 5 MiB chunks) and a new category; its page shows the capitalised name and the stock", async ({ page, shopDb }) => {
     // Saving decodes three pictures into WebP and AVIF at several widths: seconds each, minutes on a loaded machine.
     test.setTimeout(360_000);
-    const big = await noisePng(1400, 1400); // about 5.9 MB: more than one 5 MiB chunk
+    const big = await largeSmoothPng(1400, 1400); // about 5.9 MB: more than one 5 MiB chunk
     expect(big.length).toBeGreaterThan(5 * 1024 * 1024);
     const small = await noisePng(200, 150);
     let patches = 0;
