@@ -88,6 +88,24 @@ function shop() {
   };
 }
 
+/** Kept at stock 5, then sold down to 4 with the refresh interval passed: the next request makes the page again. */
+async function staleAndDue() {
+  const s = shop();
+  await s.visit();
+  s.sell(4);
+  s.advance(REFRESH_MS);
+  return s;
+}
+
+/** As `staleAndDue`, with the request that makes the page again held open once it has read the stock. */
+async function refreshHeldOpen() {
+  const s = await staleAndDue();
+  const held = s.hold();
+  const refreshing = s.visit();
+  await held.rendering;
+  return { s, held, refreshing };
+}
+
 describe("a page kept stale while one request makes it again", () => {
   it("serves the copy one stock change behind within the refresh interval of its making, without making it again", async () => {
     const s = shop();
@@ -99,23 +117,14 @@ describe("a page kept stale while one request makes it again", () => {
   });
 
   it("makes it again on the first request once the interval has passed, and replays the new copy after it", async () => {
-    const s = shop();
-    await s.visit();
-    s.sell(4);
-    s.advance(REFRESH_MS);
+    const s = await staleAndDue();
     expect(await s.visit()).toEqual({ text: "<p>stock 4</p>", hit: false });
     expect(await s.visit()).toEqual({ text: "<p>stock 4</p>", hit: true });
     expect(s.renders()).toBe(2);
   });
 
   it("lets one of many concurrent requests make it again, while the others get the stale copy", async () => {
-    const s = shop();
-    await s.visit();
-    s.sell(4);
-    s.advance(REFRESH_MS);
-    const held = s.hold();
-    const refreshing = s.visit();
-    await held.rendering;
+    const { s, held, refreshing } = await refreshHeldOpen();
     // The front (front-cache.ts) asks `lookup`: the stale copy is served while its refresh is under way.
     expect(s.cache.lookup("http://shop.test/product/fern")).toBeDefined();
     const others = await Promise.all(Array.from({ length: 20 }, () => s.visit()));
@@ -152,13 +161,7 @@ describe("a page kept stale while one request makes it again", () => {
   });
 
   it("stores a copy made while another stock change came, stale, and makes it again after the interval", async () => {
-    const s = shop();
-    await s.visit();
-    s.sell(4);
-    s.advance(REFRESH_MS);
-    const held = s.hold();
-    const refreshing = s.visit();
-    await held.rendering;
+    const { s, held, refreshing } = await refreshHeldOpen();
     s.sell(3);
     held.release();
     expect((await refreshing).text).toBe("<p>stock 4</p>");
@@ -168,13 +171,7 @@ describe("a page kept stale while one request makes it again", () => {
   });
 
   it("does not store a refresh overtaken by a change that drops the page; the next request makes it again", async () => {
-    const s = shop();
-    await s.visit();
-    s.sell(4);
-    s.advance(REFRESH_MS);
-    const held = s.hold();
-    const refreshing = s.visit();
-    await held.rendering;
+    const { s, held, refreshing } = await refreshHeldOpen();
     // A change that drops the scope while the refresh is under way: its answer is not stored.
     s.edit();
     held.release();
@@ -184,10 +181,7 @@ describe("a page kept stale while one request makes it again", () => {
   });
 
   it("after a refresh whose render failed, serves nothing stale in its place for long: the next request makes it again", async () => {
-    const s = shop();
-    await s.visit();
-    s.sell(4);
-    s.advance(REFRESH_MS);
+    const s = await staleAndDue();
     s.failNext(true);
     expect((await s.visit()).hit).toBe(false);
     s.failNext(false);
