@@ -1,3 +1,4 @@
+import type http from "node:http";
 import { isIP } from "node:net";
 import { normalizeIP } from "@better-auth/core/utils/ip";
 import type { Context } from "hono";
@@ -28,6 +29,23 @@ export function forwardedClientIp(peer: string | null, forwardedFor: string | un
  */
 function clientOf(address: string): string {
   return isIP(address) === 6 ? normalizeIP(address) : address;
+}
+
+/** Where a connection keeps its client's address (see connectionClientIp). */
+const CLIENT_IP = Symbol("clientIp");
+
+/**
+ * The client address of a request answered before Hono (the fronts in front-cache.ts and front-shared-pages.ts).
+ * Without proxies it is the connection's, so it is worked out once per connection, not per request.
+ */
+export function connectionClientIp(req: http.IncomingMessage, trustedProxies: number): string | null {
+  if (trustedProxies > 0) {
+    const forwardedFor = req.headers["x-forwarded-for"];
+    return forwardedClientIp(req.socket.remoteAddress ?? null, Array.isArray(forwardedFor) ? forwardedFor.join(", ") : forwardedFor, trustedProxies);
+  }
+  const socket = req.socket as http.IncomingMessage["socket"] & { [CLIENT_IP]?: string | null };
+  if (socket[CLIENT_IP] === undefined) socket[CLIENT_IP] = forwardedClientIp(socket.remoteAddress ?? null, undefined, 0);
+  return socket[CLIENT_IP];
 }
 
 /** Works out the request's client address once (see forwardedClientIp). */

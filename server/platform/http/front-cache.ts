@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type http from "node:http";
 import { createMiddleware } from "hono/factory";
 import type { Logger } from "pino";
-import { forwardedClientIp } from "./client-ip.ts";
+import { connectionClientIp } from "./client-ip.ts";
 import { chooseEncoding, type Encoding } from "./compression.ts";
 import { externalOrigin } from "./forwarded-origin.ts";
 import type { PlatformEnv } from "./http-env.ts";
@@ -21,8 +21,6 @@ const PLAIN_HOST = /^[a-z0-9._-]+(?::(?:[1-5]\d{3,4}|[6-9]\d{3}))?$/;
 const REQUEST_ID = /^[\w\-=]{1,255}$/;
 /** Per-response headers: the front writes its own; the marker of a replay is added as a hit. */
 const NOT_KEPT = /^(x-request-id|content-length|content-encoding|transfer-encoding|date|connection|keep-alive)$/i;
-/** Where a connection keeps its client's address (see clientIpOf). */
-const CLIENT_IP = Symbol("clientIp");
 type Wire = NonNullable<StoredAnswer["wire"]>;
 
 export interface FrontCacheOptions {
@@ -69,14 +67,6 @@ export function frontCache({ caches, trustedProxies, logger }: FrontCacheOptions
     return list;
   };
 
-  /** Without proxies, the client's address is its connection's: worked out once per connection, not per request. */
-  const clientIpOf = (req: http.IncomingMessage): string | null => {
-    if (trustedProxies > 0) return forwardedClientIp(req.socket.remoteAddress ?? null, header(req, "x-forwarded-for"), trustedProxies);
-    const socket = req.socket as http.IncomingMessage["socket"] & { [CLIENT_IP]?: string | null };
-    if (socket[CLIENT_IP] === undefined) socket[CLIENT_IP] = forwardedClientIp(socket.remoteAddress ?? null, undefined, 0);
-    return socket[CLIENT_IP];
-  };
-
   const keyOf = (req: http.IncomingMessage) => frontCacheKey(req, trustedProxies);
 
   const find = (key: string): StoredAnswer | undefined => {
@@ -115,7 +105,7 @@ export function frontCache({ caches, trustedProxies, logger }: FrontCacheOptions
     const target = req.url!;
     const query = target.indexOf("?");
     const path = query < 0 ? target : target.slice(0, query);
-    logRequest(logger, { requestId, method: req.method === "HEAD" ? "HEAD" : "GET", path, status, started, clientIp: clientIpOf(req), accountId: null });
+    logRequest(logger, { requestId, method: req.method === "HEAD" ? "HEAD" : "GET", path, status, started, clientIp: connectionClientIp(req, trustedProxies), accountId: null });
     return true;
   };
 

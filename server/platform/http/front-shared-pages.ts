@@ -1,6 +1,6 @@
 import type http from "node:http";
 import type { Logger } from "pino";
-import { forwardedClientIp } from "./client-ip.ts";
+import { connectionClientIp } from "./client-ip.ts";
 import { chooseEncoding, encode } from "./compression.ts";
 import { frontCacheKey, frontRequestId, header } from "./front-cache.ts";
 import { logRequest } from "./request-logger.ts";
@@ -74,7 +74,7 @@ export function frontSharedPages<Personal>({ cache, trustedProxies, logger, mayS
     const wire = entry?.wire;
     if (!entry || !wire) return false;
     const started = performance.now();
-    const clientIp = forwardedClientIp(req.socket.remoteAddress ?? null, header(req, "x-forwarded-for"), trustedProxies);
+    const clientIp = connectionClientIp(req, trustedProxies);
     void (async () => {
       const found = await personalFor({ path, cookie, clientIp, userAgent: header(req, "user-agent") ?? null });
       if (!found) return toHono();
