@@ -87,11 +87,21 @@ export const imageRefSchema = z
   })
   .meta({ id: "Image" });
 
+/** A product on sale now: the regular price shown struck through beside the price, and the saving (decision 047). */
+export const saleNowSchema = z
+  .strictObject({
+    regularPaise: paise.meta({ description: "The compare-at price, shown struck through; pricePaise is what is charged now" }),
+    savingPaise: paise,
+    savingPercent: z.int().min(1).max(99).nullable().meta({ description: "Rounded down; null when the saving is under 1 %" }),
+  })
+  .meta({ id: "SaleNow" });
+
 const productFields = {
   id: z.string(),
   name: z.string(),
   description: z.string(),
-  pricePaise: paise,
+  pricePaise: paise.meta({ description: "In paise (1 rupee = 100 paise): what a shopper pays now" }),
+  sale: saleNowSchema.nullable().meta({ description: "Set while the product is on sale; null otherwise" }),
   stock: z.int().min(0),
   categoryId: z.string(),
   createdAt: isoDateTime,
