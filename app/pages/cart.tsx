@@ -3,7 +3,6 @@ import { toast } from "../shared/lib/toast.ts";
 import { data, Link, useFetcher } from "react-router";
 import type { CartLine } from "#common/cart/cart-types.ts";
 import { messages } from "#common/shared/messages.ts";
-import { formatPrice } from "#common/shared/money.ts";
 import { Price } from "../shared/ui/price.tsx";
 import { OrderSummary } from "../features/orders/components/order-summary.tsx";
 import { CloseIcon } from "../shared/ui/icons.tsx";

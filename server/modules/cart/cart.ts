@@ -30,7 +30,7 @@ export function cartLines(from: Kysely<DB>, userId: string) {
   return from
     .selectFrom("cart_items as ci")
     .leftJoin(productsForLines(from).as("p"), "p.id", "ci.product_id")
-    .select(["ci.id", "ci.quantity", "p.id as product_id", "p.name", "p.price_paise", "p.stock"])
+    .select(["ci.id", "ci.quantity", "p.id as product_id", "p.name", "p.price_paise", "p.compare_at_paise", "p.sale_starts_at", "p.sale_ends_at", "p.stock"])
     .where("ci.user_id", "=", userId);
 }
 
