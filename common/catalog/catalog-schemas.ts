@@ -42,6 +42,16 @@ export const shopPageQuerySchema = z.object({
     .transform((page) => Math.min(page, SHOP_MAX_PAGES)),
 });
 
+/** The orders the /sale page offers (decision 047); anything else is the first. */
+export const SALE_SORTS = ["newest", "price-asc", "price-desc", "saving"] as const;
+export type SaleSort = (typeof SALE_SORTS)[number];
+
+/** The /sale page: pages 1..page of what is on sale now, 12 each like the shop, in one of SALE_SORTS. */
+export const salePageQuerySchema = z.object({
+  page: shopPageQuerySchema.shape.page,
+  sort: z.enum(SALE_SORTS).catch("newest").default("newest"),
+});
+
 /** GET /api/products/suggestions: what the shop's search box offers while a shopper types. */
 export const suggestionQuerySchema = z.object({
   q: z.string().trim().max(100, "Search at most 100 characters").pipe(plainText()).default(""),

@@ -45,7 +45,7 @@ describe("sitemap index", () => {
     await expect(sitemaps.productsFile(4, ORIGIN)).rejects.toMatchObject({ status: 404 });
 
     const pages = await text(sitemaps.pagesFile(ORIGIN));
-    expect(locations(pages)).toEqual([`${ORIGIN}/`, `${ORIGIN}/shop`, `${ORIGIN}/category/${category.id}`]);
+    expect(locations(pages)).toEqual([`${ORIGIN}/`, `${ORIGIN}/shop`, `${ORIGIN}/sale`, `${ORIGIN}/category/${category.id}`]);
   });
 
   it("never tags two services' layouts alike, as a restarted process or another process would count from the same start", async () => {
