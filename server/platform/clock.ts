@@ -1,3 +1,5 @@
+import { readFileSync, unwatchFile, watchFile } from "node:fs";
+
 /**
  * The shop's clock: what "now" is for rules that change by themselves with time (a sale window's start and end).
  * It is the system's clock, moved only by the test clock below, which the server turns on solely when
@@ -16,6 +18,24 @@ export const shopClock: ShopClock = { now: () => Date.now() + offsetMs };
 export function setTestClock(at: number): void {
   offsetMs = at - Date.now();
   for (const listener of listeners) listener();
+}
+
+/**
+ * Test only: follows `file`, which holds an ISO instant, moving the shop's clock to it whenever it changes (polled
+ * every 50 ms; nothing is read per request). Returns the stop.
+ */
+export function followTestClock(file: string, onError: (error: unknown) => void): () => void {
+  const read = () => {
+    try {
+      const at = Date.parse(readFileSync(file, "utf8").trim());
+      if (!Number.isNaN(at)) setTestClock(at);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") onError(error);
+    }
+  };
+  read();
+  watchFile(file, { interval: 50, persistent: false }, read);
+  return () => unwatchFile(file, read);
 }
 
 /** Called after the test clock moved: timers set for a moment of the shop's clock must be set again. */
