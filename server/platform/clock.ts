@@ -30,7 +30,9 @@ export function followTestClock(file: string, onError: (error: unknown) => void)
       const at = Date.parse(readFileSync(file, "utf8").trim());
       if (!Number.isNaN(at)) setTestClock(at);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") onError(error);
+      // No file (never written, or removed): the system's clock again.
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") setTestClock(Date.now());
+      else onError(error);
     }
   };
   read();
