@@ -36,12 +36,11 @@ export async function listSalePages(ctx: Pick<CatalogContext, "db">, input: unkn
   const { page, sort } = parseInput(salePageQuerySchema, input);
   const limit = SHOP_PAGE_SIZE * page;
   let query = onSaleAt(summaries(ctx.db), now);
-  // Newest first reads products_on_sale (created_at, id) backwards and stops at the page; the other orders sort
-  // the products with a compare-at price, a set the owner keeps small, not the catalogue.
+  // Each order is one of migration 0022's partial indexes, read forwards or backwards until the page is full.
   if (sort === "newest") query = query.orderBy("p.created_at", "desc").orderBy("p.id", "desc");
   else if (sort === "price-asc") query = query.orderBy("p.price_paise").orderBy("p.id");
-  else if (sort === "price-desc") query = query.orderBy("p.price_paise", "desc").orderBy("p.id");
-  else query = query.orderBy(sql`(p.compare_at_paise - p.price_paise) * 1.0 / p.compare_at_paise`, "desc").orderBy("p.id");
+  else if (sort === "price-desc") query = query.orderBy("p.price_paise", "desc").orderBy("p.id", "desc");
+  else query = query.orderBy(sql`((p.compare_at_paise - p.price_paise) * 1.0 / p.compare_at_paise)`, "desc").orderBy("p.id", "desc");
   const rows = await query.limit(limit + 1).execute();
   return {
     items: rows.slice(0, limit).map((row) => toSummary(row, now)),
