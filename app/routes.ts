@@ -4,6 +4,7 @@ import { index, route, type RouteConfig } from "@react-router/dev/routes";
 export default [
   index("pages/home.tsx"),
   route("shop", "pages/shop.tsx"),
+  route("sale", "pages/sale.tsx"),
   route("product/:productId", "pages/product.tsx"),
   route("category/:categoryId", "pages/category.tsx"),
   route("login", "features/accounts/routes/login.tsx"),

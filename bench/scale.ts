@@ -19,6 +19,11 @@ import { percentile } from "./statistics.ts";
 const PORT = Number(process.env.BENCH_SCALE_PORT ?? 4472);
 const WARM_UP = 10;
 const SAMPLES = Number(process.env.BENCH_SCALE_SAMPLES ?? 100);
+/** Only the rows whose label contains this text (say `sale`), for a quick look at one page; unset: every row. */
+const ONLY = process.env.BENCH_SCALE_ONLY;
+/** One synthetic product in ON_SALE_EVERY is on sale (1 %, decision 047); one in ENDED_EVERY had a sale that ended. */
+const ON_SALE_EVERY = 100;
+const ENDED_EVERY = 200;
 const BATCH = 500;
 const SEARCHES = ["fern", "plant", "snak plnt", "bougainvilla", "xylophone", "bougainvil", "succulent", "red fern"];
 
@@ -82,7 +87,15 @@ export async function bulkLoad(db: Kysely<DB>, count: number) {
           const p = syntheticProduct(i);
           const id = `bench-${i}`;
           const when = new Date(at + i * 1000).toISOString();
-          products.push({ id, name: p.name, description: p.description, price_paise: 10_000 + (i % 90) * 1000, stock: i % 50, category_id: categoryIds.get(p.category)!, created_at: when, updated_at: when });
+          const price = 10_000 + (i % 90) * 1000;
+          // 1 % on sale with no window, and as many again whose window has ended: /sale reads past those.
+          const sale =
+            i % ON_SALE_EVERY === 0
+              ? { compare_at_paise: price + (i % 7) * 1000 + 1000 }
+              : i % ENDED_EVERY === ON_SALE_EVERY / 2
+                ? { compare_at_paise: price * 2, sale_ends_at: "2026-01-01T00:00:00.000Z" }
+                : {};
+          products.push({ id, name: p.name, description: p.description, price_paise: price, ...sale, stock: i % 50, category_id: categoryIds.get(p.category)!, created_at: when, updated_at: when });
           images.push({ id: `bench-img-${i}`, product_id: id, position: 0, url: `/illustrations/products/${p.image}-1.svg`, width: 800, height: 800 });
         }
         await trx.insertInto("products").values(products).execute();
@@ -160,6 +173,10 @@ async function requestsFor(database: Database, size: number): Promise<[string, s
     ["suggestions 'xylophone'", "/api/products/suggestions?q=xylophone"],
     ["suggestions 'red fern'", "/api/products/suggestions?q=red%20fern"],
     ["/sitemap.xml (index)", "/sitemap.xml"],
+    ["/sale (newest)", "/sale"],
+    ["/sale?page=5", "/sale?page=5"],
+    ["/sale?sort=saving", "/sale?sort=saving"],
+    ["/sale?sort=price-asc", "/sale?sort=price-asc"],
     ["/api/categories (first page)", "/api/categories"],
   ];
 }
@@ -173,15 +190,17 @@ async function runSize(dialect: "sqlite" | "postgres", size: number, adminUrl: s
     await migrateToLatest(database);
     await seedSampleData(database);
     if (size > sampleProducts.length) await bulkLoad(database.db, size - sampleProducts.length);
+    // One sample plant on sale at every size, so /sale at 10 products renders a card too.
+    await database.db.updateTable("products").set((eb) => ({ compare_at_paise: eb("price_paise", "*", 2) })).where("name", "=", sampleProducts[0]!.name).execute();
     // What autovacuum does to a live database: statistics for the planner, GIN pending lists merged into the index
     // (a fresh bulk load leaves both undone, and a pending list is searched row by row).
     if (pg) await sql`vacuum analyze`.execute(database.db);
     const loadSeconds = (performance.now() - loadStarted) / 1000;
-    const requests = await requestsFor(database, size);
+    const requests = (await requestsFor(database, size)).filter(([label]) => !ONLY || label.includes(ONLY));
     // The search itself, in this process on the loaded database: the server's time without HTTP and rendering.
     const search = createProductSearch(database.db);
     const searchTimes = new Map<string, Latency>();
-    for (const q of SEARCHES) searchTimes.set(q, await timeRepeatedly(async () => (await search.search(q, { limit: 13, offset: 0 }), true)));
+    for (const q of ONLY ? [] : SEARCHES) searchTimes.set(q, await timeRepeatedly(async () => (await search.search(q, { limit: 13, offset: 0 }), true)));
     const shop = startShopProcess({
       port: PORT,
       dataDir,
@@ -223,7 +242,7 @@ export async function benchScale(products: number) {
     console.log(`\n${dialect}: the search query alone (createProductSearch, in the bench process, ${SAMPLES} runs)`);
     console.log(`| search | ${sampleProducts.length} products p50/p95/p99 ms | ${products} products p50/p95/p99 ms | ratio p50 | ratio p95 |`);
     console.log("|---|---|---|---|---|");
-    for (const q of SEARCHES) {
+    for (const q of ONLY ? [] : SEARCHES) {
       const a = small.searchTimes.get(q)!;
       const b = large.searchTimes.get(q)!;
       console.log(`| '${q}' | ${f(a.p50)} / ${f(a.p95)} / ${f(a.p99)} | ${f(b.p50)} / ${f(b.p95)} / ${f(b.p99)} | ${(b.p50 / a.p50).toFixed(2)} | ${(b.p95 / a.p95).toFixed(2)} |`);

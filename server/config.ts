@@ -53,6 +53,8 @@ const envSchema = z.object({
   SHOP_AUTHOR: z.string().trim().min(1).max(80).default("the Plant Shop team"),
   // The days of the admin overview ("today", the last 30 days) are days in this zone (docs/decisions/024).
   SHOP_TIME_ZONE: z.string().refine(isKnownTimeZone, "must be an IANA time zone such as Asia/Kolkata").default(DEFAULT_SHOP_TIME_ZONE),
+  // Test only: a file holding an ISO instant the shop's clock reads as now (sale windows, docs/decisions/047).
+  TEST_CLOCK_FILE: z.string().min(1).optional(),
   SHIPPING_FEE_PAISE: numberSetting("a whole number of paise", 0, 10_000_000).default(2000),
   // Anonymous pages and catalogue JSON are dropped when they change (docs/decisions/027); this only bounds how long.
   PAGE_CACHE_SECONDS: numberSetting("a number of seconds", 0, 86_400, { whole: false }).default(300),
@@ -88,6 +90,8 @@ const envSchema = z.object({
 
 export interface Config {
   mode: "development" | "production" | "test";
+  /** Test only: the file whose ISO instant the shop's clock follows (TEST_CLOCK_FILE); unset, the system clock. */
+  testClockFile?: string | undefined;
   host: string;
   port: number;
   dataDir: string;
@@ -167,6 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedSampleData: e.SEED_SAMPLE_DATA,
     trustProxy: e.TRUST_PROXY,
     pageCacheSeconds: e.PAGE_CACHE_SECONDS,
+    testClockFile: e.TEST_CLOCK_FILE ? path.resolve(e.TEST_CLOCK_FILE) : undefined,
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_SECONDS * 1000,
     authSecret: e.AUTH_SECRET,

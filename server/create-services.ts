@@ -138,7 +138,7 @@ export function createServices(infrastructure: Infrastructure, deps: ServiceDepe
     profiles: createProfilesService(database.db, media, rateLimiter, announceProfileChange),
     catalog: createCatalogService(database.db, { rateLimiter }),
     /** The owner's catalogue: products, categories, their pictures (docs/decisions/023). */
-    adminCatalog: createCatalogEditingService({ database, changes, images: catalogImagesFromMedia(media) }),
+    adminCatalog: createCatalogEditingService({ database, changes, images: catalogImagesFromMedia(media), timeZone: deps.timeZone }),
     sitemaps: createSitemapService(database.db, changes),
     cart: createCartService(database, { shippingFeePaise: deps.shippingFeePaise, rateLimiter }),
     orders: createOrdersService({

@@ -15,7 +15,7 @@ import type { SessionUser } from "./platform/session-user.ts";
  * personal parts: home, the shop with its searches and pages, a category, a product (captured: its id).
  * React Router's data requests (`.data`) are not among them: they carry the person's data itself.
  */
-const SHARED_PAGES = /^\/(?:shop|category\/[^/.]+|product\/([^/.]+))?$/;
+const SHARED_PAGES = /^\/(?:shop|sale|category\/[^/.]+|product\/([^/.]+))?$/;
 
 /** Cookies that change nothing on those pages: the session's own, and the two-factor's trusted browser. */
 const NEUTRAL_COOKIES = new Set(["session_token", "dont_remember", "trust_device"].flatMap((name) => [authCookieName(false, name), authCookieName(true, name)]));

@@ -12,7 +12,8 @@ import { secureDataDir } from "./platform/data-dir/data-dir-permissions.ts";
 import { openDatabase } from "./platform/db/client.ts";
 import { closeWithin } from "./platform/shutdown.ts";
 import { migrateToLatest } from "./migrations.ts";
-import { seedSampleData } from "./modules/catalog/index.ts";
+import { seedSampleData, watchSaleBoundaries } from "./modules/catalog/index.ts";
+import { followTestClock } from "./platform/clock.ts";
 import { createPageHandler, createPersonalParts } from "./pages.ts";
 import { PROJECT_ROOT } from "./project-root.ts";
 import { openFileLimit } from "./platform/open-file-limit.ts";
@@ -56,6 +57,14 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
 
   const { services, infrastructure, mailer, startMailWorker, closeMail, endLiveStreams, closeChanges } = await composeShop(config, database, logger);
   startMailWorker();
+  // Test only: the shop's clock follows a file the browser tests write (sale windows, docs/decisions/047).
+  const stopTestClock = config.testClockFile ? followTestClock(config.testClockFile, (error) => logger.error({ err: error }, "test clock unreadable")) : () => {};
+  // Each sale window's start and end becomes a change of its product when it comes (docs/decisions/047).
+  const saleBoundaries = watchSaleBoundaries({
+    db: database.db,
+    changes: infrastructure.changes,
+    onError: (error) => logger.error({ err: error }, "sale boundaries could not be read"),
+  });
   // The operator sees what the live pages may hold: half the open-file limit, when lower, replaces LIVE_STREAMS_MAX.
   logger.info({ liveStreams: services.productEvents.limits, openFiles: openFileLimit() }, "live product streams bounded");
   // Abandoned uploads (tus expiration, a day) are swept hourly; the timer never keeps the process alive.
@@ -146,6 +155,8 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
         server.closeAllConnections();
       }, drainBy - Date.now());
       clearInterval(uploadSweep);
+      saleBoundaries.close();
+      stopTestClock();
       await closeWithin(
         [
           { name: "connections", close: () => closed.finally(() => clearTimeout(timer)), by: deadline },

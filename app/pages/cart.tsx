@@ -3,7 +3,7 @@ import { toast } from "../shared/lib/toast.ts";
 import { data, Link, useFetcher } from "react-router";
 import type { CartLine } from "#common/cart/cart-types.ts";
 import { messages } from "#common/shared/messages.ts";
-import { formatPrice } from "#common/shared/money.ts";
+import { Price } from "../shared/ui/price.tsx";
 import { OrderSummary } from "../features/orders/components/order-summary.tsx";
 import { CloseIcon } from "../shared/ui/icons.tsx";
 import { Picture } from "../shared/ui/picture.tsx";
@@ -119,7 +119,9 @@ function CartRow({ line, first }: { line: CartLine; first: boolean }) {
             <Link to={`/product/${line.productId}`} className="font-semibold text-stone-900 hover:underline">
               {line.name}
             </Link>
-            <p className="text-leaf-800">{formatPrice(line.unitPricePaise)}</p>
+            <p>
+              <Price pricePaise={line.unitPricePaise} sale={line.sale} />
+            </p>
           </>
         ) : (
           <p className="font-semibold text-stone-900">{line.name}</p>

@@ -106,7 +106,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             <span className="sr-only"> {messages.home.seeMoreHidden}</span>
           </Link>
         </div>
-        <div className="relative mb-6 overflow-hidden rounded-2xl">
+        {/* The promo banner leads to the sale (docs/decisions/047): the whole banner is the link. */}
+        <Link to="/sale" className="relative mb-6 block overflow-hidden rounded-2xl focus-visible:outline-offset-4">
           <img
             src="/illustrations/promo-summer-sale.svg"
             alt=""
@@ -118,7 +119,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           <p className="absolute inset-y-0 left-0 flex items-center px-8 text-3xl font-extrabold text-leaf-900 sm:text-4xl">
             {messages.home.promoBanner}
           </p>
-        </div>
+        </Link>
         <ProductGrid products={newProducts} slotsFor={productCardSlots} />
       </section>
 

@@ -1,9 +1,10 @@
 import { data, isRouteErrorResponse, Link, useRouteLoaderData } from "react-router";
-import { formatPrice, paiseToDecimal } from "#common/shared/money.ts";
+import { paiseToDecimal } from "#common/shared/money.ts";
 import { messages } from "#common/shared/messages.ts";
 import { NotFound } from "../shared/components/not-found.tsx";
 import { Carousel } from "../shared/ui/carousel.tsx";
 import { Picture } from "../shared/ui/picture.tsx";
+import { Price } from "../shared/ui/price.tsx";
 import { AddToCart } from "../features/cart/components/add-to-cart.tsx";
 import { ReviewForm, type ReviewActionResult } from "../features/reviews/components/review-form.tsx";
 import { ReviewList } from "../features/reviews/components/review-list.tsx";
@@ -136,7 +137,9 @@ export default function Product({ loaderData: product }: Route.ComponentProps) {
           {product.category.name}
         </Link>
         <h1 className="mt-2 text-3xl font-bold text-stone-900">{product.name}</h1>
-        <p className="mt-3 text-2xl font-semibold text-leaf-800">{formatPrice(product.pricePaise)}</p>
+        <p className="mt-3 text-2xl font-semibold">
+          <Price pricePaise={product.pricePaise} sale={product.sale} />
+        </p>
         <div className="mt-2">
           <RatingSummary averageRating={product.averageRating} reviewCount={product.reviewCount} />
         </div>

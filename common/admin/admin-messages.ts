@@ -23,6 +23,11 @@ export const adminMessages = {
     stockChanged: (now: number) => `The stock changed while you were editing it: ${now} in stock now. Check the stock and save again.`,
     notAPicture: "One of the pictures is not one of this form's. Reload the page and try again.",
     categoryDescriptionTooLong: (max: number) => `The category description can be at most ${max} characters.`,
+    compareAtInvalid: "Enter the compare-at price in rupees, such as 1500 or 1499.50",
+    compareAtNotAbove: "The compare-at price must be more than the product price",
+    saleTimeInvalid: "Enter a date and time, such as 2026-12-01 09:00",
+    saleEndsBeforeStart: "The sale must end after it starts",
+    saleWithoutCompareAt: "A sale window needs a compare-at price",
   },
   category: {
     defaultDescription: "Default description",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { WALL_TIME } from "../shared/dates.ts";
 import { parseRupees } from "../shared/money.ts";
 import { idSchema, plainText, requiredText } from "../shared/fields.ts";
 import { searchTextSchema } from "../catalog/catalog-schemas.ts";
@@ -48,6 +49,53 @@ const priceSchema = z
     return paise;
   });
 
+/**
+ * The optional compare-at price (decision 047): typed like the price, empty for none; it must be above the price,
+ * checked with the whole form (`saleRules`).
+ */
+const compareAtSchema = z
+  .union([z.string(), z.number(), z.null()])
+  .optional()
+  .transform((value) => (value === null || value === undefined ? "" : String(value).trim()))
+  .transform((text, ctx) => {
+    if (text === "") return null;
+    const paise = parseRupees(text);
+    if (paise === null || paise > MAX_PRICE_PAISE) {
+      ctx.addIssue({ code: "custom", message: m.compareAtInvalid });
+      return z.NEVER;
+    }
+    return paise;
+  });
+
+/**
+ * A sale window's start or end: empty for none, a form's date-and-time field ("2026-12-01T09:00", in the shop's
+ * time zone, which the service applies) or, from an API client, an ISO instant with its offset.
+ */
+const saleTimeSchema = z
+  .union([z.string(), z.null()])
+  .optional()
+  .transform((value) => (value ?? "").trim())
+  .transform((text, ctx) => {
+    if (text === "") return null;
+    if (WALL_TIME.test(text) && !Number.isNaN(Date.parse(`${text}:00Z`))) return text;
+    if (z.iso.datetime({ offset: true }).safeParse(text).success) return new Date(text).toISOString();
+    ctx.addIssue({ code: "custom", message: m.saleTimeInvalid });
+    return z.NEVER;
+  });
+
+/** Compare-at above the price; a window only with a compare-at price; an end after the start when both are of one kind. */
+function saleRules(form: { price: number; compareAt: number | null; saleStartsAt: string | null; saleEndsAt: string | null }, ctx: z.RefinementCtx): void {
+  if (form.compareAt !== null && form.compareAt <= form.price) ctx.addIssue({ code: "custom", path: ["compareAt"], message: m.compareAtNotAbove });
+  if (form.compareAt === null && (form.saleStartsAt !== null || form.saleEndsAt !== null)) {
+    ctx.addIssue({ code: "custom", path: ["compareAt"], message: m.saleWithoutCompareAt });
+  }
+  const { saleStartsAt: starts, saleEndsAt: ends } = form;
+  // Two wall times, or two instants, compare as text; a mix is checked by the service once both are instants.
+  if (starts !== null && ends !== null && WALL_TIME.test(starts) === WALL_TIME.test(ends) && ends <= starts) {
+    ctx.addIssue({ code: "custom", path: ["saleEndsAt"], message: m.saleEndsBeforeStart });
+  }
+}
+
 /** A stock as typed or sent: a whole number, 0 or more. `stockWithinLimit` caps what an admin may set. */
 const stockNumberSchema = z
   .union([z.string(), z.number()], { error: m.stockRequired })
@@ -93,15 +141,19 @@ const productFields = z.object({
   images: z.array(imageTokenSchema).max(MAX_PRODUCT_IMAGES, m.tooManyImages(MAX_PRODUCT_IMAGES)).default([]),
   /** The stock the edit form was filled with: the same `stock` leaves it alone; another is set only if it is still this. */
   stockBefore: stockNumberSchema.optional(),
+  compareAt: compareAtSchema,
+  saleStartsAt: saleTimeSchema,
+  saleEndsAt: saleTimeSchema,
 });
 
-export const productFormSchema = productFields.superRefine(stockWithinLimit);
+export const productFormSchema = productFields.superRefine(stockWithinLimit).superRefine(saleRules);
 export type ProductFormInput = z.output<typeof productFormSchema>;
 
 /** Creating needs a picture; an edit may keep none (docs/product.md, Product form: the message only when creating). */
 export const newProductFormSchema = productFields
   .extend({ images: productFields.shape.images.refine((images) => images.length > 0, m.imagesRequired) })
-  .superRefine(stockWithinLimit);
+  .superRefine(stockWithinLimit)
+  .superRefine(saleRules);
 
 export const stockUpdateSchema = z.object({ stock: stockNumberSchema, stockBefore: stockNumberSchema.optional() }).superRefine(stockWithinLimit);
 
@@ -161,6 +213,9 @@ export const productForEditSchema = z
     description: z.string(),
     pricePaise: z.int().min(0),
     stock: z.int().min(0),
+    compareAtPaise: z.int().min(0).nullable(),
+    saleStartsAt: z.string().nullable().meta({ description: "The sale's start in the shop's time zone, as a date-and-time field shows it" }),
+    saleEndsAt: z.string().nullable().meta({ description: "The sale's end in the shop's time zone, as a date-and-time field shows it" }),
     categoryName: z.string(),
     images: z.array(storedImage.extend({ id: z.string() })),
   })

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { MAX_CART_QUANTITY } from "../shared/constants.ts";
 import { messages } from "../shared/messages.ts";
 import { addressSchema, formNumber, idSchema, phoneSchema, requiredText } from "../shared/fields.ts";
-import { imageRefSchema } from "../catalog/catalog-schemas.ts";
+import { imageRefSchema, saleNowSchema } from "../catalog/catalog-schemas.ts";
 
 const c = messages.cart;
 
@@ -48,6 +48,7 @@ export const cartLineSchema = z
     name: z.string(),
     image: imageRefSchema.nullable(),
     unitPricePaise: z.int().min(0).meta({ description: "Today's price: the cart always shows current prices" }),
+    sale: saleNowSchema.nullable().meta({ description: "Set while the plant is on sale: its regular price and the saving" }),
     quantity: z.int().min(1),
     stock: z.int().min(0),
     available: z.boolean().meta({ description: "False when the plant sold out, is gone, or fewer are left than the line asks for; such lines are not counted" }),

@@ -42,6 +42,16 @@ export const shopPageQuerySchema = z.object({
     .transform((page) => Math.min(page, SHOP_MAX_PAGES)),
 });
 
+/** The orders the /sale page offers (decision 047); anything else is the first. */
+export const SALE_SORTS = ["newest", "price-asc", "price-desc", "saving"] as const;
+export type SaleSort = (typeof SALE_SORTS)[number];
+
+/** The /sale page: pages 1..page of what is on sale now, 12 each like the shop, in one of SALE_SORTS. */
+export const salePageQuerySchema = z.object({
+  page: shopPageQuerySchema.shape.page,
+  sort: z.enum(SALE_SORTS).catch("newest").default("newest"),
+});
+
 /** GET /api/products/suggestions: what the shop's search box offers while a shopper types. */
 export const suggestionQuerySchema = z.object({
   q: z.string().trim().max(100, "Search at most 100 characters").pipe(plainText()).default(""),
@@ -87,11 +97,21 @@ export const imageRefSchema = z
   })
   .meta({ id: "Image" });
 
+/** A product on sale now: the regular price shown struck through beside the price, and the saving (decision 047). */
+export const saleNowSchema = z
+  .strictObject({
+    regularPaise: paise.meta({ description: "The compare-at price, shown struck through; pricePaise is what is charged now" }),
+    savingPaise: paise,
+    savingPercent: z.int().min(1).max(99).nullable().meta({ description: "Rounded down; null when the saving is under 1 %" }),
+  })
+  .meta({ id: "SaleNow" });
+
 const productFields = {
   id: z.string(),
   name: z.string(),
   description: z.string(),
-  pricePaise: paise,
+  pricePaise: paise.meta({ description: "In paise (1 rupee = 100 paise): what a shopper pays now" }),
+  sale: saleNowSchema.nullable().meta({ description: "Set while the product is on sale; null otherwise" }),
   stock: z.int().min(0),
   categoryId: z.string(),
   createdAt: isoDateTime,

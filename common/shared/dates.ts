@@ -98,3 +98,34 @@ export function formatDay(day: string): string {
   const [, month, date] = day.split("-").map(Number);
   return `${date ?? ""} ${monthName(month ?? 1)}`;
 }
+
+/** A wall-clock time as a form's date-and-time field writes it: "2026-11-27T18:30". */
+export const WALL_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/;
+
+/**
+ * The instant a wall-clock time ("2026-11-27T18:30", a form's date-and-time field) names in `timeZone`, as an ISO
+ * string; null when it is no real time. A time skipped by a clock change is read with the offset before it.
+ */
+export function wallTimeToInstant(wall: string, timeZone: string): string | null {
+  const match = WALL_TIME.exec(wall);
+  if (!match) return null;
+  const [year, month, day, hour, minute] = match.slice(1).map(Number) as [number, number, number, number, number];
+  const asUtc = Date.UTC(year, month - 1, day, hour, minute);
+  const check = new Date(asUtc);
+  if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || hour > 23 || minute > 59) return null;
+  // The zone's offset at that moment, found by reading the guess back in the zone (twice: near a clock change the
+  // first guess can fall on the other side of it).
+  let instant = asUtc;
+  for (let i = 0; i < 2; i++) {
+    const t = localTime(new Date(instant), timeZone);
+    const seen = Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute);
+    instant += asUtc - seen;
+  }
+  return new Date(instant).toISOString();
+}
+
+/** An instant as a form's date-and-time field shows it in `timeZone`: "2026-11-27T18:30". */
+export function instantToWallTime(instant: Date | string, timeZone: string): string {
+  const t = localTime(instant, timeZone);
+  return `${String(t.year).padStart(4, "0")}-${two(t.month)}-${two(t.day)}T${two(t.hour)}:${two(t.minute)}`;
+}

@@ -51,6 +51,13 @@ export const messages = {
     loadMore: "Load More",
     empty: "No products found.",
   },
+  sale: {
+    banner: "Summer Sale",
+    heading: "Plants on Sale",
+    empty: "Nothing is on sale right now. Come back soon, or browse the whole shop.",
+    sortLabel: "Sort by",
+    sorts: { newest: "Newest", "price-asc": "Price: low to high", "price-desc": "Price: high to low", saving: "Biggest saving" },
+  },
   product: {
     loading: "Loading Product...",
     notFound: "Product not found",

@@ -2,6 +2,8 @@ import { createHash } from "node:crypto";
 import type { Cart, CartLine } from "#common/cart/cart-types.ts";
 import { messages } from "#common/shared/messages.ts";
 import { sumPaise } from "#common/shared/money.ts";
+import { shopClock } from "../../platform/clock.ts";
+import { linePriceAt, type LineSaleColumns } from "../catalog/index.ts";
 
 // What a cart shows, whoever's it is (an account's, cart.ts, or a visitor's, visitor-cart.ts): its lines and summary.
 
@@ -23,12 +25,11 @@ export function cartFingerprint(lines: Iterable<{ id: string; quantity: number; 
 }
 
 /** A stored line with its product (null columns once the product is gone), as the cart shows it. */
-export interface StoredLineRow {
+export interface StoredLineRow extends LineSaleColumns {
   id: string;
   quantity: number;
   product_id: string | null;
   name: string | null;
-  price_paise: number | null;
   stock: number | null;
   url: string | null;
   width: number | null;
@@ -37,17 +38,20 @@ export interface StoredLineRow {
 }
 
 /** One line as the cart shows it, whoever's cart it is (an account's or a visitor's). */
-export function toCartLine(row: StoredLineRow): CartLine {
+export function toCartLine(row: StoredLineRow, now: number = shopClock.now()): CartLine {
   const product = row.product_id ? { name: row.name ?? "", stock: row.stock ?? 0 } : null;
   const name = product?.name ?? c.productGone;
   const problem = lineProblem(product, row.quantity);
-  const unitPricePaise = row.price_paise ?? 0;
+  // Sale prices: the unit price is the one price rule's (decision 047), the same the checkout charges.
+  const price = linePriceAt(row, now);
+  const unitPricePaise = price.chargedPaise;
   return {
     id: row.id,
     productId: row.product_id,
     name,
     image: row.url ? { url: row.url, width: row.width ?? 800, height: row.height ?? 800, alt: name, mediaKey: row.media_key } : null,
     unitPricePaise,
+    sale: price.regularPaise === null ? null : { regularPaise: price.regularPaise, savingPaise: price.savingPaise, savingPercent: price.savingPercent },
     quantity: row.quantity,
     stock: product?.stock ?? 0,
     available: problem === null,

@@ -30,7 +30,7 @@ export function cartLines(from: Kysely<DB>, userId: string) {
   return from
     .selectFrom("cart_items as ci")
     .leftJoin(productsForLines(from).as("p"), "p.id", "ci.product_id")
-    .select(["ci.id", "ci.quantity", "p.id as product_id", "p.name", "p.price_paise", "p.stock"])
+    .select(["ci.id", "ci.quantity", "p.id as product_id", "p.name", "p.price_paise", "p.compare_at_paise", "p.sale_starts_at", "p.sale_ends_at", "p.stock"])
     .where("ci.user_id", "=", userId);
 }
 
@@ -61,7 +61,7 @@ const cartWithProducts = compiledOnce((db, { userId }: { userId: string }) =>
     .selectFrom("cart_items as ci")
     .leftJoin(productsForLines(db).as("p"), "p.id", "ci.product_id")
     .leftJoin(coverImages(db).as("img"), "img.product_id", "p.id")
-    .select(["ci.id", "ci.quantity", "p.id as product_id", "p.name", "p.price_paise", "p.stock", "img.url", "img.width", "img.height", "img.media_key"])
+    .select(["ci.id", "ci.quantity", "p.id as product_id", "p.name", "p.price_paise", "p.compare_at_paise", "p.sale_starts_at", "p.sale_ends_at", "p.stock", "img.url", "img.width", "img.height", "img.media_key"])
     .where("ci.user_id", "=", userId)
     .orderBy("ci.created_at")
     .orderBy("ci.id"),
@@ -145,7 +145,7 @@ export function createCartService(
 
   async function readCart(userId: string): Promise<Cart> {
     const rows = await cartWithProducts.execute(db, { userId });
-    return summariseCart(rows.map(toCartLine), shippingFeePaise);
+    return summariseCart(rows.map((row) => toCartLine(row)), shippingFeePaise);
   }
 
   return {

@@ -82,7 +82,7 @@ function linesOf(db: Kysely<DB>, cartId: string) {
     .selectFrom("visitor_cart_items as vi")
     .leftJoin(productsForLines(db).as("p"), "p.id", "vi.product_id")
     .leftJoin(coverImages(db).as("img"), "img.product_id", "p.id")
-    .select(["vi.id", "vi.quantity", "p.id as product_id", "p.name", "p.price_paise", "p.stock", "img.url", "img.width", "img.height", "img.media_key"])
+    .select(["vi.id", "vi.quantity", "p.id as product_id", "p.name", "p.price_paise", "p.compare_at_paise", "p.sale_starts_at", "p.sale_ends_at", "p.stock", "img.url", "img.width", "img.height", "img.media_key"])
     .where("vi.cart_id", "=", cartId)
     .orderBy("vi.created_at")
     .orderBy("vi.id")
@@ -202,7 +202,7 @@ export function createVisitorCartOperations(
   async function getVisitorCart(token: string | null): Promise<{ cart: Cart; outcome: VisitorCartOutcome }> {
     const { cartId, outcome } = await openCart(token);
     if (!cartId) return { cart: empty(), outcome };
-    return { cart: summariseCart((await linesOf(db, cartId)).map(toCartLine), shippingFeePaise), outcome };
+    return { cart: summariseCart((await linesOf(db, cartId)).map((row) => toCartLine(row)), shippingFeePaise), outcome };
   }
 
   return {

@@ -4,6 +4,7 @@ import type { DB } from "../../platform/db/schema.ts";
 import type { ChangeFeed } from "../../platform/change-feed/change-feed.ts";
 import type { StoredImage } from "../../platform/media/media.ts";
 import type { SessionUser } from "../../platform/session-user.ts";
+import { DEFAULT_SHOP_TIME_ZONE } from "../../platform/shop-day.ts";
 
 /**
  * Where the pictures of the product form come from: a finished upload (the tus endpoint of h/uploads) turned
@@ -34,6 +35,8 @@ export interface CatalogEditingDependencies {
   database: Pick<Database, "db" | "dialect">;
   changes: ChangeFeed;
   images: CatalogImages;
+  /** The zone the product form's sale window is typed in (SHOP_TIME_ZONE); the shop's default when not given. */
+  timeZone?: string | undefined;
 }
 
 /**
@@ -42,8 +45,9 @@ export interface CatalogEditingDependencies {
  */
 export interface CatalogEditingContext extends CatalogEditingDependencies {
   db: Kysely<DB>;
+  timeZone: string;
 }
 
 export function catalogEditingContext(deps: CatalogEditingDependencies): CatalogEditingContext {
-  return { ...deps, db: deps.database.db };
+  return { ...deps, db: deps.database.db, timeZone: deps.timeZone ?? DEFAULT_SHOP_TIME_ZONE };
 }

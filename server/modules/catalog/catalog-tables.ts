@@ -1,4 +1,4 @@
-import type { Generated } from "kysely";
+import type { ColumnType, Generated } from "kysely";
 import type { Timestamp } from "../../platform/db/values.ts";
 
 // The catalog's tables as Kysely sees them, created by ./migrations and added to the database's type (DB) here, so
@@ -29,6 +29,10 @@ export interface ProductTable {
   /** Maintained with every review write (migration 0008-reviews): the average needs no aggregate. */
   review_count: Generated<number>;
   rating_total: Generated<number>;
+  /** The regular price shown struck through while on sale (migration 0022, decision 047); null: no sale. */
+  compare_at_paise: ColumnType<number | null, number | null | undefined, number | null>;
+  sale_starts_at: ColumnType<string | Date | null, string | null | undefined, string | null>;
+  sale_ends_at: ColumnType<string | Date | null, string | null | undefined, string | null>;
 }
 
 export interface ProductImageTable {

@@ -6,6 +6,7 @@ import type { RateLimiter } from "../../platform/rate-limit/rate-limit.ts";
 import { catalogContext } from "./catalog-context.ts";
 import { getCategory, listCategories, listCategoryPages } from "./category-lists.ts";
 import { getProduct, getProductVersion } from "./product-detail.ts";
+import { listSalePages, type SalePage } from "./sale-lists.ts";
 import { listNewestProducts, listProducts, listShopPages, suggestProducts, type Searcher } from "./product-lists.ts";
 
 export { searchRateRule, suggestionRateRule, type Searcher } from "./product-lists.ts";
@@ -24,6 +25,7 @@ export function createCatalogService(db: Kysely<DB>, deps: { rateLimiter: RateLi
     listShopPages: (input: unknown, searcher: Searcher): Promise<ProductPage & { page: number; q: string | undefined }> => listShopPages(ctx, input, searcher),
     suggestProducts: (input: unknown, searcher: Searcher): Promise<{ items: ProductSuggestion[] }> => suggestProducts(ctx, input, searcher),
     listNewestProducts: (limit: number = NEW_PRODUCTS_COUNT): Promise<ProductSummary[]> => listNewestProducts(ctx, limit),
+    listSalePages: (input: unknown): Promise<SalePage> => listSalePages(ctx, input),
     getProductVersion: (input: unknown): Promise<{ updatedAt: string }> => getProductVersion(ctx, input),
     getProduct: (input: unknown): Promise<ProductDetail> => getProduct(ctx, input),
     listCategories: (input: unknown = {}): Promise<CategoryList> => listCategories(ctx, input),

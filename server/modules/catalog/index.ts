@@ -12,6 +12,7 @@ export { listLowStockProducts, type LowStockProduct } from "./low-stock.ts";
 export { createSitemapService, SITEMAP_MAX_URLS } from "./sitemaps.ts";
 export { encodeCursor } from "./list-cursor.ts";
 export { createProductSearch, type ProductSearch } from "./search/product-search.ts";
+export { watchSaleBoundaries, type SaleBoundaries } from "./sale-boundaries.ts";
 export { catalogMigrations } from "./migrations/catalog-migrations.ts";
 export {
   ADMIN_PAGE_SIZE,
@@ -22,4 +23,4 @@ export {
 } from "./catalog-editing.ts";
 export { catalogImagesFromMedia } from "./catalog-images.ts";
 export { putBackStock, readStock, stockTaking, type StockTaking } from "./inventory.ts";
-export { countReviewChange, coverImages, lockProduct, productExists, productsForLines } from "./product-references.ts";
+export { countReviewChange, coverImages, linePriceAt, lockProduct, productExists, productsForLines, type LineSaleColumns } from "./product-references.ts";

@@ -5,7 +5,8 @@ import { productIdParamSchema } from "#common/catalog/catalog-schemas.ts";
 import { toIsoString } from "../../platform/db/values.ts";
 import { NotFoundError, parseInput } from "../../platform/errors.ts";
 import type { CatalogContext } from "./catalog-context.ts";
-import { PRODUCT_COLUMNS } from "./product-rows.ts";
+import { shopClock } from "../../platform/clock.ts";
+import { PRODUCT_COLUMNS, pricedAt } from "./product-rows.ts";
 
 /**
  * When the product last changed, for its event stream's `ready` event (decision 019): one indexed
@@ -37,7 +38,7 @@ export async function getProduct(ctx: Pick<CatalogContext, "db">, input: unknown
     id: product.id,
     name: product.name,
     description: product.description,
-    pricePaise: product.price_paise,
+    ...pricedAt(product, shopClock.now()),
     stock: product.stock,
     categoryId: product.category_id,
     category: { id: product.category_id, name: product.category_name },

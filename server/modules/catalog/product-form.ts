@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { sql, type Kysely } from "kysely";
 import { adminMessages as m } from "#common/admin/admin-messages.ts";
 import { newProductFormSchema, productFormSchema, type ProductForEdit, type ProductFormInput } from "#common/admin/admin-schemas.ts";
+import { instantToWallTime, WALL_TIME, wallTimeToInstant } from "#common/shared/dates.ts";
 import { messages } from "#common/shared/messages.ts";
 import { productIdParamSchema } from "#common/catalog/catalog-schemas.ts";
 import type { DB } from "../../platform/db/schema.ts";
@@ -17,16 +18,16 @@ import { insertProduct, updateProductUnlessStockMoved } from "./inventory.ts";
 // and, when the form names a category the shop does not have, that category too.
 
 /** What the product form's save uses of the editing context. */
-export type ProductFormContext = Pick<CatalogEditingContext, "database" | "changes" | "images">;
+export type ProductFormContext = Pick<CatalogEditingContext, "database" | "changes" | "images" | "timeZone">;
 
 /** The edit form's values. */
-export async function getProductForEdit(ctx: Pick<CatalogEditingContext, "db">, viewer: SessionUser | null, idInput: unknown): Promise<ProductForEdit> {
+export async function getProductForEdit(ctx: Pick<CatalogEditingContext, "db" | "timeZone">, viewer: SessionUser | null, idInput: unknown): Promise<ProductForEdit> {
   requireAdmin(viewer);
   const { productId } = parseInput(productIdParamSchema, idInput);
   const product = await ctx.db
     .selectFrom("products as p")
     .innerJoin("categories as c", "c.id", "p.category_id")
-    .select(["p.id", "p.name", "p.description", "p.price_paise", "p.stock", "c.name as category_name"])
+    .select(["p.id", "p.name", "p.description", "p.price_paise", "p.stock", "p.compare_at_paise", "p.sale_starts_at", "p.sale_ends_at", "c.name as category_name"])
     .where("p.id", "=", productId)
     .executeTakeFirst();
   if (!product) throw new NotFoundError(messages.product.notFound);
@@ -37,6 +38,10 @@ export async function getProductForEdit(ctx: Pick<CatalogEditingContext, "db">, 
     description: product.description,
     pricePaise: product.price_paise,
     stock: product.stock,
+    compareAtPaise: product.compare_at_paise,
+    // Shown in the shop's time zone, as its date-and-time fields take them back.
+    saleStartsAt: product.sale_starts_at === null ? null : instantToWallTime(product.sale_starts_at, ctx.timeZone),
+    saleEndsAt: product.sale_ends_at === null ? null : instantToWallTime(product.sale_ends_at, ctx.timeZone),
     categoryName: product.category_name,
     images: pictures,
   };
@@ -62,6 +67,7 @@ export function updateProduct(ctx: ProductFormContext, viewer: SessionUser | nul
 async function saveProduct(ctx: ProductFormContext, viewer: SessionUser | null, rawInput: unknown, productId?: string): Promise<{ productId: string; categoryId: string }> {
   const admin = requireAdmin(viewer);
   const input = parseInput(productId ? productFormSchema : newProductFormSchema, rawInput);
+  const window = saleWindow(input, ctx.timeZone);
   const tokens = [...input.images, ...(input.categoryImage ? [input.categoryImage] : [])];
   // One upload makes one set of files. Shared by a product's picture and a new category's, removing either (an edit,
   // a deletion, a new category image) would break the other; twice in one product it is one picture shown twice.
@@ -80,6 +86,9 @@ async function saveProduct(ctx: ProductFormContext, viewer: SessionUser | null, 
         name: capitaliseFirst(input.name),
         description: input.description,
         price_paise: input.price,
+        compare_at_paise: input.compareAt,
+        sale_starts_at: window.startsAt,
+        sale_ends_at: window.endsAt,
         ...(keepsStock ? {} : { stock: input.stock }),
         category_id: category.id,
         updated_at: now,
@@ -136,6 +145,22 @@ async function resolveCategory(trx: Kysely<DB>, input: ProductFormInput, uploads
     })
     .execute();
   return { id, created: true };
+}
+
+/**
+ * The sale window as instants: a form's wall times are read in the shop's time zone (decision 047). The end must
+ * come after the start, checked here too for a start and an end typed in different ways.
+ */
+function saleWindow(input: ProductFormInput, timeZone: string): { startsAt: string | null; endsAt: string | null } {
+  const asInstant = (value: string | null) => (value === null ? null : WALL_TIME.test(value) ? wallTimeToInstant(value, timeZone) : value);
+  const startsAt = asInstant(input.saleStartsAt);
+  const endsAt = asInstant(input.saleEndsAt);
+  if (input.saleStartsAt !== null && startsAt === null) throw new InvalidInputError(m.productForm.saleTimeInvalid, { saleStartsAt: m.productForm.saleTimeInvalid });
+  if (input.saleEndsAt !== null && endsAt === null) throw new InvalidInputError(m.productForm.saleTimeInvalid, { saleEndsAt: m.productForm.saleTimeInvalid });
+  if (startsAt !== null && endsAt !== null && Date.parse(endsAt) <= Date.parse(startsAt)) {
+    throw new InvalidInputError(m.productForm.saleEndsBeforeStart, { saleEndsAt: m.productForm.saleEndsBeforeStart });
+  }
+  return { startsAt, endsAt };
 }
 
 /** 'snake plant' → 'Snake plant' (docs/product.md, Product form); the rest is kept as typed. */

@@ -1,6 +1,8 @@
 import type { Kysely, QueryCreator } from "kysely";
 import type { Dialect } from "../../platform/db/client.ts";
+import { priceAt, type PriceNow } from "#common/catalog/sale-price.ts";
 import type { DB } from "../../platform/db/schema.ts";
+import { toIsoString } from "../../platform/db/values.ts";
 
 // What other modules may read of products, as query fragments to put inside their own statements: a cart line, an
 // order's check, a review's product. Each is a select of one table, which both databases merge into the caller's
@@ -9,7 +11,31 @@ import type { DB } from "../../platform/db/schema.ts";
 
 /** The product columns a cart line shows and the checkout prices, by product id: join it `as` an alias on its `id`. */
 export function productsForLines(from: QueryCreator<DB>) {
-  return from.selectFrom("products").select(["id", "name", "price_paise", "stock"]);
+  return from.selectFrom("products").select(["id", "name", "price_paise", "stock", "compare_at_paise", "sale_starts_at", "sale_ends_at"]);
+}
+
+/** The sale columns of productsForLines, as a cart line's row carries them (every one null once the product is gone). */
+export interface LineSaleColumns {
+  price_paise: number | null;
+  compare_at_paise: number | null;
+  sale_starts_at: string | Date | null;
+  sale_ends_at: string | Date | null;
+}
+
+/**
+ * A line's unit price at `now` and the sale shown beside it, by the one price rule (common/catalog/sale-price.ts,
+ * decision 047): the cart, the checkout and the order's snapshot all price a line through this.
+ */
+export function linePriceAt(row: LineSaleColumns, now: number): PriceNow {
+  return priceAt(
+    {
+      pricePaise: row.price_paise ?? 0,
+      compareAtPaise: row.compare_at_paise,
+      saleStartsAt: row.sale_starts_at === null ? null : toIsoString(row.sale_starts_at),
+      saleEndsAt: row.sale_ends_at === null ? null : toIsoString(row.sale_ends_at),
+    },
+    now,
+  );
 }
 
 /** Each product's first picture (its cover), by `product_id`: join it `as` an alias. */

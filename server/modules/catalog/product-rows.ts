@@ -2,6 +2,8 @@ import type { Kysely, Selectable, SelectQueryBuilder } from "kysely";
 import type { CategorySummary, ImageRef, ProductSummary } from "#common/catalog/catalog-types.ts";
 import { averageRating } from "#common/reviews/review-types.ts";
 import type { DB } from "../../platform/db/schema.ts";
+import { priceAt, type SalePricing } from "#common/catalog/sale-price.ts";
+import { shopClock } from "../../platform/clock.ts";
 import { toIsoString } from "../../platform/db/values.ts";
 import type { ProductTable } from "./catalog-tables.ts";
 import { SEARCH_RESULT_CAP } from "./search/product-search.ts";
@@ -22,6 +24,10 @@ export const PRODUCT_COLUMNS = [
   // Maintained by the reviews module with every review write: the average costs no aggregate (decision 020).
   "p.review_count",
   "p.rating_total",
+  // The sale's columns (decision 047): what the price is now is worked out from them when a row is shaped.
+  "p.compare_at_paise",
+  "p.sale_starts_at",
+  "p.sale_ends_at",
 ] as const;
 
 export type ProductsFrom = SelectQueryBuilder<DB & { p: DB["products"] }, "p", object>;
@@ -51,7 +57,26 @@ type SummaryRow = Omit<Selectable<ProductTable>, "updated_at"> & {
   image_media_key: string | null;
 };
 
-export function toSummary(row: SummaryRow): ProductSummary {
+/** The sale columns of a row, as the price rule reads them. */
+export function salePricing(row: Pick<Selectable<ProductTable>, "price_paise" | "compare_at_paise" | "sale_starts_at" | "sale_ends_at">): SalePricing {
+  return {
+    pricePaise: row.price_paise,
+    compareAtPaise: row.compare_at_paise,
+    saleStartsAt: row.sale_starts_at === null ? null : toIsoString(row.sale_starts_at),
+    saleEndsAt: row.sale_ends_at === null ? null : toIsoString(row.sale_ends_at),
+  };
+}
+
+/** What a product costs and shows at `now`: the price charged, and the sale shown beside it if one runs. */
+export function pricedAt(row: Parameters<typeof salePricing>[0], now: number): Pick<ProductSummary, "pricePaise" | "sale"> {
+  const price = priceAt(salePricing(row), now);
+  return {
+    pricePaise: price.chargedPaise,
+    sale: price.regularPaise === null ? null : { regularPaise: price.regularPaise, savingPaise: price.savingPaise, savingPercent: price.savingPercent },
+  };
+}
+
+export function toSummary(row: SummaryRow, now: number = shopClock.now()): ProductSummary {
   const image: ImageRef | null =
     row.image_url === null
       ? null
@@ -60,7 +85,7 @@ export function toSummary(row: SummaryRow): ProductSummary {
     id: row.id,
     name: row.name,
     description: row.description,
-    pricePaise: row.price_paise,
+    ...pricedAt(row, now),
     stock: row.stock,
     categoryId: row.category_id,
     image,

@@ -42,7 +42,7 @@ export const keyPendingAndCart = compiledOnce((db, { userId, key, maxPending }: 
         .as("k"),
     )
     .leftJoin(cartLines(db, userId).as("line"), (join) => join.onTrue())
-    .select(["k.earlier", "k.pending", "line.id", "line.quantity", "line.product_id", "line.name", "line.price_paise", "line.stock"])
+    .select(["k.earlier", "k.pending", "line.id", "line.quantity", "line.product_id", "line.name", "line.price_paise", "line.compare_at_paise", "line.sale_starts_at", "line.sale_ends_at", "line.stock"])
     .orderBy("line.product_id"),
 );
 

@@ -5,6 +5,7 @@ import { messages } from "#common/shared/messages.ts";
 import { ERROR_CODES } from "#common/shared/user-facing-error.ts";
 import type { OrderDetail } from "#common/orders/order-types.ts";
 import { checkoutSchema } from "#common/cart/cart-schemas.ts";
+import { shopClock } from "../../platform/clock.ts";
 import type { DB } from "../../platform/db/schema.ts";
 import { inShopperTransaction, isUniqueViolation } from "../../platform/db/write-transaction.ts";
 import { ConflictError, ForbiddenError, InvalidInputError, parseInput } from "../../platform/errors.ts";
@@ -13,7 +14,7 @@ import { shopDay } from "../../platform/shop-day.ts";
 import { requireSignedIn, type SessionUser } from "../../platform/session-user.ts";
 import { saveDeliveryDetails } from "../accounts/index.ts";
 import { cartFingerprint, cartLines, deleteOrderedLines, lineProblem, type CartRow } from "../cart/index.ts";
-import { readStock } from "../catalog/index.ts";
+import { linePriceAt, readStock } from "../catalog/index.ts";
 import { keyPendingAndCart, storeOrderRows, takeLineStock, takeLineStockAndCountDay, orderIdWithKey } from "./checkout-statements.ts";
 import { countPlacedOrder } from "./daily-totals.ts";
 import { orderMail } from "./order-mails.ts";
@@ -52,7 +53,8 @@ const checkoutKeyRule: RateRule = { name: "checkout-key", limit: 1, windowMs: 60
 /** How many order numbers a checkout draws before it gives up: one is taken about never, three in a row never. */
 const NUMBER_DRAWS = 3;
 
-type Product = { id: string; name: string; price_paise: number; stock: number };
+/** `price_paise`: the unit price charged (the sale rule's, decision 047); `listed_price_paise`: the row's price column, checked under the lock. */
+type Product = { id: string; name: string; price_paise: number; listed_price_paise: number; stock: number };
 type PricedLine = { id: string; quantity: number; product: Product };
 type PricedCart = { lines: PricedLine[]; subtotalPaise: number; totalPaise: number };
 
@@ -151,9 +153,14 @@ async function priceCart(ctx: Pick<CheckoutContext, "shippingFeePaise">, from: K
 
 /** Prices the rows of cartLines (an empty cart has none, or one without a line: see storeOrder). */
 function priceLines(ctx: Pick<CheckoutContext, "shippingFeePaise">, rows: CartRow[]): PricedCart {
-  const lines = rows.flatMap(({ id, quantity, product_id, name, price_paise, stock }) =>
-    id === null ? [] : [{ id, quantity: quantity!, product: product_id === null ? undefined : { id: product_id, name: name!, price_paise: price_paise!, stock: stock! } }],
-  );
+  // Sale prices: each line's unit price is the one price rule's at this moment (decision 047), as the cart showed it.
+  const now = shopClock.now();
+  const lines = rows.flatMap((row) => {
+    const { id, quantity, product_id, name, price_paise, stock } = row;
+    if (id === null) return [];
+    const product = product_id === null ? undefined : { id: product_id, name: name!, price_paise: linePriceAt(row, now).chargedPaise, listed_price_paise: price_paise!, stock: stock! };
+    return [{ id, quantity: quantity!, product }];
+  });
   if (!lines.length) throw new InvalidInputError(messages.checkout.emptyCart);
   const problems = lines.flatMap((line) => lineProblem(line.product, line.quantity) ?? []);
   if (problems.length) throw new ConflictError(problems.join(" "), { cart: problems.join(" ") });
@@ -286,7 +293,7 @@ async function takeStock(ctx: Pick<CheckoutContext, "database" | "changes">, trx
       const problem = lineProblem(product, line.quantity) ?? messages.checkout.shortage(line.product.name, product?.stock ?? 0);
       throw new ConflictError(problem, { cart: problem });
     }
-    if (taken.price_paise !== line.product.price_paise) throw cartChanged();
+    if (taken.price_paise !== line.product.listed_price_paise) throw cartChanged();
     // The last one taken: lists show the plant as no longer for sale (docs/decisions/044).
     ctx.changes.publish(trx, { type: "product", productId: line.product.id, aspects: taken.stock === 0 ? ["stock", "availability"] : ["stock"] });
   }

@@ -26,6 +26,9 @@ export interface ProductFormValues {
   price: string;
   stock: string;
   category: string;
+  compareAt?: string;
+  saleStartsAt?: string;
+  saleEndsAt?: string;
 }
 
 /**
@@ -80,6 +83,16 @@ export function ProductForm({
       <FormField label="Product Name" name="name" defaultValue={values?.name} error={errors.name} autoComplete="off" />
       <FormField label="Product Description" name="description" multiline rows={4} defaultValue={values?.description} error={errors.description} />
       <FormField label="Product Price" name="price" inputMode="decimal" defaultValue={values?.price} error={errors.price} />
+      <fieldset className="grid gap-3 rounded-lg border border-stone-200 p-4">
+        <legend className="px-1 text-sm font-semibold text-stone-800">Sale (optional)</legend>
+        <FormField label="Compare-at Price" name="compareAt" inputMode="decimal" defaultValue={values?.compareAt} error={errors.compareAt} />
+        <p className="-mt-2 text-sm text-stone-600">The regular price, shown struck through beside the product price while the sale runs.</p>
+        <div className="grid gap-3 sm:grid-cols-2">
+          <FormField label="Sale Starts" name="saleStartsAt" type="datetime-local" defaultValue={values?.saleStartsAt} error={errors.saleStartsAt} />
+          <FormField label="Sale Ends" name="saleEndsAt" type="datetime-local" defaultValue={values?.saleEndsAt} error={errors.saleEndsAt} />
+        </div>
+        <p className="-mt-1 text-sm text-stone-600">Empty: the sale runs until you remove the compare-at price. Outside its dates the compare-at price is charged.</p>
+      </fieldset>
       {productImages({ onBusyChange: imagesBusy, error: errors.images })}
       {categoryImage({ onBusyChange: categoryImageBusy, error: errors.categoryImage })}
       <div>
@@ -115,6 +128,9 @@ export function productInputFromForm(form: FormData) {
     price: text("price"),
     stock: text("stock"),
     stockBefore: text("stockBefore"),
+    compareAt: text("compareAt"),
+    saleStartsAt: text("saleStartsAt"),
+    saleEndsAt: text("saleEndsAt"),
     category: text("category"),
     categoryImage: text("categoryImage"),
     categoryDescription: text("categoryDescription"),

@@ -52,6 +52,9 @@ export default function EditProduct({ loaderData, actionData }: Route.ComponentP
           price: paiseToRupeesInput(product.pricePaise),
           stock: String(product.stock),
           category: product.categoryName,
+          compareAt: product.compareAtPaise === null ? "" : paiseToRupeesInput(product.compareAtPaise),
+          saleStartsAt: product.saleStartsAt ?? "",
+          saleEndsAt: product.saleEndsAt ?? "",
         }}
         categoryNames={categoryNames}
         stockBefore={product.stock}

@@ -1,7 +1,7 @@
 import type { Ref } from "react";
 import { Link } from "react-router";
 import type { ProductSummary } from "#common/catalog/catalog-types.ts";
-import { formatPriceExact } from "#common/shared/money.ts";
+import { Price } from "../../../shared/ui/price.tsx";
 import { messages } from "#common/shared/messages.ts";
 import { Picture } from "../../../shared/ui/picture.tsx";
 import type { ProductCardSlots } from "./product-card.tsx";
@@ -39,7 +39,9 @@ export function CategoryProductList({
             <div className="flex flex-1 flex-col p-5">
               <h2 className="text-lg font-semibold text-stone-900">{product.name}</h2>
               <p className="mt-2 line-clamp-3 flex-1 text-sm text-stone-700">{product.description}</p>
-              <p className="mt-3 font-semibold text-leaf-800">{formatPriceExact(product.pricePaise)}</p>
+              <p className="mt-3 font-semibold">
+                <Price pricePaise={product.pricePaise} sale={product.sale} exact />
+              </p>
               {slots.details}
               <Link to={`/product/${product.id}`} className="btn-outline mt-4" aria-label={`${messages.category.viewProduct}: ${product.name}`}>
                 {messages.category.viewProduct}

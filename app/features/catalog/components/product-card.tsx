@@ -1,7 +1,7 @@
 import type { ReactNode, Ref } from "react";
 import { Link } from "react-router";
 import type { ProductSummary } from "#common/catalog/catalog-types.ts";
-import { formatPrice } from "#common/shared/money.ts";
+import { Price } from "../../../shared/ui/price.tsx";
 import { CARD_SIZES, Picture } from "../../../shared/ui/picture.tsx";
 
 /**
@@ -47,7 +47,9 @@ export function ProductCard({
             {product.name}
           </Link>
         </Heading>
-        <p className="mt-1 text-leaf-800">{formatPrice(product.pricePaise)}</p>
+        <p className="mt-1">
+          <Price pricePaise={product.pricePaise} sale={product.sale} />
+        </p>
         {slots.details ? <div className="relative z-10 mt-1">{slots.details}</div> : null}
       </div>
     </article>

@@ -6,6 +6,7 @@ import { imageVariantsMigration } from "./0009-image-variants.ts";
 import { adminCatalogMigration } from "./0010-admin-catalog.ts";
 import { catalogSearchMigration } from "./0012-catalog-search.ts";
 import { nameSearchMigration } from "./0013-name-search.ts";
+import { salePricesMigration } from "./0022-sale-prices.ts";
 
 /** The catalog's parts of the migration history (server/migrations.ts puts every owner's together). */
 export const catalogMigrations: readonly MigrationPart[] = [
@@ -16,4 +17,5 @@ export const catalogMigrations: readonly MigrationPart[] = [
   { name: "0010-admin-catalog", migration: adminCatalogMigration },
   { name: "0012-catalog-search", migration: catalogSearchMigration },
   { name: "0013-name-search", migration: nameSearchMigration },
+  { name: "0022-sale-prices", migration: salePricesMigration },
 ];

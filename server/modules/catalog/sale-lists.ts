@@ -1,0 +1,51 @@
+import type { ProductSummary } from "#common/catalog/catalog-types.ts";
+import { salePageQuerySchema, type SaleSort } from "#common/catalog/catalog-schemas.ts";
+import { SHOP_MAX_PAGES, SHOP_PAGE_SIZE } from "#common/shared/constants.ts";
+import { sql, type SelectQueryBuilder } from "kysely";
+import { shopClock } from "../../platform/clock.ts";
+import { parseInput } from "../../platform/errors.ts";
+import type { CatalogContext } from "./catalog-context.ts";
+import type { DB } from "../../platform/db/schema.ts";
+import { summaries, toSummary } from "./product-rows.ts";
+
+// The /sale page's list (docs/decisions/047): the products on sale now, pages 1..page at once like the shop.
+
+/** What /sale shows: the page's products, whether there are more, and the page and order asked for. */
+export interface SalePage {
+  items: ProductSummary[];
+  hasMore: boolean;
+  page: number;
+  sort: SaleSort;
+}
+
+/**
+ * Products on sale at `now`: a compare-at price above the price, and now inside the window. The first condition
+ * is the partial indexes' own (`compare_at_paise is not null`, migration 0022), so the rows read are only those
+ * with a compare-at price, never the whole catalogue.
+ */
+export function onSaleAt<O>(query: SelectQueryBuilder<DB & { p: DB["products"] }, "p", O>, now: number): SelectQueryBuilder<DB & { p: DB["products"] }, "p", O> {
+  const at = new Date(now).toISOString();
+  return query
+    .where("p.compare_at_paise", "is not", null)
+    .where((eb) => eb("p.compare_at_paise", ">", eb.ref("p.price_paise")))
+    .where((eb) => eb.or([eb("p.sale_starts_at", "is", null), eb("p.sale_starts_at", "<=", at)]))
+    .where((eb) => eb.or([eb("p.sale_ends_at", "is", null), eb("p.sale_ends_at", ">", at)]));
+}
+
+export async function listSalePages(ctx: Pick<CatalogContext, "db">, input: unknown, now: number = shopClock.now()): Promise<SalePage> {
+  const { page, sort } = parseInput(salePageQuerySchema, input);
+  const limit = SHOP_PAGE_SIZE * page;
+  let query = onSaleAt(summaries(ctx.db), now);
+  // Each order is one of migration 0022's partial indexes, read forwards or backwards until the page is full.
+  if (sort === "newest") query = query.orderBy("p.created_at", "desc").orderBy("p.id", "desc");
+  else if (sort === "price-asc") query = query.orderBy("p.price_paise").orderBy("p.id");
+  else if (sort === "price-desc") query = query.orderBy("p.price_paise", "desc").orderBy("p.id", "desc");
+  else query = query.orderBy(sql`((p.compare_at_paise - p.price_paise) * 1.0 / p.compare_at_paise)`, "desc").orderBy("p.id", "desc");
+  const rows = await query.limit(limit + 1).execute();
+  return {
+    items: rows.slice(0, limit).map((row) => toSummary(row, now)),
+    hasMore: rows.length > limit && page < SHOP_MAX_PAGES,
+    page,
+    sort,
+  };
+}
