@@ -22,4 +22,4 @@ export {
 } from "./catalog-editing.ts";
 export { catalogImagesFromMedia } from "./catalog-images.ts";
 export { putBackStock, readStock, stockTaking, type StockTaking } from "./inventory.ts";
-export { countReviewChange, coverImages, lockProduct, productExists, productsForLines } from "./product-references.ts";
+export { categoryNames, countReviewChange, coverImages, lockProduct, productExists, productsForLines } from "./product-references.ts";

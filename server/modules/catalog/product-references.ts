@@ -9,7 +9,7 @@ import type { DB } from "../../platform/db/schema.ts";
 
 /** The product columns a cart line shows and the checkout prices, by product id: join it `as` an alias on its `id`. */
 export function productsForLines(from: QueryCreator<DB>) {
-  return from.selectFrom("products").select(["id", "name", "price_paise", "stock"]);
+  return from.selectFrom("products").select(["id", "name", "price_paise", "stock", "category_id"]);
 }
 
 /** Each product's first picture (its cover), by `product_id`: join it `as` an alias. */
@@ -42,4 +42,10 @@ export async function countReviewChange(trx: Kysely<DB>, productId: string, { re
     }))
     .where("id", "=", productId)
     .execute();
+}
+
+/** The named categories that exist, by id (a discount code limited to categories names them). */
+export async function categoryNames(from: Kysely<DB>, ids: readonly string[]): Promise<{ id: string; name: string }[]> {
+  if (!ids.length) return [];
+  return from.selectFrom("categories").select(["id", "name"]).where("id", "in", ids).orderBy("name").execute();
 }
