@@ -32,7 +32,7 @@ export function CouponForm({ coupon, visitor, outcome, loginTo }: { coupon: { co
           </p>
         ) : null}
         <button type="submit" name="intent" value="remove-coupon" className="btn-outline justify-self-start">
-          {m.remove} {coupon.code}
+          {`${m.remove} ${coupon.code}`}
         </button>
       </Form>
     );

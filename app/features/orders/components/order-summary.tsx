@@ -37,7 +37,7 @@ export function OrderSummary({
               {couponMessages.discount}
               {couponCode ? <span className="ml-1 font-mono text-sm">({couponCode})</span> : null}
             </dt>
-            <dd data-testid="order-discount">−{formatPriceExact(discountPaise)}</dd>
+            <dd data-testid="order-discount">{`−${formatPriceExact(discountPaise)}`}</dd>
           </>
         ) : null}
         <dt>{messages.cart.shipping}</dt>
