@@ -25,7 +25,7 @@ const rupees = (message: string) =>
       return z.NEVER;
     }
     return paise;
-  }));
+  }).optional());
 /** A wall-clock date and time in the shop's time zone, as a datetime-local field sends it; the service places it. */
 const localDateTime = z.preprocess(
   blankToUndefined,
@@ -39,7 +39,7 @@ export const createCouponSchema = z
     kind: z.enum(["percent", "amount"], { error: m.kindInvalid }),
     /** A whole percentage (1–100) for 'percent'; rupees for 'amount'. */
     value: z.union([z.string(), z.number()], { error: m.amountInvalid }),
-    minSubtotal: rupees(m.minimumInvalid).optional(),
+    minSubtotal: rupees(m.minimumInvalid),
     startsAt: localDateTime.meta({ description: "YYYY-MM-DDTHH:mm in the shop's time zone; empty for 'from now'" }),
     endsAt: localDateTime.meta({ description: "YYYY-MM-DDTHH:mm in the shop's time zone; empty for 'never ends'" }),
     maxUses: z.preprocess(
