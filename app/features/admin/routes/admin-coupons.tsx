@@ -122,7 +122,8 @@ export default function AdminCoupons({ loaderData, actionData }: Route.Component
             <p className="text-stone-700">{m.none}</p>
           )}
         </div>
-        <Form method="post" noValidate className="grid gap-3 rounded-2xl border border-stone-200 p-6" aria-labelledby="new-coupon">
+        {/* Made afresh (emptied) after each code made; kept as typed after a refusal. */}
+        <Form key={notice ?? "new"} method="post" noValidate className="grid gap-3 rounded-2xl border border-stone-200 p-6" aria-labelledby="new-coupon">
           <h2 id="new-coupon" className="text-xl font-semibold text-stone-900">
             New coupon
           </h2>
