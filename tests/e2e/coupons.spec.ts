@@ -5,7 +5,8 @@ import type { Page } from "@playwright/test";
 import { couponMessages as m } from "../../common/coupons/coupon-messages.ts";
 import { messages } from "../../common/shared/messages.ts";
 import { createCategory, createProduct } from "../support/factories.ts";
-import { insertSessions } from "../support/shop-process.ts";
+import { openDatabase, type Database } from "../../server/platform/db/client.ts";
+import { extraPort, insertSessions, startShopProcess, stopShopProcess, waitUntilHealthy, type ShopProcess } from "../support/shop-process.ts";
 import { createShopper } from "../support/shoppers.ts";
 import { allowStatusLogs, expect, test } from "./support/fixtures.ts";
 import { mailWithSubject } from "./support/mail.ts";
@@ -113,4 +114,51 @@ test("coupons: the owner makes codes, a shopper is told each refusal, and a cate
   await expect(couponForm(page).getByRole("alert")).toHaveText(m.alreadyUsed);
   // The refusals answered 400 and 409 to the page's form, on purpose: the browser logged them.
   allowStatusLogs(consoleErrors, 400, 409);
+});
+
+test.describe("free shipping above a threshold", () => {
+  // A server of its own, started with FREE_SHIPPING_ABOVE_PAISE (the suite's server has none).
+  const port = extraPort(0);
+  const state: { shop?: ShopProcess; database?: Database } = {};
+  test.beforeAll(async () => {
+    state.shop = startShopProcess({ port, env: { FREE_SHIPPING_ABOVE_PAISE: "100000" } });
+    await waitUntilHealthy(state.shop);
+    state.database = openDatabase({ sqliteFile: `${state.shop.dataDir}/shop.db` });
+  });
+  test.afterAll(async () => {
+    await state.database?.destroy();
+    if (state.shop) await stopShopProcess(state.shop);
+  });
+
+  test("the cart says how much more ships free below the threshold, and shipping reads 'Free' at it, in the cart and at checkout", async ({ browser }) => {
+    const db = state.database!.db;
+    const plant = await createProduct(db, { name: "Threshold Monstera", price_paise: 60_000, stock: 5 });
+    const user = await createShopper(db, "sqlite", { name: "Asha Free" });
+    const [cookie] = await insertSessions(db, [user.id]);
+    const [cookieName, value] = cookie!.split(/=(.*)/s);
+    const context = await browser.newContext({ baseURL: state.shop!.url });
+    await context.addCookies([{ name: cookieName!, value: value!, url: state.shop!.url }]);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on("console", (message) => message.type() === "error" && errors.push(message.text()));
+    page.on("pageerror", (error) => errors.push(error.message));
+
+    await addToCart(page, plant.id, 1);
+    await page.goto("/cart");
+    await expect(summary(page).getByTestId("order-shipping")).toHaveText("Rs. 20.00");
+    await expect(summary(page)).toContainText(m.freeShippingIn(40_000));
+
+    const more = page.getByRole("button", { name: `One more ${plant.name}` });
+    await hydrated(more);
+    await more.click();
+    await expect(summary(page).getByTestId("order-shipping")).toHaveText(m.free);
+    await expect(summary(page).getByTestId("order-total")).toHaveText("Rs. 1,200.00");
+    await expect(summary(page)).not.toContainText("more for free shipping");
+
+    await page.goto("/checkout");
+    await expect(summary(page).getByTestId("order-shipping")).toHaveText(m.free);
+    await expect(summary(page).getByTestId("order-total")).toHaveText("Rs. 1,200.00");
+    await context.close();
+    expect(errors).toEqual([]);
+  });
 });
