@@ -25,6 +25,7 @@ export default [
   route("admin/categories", "features/admin/routes/admin-categories.tsx"),
   route("admin", "features/admin/routes/overview.tsx"),
   route("admin/messages", "features/admin/routes/messages.tsx"),
+  route("admin/coupons", "features/admin/routes/admin-coupons.tsx"),
   route("admin/orders", "pages/admin-orders.tsx"),
   route("admin/orders/:orderId", "pages/admin-order.tsx"),
   route("login/link", "features/accounts/routes/sign-in-link.tsx"),

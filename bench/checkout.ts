@@ -142,7 +142,7 @@ export async function closeClients(): Promise<void> {
   pools.clear();
 }
 
-async function call({ url, cookie }: Shopper, method: "GET" | "POST" | "DELETE", pathname: string, body?: unknown): Promise<Answer> {
+async function call({ url, cookie }: Shopper, method: "GET" | "POST" | "PUT" | "DELETE", pathname: string, body?: unknown): Promise<Answer> {
   let pool = pools.get(url);
   if (!pool) pools.set(url, (pool = new Pool(url, { connections: Math.ceil(SHOPPERS / SERVERS), pipelining: 1 })));
   const headers: Record<string, string> = { origin: url, cookie };
@@ -177,8 +177,12 @@ export const readCart: Step = async (shopper, tally) => {
   if (response && !response.ok) fail(tally, `read ${response.status}`);
 };
 
-/** Puts 1–3 units of the plant in the cart and orders; after a refusal for lack of stock, removes the line. */
-export function buy(productId: string): Step {
+/**
+ * Puts 1–3 units of the plant in the cart and orders; after a refusal for lack of stock, removes the line. With a
+ * `coupon`, applies it to the cart between the two (each order takes the code off the cart), so an order costs
+ * three requests, all counted in the CPU per order.
+ */
+export function buy(productId: string, coupon?: string): Step {
   return async (shopper, tally) => {
     let cart: { lines: { id: string; productId: string }[] };
     try {
@@ -190,6 +194,11 @@ export function buy(productId: string): Step {
         return;
       }
       cart = (await added.json()) as typeof cart;
+      if (coupon) {
+        const applied = await call(shopper, "PUT", "/api/cart/coupon", { code: coupon });
+        await applied.discard();
+        if (!applied.ok) return void fail(tally, `coupon ${applied.status}`);
+      }
     } catch {
       return void fail(tally, "cart error");
     }
@@ -298,13 +307,13 @@ function row(label: string, { tally, seconds, cpu }: Measured, baselinePerSecond
  * cores there are. The rate cannot pass cores × 1000 / that cost, whatever the waits (docs/performance.md,
  * "Checkout: round trips and CPU per order").
  */
-function printCpuBudget({ tally, cpu }: Measured) {
+function printCpuBudget({ tally, cpu }: Measured, phase = "plenty phase") {
   if (!cpu || !tally.requests) return;
   const [server, postgres, loadGenerator] = [cpu.server, cpu.postgres, cpu.loadGenerator].map((ms) => ms / tally.requests) as [number, number, number];
   const perOrder = server + postgres + loadGenerator;
   const cores = os.cpus().length;
   console.log(
-    `CPU per order, plenty phase: ${server.toFixed(2)} server + ${postgres.toFixed(2)} PostgreSQL + ${loadGenerator.toFixed(2)} load generator = ${perOrder.toFixed(2)} ms; ` +
+    `CPU per order, ${phase}: ${server.toFixed(2)} server + ${postgres.toFixed(2)} PostgreSQL + ${loadGenerator.toFixed(2)} load generator = ${perOrder.toFixed(2)} ms; ` +
       `${cores} cores fully used give at most ${((cores * 1000) / perOrder).toFixed(0)} orders/s at that cost; the ${SERVERS === 1 ? "server's one JavaScript thread" : `${SERVERS} servers' JavaScript threads`}, ${((SERVERS * 1000) / server).toFixed(0)}`,
   );
 }
@@ -366,6 +375,14 @@ export async function benchCheckout(): Promise<void> {
     // Supply at half the rate the plentiful phase sold, so that about every other checkout finds too little.
     const unitsPerTick = Math.max(1, Math.round((plentiful.tally.unitsSold / plentiful.seconds / 2) * (RESTOCK_EVERY_MS / 1000)));
     const { result: scarcity, restocked } = await restocking(database, scarce.id, unitsPerTick, () => withOrderDesk({ db }, () => runPhase(shoppers, seconds, buy(scarce.id), pids)));
+    // The same as "plenty", every order with a 10 % code without a use limit (docs/decisions/046): its CPU per order
+    // beside plenty's is what a code costs (the apply request, the judgement on the cart and in the order, the count).
+    const couponed = await createProduct(db, { name: "Bench Coupon Monstera", price_paise: 49_900, stock: PLENTY });
+    await db
+      .insertInto("coupons")
+      .values({ id: randomUUID(), code: "BENCH10", kind: "percent", amount: 10, min_subtotal_paise: null, starts_at: null, ends_at: null, max_uses: null, once_per_customer: false, paused: false, created_at: new Date().toISOString() })
+      .execute();
+    const withCoupon = await withOrderDesk({ db }, () => runPhase(shoppers, seconds, buy(couponed.id, "BENCH10"), pids));
 
     const baselinePerSecond = baseline.tally.requests / baseline.seconds;
     const serving = SERVERS === 1 ? "one server" : `${SERVERS} server copies (each shopper on one)`;
@@ -377,11 +394,14 @@ export async function benchCheckout(): Promise<void> {
     console.log(row("baseline: GET /api/cart", baseline, baselinePerSecond));
     console.log(row("checkout, plenty of stock", plentiful, baselinePerSecond));
     console.log(row(`checkout, scarce (+${unitsPerTick}/${RESTOCK_EVERY_MS}ms)`, scarcity, baselinePerSecond));
+    console.log(row("checkout with a coupon", withCoupon, baselinePerSecond));
     printCpuBudget(plentiful);
+    printCpuBudget(withCoupon, "checkout with a coupon");
 
     const ok = [
       await checkInvariant(database, "plenty", plenty.id, PLENTY, 0, plentiful.tally.unitsSold),
       await checkInvariant(database, "scarce", scarce.id, SCARCE_START, restocked, scarcity.tally.unitsSold),
+      await checkInvariant(database, "coupon", couponed.id, PLENTY, 0, withCoupon.tally.unitsSold),
     ].every(Boolean);
     if (!ok) process.exitCode = 1;
   } finally {

@@ -46,6 +46,7 @@ export async function composeShop(config: Config, database: Pick<Database, "db" 
     contactEmail: config.mail.contactEmail,
     timeZone: config.shop.timeZone,
     shippingFeePaise: config.shop.shippingFeePaise,
+    freeShippingAbovePaise: config.shop.freeShippingAbovePaise,
     outbox,
     logger,
     limits: config.limits,

@@ -14,6 +14,7 @@ describe("loadConfig", () => {
       name: "Plant Shop",
       author: "the Plant Shop team",
       shippingFeePaise: 2000,
+      freeShippingAbovePaise: null,
       publicUrl: "http://localhost:3000",
       timeZone: "Asia/Kolkata",
     });
@@ -30,6 +31,7 @@ describe("loadConfig", () => {
       SHOP_NAME: "Green Corner",
       SHOP_AUTHOR: "Asha",
       SHIPPING_FEE_PAISE: "4900",
+      FREE_SHIPPING_ABOVE_PAISE: "50000",
       SHOP_TIME_ZONE: "America/New_York",
       TRUST_PROXY: "1",
     });
@@ -41,6 +43,7 @@ describe("loadConfig", () => {
     expect(config.shop.name).toBe("Green Corner");
     expect(config.shop.author).toBe("Asha");
     expect(config.shop.shippingFeePaise).toBe(4900);
+    expect(config.shop.freeShippingAbovePaise).toBe(50_000);
     expect(config.shop.timeZone).toBe("America/New_York");
     expect(config.trustProxy).toBe(1);
   });
@@ -56,6 +59,10 @@ describe("loadConfig", () => {
     const text = (error as ConfigError).message;
     for (const name of ["PORT", "DATABASE_URL", "SEED_SAMPLE_DATA", "SHIPPING_FEE_PAISE"]) expect(text).toContain(name);
     expect((error as ConfigError).problems).toHaveLength(4);
+  });
+
+  it("refuses a FREE_SHIPPING_ABOVE_PAISE that is not a whole number of paise from 1, naming the variable", () => {
+    for (const value of ["0", "-5", "499.5", "lots"]) expect(() => loadConfig({ FREE_SHIPPING_ABOVE_PAISE: value })).toThrow(/FREE_SHIPPING_ABOVE_PAISE/);
   });
 
   it("refuses a SHOP_TIME_ZONE that is no IANA time zone, naming the variable", () => {

@@ -56,6 +56,8 @@ const envSchema = z.object({
   // Test only: a file holding an ISO instant the shop's clock reads as now (sale windows, docs/decisions/047).
   TEST_CLOCK_FILE: z.string().min(1).optional(),
   SHIPPING_FEE_PAISE: numberSetting("a whole number of paise", 0, 10_000_000).default(2000),
+  // Unset: shipping is never free. Compared with the subtotal after a discount code (docs/decisions/046).
+  FREE_SHIPPING_ABOVE_PAISE: numberSetting("a whole number of paise", 1, 1_000_000_000).optional(),
   // Anonymous pages and catalogue JSON are dropped when they change (docs/decisions/027); this only bounds how long.
   PAGE_CACHE_SECONDS: numberSetting("a number of seconds", 0, 86_400, { whole: false }).default(300),
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters (e.g. openssl rand -hex 32)").optional(),
@@ -135,6 +137,8 @@ export interface PublicShopConfig {
   name: string;
   author: string;
   shippingFeePaise: number;
+  /** FREE_SHIPPING_ABOVE_PAISE: from this subtotal (after the discount) shipping is free; null, never. */
+  freeShippingAbovePaise: number | null;
   publicUrl: string;
   /** The IANA zone every date and time is shown in, and whose days the order totals count (SHOP_TIME_ZONE). */
   timeZone: string;
@@ -193,6 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       name: e.SHOP_NAME,
       author: e.SHOP_AUTHOR,
       shippingFeePaise: e.SHIPPING_FEE_PAISE,
+      freeShippingAbovePaise: e.FREE_SHIPPING_ABOVE_PAISE ?? null,
       publicUrl: publicUrl.origin,
       timeZone: e.SHOP_TIME_ZONE,
     },

@@ -14,6 +14,7 @@ import {
   liveStreamsAllowed,
 } from "./modules/catalog/index.ts";
 import { createContactService } from "./modules/contact/index.ts";
+import { createCouponsService } from "./modules/coupons/index.ts";
 import type { MailOutbox } from "./platform/mail/mail-outbox.ts";
 import { createMediaService } from "./platform/media/media.ts";
 import { createResumableUploads } from "./platform/uploads/resumable-uploads.ts";
@@ -41,6 +42,8 @@ export interface ServiceDependencies {
   /** The shop's time zone (SHOP_TIME_ZONE): the days of the order totals and the overview. */
   timeZone: string;
   shippingFeePaise: number;
+  /** FREE_SHIPPING_ABOVE_PAISE: from this subtotal (after the discount) shipping is free; null or left out, never. */
+  freeShippingAbovePaise?: number | null;
   /** Every e-mail is queued here and sent by the mail worker (./mail-outbox.ts). */
   outbox: MailOutbox;
   logger: Logger;
@@ -140,7 +143,9 @@ export function createServices(infrastructure: Infrastructure, deps: ServiceDepe
     /** The owner's catalogue: products, categories, their pictures (docs/decisions/023). */
     adminCatalog: createCatalogEditingService({ database, changes, images: catalogImagesFromMedia(media), timeZone: deps.timeZone }),
     sitemaps: createSitemapService(database.db, changes),
-    cart: createCartService(database, { shippingFeePaise: deps.shippingFeePaise, rateLimiter }),
+    cart: createCartService(database, { shippingFeePaise: deps.shippingFeePaise, rateLimiter, timeZone: deps.timeZone, freeShippingAbovePaise: deps.freeShippingAbovePaise ?? null }),
+    /** The owner's discount codes (docs/decisions/046); the cart applies them and the checkout counts their uses. */
+    coupons: createCouponsService(database, { timeZone: deps.timeZone }),
     orders: createOrdersService({
       database,
       outbox,
@@ -148,6 +153,7 @@ export function createServices(infrastructure: Infrastructure, deps: ServiceDepe
       shopName: deps.shopName,
       publicUrl: deps.publicUrl,
       shippingFeePaise: deps.shippingFeePaise,
+      freeShippingAbovePaise: deps.freeShippingAbovePaise ?? null,
       rateLimiter,
       events,
       maxPendingOrders: deps.limits.maxPendingOrders,

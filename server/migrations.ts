@@ -6,6 +6,7 @@ import { accountsMigrations } from "./modules/accounts/index.ts";
 import { cartMigrations } from "./modules/cart/index.ts";
 import { catalogMigrations } from "./modules/catalog/index.ts";
 import { contactMigrations } from "./modules/contact/index.ts";
+import { couponsMigrations } from "./modules/coupons/index.ts";
 import { ordersMigrations } from "./modules/orders/index.ts";
 import { reviewsMigrations } from "./modules/reviews/index.ts";
 
@@ -21,6 +22,7 @@ const parts: readonly MigrationPart[] = [
   ...ordersMigrations,
   ...reviewsMigrations,
   ...contactMigrations,
+  ...couponsMigrations,
 ];
 
 /** Every migration's name, oldest first. */

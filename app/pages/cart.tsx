@@ -5,6 +5,7 @@ import type { CartLine } from "#common/cart/cart-types.ts";
 import { messages } from "#common/shared/messages.ts";
 import { Price } from "../shared/ui/price.tsx";
 import { OrderSummary } from "../features/orders/components/order-summary.tsx";
+import { CouponForm, type CouponOutcome } from "../features/orders/components/coupon-form.tsx";
 import { CloseIcon } from "../shared/ui/icons.tsx";
 import { Picture } from "../shared/ui/picture.tsx";
 import { actionResult, loadOrRefuse } from "../shared/lib/service-errors.ts";
@@ -29,6 +30,11 @@ export async function loader({ context }: Route.LoaderArgs) {
 export async function action({ context, request }: Route.ActionArgs) {
   const form = await readFormFields(request);
   const { cart } = context.services;
+  if (form.intent === "apply-coupon" || form.intent === "remove-coupon") {
+    const intent = form.intent;
+    // A visitor is asked to log in by the service (docs/decisions/046).
+    return actionResult(() => (intent === "apply-coupon" ? cart.applyCoupon(context.user, form) : cart.removeCoupon(context.user)).then(() => ({})), { intent });
+  }
   const intent = form.intent === "remove" ? ("remove" as const) : ("set-quantity" as const);
   if (context.user) {
     const user = context.user;
@@ -48,7 +54,8 @@ function setCookies(cookies: string[]): Headers {
   return headers;
 }
 
-export default function Cart({ loaderData: { cart, visitor } }: Route.ComponentProps) {
+export default function Cart({ loaderData: { cart, visitor }, actionData }: Route.ComponentProps) {
+  const couponOutcome = actionData && (actionData.intent === "apply-coupon" || actionData.intent === "remove-coupon") ? (actionData as CouponOutcome) : undefined;
   return (
     <section className="container-page py-10">
       <h1 className="mb-8 text-3xl font-bold text-stone-900">Cart</h1>
@@ -67,7 +74,16 @@ export default function Cart({ loaderData: { cart, visitor } }: Route.ComponentP
             ))}
           </ul>
           {cart.itemCount > 0 ? (
-            <OrderSummary itemCount={cart.itemCount} subtotalPaise={cart.subtotalPaise} shippingPaise={cart.shippingPaise} totalPaise={cart.totalPaise}>
+            <OrderSummary
+              itemCount={cart.itemCount}
+              subtotalPaise={cart.subtotalPaise}
+              shippingPaise={cart.shippingPaise}
+              totalPaise={cart.totalPaise}
+              discountPaise={cart.discountPaise}
+              couponCode={cart.coupon?.code ?? null}
+              freeShippingMorePaise={cart.freeShippingMorePaise}
+            >
+              <CouponForm coupon={cart.coupon} visitor={visitor} outcome={couponOutcome} loginTo="/cart" />
               {/* A visitor signs in or registers first, and comes back here with the cart merged into the account's. */}
               <Link to={visitor ? `/login?redirectTo=${encodeURIComponent("/cart")}` : "/checkout"} className="btn-primary mt-6 w-full">
                 {messages.cart.checkOut}

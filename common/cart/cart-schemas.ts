@@ -64,9 +64,18 @@ export const cartSchema = z
     subtotalPaise: z.int().min(0).meta({ description: "Of the available lines" }),
     shippingPaise: z.int().min(0).meta({ description: "The flat fee whenever there is something to order (itemCount > 0); 0 otherwise" }),
     totalPaise: z.int().min(0),
+    coupon: z
+      .strictObject({
+        code: z.string(),
+        problem: z.string().nullable().meta({ description: "Why the code gives no discount now (the checkout refuses the order until it is removed); null when it applies" }),
+      })
+      .nullable()
+      .meta({ description: "The discount code applied to the cart (accounts only), or null" }),
+    discountPaise: z.int().min(0).meta({ description: "Taken off the subtotal by the applied code; total = subtotal - discount + shipping" }),
+    freeShippingMorePaise: z.int().min(1).nullable().meta({ description: "How much more (after the discount) ships free; null when it ships free already or the shop has no threshold" }),
     canCheckOut: z.boolean().meta({ description: "Every line can be ordered as it stands: only then does checkout offer Place Order" }),
     fingerprint: z.string().meta({
-      description: "A digest of the lines, their quantities and prices: send it as cartFingerprint with the order, which is then refused (409, CART_CHANGED) if the cart has changed since",
+      description: "A digest of the lines, their quantities and prices, and the discount: send it as cartFingerprint with the order, which is then refused (409, CART_CHANGED) if the cart has changed since",
     }),
   })
   .meta({ id: "Cart" });

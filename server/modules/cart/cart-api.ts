@@ -1,5 +1,6 @@
 import { Hono, type Context } from "hono";
 import { addToCartSchema, cartSchema, setQuantitySchema } from "#common/cart/cart-schemas.ts";
+import { applyCouponSchema } from "#common/coupons/coupon-schemas.ts";
 import type { PlatformEnv } from "../../platform/http/http-env.ts";
 import type { CartService } from "./cart.ts";
 import { describeRoute, idParameter, json, jsonBody, problems } from "../../platform/http/api-docs.ts";
@@ -72,6 +73,28 @@ export const cartApi = (cart: CartService, visitorCarts: VisitorCartCookies) => 
           return c.json(await cart.getCart(user));
         }
         return c.json(await visitorCartAfter(c, await cart.setVisitorQuantity(token(c), c.req.param("itemId"), input)));
+      },
+    )
+    .put(
+      "/coupon",
+      describeRoute({
+        summary: "Apply a discount code to the cart (accounts only; replaces one applied before). Refused with the reason: unknown, expired, not yet valid, minimum not reached, used up, already used, nothing it applies to; tries are rate-limited",
+        requestBody: jsonBody(applyCouponSchema),
+        responses: { 200: json(cartSchema, "The cart with the discount"), ...problems(400, 401, 409, 429) },
+      }),
+      async (c) => {
+        const user = await currentUser(c);
+        await cart.applyCoupon(user, await readJson(c));
+        return c.json(await cart.getCart(user));
+      },
+    )
+    .delete(
+      "/coupon",
+      describeRoute({ summary: "Take the discount code off the cart", responses: { 200: json(cartSchema, "The cart"), ...problems(401) } }),
+      async (c) => {
+        const user = await currentUser(c);
+        await cart.removeCoupon(user);
+        return c.json(await cart.getCart(user));
       },
     )
     .delete(

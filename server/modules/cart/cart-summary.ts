@@ -4,6 +4,7 @@ import { messages } from "#common/shared/messages.ts";
 import { sumPaise } from "#common/shared/money.ts";
 import { shopClock } from "../../platform/clock.ts";
 import { linePriceAt, type LineSaleColumns } from "../catalog/index.ts";
+import { shippingFor } from "#common/shared/discount.ts";
 
 // What a cart shows, whoever's it is (an account's, cart.ts, or a visitor's, visitor-cart.ts): its lines and summary.
 
@@ -19,9 +20,14 @@ export function lineProblem(product: { name: string; stock: number } | null | un
  * What an order is checked against (docs/decisions/009): the lines, their quantities and prices, in any order.
  * The checkout page sends the one of the summary it showed; the order is refused if the cart's differs now.
  */
-export function cartFingerprint(lines: Iterable<{ id: string; quantity: number; unitPricePaise: number }>): string {
+export function cartFingerprint(
+  lines: Iterable<{ id: string; quantity: number; unitPricePaise: number }>,
+  discount?: { code: string; discountPaise: number } | null,
+): string {
   const parts = Array.from(lines, (line) => `${line.id}:${line.quantity}:${line.unitPricePaise}`).sort();
-  return createHash("sha256").update(parts.join(",")).digest("base64url");
+  // The discount too (docs/decisions/046): a code used up, paused or no longer applying changes what is charged.
+  const coupon = discount ? `|${discount.code}:${discount.discountPaise}` : "";
+  return createHash("sha256").update(parts.join(",") + coupon).digest("base64url");
 }
 
 /** A stored line with its product (null columns once the product is gone), as the cart shows it. */
@@ -60,20 +66,33 @@ export function toCartLine(row: StoredLineRow, now: number = shopClock.now()): C
   };
 }
 
-/** The summary rule, in one place: only available lines count, and shipping is charged when something can be ordered. */
-export function summariseCart(lines: CartLine[], shippingFeePaise: number): Cart {
+/** What the summary takes besides the lines: the applied code as judged, and the free-shipping threshold. */
+export interface CartPricing {
+  coupon?: { code: string; discountPaise: number; problem: string | null } | null;
+  freeShippingAbovePaise?: number | null;
+}
+
+/**
+ * The summary rule, in one place: only available lines count, the applied code's discount comes off the subtotal,
+ * and shipping is charged when something can be ordered, unless what is left reaches the free-shipping threshold.
+ */
+export function summariseCart(lines: CartLine[], shippingFeePaise: number, { coupon = null, freeShippingAbovePaise = null }: CartPricing = {}): Cart {
   const counted = lines.filter((line) => line.available);
   const itemCount = counted.reduce((n, line) => n + line.quantity, 0);
   const subtotalPaise = sumPaise(counted.map((line) => line.lineTotalPaise));
-  const shippingPaise = itemCount > 0 ? shippingFeePaise : 0;
+  const discountPaise = coupon && !coupon.problem ? Math.min(coupon.discountPaise, subtotalPaise) : 0;
+  const shipping = shippingFor(shippingFeePaise, subtotalPaise - discountPaise, freeShippingAbovePaise);
+  const shippingPaise = itemCount > 0 ? shipping.shippingPaise : 0;
   return {
     lines,
     itemCount,
     subtotalPaise,
     shippingPaise,
-    totalPaise: subtotalPaise + shippingPaise,
+    totalPaise: subtotalPaise - discountPaise + shippingPaise,
+    coupon: coupon ? { code: coupon.code, problem: coupon.problem } : null,
+    discountPaise,
+    freeShippingMorePaise: itemCount > 0 ? shipping.freeShippingMorePaise : null,
     canCheckOut: lines.length > 0 && counted.length === lines.length,
-    fingerprint: cartFingerprint(lines),
+    fingerprint: cartFingerprint(lines, coupon ? { code: coupon.code, discountPaise } : null),
   };
 }
-

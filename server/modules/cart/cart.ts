@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { sql, type InferResult, type Kysely, type Nullable, type QueryCreator } from "kysely";
-import type { Cart } from "#common/cart/cart-types.ts";
+import type { Cart, CartLine } from "#common/cart/cart-types.ts";
 import { MAX_CART_QUANTITY } from "#common/shared/constants.ts";
 import { messages } from "#common/shared/messages.ts";
 import { addToCartSchema, setQuantitySchema } from "#common/cart/cart-schemas.ts";
@@ -13,6 +13,7 @@ import { ConflictError, InvalidInputError, NotFoundError, parseInput, Unauthoriz
 import type { RateLimiter } from "../../platform/rate-limit/rate-limit.ts";
 import type { SessionUser } from "../../platform/session-user.ts";
 import { coverImages, productsForLines } from "../catalog/index.ts";
+import { appliedCoupon, applyCouponToCart, codeToApply, removeCouponFromCart, type LineToDiscount } from "../coupons/index.ts";
 import { lineProblem, summariseCart, toCartLine } from "./cart-summary.ts";
 import { createVisitorCartOperations } from "./visitor-cart.ts";
 
@@ -30,8 +31,13 @@ export function cartLines(from: Kysely<DB>, userId: string) {
   return from
     .selectFrom("cart_items as ci")
     .leftJoin(productsForLines(from).as("p"), "p.id", "ci.product_id")
-    .select(["ci.id", "ci.quantity", "p.id as product_id", "p.name", "p.price_paise", "p.compare_at_paise", "p.sale_starts_at", "p.sale_ends_at", "p.stock"])
+    .select(["ci.id", "ci.quantity", "p.id as product_id", "p.name", "p.price_paise", "p.compare_at_paise", "p.sale_starts_at", "p.sale_ends_at", "p.stock", "p.category_id"])
     .where("ci.user_id", "=", userId);
+}
+
+/** The lines a discount code is judged on: those that can be ordered, with their products' categories. */
+export function linesToDiscount(rows: readonly { category_id: string | null }[], lines: readonly CartLine[]): LineToDiscount[] {
+  return lines.flatMap((line, i) => (line.available ? [{ categoryId: rows[i]?.category_id ?? null, lineTotalPaise: line.lineTotalPaise }] : []));
 }
 
 /** A row of cartLines, every column nullable: the checkout left-joins the lines, so an empty cart is a row of nulls. */
@@ -61,7 +67,7 @@ const cartWithProducts = compiledOnce((db, { userId }: { userId: string }) =>
     .selectFrom("cart_items as ci")
     .leftJoin(productsForLines(db).as("p"), "p.id", "ci.product_id")
     .leftJoin(coverImages(db).as("img"), "img.product_id", "p.id")
-    .select(["ci.id", "ci.quantity", "p.id as product_id", "p.name", "p.price_paise", "p.compare_at_paise", "p.sale_starts_at", "p.sale_ends_at", "p.stock", "img.url", "img.width", "img.height", "img.media_key"])
+    .select(["ci.id", "ci.quantity", "p.id as product_id", "p.name", "p.price_paise", "p.compare_at_paise", "p.sale_starts_at", "p.sale_ends_at", "p.stock", "p.category_id", "img.url", "img.width", "img.height", "img.media_key"])
     .where("ci.user_id", "=", userId)
     .orderBy("ci.created_at")
     .orderBy("ci.id"),
@@ -118,7 +124,20 @@ const storeLine = storing(false);
  */
 export function createCartService(
   database: Pick<Database, "db" | "dialect">,
-  { shippingFeePaise, rateLimiter }: { shippingFeePaise: number; /** Bounds the visitors' carts made per address. */ rateLimiter?: RateLimiter },
+  {
+    shippingFeePaise,
+    rateLimiter,
+    timeZone = "Asia/Kolkata",
+    freeShippingAbovePaise = null,
+  }: {
+    shippingFeePaise: number;
+    /** Bounds the visitors' carts made per address, and the discount codes an account tries. */
+    rateLimiter?: RateLimiter;
+    /** The shop's time zone: a code's start date is told in it. */
+    timeZone?: string;
+    /** FREE_SHIPPING_ABOVE_PAISE: null, never free. */
+    freeShippingAbovePaise?: number | null;
+  },
 ) {
   const { db } = database;
 
@@ -145,11 +164,32 @@ export function createCartService(
 
   async function readCart(userId: string): Promise<Cart> {
     const rows = await cartWithProducts.execute(db, { userId });
-    return summariseCart(rows.map((row) => toCartLine(row)), shippingFeePaise);
+    const lines = rows.map((row) => toCartLine(row));
+    const coupon = await appliedCoupon(db, userId, linesToDiscount(rows, lines), timeZone);
+    return summariseCart(lines, shippingFeePaise, { coupon, freeShippingAbovePaise });
   }
 
   return {
-    ...createVisitorCartOperations(database, { shippingFeePaise, rateLimiter }),
+    ...createVisitorCartOperations(database, { shippingFeePaise, rateLimiter, freeShippingAbovePaise }),
+
+    /**
+     * Applies a discount code to the shopper's cart (accounts only: docs/decisions/046), refused with its reason
+     * unless it gives a discount now; it replaces any code applied before.
+     */
+    async applyCoupon(viewer: SessionUser | null, input: unknown): Promise<void> {
+      if (!rateLimiter) throw new Error("the cart service needs a rate limiter to take discount codes");
+      const { user, code } = await codeToApply(viewer, input, rateLimiter);
+      await inShopperTransaction(database, user.id, async (trx) => {
+        const rows = await cartWithProducts.execute(trx, { userId: user.id });
+        await applyCouponToCart(trx, { userId: user.id, code, lines: linesToDiscount(rows, rows.map((row) => toCartLine(row))), timeZone });
+      });
+    },
+
+    /** Takes the discount code off the shopper's cart. */
+    async removeCoupon(viewer: SessionUser | null): Promise<void> {
+      const user = owner(viewer, c.updatePrefix);
+      await inShopperTransaction(database, user.id, (trx) => removeCouponFromCart(trx, user.id));
+    },
 
     async getCart(viewer: SessionUser | null): Promise<Cart> {
       return readCart(owner(viewer, c.fetchPrefix).id);

@@ -144,7 +144,12 @@ export async function mergeVisitorCart(trx: Kysely<DB>, visitorToken: string, us
  */
 export function createVisitorCartOperations(
   database: Pick<Database, "db" | "dialect">,
-  { shippingFeePaise, rateLimiter, now = () => Date.now() }: { shippingFeePaise: number; rateLimiter?: RateLimiter | undefined; now?: () => number },
+  {
+    shippingFeePaise,
+    rateLimiter,
+    now = () => Date.now(),
+    freeShippingAbovePaise = null,
+  }: { shippingFeePaise: number; rateLimiter?: RateLimiter | undefined; now?: () => number; freeShippingAbovePaise?: number | null },
 ) {
   const { db } = database;
   const empty = (): Cart => summariseCart([], shippingFeePaise);
@@ -202,7 +207,7 @@ export function createVisitorCartOperations(
   async function getVisitorCart(token: string | null): Promise<{ cart: Cart; outcome: VisitorCartOutcome }> {
     const { cartId, outcome } = await openCart(token);
     if (!cartId) return { cart: empty(), outcome };
-    return { cart: summariseCart((await linesOf(db, cartId)).map((row) => toCartLine(row)), shippingFeePaise), outcome };
+    return { cart: summariseCart((await linesOf(db, cartId)).map((row) => toCartLine(row)), shippingFeePaise, { freeShippingAbovePaise }), outcome };
   }
 
   return {

@@ -23,4 +23,4 @@ export {
 } from "./catalog-editing.ts";
 export { catalogImagesFromMedia } from "./catalog-images.ts";
 export { putBackStock, readStock, stockTaking, type StockTaking } from "./inventory.ts";
-export { countReviewChange, coverImages, linePriceAt, lockProduct, productExists, productsForLines, type LineSaleColumns } from "./product-references.ts";
+export { categoryNames, countReviewChange, coverImages, linePriceAt, lockProduct, productExists, productsForLines, type LineSaleColumns } from "./product-references.ts";

@@ -11,7 +11,7 @@ import { toIsoString } from "../../platform/db/values.ts";
 
 /** The product columns a cart line shows and the checkout prices, by product id: join it `as` an alias on its `id`. */
 export function productsForLines(from: QueryCreator<DB>) {
-  return from.selectFrom("products").select(["id", "name", "price_paise", "stock", "compare_at_paise", "sale_starts_at", "sale_ends_at"]);
+  return from.selectFrom("products").select(["id", "name", "price_paise", "stock", "compare_at_paise", "sale_starts_at", "sale_ends_at", "category_id"]);
 }
 
 /** The sale columns of productsForLines, as a cart line's row carries them (every one null once the product is gone). */
@@ -68,4 +68,10 @@ export async function countReviewChange(trx: Kysely<DB>, productId: string, { re
     }))
     .where("id", "=", productId)
     .execute();
+}
+
+/** The named categories that exist, by id (a discount code limited to categories names them). */
+export async function categoryNames(from: Kysely<DB>, ids: readonly string[]): Promise<{ id: string; name: string }[]> {
+  if (!ids.length) return [];
+  return from.selectFrom("categories").select(["id", "name"]).where("id", "in", ids).orderBy("name").execute();
 }

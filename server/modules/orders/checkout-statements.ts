@@ -42,7 +42,7 @@ export const keyPendingAndCart = compiledOnce((db, { userId, key, maxPending }: 
         .as("k"),
     )
     .leftJoin(cartLines(db, userId).as("line"), (join) => join.onTrue())
-    .select(["k.earlier", "k.pending", "line.id", "line.quantity", "line.product_id", "line.name", "line.price_paise", "line.compare_at_paise", "line.sale_starts_at", "line.sale_ends_at", "line.stock"])
+    .select(["k.earlier", "k.pending", "line.id", "line.quantity", "line.product_id", "line.name", "line.price_paise", "line.compare_at_paise", "line.sale_starts_at", "line.sale_ends_at", "line.stock", "line.category_id"])
     .orderBy("line.product_id"),
 );
 
@@ -80,6 +80,8 @@ export const storeOrderRows = compiledOnce((db, v: StoredOrder) => {
         status: v.status,
         subtotal_paise: v.subtotal_paise,
         shipping_paise: v.shipping_paise,
+        discount_paise: v.discount_paise,
+        coupon_code: v.coupon_code,
         total_paise: v.total_paise,
         ship_name: v.ship_name,
         ship_phone: v.ship_phone,

@@ -1,5 +1,6 @@
 // Order confirmation and status e-mails, on the shared layout.
 import { formatPriceExact } from "#common/shared/money.ts";
+import { couponMessages } from "#common/coupons/coupon-messages.ts";
 import type { OrderDetail } from "#common/orders/order-types.ts";
 import { escapeHtml, escapeMultiline, type MailContent, oneLine, renderHtml, renderText } from "../../platform/mail/mail-layout.ts";
 import type { OutboxMail } from "../../platform/mail/mail-outbox.ts";
@@ -11,6 +12,8 @@ export interface OrderMailDetails {
   url: string;
   lines: { name: string; quantity: number; lineTotal: string }[];
   subtotal: string;
+  /** 'SUMMER10: −Rs. 50.00' when a discount code was used; null otherwise. */
+  discount: string | null;
   shipping: string;
   total: string;
   address: string;
@@ -27,7 +30,7 @@ export function orderEmail(kind: keyof typeof ORDER_NEWS, order: OrderMailDetail
   const news = ORDER_NEWS[kind];
   const reason = `you placed order ${order.orderNumber} at ${order.shopName}.`;
   const lineText = order.lines.map((line) => `${line.quantity} × ${line.name}: ${line.lineTotal}`);
-  const totals = [`Subtotal: ${order.subtotal}`, `Shipping: ${order.shipping}`, `Total: ${order.total}`];
+  const totals = [`Subtotal: ${order.subtotal}`, ...(order.discount ? [`${couponMessages.discount} ${order.discount}`] : []), `Shipping: ${order.shipping}`, `Total: ${order.total}`];
   return {
     subject: news.subject.replace("{n}", oneLine(order.orderNumber)),
     text: renderText(
@@ -63,7 +66,8 @@ export function orderMail(shop: { shopName: string; publicUrl: URL }, kind: keyo
       url: `${shop.publicUrl.origin}/orders/${order.id}`,
       lines: order.lines.map((l) => ({ name: l.name, quantity: l.quantity, lineTotal: formatPriceExact(l.lineTotalPaise) })),
       subtotal: formatPriceExact(order.subtotalPaise),
-      shipping: formatPriceExact(order.shippingPaise),
+      discount: order.discountPaise > 0 ? `(${order.couponCode ?? ""}): −${formatPriceExact(order.discountPaise)}` : null,
+      shipping: order.shippingPaise === 0 ? couponMessages.free : formatPriceExact(order.shippingPaise),
       total: formatPriceExact(order.totalPaise),
       address: `${order.shipName}\n${order.shipAddress}\n${order.shipPhone}`,
     }),

@@ -57,6 +57,8 @@ export function toDetail(order: OrderRow, lines: Selectable<OrderLineTable>[]): 
       lineTotalPaise: l.unit_price_paise * l.quantity,
     })),
     subtotalPaise: order.subtotal_paise,
+    discountPaise: Number(order.discount_paise ?? 0),
+    couponCode: order.coupon_code ?? null,
     shippingPaise: order.shipping_paise,
     shipName: order.ship_name,
     shipPhone: order.ship_phone,

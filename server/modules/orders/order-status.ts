@@ -8,6 +8,7 @@ import { ConflictError, NotFoundError, parseInput } from "../../platform/errors.
 import { shopDay } from "../../platform/shop-day.ts";
 import { requireAdmin, type SessionUser } from "../../platform/session-user.ts";
 import { putBackStock } from "../catalog/index.ts";
+import { giveBackCouponUse } from "../coupons/index.ts";
 import { countCancelledOrder } from "./daily-totals.ts";
 import { orderMail } from "./order-mails.ts";
 import { loadOrder, visibleOrder } from "./order-records.ts";
@@ -55,7 +56,11 @@ async function changeStatus(ctx: StatusContext, orderId: string, from: OrderStat
       throw new ConflictError(to === "cancelled" && !from.includes("processing") ? messages.orders.cannotCancel : messages.orders.badTransition(row.status, to));
     }
     await trx.updateTable("orders").set({ status: to, updated_at: new Date().toISOString() }).where("id", "=", orderId).execute();
-    if (to === "cancelled") await returnStock(ctx, trx, orderId);
+    if (to === "cancelled") {
+      await returnStock(ctx, trx, orderId);
+      // Its discount code's use comes back: one more for a limited code, and the customer may use it again.
+      await giveBackCouponUse(trx, orderId);
+    }
     const order = await loadOrder(trx, orderId);
     // Queued in the transaction that made the change; the mail worker sends it after commit.
     // An order whose customer deleted their account has nobody to write to (decision 040).

@@ -19,6 +19,8 @@ export interface OrdersDependencies {
   shopName: string;
   publicUrl: URL;
   shippingFeePaise: number;
+  /** FREE_SHIPPING_ABOVE_PAISE: the subtotal after the discount from which shipping is free; null or left out, never. */
+  freeShippingAbovePaise?: number | null;
   payment?: PaymentMethod;
   rateLimiter: RateLimiter;
   events: EventLog;
@@ -38,7 +40,8 @@ export interface OrdersDependencies {
  * The dependencies with their defaults filled in, made once per service and handed to every operation of the
  * module: each operation names the part it uses (a `Pick` of this), so a reader sees what it touches.
  */
-export interface OrdersContext extends Omit<OrdersDependencies, "payment" | "orderNumbers"> {
+export interface OrdersContext extends Omit<OrdersDependencies, "payment" | "orderNumbers" | "freeShippingAbovePaise"> {
+  freeShippingAbovePaise: number | null;
   db: Kysely<DB>;
   payment: PaymentMethod;
   drawNumber: () => string;
@@ -50,6 +53,7 @@ export function ordersContext(deps: OrdersDependencies): OrdersContext {
   const { payment, orderNumbers, ...rest } = deps;
   return {
     ...rest,
+    freeShippingAbovePaise: deps.freeShippingAbovePaise ?? null,
     db: deps.database.db,
     payment: payment ?? cashOnDelivery,
     drawNumber: orderNumbers ?? newOrderNumber,

@@ -12,6 +12,10 @@ export interface OrderTable {
   status: string;
   subtotal_paise: number;
   shipping_paise: number;
+  /** Taken off by the discount code (0 without one); total = subtotal − discount + shipping (migration 0021). */
+  discount_paise: ColumnType<number, number | undefined, never>;
+  /** The discount code as it was applied (a copy: the code may be deleted since). */
+  coupon_code: ColumnType<string | null, string | null | undefined, never>;
   total_paise: number;
   ship_name: string;
   ship_phone: string;

@@ -22,6 +22,8 @@ import { isOrderNumberTaken } from "./order-numbers.ts";
 import { loadOrder, toDetail, type OrderRow } from "./order-records.ts";
 import type { OrdersContext } from "./orders-context.ts";
 import { cashOnDelivery, type PaymentHold } from "./payments.ts";
+import { shippingFor } from "#common/shared/discount.ts";
+import { appliedCoupon, claimCouponUse, type Judgement } from "../coupons/index.ts";
 
 /** What the checkout uses of the orders service's dependencies. */
 export type CheckoutContext = Pick<
@@ -35,6 +37,7 @@ export type CheckoutContext = Pick<
   | "payment"
   | "drawNumber"
   | "shippingFeePaise"
+  | "freeShippingAbovePaise"
   | "maxPendingOrders"
   | "changes"
   | "timeZone"
@@ -54,12 +57,18 @@ const checkoutKeyRule: RateRule = { name: "checkout-key", limit: 1, windowMs: 60
 const NUMBER_DRAWS = 3;
 
 /** `price_paise`: the unit price charged (the sale rule's, decision 047); `listed_price_paise`: the row's price column, checked under the lock. */
-type Product = { id: string; name: string; price_paise: number; listed_price_paise: number; stock: number };
+type Product = { id: string; name: string; price_paise: number; listed_price_paise: number; stock: number; category_id: string | null };
 type PricedLine = { id: string; quantity: number; product: Product };
-type PricedCart = { lines: PricedLine[]; subtotalPaise: number; totalPaise: number };
+type PricedLines = { lines: PricedLine[]; subtotalPaise: number };
+/** The lines priced, with the applied discount code as judged now, the shipping and the total. */
+type PricedCart = PricedLines & { coupon: Judgement | null; discountPaise: number; shippingPaise: number; totalPaise: number };
 
-/** What was priced: the lines, their quantities and prices, as the cart's summary fingerprints them (the page sends that). */
-const fingerprint = (cart: PricedCart) => cartFingerprint(cart.lines.map((line) => ({ id: line.id, quantity: line.quantity, unitPricePaise: line.product.price_paise })));
+/** What was priced: the lines, their quantities and prices, and the discount, as the cart's summary fingerprints them (the page sends that). */
+const fingerprint = (cart: PricedCart) =>
+  cartFingerprint(
+    cart.lines.map((line) => ({ id: line.id, quantity: line.quantity, unitPricePaise: line.product.price_paise })),
+    cart.coupon ? { code: cart.coupon.code, discountPaise: cart.discountPaise } : null,
+  );
 /** The order would not be what the shopper saw (or the payment holds): nothing is ordered, and they look again. */
 const cartChanged = () => new ConflictError(messages.checkout.cartChanged, { cart: messages.checkout.cartChanged }, ERROR_CODES.cartChanged);
 
@@ -147,18 +156,39 @@ async function withUniqueNumber<T>(ctx: Pick<CheckoutContext, "drawNumber" | "lo
  * The shopper's cart priced at today's prices; refused when it is empty or any line cannot be ordered as it
  * stands (each such line named). Takes no row lock: see takeStock.
  */
-async function priceCart(ctx: Pick<CheckoutContext, "shippingFeePaise">, from: Kysely<DB>, userId: string): Promise<PricedCart> {
-  return priceLines(ctx, await cartLines(from, userId).orderBy("ci.product_id").execute());
+async function priceCart(ctx: PricingContext, from: Kysely<DB>, userId: string): Promise<PricedCart> {
+  return withDiscount(ctx, from, userId, priceLines(await cartLines(from, userId).orderBy("ci.product_id").execute()));
+}
+
+type PricingContext = Pick<CheckoutContext, "shippingFeePaise" | "freeShippingAbovePaise" | "timeZone">;
+
+/**
+ * The discount of the code applied to the cart, judged now (the cart's summary judges it the same way), the
+ * shipping and the total. A code that no longer gives a discount (expired, used up meanwhile, minimum no longer
+ * reached) refuses the order with its reason: the shopper removes it or changes the cart, and sees the new total.
+ */
+async function withDiscount(ctx: PricingContext, from: Kysely<DB>, userId: string, priced: PricedLines): Promise<PricedCart> {
+  const coupon = await appliedCoupon(
+    from,
+    userId,
+    priced.lines.map((line) => ({ categoryId: line.product.category_id, lineTotalPaise: line.product.price_paise * line.quantity })),
+    ctx.timeZone,
+  );
+  if (coupon?.problem) throw new ConflictError(coupon.problem, { cart: coupon.problem });
+  const discountPaise = Math.min(coupon?.discountPaise ?? 0, priced.subtotalPaise);
+  const { shippingPaise } = shippingFor(ctx.shippingFeePaise, priced.subtotalPaise - discountPaise, ctx.freeShippingAbovePaise);
+  return { ...priced, coupon, discountPaise, shippingPaise, totalPaise: priced.subtotalPaise - discountPaise + shippingPaise };
 }
 
 /** Prices the rows of cartLines (an empty cart has none, or one without a line: see storeOrder). */
-function priceLines(ctx: Pick<CheckoutContext, "shippingFeePaise">, rows: CartRow[]): PricedCart {
+function priceLines(rows: CartRow[]): PricedLines {
   // Sale prices: each line's unit price is the one price rule's at this moment (decision 047), as the cart showed it.
   const now = shopClock.now();
   const lines = rows.flatMap((row) => {
-    const { id, quantity, product_id, name, price_paise, stock } = row;
+    const { id, quantity, product_id, name, price_paise, stock, category_id } = row;
     if (id === null) return [];
-    const product = product_id === null ? undefined : { id: product_id, name: name!, price_paise: linePriceAt(row, now).chargedPaise, listed_price_paise: price_paise!, stock: stock! };
+    const product =
+      product_id === null ? undefined : { id: product_id, name: name!, price_paise: linePriceAt(row, now).chargedPaise, listed_price_paise: price_paise!, stock: stock!, category_id };
     return [{ id, quantity: quantity!, product }];
   });
   if (!lines.length) throw new InvalidInputError(messages.checkout.emptyCart);
@@ -166,7 +196,7 @@ function priceLines(ctx: Pick<CheckoutContext, "shippingFeePaise">, rows: CartRo
   if (problems.length) throw new ConflictError(problems.join(" "), { cart: problems.join(" ") });
   const priced = lines as PricedLine[]; // every product is there: a missing one is a problem above
   const subtotalPaise = priced.reduce((sum, line) => sum + line.product.price_paise * line.quantity, 0);
-  return { lines: priced, subtotalPaise, totalPaise: subtotalPaise + ctx.shippingFeePaise };
+  return { lines: priced, subtotalPaise };
 }
 
 /**
@@ -197,7 +227,7 @@ async function storeOrder(
   const { earlier, pending } = rows[0]!;
   if (earlier) return { orderId: earlier };
   refuseTooManyPending(ctx, user.id, Number(pending));
-  const cart = priceLines(ctx, rows);
+  const cart = await withDiscount(ctx, trx, user.id, priceLines(rows));
   // A line added or changed (another tab) or a new price since the checkout page showed its summary, or since
   // the payment was held: the shopper looks again. For every method, Cash on Delivery too; from the rows read above.
   const ordering = fingerprint(cart);
@@ -211,7 +241,9 @@ async function storeOrder(
     user_id: user.id,
     status: "pending",
     subtotal_paise: cart.subtotalPaise,
-    shipping_paise: ctx.shippingFeePaise,
+    discount_paise: cart.discountPaise,
+    coupon_code: cart.coupon?.code ?? null,
+    shipping_paise: cart.shippingPaise,
     total_paise: cart.totalPaise,
     ship_name: details.name,
     ship_phone: details.phone,
@@ -267,6 +299,11 @@ async function storeOrder(
     await saveDeliveryDetails(trx, user.id, details, now);
     // The name is public (the profile page, the person's reviews): announced once the order commits.
     if (details.name !== user.name) await ctx.announceProfileChange(trx, user.id, { renamed: true });
+  }
+  // The code's row is shared by every checkout using it: counted late, so it stays locked only until commit.
+  if (cart.coupon) {
+    const refused = await claimCouponUse(trx, { couponId: cart.coupon.couponId, orderId: hold.orderId, userId: user.id, now }, ctx.database.dialect);
+    if (refused) throw new ConflictError(refused, { cart: refused });
   }
   // Last, so the day's row (one for every checkout of the day) stays locked only until commit; on PostgreSQL
   // counted by the statement that takes the last line's stock, one round trip less while both rows are held.

@@ -7,6 +7,7 @@ export const ADMIN_SECTIONS = [
   { to: "/admin/categories", label: "Categories", end: false },
   { to: "/admin/orders", label: "Orders", end: false },
   { to: "/admin/messages", label: "Messages", end: false },
+  { to: "/admin/coupons", label: "Coupons", end: false },
 ] as const;
 
 /** The one navigation every admin page shares; the current section is marked for screen readers too. */

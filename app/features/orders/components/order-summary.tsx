@@ -1,19 +1,29 @@
 import type { ReactNode } from "react";
+import { couponMessages } from "#common/coupons/coupon-messages.ts";
 import { messages } from "#common/shared/messages.ts";
 import { formatPriceExact } from "#common/shared/money.ts";
 
-/** Items, shipping and total (the cart, checkout and order pages), amounts with two decimals. */
+/**
+ * Items, the discount of a code, shipping ('Free' when nothing is charged for it) and total (the cart, checkout and
+ * order pages), amounts with two decimals; below the threshold, how much more ships free.
+ */
 export function OrderSummary({
   itemCount,
   subtotalPaise,
   shippingPaise,
   totalPaise,
+  discountPaise = 0,
+  couponCode = null,
+  freeShippingMorePaise = null,
   children,
 }: {
   itemCount: number;
   subtotalPaise: number;
   shippingPaise: number;
   totalPaise: number;
+  discountPaise?: number;
+  couponCode?: string | null;
+  freeShippingMorePaise?: number | null;
   children?: ReactNode;
 }) {
   return (
@@ -21,13 +31,23 @@ export function OrderSummary({
       <dl className="grid grid-cols-[1fr_auto] gap-y-3 text-stone-800">
         <dt>{messages.cart.items(itemCount)}</dt>
         <dd>{formatPriceExact(subtotalPaise)}</dd>
+        {discountPaise > 0 ? (
+          <>
+            <dt>
+              {couponMessages.discount}
+              {couponCode ? <span className="ml-1 font-mono text-sm">({couponCode})</span> : null}
+            </dt>
+            <dd data-testid="order-discount">{`−${formatPriceExact(discountPaise)}`}</dd>
+          </>
+        ) : null}
         <dt>{messages.cart.shipping}</dt>
-        <dd>{formatPriceExact(shippingPaise)}</dd>
+        <dd data-testid="order-shipping">{shippingPaise === 0 && itemCount > 0 ? couponMessages.free : formatPriceExact(shippingPaise)}</dd>
         <dt className="border-t border-stone-300 pt-3 text-lg font-bold">{messages.cart.total}</dt>
         <dd className="border-t border-stone-300 pt-3 text-lg font-bold" data-testid="order-total">
           {formatPriceExact(totalPaise)}
         </dd>
       </dl>
+      {freeShippingMorePaise !== null ? <p className="mt-3 text-sm text-leaf-900">{couponMessages.freeShippingIn(freeShippingMorePaise)}</p> : null}
       {children}
     </section>
   );

@@ -90,7 +90,14 @@ export function OrderView({ order }: { order: OrderDetail }) {
           </div>
         </div>
       </div>
-      <OrderSummary itemCount={order.itemCount} subtotalPaise={order.subtotalPaise} shippingPaise={order.shippingPaise} totalPaise={order.totalPaise} />
+      <OrderSummary
+        itemCount={order.itemCount}
+        subtotalPaise={order.subtotalPaise}
+        shippingPaise={order.shippingPaise}
+        totalPaise={order.totalPaise}
+        discountPaise={order.discountPaise}
+        couponCode={order.couponCode}
+      />
     </div>
   );
 }

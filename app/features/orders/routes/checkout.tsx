@@ -5,6 +5,7 @@ import { messages } from "#common/shared/messages.ts";
 import { FormField } from "../../../shared/ui/form-field.tsx";
 import { FormMessage } from "../../../shared/ui/form-message.tsx";
 import { OrderSummary } from "../components/order-summary.tsx";
+import { CouponForm, type CouponOutcome } from "../components/coupon-form.tsx";
 import { SubmitButton } from "../../../shared/ui/submit-button.tsx";
 import { actionResult, formLevelMessage, loadOrRefuse } from "../../../shared/lib/service-errors.ts";
 import { redirectWithCookies, requireUser } from "../../../shared/lib/session.ts";
@@ -32,6 +33,11 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 export async function action({ context, request }: Route.ActionArgs) {
   const user = requireUser(context, request);
   const form = await readFormFields(request);
+  if (form.intent === "apply-coupon" || form.intent === "remove-coupon") {
+    const intent = form.intent;
+    const { cart } = context.services;
+    return actionResult(() => (intent === "apply-coupon" ? cart.applyCoupon(user, form) : cart.removeCoupon(user)).then(() => ({})), { intent });
+  }
   const result = await actionResult(() => context.services.orders.placeOrder(user, form));
   if (!("ok" in result) || !result.ok) return result;
   return redirectWithCookies(context, `/orders/${result.id}`, [], "orderPlaced");
@@ -50,7 +56,8 @@ export function shouldRevalidate({ actionResult, defaultShouldRevalidate }: Shou
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
   const { cart, prefill, verified, idempotencyKey } = loaderData;
   const navigation = useNavigation();
-  const failure = actionData && !actionData.ok ? actionData : undefined;
+  const couponOutcome = actionData && "intent" in actionData ? (actionData as CouponOutcome) : undefined;
+  const failure = actionData && !actionData.ok && !couponOutcome ? actionData : undefined;
   const { errors, onSubmit, prepare } = useFormErrors(() => import("#common/cart/cart-schemas.ts").then((m) => m.checkoutSchema), failure?.fieldErrors);
   // Place Order is offered only when it can succeed: a verified e-mail and every line orderable as it stands.
   const orderable = verified && cart.canCheckOut;
@@ -92,7 +99,15 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
           </Form>
         ) : null}
         {cart.itemCount > 0 ? (
-          <OrderSummary itemCount={cart.itemCount} subtotalPaise={cart.subtotalPaise} shippingPaise={cart.shippingPaise} totalPaise={cart.totalPaise}>
+          <OrderSummary
+            itemCount={cart.itemCount}
+            subtotalPaise={cart.subtotalPaise}
+            shippingPaise={cart.shippingPaise}
+            totalPaise={cart.totalPaise}
+            discountPaise={cart.discountPaise}
+            couponCode={cart.coupon?.code ?? null}
+            freeShippingMorePaise={cart.freeShippingMorePaise}
+          >
             <ul className="mt-4 space-y-1 text-sm text-stone-700">
               {cart.lines
                 .filter((line) => line.available)
@@ -102,6 +117,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
                   </li>
                 ))}
             </ul>
+            <CouponForm coupon={cart.coupon} visitor={false} outcome={couponOutcome} loginTo="/checkout" />
           </OrderSummary>
         ) : null}
       </div>

@@ -3,6 +3,7 @@ import { ordersTablesMigration } from "./0003-orders.ts";
 import { dailyTotalsMigration } from "./0011-admin-overview.ts";
 import { orderNumbersMigration } from "./0014-order-numbers-contact-dedup.ts";
 import { nullableOrderCustomerMigration } from "./0018-account-deletion.ts";
+import { orderDiscountMigration } from "./0021-coupons.ts";
 
 /** The orders' parts of the migration history (server/migrations.ts puts every owner's together). */
 export const ordersMigrations: readonly MigrationPart[] = [
@@ -10,4 +11,5 @@ export const ordersMigrations: readonly MigrationPart[] = [
   { name: "0011-admin-overview", migration: dailyTotalsMigration },
   { name: "0014-order-numbers-contact-dedup", migration: orderNumbersMigration },
   { name: "0018-account-deletion", migration: nullableOrderCustomerMigration },
+  { name: "0021-coupons", migration: orderDiscountMigration },
 ];

@@ -1,0 +1,42 @@
+import { formatPriceExact } from "../shared/money.ts";
+
+/** Every text of discount codes and free shipping, shown by the cart, checkout, orders, mails and the owner's page. */
+export const couponMessages = {
+  discount: "Discount",
+  free: "Free",
+  freeShippingIn: (morePaise: number) => `Add ${formatPriceExact(morePaise)} more for free shipping`,
+  codeLabel: "Discount code",
+  apply: "Apply",
+  remove: "Remove",
+  applied: (code: string) => `Code ${code} applied.`,
+  removedCode: "Discount code removed.",
+  loginToApply: "Please log in to use a discount code.",
+  // Refusals, one for each reason (a paused code is answered as unknown: docs/decisions/046).
+  codeRequired: "Enter a discount code.",
+  unknown: "That discount code does not exist.",
+  expired: "That discount code has expired.",
+  notYetValid: (from: string) => `That discount code is valid from ${from}.`,
+  minimumNotReached: (morePaise: number) => `Add ${formatPriceExact(morePaise)} more to your cart to use that discount code.`,
+  usedUp: "That discount code has been used as often as it may be.",
+  alreadyUsed: "You have already used that discount code.",
+  nothingApplies: "That discount code does not apply to anything in your cart.",
+  tooManyGuesses: "Too many discount codes tried in a short time.",
+  // The owner's page.
+  heading: "Coupons",
+  created: (code: string) => `Coupon ${code} created.`,
+  deleted: (code: string) => `Coupon ${code} deleted.`,
+  paused: (code: string) => `Coupon ${code} paused.`,
+  resumed: (code: string) => `Coupon ${code} resumed.`,
+  notFound: "Coupon not found.",
+  codeTaken: "A coupon with that code exists already.",
+  codeInvalid: "A code is 3 to 32 letters, digits, '-' or '_'.",
+  kindInvalid: "Choose percent or amount.",
+  percentInvalid: "A percentage is a whole number from 1 to 100.",
+  amountInvalid: "Enter an amount in rupees above zero, e.g. 100 or 99.50.",
+  minimumInvalid: "Enter a minimum in rupees, e.g. 500, or leave it empty.",
+  maxUsesInvalid: "Enter a whole number of uses from 1, or leave it empty.",
+  dateInvalid: "Enter a date and time, or leave it empty.",
+  endsBeforeStart: "The end must be after the start.",
+  categoryUnknown: "A chosen category does not exist.",
+  none: "No coupons yet.",
+} as const;

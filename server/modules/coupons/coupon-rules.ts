@@ -1,0 +1,98 @@
+import { couponMessages as m } from "#common/coupons/coupon-messages.ts";
+import { formatDateTime } from "#common/shared/dates.ts";
+import { discountPaise } from "#common/shared/discount.ts";
+import { sql, type Kysely } from "kysely";
+import type { DB } from "../../platform/db/schema.ts";
+import { toIsoString } from "../../platform/db/values.ts";
+
+// Whether a code applies to a cart and for how much: the one judgement the cart's summary, the apply and the
+// checkout all make (docs/decisions/046).
+
+/** A code as it is judged: its rule, its limits, and whether this shopper has used it already. */
+export interface CouponToJudge {
+  id: string;
+  code: string;
+  kind: "percent" | "amount";
+  amount: number;
+  minSubtotalPaise: number | null;
+  startsAt: string | null;
+  endsAt: string | null;
+  maxUses: number | null;
+  usedCount: number;
+  oncePerCustomer: boolean;
+  usedByShopper: boolean;
+  /** Empty: every line. */
+  categoryIds: string[];
+}
+
+/** A cart line as a code sees it: only lines that can be ordered count. */
+export interface LineToDiscount {
+  categoryId: string | null;
+  lineTotalPaise: number;
+}
+
+export type Judgement = { code: string; couponId: string; discountPaise: number; problem: string | null };
+
+/**
+ * The discount the code gives these lines now, or why it gives none. The minimum is compared with the whole
+ * subtotal; a code limited to categories is taken off those lines' subtotal only.
+ */
+export function judgeCoupon(coupon: CouponToJudge, lines: readonly LineToDiscount[], now: Date, timeZone: string): Judgement {
+  const refuse = (problem: string): Judgement => ({ code: coupon.code, couponId: coupon.id, discountPaise: 0, problem });
+  const at = now.getTime();
+  if (coupon.endsAt && Date.parse(coupon.endsAt) <= at) return refuse(m.expired);
+  if (coupon.startsAt && Date.parse(coupon.startsAt) > at) return refuse(m.notYetValid(formatDateTime(coupon.startsAt, timeZone)));
+  if (coupon.maxUses !== null && coupon.usedCount >= coupon.maxUses) return refuse(m.usedUp);
+  if (coupon.oncePerCustomer && coupon.usedByShopper) return refuse(m.alreadyUsed);
+  const subtotal = lines.reduce((sum, line) => sum + line.lineTotalPaise, 0);
+  if (coupon.minSubtotalPaise !== null && subtotal < coupon.minSubtotalPaise) return refuse(m.minimumNotReached(coupon.minSubtotalPaise - subtotal));
+  const limited = coupon.categoryIds.length > 0;
+  const eligible = lines.filter((line) => !limited || (line.categoryId !== null && coupon.categoryIds.includes(line.categoryId)));
+  const eligiblePaise = eligible.reduce((sum, line) => sum + line.lineTotalPaise, 0);
+  if (eligiblePaise <= 0) return refuse(m.nothingApplies);
+  return { code: coupon.code, couponId: coupon.id, discountPaise: discountPaise(coupon, eligiblePaise), problem: null };
+}
+
+const flag = (value: boolean | number) => value === true || value === 1;
+
+/**
+ * Reads a code as it is judged for `userId`: by its id, or by its code (upper-case). A paused code is read as none
+ * (answered as unknown). Two indexed reads, whatever the number of codes, uses or orders.
+ */
+export async function readCouponToJudge(from: Kysely<DB>, userId: string, by: { id: string } | { code: string }): Promise<CouponToJudge | undefined> {
+  const row = await from
+    .selectFrom("coupons as c")
+    .select((eb) => [
+      "c.id",
+      "c.code",
+      "c.kind",
+      "c.amount",
+      "c.min_subtotal_paise",
+      "c.starts_at",
+      "c.ends_at",
+      "c.max_uses",
+      "c.used_count",
+      "c.once_per_customer",
+      "c.paused",
+      eb.exists(eb.selectFrom("coupon_uses as u").select(sql`1`.as("one")).whereRef("u.coupon_id", "=", "c.id").where("u.user_id", "=", userId)).as("used_by_shopper"),
+    ])
+    .$if("id" in by, (q) => q.where("c.id", "=", (by as { id: string }).id))
+    .$if("code" in by, (q) => q.where("c.code", "=", (by as { code: string }).code))
+    .executeTakeFirst();
+  if (!row || flag(row.paused)) return undefined;
+  const categories = await from.selectFrom("coupon_categories").select("category_id").where("coupon_id", "=", row.id).execute();
+  return {
+    id: row.id,
+    code: row.code,
+    kind: row.kind,
+    amount: Number(row.amount),
+    minSubtotalPaise: row.min_subtotal_paise === null ? null : Number(row.min_subtotal_paise),
+    startsAt: row.starts_at === null ? null : toIsoString(row.starts_at),
+    endsAt: row.ends_at === null ? null : toIsoString(row.ends_at),
+    maxUses: row.max_uses,
+    usedCount: Number(row.used_count),
+    oncePerCustomer: flag(row.once_per_customer),
+    usedByShopper: flag(row.used_by_shopper as boolean | number),
+    categoryIds: categories.map((c) => c.category_id),
+  };
+}

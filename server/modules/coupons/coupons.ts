@@ -1,0 +1,219 @@
+import { randomUUID } from "node:crypto";
+import { sql, type Kysely } from "kysely";
+import { couponMessages as m } from "#common/coupons/coupon-messages.ts";
+import { applyCouponSchema, createCouponSchema, setCouponPausedSchema } from "#common/coupons/coupon-schemas.ts";
+import type { Coupon } from "#common/coupons/coupon-types.ts";
+import { idSchema } from "#common/shared/fields.ts";
+import type { Database } from "../../platform/db/client.ts";
+import type { DB } from "../../platform/db/schema.ts";
+import { isUniqueViolation } from "../../platform/db/write-transaction.ts";
+import { toFlag, toIsoString } from "../../platform/db/values.ts";
+import { ConflictError, InvalidInputError, NotFoundError, parseInput, UnauthorizedError } from "../../platform/errors.ts";
+import type { RateLimiter, RateRule } from "../../platform/rate-limit/rate-limit.ts";
+import { requireAdmin, type SessionUser } from "../../platform/session-user.ts";
+import { categoryNames } from "../catalog/index.ts";
+import { judgeCoupon, readCouponToJudge, type Judgement, type LineToDiscount } from "./coupon-rules.ts";
+
+/**
+ * Codes tried per account, an abuse limit against guessing: every apply counts, accepted or refused. A shopper
+ * types a code or two; forty an hour is a script.
+ */
+export const couponGuessRule: RateRule = { name: "coupon-guess", limit: 40, windowMs: 60 * 60_000, message: m.tooManyGuesses };
+
+/** The most codes the owner's list shows: a shop keeps tens, not thousands (the list is newest first). */
+export const COUPON_LIST_MAX = 500;
+
+export type CouponsService = ReturnType<typeof createCouponsService>;
+
+/** The owner's discount codes (docs/decisions/046): made, listed, paused and deleted by admins only. */
+export function createCouponsService(database: Pick<Database, "db" | "dialect">, { timeZone }: { timeZone: string }) {
+  const { db, dialect } = database;
+
+  async function loadCoupons(where?: { id: string }): Promise<Coupon[]> {
+    const rows = await db
+      .selectFrom("coupons")
+      .selectAll()
+      .$if(where !== undefined, (q) => q.where("id", "=", where!.id))
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .limit(COUPON_LIST_MAX)
+      .execute();
+    if (!rows.length) return [];
+    const links = await db.selectFrom("coupon_categories").select(["coupon_id", "category_id"]).where("coupon_id", "in", rows.map((r) => r.id)).execute();
+    const names = new Map((await categoryNames(db, [...new Set(links.map((l) => l.category_id))])).map((c) => [c.id, c]));
+    return rows.map((row) => ({
+      id: row.id,
+      code: row.code,
+      kind: row.kind,
+      amount: Number(row.amount),
+      minSubtotalPaise: row.min_subtotal_paise === null ? null : Number(row.min_subtotal_paise),
+      startsAt: row.starts_at === null ? null : toIsoString(row.starts_at),
+      endsAt: row.ends_at === null ? null : toIsoString(row.ends_at),
+      maxUses: row.max_uses,
+      oncePerCustomer: row.once_per_customer === true || row.once_per_customer === 1,
+      paused: row.paused === true || row.paused === 1,
+      usedCount: Number(row.used_count),
+      categories: links.filter((l) => l.coupon_id === row.id).flatMap((l) => names.get(l.category_id) ?? []),
+    }));
+  }
+
+  async function oneCoupon(couponId: unknown): Promise<Coupon> {
+    const id = idSchema.safeParse(couponId);
+    const [coupon] = id.success ? await loadCoupons({ id: id.data }) : [];
+    if (!coupon) throw new NotFoundError(m.notFound);
+    return coupon;
+  }
+
+  return {
+    async listCoupons(viewer: SessionUser | null): Promise<Coupon[]> {
+      requireAdmin(viewer);
+      return loadCoupons();
+    },
+
+    async createCoupon(viewer: SessionUser | null, input: unknown): Promise<Coupon> {
+      requireAdmin(viewer);
+      const details = parseInput(createCouponSchema, input);
+      const startsAt = details.startsAt ? zonedToInstant(details.startsAt, timeZone) : null;
+      const endsAt = details.endsAt ? zonedToInstant(details.endsAt, timeZone) : null;
+      const known = await categoryNames(db, details.categoryIds);
+      if (known.length !== details.categoryIds.length) throw new InvalidInputError(m.categoryUnknown, { categoryIds: m.categoryUnknown });
+      const id = randomUUID();
+      try {
+        await db.transaction().execute(async (trx) => {
+          await trx
+            .insertInto("coupons")
+            .values({
+              id,
+              code: details.code,
+              kind: details.kind,
+              amount: details.amount,
+              min_subtotal_paise: details.minSubtotal ?? null,
+              starts_at: startsAt,
+              ends_at: endsAt,
+              max_uses: details.maxUses ?? null,
+              once_per_customer: toFlag(dialect, details.oncePerCustomer),
+              paused: toFlag(dialect, false),
+              created_at: new Date().toISOString(),
+            })
+            .execute();
+          if (details.categoryIds.length) await trx.insertInto("coupon_categories").values(details.categoryIds.map((category_id) => ({ coupon_id: id, category_id }))).execute();
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new ConflictError(m.codeTaken, { code: m.codeTaken });
+        throw error;
+      }
+      return oneCoupon(id);
+    },
+
+    async setCouponPaused(viewer: SessionUser | null, couponId: unknown, input: unknown): Promise<Coupon> {
+      requireAdmin(viewer);
+      const { paused } = parseInput(setCouponPausedSchema, input);
+      const coupon = await oneCoupon(couponId);
+      await db.updateTable("coupons").set({ paused: toFlag(dialect, paused) }).where("id", "=", coupon.id).execute();
+      return { ...coupon, paused };
+    },
+
+    /** Orders that used the code keep it (its text and their discount are copied onto them). */
+    async deleteCoupon(viewer: SessionUser | null, couponId: unknown): Promise<Coupon> {
+      requireAdmin(viewer);
+      const coupon = await oneCoupon(couponId);
+      await db.deleteFrom("coupons").where("id", "=", coupon.id).execute();
+      return coupon;
+    },
+  };
+}
+
+/** A wall-clock 'YYYY-MM-DDTHH:mm' in `timeZone` as an ISO instant (the offset found for that moment, twice for a DST edge). */
+export function zonedToInstant(local: string, timeZone: string): string {
+  const [date, time] = local.split("T") as [string, string];
+  const [y, mo, d] = date.split("-").map(Number) as [number, number, number];
+  const [h, mi, s = 0] = time.split(":").map(Number) as [number, number, number?];
+  const wall = Date.UTC(y, mo - 1, d, h, mi, s);
+  const offsetAt = (instant: number) => {
+    const parts = Object.fromEntries(
+      new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" })
+        .formatToParts(new Date(instant))
+        .map((p) => [p.type, p.value]),
+    );
+    return Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second)) - instant;
+  };
+  let instant = wall - offsetAt(wall);
+  instant = wall - offsetAt(instant);
+  return new Date(instant).toISOString();
+}
+
+// ---- What the cart and the checkout use (through index.ts).
+
+/** The code applied to the shopper's cart, judged against its lines now; null without one (or once it was paused or deleted). */
+export async function appliedCoupon(from: Kysely<DB>, userId: string, lines: readonly LineToDiscount[], timeZone: string): Promise<Judgement | null> {
+  const applied = await from.selectFrom("cart_coupons").select("coupon_id").where("user_id", "=", userId).executeTakeFirst();
+  if (!applied) return null;
+  const coupon = await readCouponToJudge(from, userId, { id: applied.coupon_id });
+  return coupon ? judgeCoupon(coupon, lines, new Date(), timeZone) : null;
+}
+
+/**
+ * The code a shopper asks to apply, read before their transaction: visitors are asked to log in, and every try
+ * counts against the guessing limit (its own statement: a refused apply still counts).
+ */
+export async function codeToApply(viewer: SessionUser | null, input: unknown, rateLimiter: RateLimiter): Promise<{ user: SessionUser; code: string }> {
+  if (!viewer) throw new UnauthorizedError(m.loginToApply);
+  const { code } = parseInput(applyCouponSchema, input);
+  await rateLimiter.hit(couponGuessRule, viewer.id);
+  return { user: viewer, code };
+}
+
+/**
+ * Applies a code to the shopper's cart (inside the caller's transaction, the shopper's): refused, with the reason,
+ * unless it gives the cart a discount now.
+ */
+export async function applyCouponToCart(
+  trx: Kysely<DB>,
+  { userId, code, lines, timeZone }: { userId: string; code: string; lines: readonly LineToDiscount[]; timeZone: string },
+): Promise<Judgement> {
+  const coupon = await readCouponToJudge(trx, userId, { code });
+  if (!coupon) throw new InvalidInputError(m.unknown, { code: m.unknown });
+  const judged = judgeCoupon(coupon, lines, new Date(), timeZone);
+  if (judged.problem) throw new ConflictError(judged.problem, { code: judged.problem });
+  await trx
+    .insertInto("cart_coupons")
+    .values({ user_id: userId, coupon_id: coupon.id })
+    .onConflict((oc) => oc.column("user_id").doUpdateSet({ coupon_id: coupon.id }))
+    .execute();
+  return judged;
+}
+
+/** Takes the code off the shopper's cart (nothing when none is applied). */
+export async function removeCouponFromCart(trx: Kysely<DB>, userId: string): Promise<void> {
+  await trx.deleteFrom("cart_coupons").where("user_id", "=", userId).execute();
+}
+
+/**
+ * Inside the order's transaction: counts one use of the code for the order, unless that would pass its limit or it
+ * was paused or deleted meanwhile. One conditional update of the code's row: it locks the row (PostgreSQL) and
+ * re-reads the count after any checkout that held it, so however many race for the last use, one gets it. Answers
+ * the refusal's message, or null when the use was counted; the order also takes the code off the cart.
+ */
+export async function claimCouponUse(trx: Kysely<DB>, use: { couponId: string; orderId: string; userId: string; now: string }, dialect: Database["dialect"]): Promise<string | null> {
+  const claimed = await trx
+    .updateTable("coupons")
+    .set({ used_count: sql`used_count + 1` })
+    .where("id", "=", use.couponId)
+    .where("paused", "=", toFlag(dialect, false))
+    .where((eb) => eb.or([eb("max_uses", "is", null), eb("used_count", "<", eb.ref("max_uses"))]))
+    .returning("id")
+    .executeTakeFirst();
+  if (!claimed) {
+    const row = await trx.selectFrom("coupons").select("paused").where("id", "=", use.couponId).executeTakeFirst();
+    return !row || row.paused === true || row.paused === 1 ? m.unknown : m.usedUp;
+  }
+  await trx.insertInto("coupon_uses").values({ order_id: use.orderId, coupon_id: use.couponId, user_id: use.userId, created_at: use.now }).execute();
+  await removeCouponFromCart(trx, use.userId);
+  return null;
+}
+
+/** A cancelled order gives its use back (inside the cancellation's transaction); for a once-per-customer code, the customer may use it again. */
+export async function giveBackCouponUse(trx: Kysely<DB>, orderId: string): Promise<void> {
+  const use = await trx.deleteFrom("coupon_uses").where("order_id", "=", orderId).returning("coupon_id").executeTakeFirst();
+  if (use) await trx.updateTable("coupons").set({ used_count: sql`used_count - 1` }).where("id", "=", use.coupon_id).where("used_count", ">", 0).execute();
+}

@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import type { OrderDetail } from "#common/orders/order-types.ts";
+import { orderMail } from "./order-mails.ts";
+
+const shop = { shopName: "Plant Shop", publicUrl: new URL("http://127.0.0.1:4999") };
+const order = (fields: Partial<OrderDetail>): OrderDetail & { customer: { email: string } } => ({
+  id: "order-1",
+  number: "PS-7K3M-Q9XD-2HWA",
+  status: "pending",
+  totalPaise: 90_000 + 2000,
+  itemCount: 1,
+  createdAt: "2030-01-01T10:00:00.000Z",
+  userId: "user-1",
+  lines: [{ productId: "p1", name: "Fern", unitPricePaise: 100_000, quantity: 1, lineTotalPaise: 100_000 }],
+  subtotalPaise: 100_000,
+  discountPaise: 10_000,
+  couponCode: "TENOFF",
+  shippingPaise: 2000,
+  shipName: "Asha",
+  shipPhone: "+91 98765 43210",
+  shipAddress: "12 Garden Road",
+  paymentMethod: "Cash on Delivery",
+  ...fields,
+  customer: { name: "Asha", email: "asha@example.com" },
+});
+
+describe("order mails", () => {
+  it("show the discount with its code between the subtotal and the shipping, in text and HTML", () => {
+    const mail = orderMail(shop, "placed", order({}));
+    expect(mail.text).toContain("Subtotal: Rs. 1,000.00\nDiscount (TENOFF): −Rs. 100.00\nShipping: Rs. 20.00\nTotal: Rs. 920.00");
+    expect(mail.html).toContain("Discount (TENOFF): −Rs. 100.00");
+  });
+
+  it("show no discount line without a code, and shipping as 'Free' when the order shipped free", () => {
+    const mail = orderMail(shop, "placed", order({ discountPaise: 0, couponCode: null, shippingPaise: 0, totalPaise: 100_000 }));
+    expect(mail.text).not.toContain("Discount");
+    expect(mail.text).toContain("Shipping: Free\nTotal: Rs. 1,000.00");
+  });
+});
