@@ -158,8 +158,9 @@ const ACTION_FIELDS: Record<string, string[]> = {
   "/admin/products": ["intent", "productId", "stock"],
   "/admin/categories": ["intent", "categoryId", "name", "image"],
   "/admin/messages": ["id", "handled"],
-  "/cart": ["intent", "itemId", "quantity"],
-  "/checkout": ["name", "phone", "address", "saveToProfile", "idempotencyKey", "cartFingerprint"],
+  "/cart": ["intent", "itemId", "quantity", "code"],
+  "/checkout": ["name", "phone", "address", "saveToProfile", "idempotencyKey", "cartFingerprint", "intent", "code"],
+  "/admin/coupons": ["intent", "id", "code", "kind", "value", "minSubtotal", "startsAt", "endsAt", "maxUses", "oncePerCustomer", "categoryIds"],
   "/orders/{orderId}": ["confirm"],
   "/admin/orders/{orderId}": ["status"],
 };

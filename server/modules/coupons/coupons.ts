@@ -6,7 +6,7 @@ import type { Coupon } from "#common/coupons/coupon-types.ts";
 import { idSchema } from "#common/shared/fields.ts";
 import type { Database } from "../../platform/db/client.ts";
 import type { DB } from "../../platform/db/schema.ts";
-import { isUniqueViolation } from "../../platform/db/write-transaction.ts";
+import { inWriteTransaction, isUniqueViolation } from "../../platform/db/write-transaction.ts";
 import { toFlag, toIsoString } from "../../platform/db/values.ts";
 import { ConflictError, InvalidInputError, NotFoundError, parseInput, UnauthorizedError } from "../../platform/errors.ts";
 import type { RateLimiter, RateRule } from "../../platform/rate-limit/rate-limit.ts";
@@ -79,7 +79,7 @@ export function createCouponsService(database: Pick<Database, "db" | "dialect">,
       if (known.length !== details.categoryIds.length) throw new InvalidInputError(m.categoryUnknown, { categoryIds: m.categoryUnknown });
       const id = randomUUID();
       try {
-        await db.transaction().execute(async (trx) => {
+        await inWriteTransaction(database, async (trx) => {
           await trx
             .insertInto("coupons")
             .values({
