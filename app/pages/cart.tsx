@@ -4,7 +4,7 @@ import { data, Link, useFetcher } from "react-router";
 import type { CartLine } from "#common/cart/cart-types.ts";
 import { messages } from "#common/shared/messages.ts";
 import { Price } from "../shared/ui/price.tsx";
-import { OrderSummary } from "../features/orders/components/order-summary.tsx";
+import { cartSummary, OrderSummary } from "../features/orders/components/order-summary.tsx";
 import { CouponForm, type CouponOutcome } from "../features/orders/components/coupon-form.tsx";
 import { CloseIcon } from "../shared/ui/icons.tsx";
 import { Picture } from "../shared/ui/picture.tsx";
@@ -74,15 +74,7 @@ export default function Cart({ loaderData: { cart, visitor }, actionData }: Rout
             ))}
           </ul>
           {cart.itemCount > 0 ? (
-            <OrderSummary
-              itemCount={cart.itemCount}
-              subtotalPaise={cart.subtotalPaise}
-              shippingPaise={cart.shippingPaise}
-              totalPaise={cart.totalPaise}
-              discountPaise={cart.discountPaise}
-              couponCode={cart.coupon?.code ?? null}
-              freeShippingMorePaise={cart.freeShippingMorePaise}
-            >
+            <OrderSummary {...cartSummary(cart)}>
               <CouponForm coupon={cart.coupon} visitor={visitor} outcome={couponOutcome} loginTo="/cart" />
               {/* A visitor signs in or registers first, and comes back here with the cart merged into the account's. */}
               <Link to={visitor ? `/login?redirectTo=${encodeURIComponent("/cart")}` : "/checkout"} className="btn-primary mt-6 w-full">

@@ -55,6 +55,36 @@ export function judgeCoupon(coupon: CouponToJudge, lines: readonly LineToDiscoun
 
 const flag = (value: boolean | number) => value === true || value === 1;
 
+/** The columns of a code's terms, as both the owner's list and the judgement read them. */
+interface CouponTermColumns {
+  id: string;
+  code: string;
+  kind: "percent" | "amount";
+  amount: number | string | bigint;
+  min_subtotal_paise: number | string | bigint | null;
+  starts_at: string | Date | null;
+  ends_at: string | Date | null;
+  max_uses: number | null;
+  used_count: number | string | bigint;
+  once_per_customer: boolean | number;
+}
+
+/** A code's terms from its row: numbers as numbers (PostgreSQL's bigint arrives as text), times as ISO instants. */
+export function couponTerms(row: CouponTermColumns) {
+  return {
+    id: row.id,
+    code: row.code,
+    kind: row.kind,
+    amount: Number(row.amount),
+    minSubtotalPaise: row.min_subtotal_paise === null ? null : Number(row.min_subtotal_paise),
+    startsAt: row.starts_at === null ? null : toIsoString(row.starts_at),
+    endsAt: row.ends_at === null ? null : toIsoString(row.ends_at),
+    maxUses: row.max_uses,
+    usedCount: Number(row.used_count),
+    oncePerCustomer: flag(row.once_per_customer),
+  };
+}
+
 /**
  * Reads a code as it is judged for `userId`: by its id, or by its code (upper-case). A paused code is read as none
  * (answered as unknown). Two indexed reads, whatever the number of codes, uses or orders.
@@ -82,16 +112,7 @@ export async function readCouponToJudge(from: Kysely<DB>, userId: string, by: { 
   if (!row || flag(row.paused)) return undefined;
   const categories = await from.selectFrom("coupon_categories").select("category_id").where("coupon_id", "=", row.id).execute();
   return {
-    id: row.id,
-    code: row.code,
-    kind: row.kind,
-    amount: Number(row.amount),
-    minSubtotalPaise: row.min_subtotal_paise === null ? null : Number(row.min_subtotal_paise),
-    startsAt: row.starts_at === null ? null : toIsoString(row.starts_at),
-    endsAt: row.ends_at === null ? null : toIsoString(row.ends_at),
-    maxUses: row.max_uses,
-    usedCount: Number(row.used_count),
-    oncePerCustomer: flag(row.once_per_customer),
+    ...couponTerms(row),
     usedByShopper: flag(row.used_by_shopper as boolean | number),
     categoryIds: categories.map((c) => c.category_id),
   };

@@ -7,12 +7,12 @@ import { idSchema } from "#common/shared/fields.ts";
 import type { Database } from "../../platform/db/client.ts";
 import type { DB } from "../../platform/db/schema.ts";
 import { inWriteTransaction, isUniqueViolation } from "../../platform/db/write-transaction.ts";
-import { toFlag, toIsoString } from "../../platform/db/values.ts";
+import { toFlag } from "../../platform/db/values.ts";
 import { ConflictError, InvalidInputError, NotFoundError, parseInput, UnauthorizedError } from "../../platform/errors.ts";
 import type { RateLimiter, RateRule } from "../../platform/rate-limit/rate-limit.ts";
 import { requireAdmin, type SessionUser } from "../../platform/session-user.ts";
 import { categoryNames } from "../catalog/index.ts";
-import { judgeCoupon, readCouponToJudge, type Judgement, type LineToDiscount } from "./coupon-rules.ts";
+import { couponTerms, judgeCoupon, readCouponToJudge, type Judgement, type LineToDiscount } from "./coupon-rules.ts";
 
 /**
  * Codes tried per account, an abuse limit against guessing: every apply counts, accepted or refused. A shopper
@@ -42,17 +42,8 @@ export function createCouponsService(database: Pick<Database, "db" | "dialect">,
     const links = await db.selectFrom("coupon_categories").select(["coupon_id", "category_id"]).where("coupon_id", "in", rows.map((r) => r.id)).execute();
     const names = new Map((await categoryNames(db, [...new Set(links.map((l) => l.category_id))])).map((c) => [c.id, c]));
     return rows.map((row) => ({
-      id: row.id,
-      code: row.code,
-      kind: row.kind,
-      amount: Number(row.amount),
-      minSubtotalPaise: row.min_subtotal_paise === null ? null : Number(row.min_subtotal_paise),
-      startsAt: row.starts_at === null ? null : toIsoString(row.starts_at),
-      endsAt: row.ends_at === null ? null : toIsoString(row.ends_at),
-      maxUses: row.max_uses,
-      oncePerCustomer: row.once_per_customer === true || row.once_per_customer === 1,
+      ...couponTerms(row),
       paused: row.paused === true || row.paused === 1,
-      usedCount: Number(row.used_count),
       categories: links.filter((l) => l.coupon_id === row.id).flatMap((l) => names.get(l.category_id) ?? []),
     }));
   }

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import type { Cart } from "#common/cart/cart-types.ts";
 import { couponMessages } from "#common/coupons/coupon-messages.ts";
 import { messages } from "#common/shared/messages.ts";
 import { formatPriceExact } from "#common/shared/money.ts";
@@ -51,4 +52,17 @@ export function OrderSummary({
       {children}
     </section>
   );
+}
+
+/** The summary's figures of a cart, as the cart and checkout pages show them. */
+export function cartSummary(cart: Cart) {
+  return {
+    itemCount: cart.itemCount,
+    subtotalPaise: cart.subtotalPaise,
+    shippingPaise: cart.shippingPaise,
+    totalPaise: cart.totalPaise,
+    discountPaise: cart.discountPaise,
+    couponCode: cart.coupon?.code ?? null,
+    freeShippingMorePaise: cart.freeShippingMorePaise,
+  };
 }

@@ -4,7 +4,7 @@ import { ERROR_CODES } from "#common/shared/user-facing-error.ts";
 import { messages } from "#common/shared/messages.ts";
 import { FormField } from "../../../shared/ui/form-field.tsx";
 import { FormMessage } from "../../../shared/ui/form-message.tsx";
-import { OrderSummary } from "../components/order-summary.tsx";
+import { cartSummary, OrderSummary } from "../components/order-summary.tsx";
 import { CouponForm, type CouponOutcome } from "../components/coupon-form.tsx";
 import { SubmitButton } from "../../../shared/ui/submit-button.tsx";
 import { actionResult, formLevelMessage, loadOrRefuse } from "../../../shared/lib/service-errors.ts";
@@ -99,15 +99,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
           </Form>
         ) : null}
         {cart.itemCount > 0 ? (
-          <OrderSummary
-            itemCount={cart.itemCount}
-            subtotalPaise={cart.subtotalPaise}
-            shippingPaise={cart.shippingPaise}
-            totalPaise={cart.totalPaise}
-            discountPaise={cart.discountPaise}
-            couponCode={cart.coupon?.code ?? null}
-            freeShippingMorePaise={cart.freeShippingMorePaise}
-          >
+          <OrderSummary {...cartSummary(cart)}>
             <ul className="mt-4 space-y-1 text-sm text-stone-700">
               {cart.lines
                 .filter((line) => line.available)
