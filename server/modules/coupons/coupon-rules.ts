@@ -53,7 +53,8 @@ export function judgeCoupon(coupon: CouponToJudge, lines: readonly LineToDiscoun
   return { code: coupon.code, couponId: coupon.id, discountPaise: discountPaise(coupon, eligiblePaise), problem: null };
 }
 
-const flag = (value: boolean | number) => value === true || value === 1;
+/** A stored flag as a boolean: PostgreSQL answers booleans, SQLite 0 and 1. */
+export const flag = (value: boolean | number) => value === true || value === 1;
 
 /** The columns of a code's terms, as both the owner's list and the judgement read them. */
 interface CouponTermColumns {

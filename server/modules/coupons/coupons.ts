@@ -12,7 +12,7 @@ import { ConflictError, InvalidInputError, NotFoundError, parseInput, Unauthoriz
 import type { RateLimiter, RateRule } from "../../platform/rate-limit/rate-limit.ts";
 import { requireAdmin, type SessionUser } from "../../platform/session-user.ts";
 import { categoryNames } from "../catalog/index.ts";
-import { couponTerms, judgeCoupon, readCouponToJudge, type Judgement, type LineToDiscount } from "./coupon-rules.ts";
+import { couponTerms, flag, judgeCoupon, readCouponToJudge, type Judgement, type LineToDiscount } from "./coupon-rules.ts";
 
 /**
  * Codes tried per account, an abuse limit against guessing: every apply counts, accepted or refused. A shopper
@@ -43,7 +43,7 @@ export function createCouponsService(database: Pick<Database, "db" | "dialect">,
     const names = new Map((await categoryNames(db, [...new Set(links.map((l) => l.category_id))])).map((c) => [c.id, c]));
     return rows.map((row) => ({
       ...couponTerms(row),
-      paused: row.paused === true || row.paused === 1,
+      paused: flag(row.paused),
       categories: links.filter((l) => l.coupon_id === row.id).flatMap((l) => names.get(l.category_id) ?? []),
     }));
   }
@@ -196,7 +196,7 @@ export async function claimCouponUse(trx: Kysely<DB>, use: { couponId: string; o
     .executeTakeFirst();
   if (!claimed) {
     const row = await trx.selectFrom("coupons").select("paused").where("id", "=", use.couponId).executeTakeFirst();
-    return !row || row.paused === true || row.paused === 1 ? m.unknown : m.usedUp;
+    return !row || flag(row.paused) ? m.unknown : m.usedUp;
   }
   await trx.insertInto("coupon_uses").values({ order_id: use.orderId, coupon_id: use.couponId, user_id: use.userId, created_at: use.now }).execute();
   await removeCouponFromCart(trx, use.userId);
