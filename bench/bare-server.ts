@@ -5,6 +5,8 @@ import http from "node:http";
 interface Recorded {
   status: number;
   contentType: string;
+  /** Set when the shop's bytes were recorded compressed (the signed-in rows with a browser's Accept-Encoding). */
+  contentEncoding?: string;
   body: string;
 }
 const [file, port] = process.argv.slice(2);
@@ -18,6 +20,8 @@ http
       res.writeHead(404).end();
       return;
     }
-    res.writeHead(found.status, { "Content-Type": found.contentType, "Content-Length": found.bytes.length }).end(found.bytes);
+    const headers: Record<string, string | number> = { "Content-Type": found.contentType, "Content-Length": found.bytes.length };
+    if (found.contentEncoding) headers["Content-Encoding"] = found.contentEncoding;
+    res.writeHead(found.status, headers).end(found.bytes);
   })
   .listen(Number(port), "127.0.0.1", () => process.send?.("ready"));

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -27,6 +28,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
  */
 const ROUNDS = Math.max(1, Number(process.env.BENCH_THROUGHPUT_ROUNDS ?? 4));
 const CONNECTIONS = 50;
+/** What Chromium sends as Accept-Encoding. */
+const BROWSER_ACCEPT_ENCODING = "gzip, deflate, br, zstd";
 /** BENCH_PORT: the shop's port (the bare server takes the next one), so that two benches can run side by side. */
 const SHOP_PORT = Number(process.env.BENCH_PORT ?? 4601);
 const BARE_PORT = SHOP_PORT + 1;
@@ -63,6 +66,19 @@ interface Compared {
 }
 
 const rate = (load: Load) => load.requests / load.seconds;
+
+/** A GET's headers and bytes as sent, not decoded (fetch would decode them). */
+function rawGet(url: string, headers: Record<string, string>): Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+      })
+      .on("error", reject);
+  });
+}
 
 /** p50/p95/p99 of all the loads' answers together. */
 function latencyColumn(loads: Load[]): string {
@@ -180,6 +196,12 @@ async function main() {
   const [shopper] = await insertShoppers(database.db, 1, { password: "bench-shopper-password-1", prefix: "bench", dialect: "sqlite" });
   await database.destroy();
   const asShopper = (p: string): Asking => ({ headers: { cookie: shopper!.cookie }, barePath: `${p}${p.includes("?") ? "&" : "?"}as=shopper` });
+  // The same, asked as a browser asks (every browser sends Accept-Encoding): the bare server sends the same
+  // compressed bytes, so the row compares the cost of making them.
+  const asShopperBrowser = (p: string): Asking => ({
+    headers: { cookie: shopper!.cookie, "accept-encoding": BROWSER_ACCEPT_ENCODING },
+    barePath: `${p}${p.includes("?") ? "&" : "?"}as=shopper-browser`,
+  });
 
   // Record the shop's bytes for each path; the bare server answers with exactly those.
   const recorded: Record<string, { status: number; contentType: string; body: string }> = {};
@@ -197,6 +219,15 @@ async function main() {
       status: response.status,
       contentType: response.headers.get("content-type") ?? "text/plain",
       body: Buffer.from(await response.arrayBuffer()).toString("base64"),
+    };
+  }
+  for (const p of signedInPaths) {
+    const { headers, body } = await rawGet(shopUrl + p, asShopperBrowser(p).headers);
+    recorded[asShopperBrowser(p).barePath] = {
+      status: 200,
+      contentType: String(headers["content-type"] ?? "text/plain"),
+      ...(headers["content-encoding"] ? { contentEncoding: String(headers["content-encoding"]) } : {}),
+      body: body.toString("base64"),
     };
   }
   const recordedFile = path.join(dataDir, "recorded.json");
@@ -218,6 +249,7 @@ async function main() {
   const cached = new Map<string, Compared>();
   for (const p of paths) cached.set(p, await compare({ url: shopUrl, pid: shop.pid! }, bareTarget, p, ROUNDS, SECONDS / ROUNDS));
   for (const p of signedInPaths) cached.set(`${p} signed in`, await compare({ url: shopUrl, pid: shop.pid! }, bareTarget, p, ROUNDS, SECONDS / ROUNDS, asShopper(p)));
+  for (const p of signedInPaths) cached.set(`${p} signed in, browser`, await compare({ url: shopUrl, pid: shop.pid! }, bareTarget, p, ROUNDS, SECONDS / ROUNDS, asShopperBrowser(p)));
   const peakCached = residentMb(shop.pid!, "VmHWM");
   await stop(shop);
   await stop(bare);
@@ -259,6 +291,7 @@ async function main() {
   for (const p of signedInPaths) {
     if (!CACHED_ONLY) row(p, " (signed in, rendered)", rendered.get(`${p} signed in`)!, asShopper(p).barePath);
     row(p, " (signed in, cached)", cached.get(`${p} signed in`)!, asShopper(p).barePath);
+    row(p, " (signed in, cached, browser's encodings)", cached.get(`${p} signed in, browser`)!, asShopperBrowser(p).barePath);
   }
 
   console.log(`peak resident memory of the shop under this load: ${peakRendering.toFixed(1)} MB rendering every page, ${peakCached.toFixed(1)} MB with the caches (goal ≤ 250 MB)`);

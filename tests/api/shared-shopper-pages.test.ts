@@ -1,3 +1,5 @@
+import http from "node:http";
+import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { createProduct } from "../support/factories.ts";
 import { useAppWithPages } from "../support/app-with-pages.ts";
@@ -161,6 +163,40 @@ describe("pages shared by signed-in shoppers", () => {
     expect(html).toBe(firstHtml);
     expect(html).toContain('aria-label="Cart, 1 item"');
     expect(html).toContain('title="Front Door"');
+  });
+
+  it("answers a kept shared page from the front in gzip spliced from the kept pieces, in brotli to a client taking only brotli, each decoding to the person's page", async () => {
+    const plant = await newPlant();
+    const person = await signedIn({ name: "Spliced Gzip" });
+    await shop.app.services.cart.addToCart(person.user, { productId: plant.id, quantity: 3 });
+    const served = await shop.app.listen();
+    /** The raw answer, undecoded (fetch would decode it and choose the Accept-Encoding itself). */
+    const raw = (acceptEncoding: string) =>
+      new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        http
+          .get(`${served}/shop`, { headers: { Cookie: person.cookie, "Accept-Encoding": acceptEncoding } }, (response) => {
+            const chunks: Buffer[] = [];
+            response.on("data", (chunk: Buffer) => chunks.push(chunk));
+            response.on("end", () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+          })
+          .on("error", reject);
+      });
+    const plain = await raw("identity"); // through the app: renders and keeps the shared page
+    const again = await raw("identity");
+    const gzip = await raw("gzip, deflate, br, zstd");
+    const brotli = await raw("br");
+    expect(again.headers[SHARED_HIT]).toBe("hit");
+    expect(again.headers["content-encoding"]).toBeUndefined();
+    expect(gzip.headers[SHARED_HIT]).toBe("hit");
+    expect(gzip.headers["content-encoding"]).toBe("gzip");
+    expect(Number(gzip.headers["content-length"])).toBe(gzip.body.byteLength);
+    expect(gzip.body.byteLength).toBeLessThan(again.body.byteLength / 2);
+    expect(zlib.gunzipSync(gzip.body).toString()).toBe(again.body.toString());
+    expect(brotli.headers["content-encoding"]).toBe("br");
+    expect(zlib.brotliDecompressSync(brotli.body).toString()).toBe(again.body.toString());
+    expect(again.body.toString()).toBe(plain.body.toString());
+    expect(again.body.toString()).toContain('aria-label="Cart, 3 items"');
+    expect(again.body.toString()).toContain('title="Spliced Gzip"');
   });
 
   it("leaves a session due to slide to the app, which slides it and still answers from the shared render", async () => {

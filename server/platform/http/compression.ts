@@ -42,10 +42,38 @@ export function chooseEncoding(acceptEncoding: string | null | undefined): Encod
   return chosen;
 }
 
+/**
+ * Whether this Accept-Encoding takes gzip at all (weight above 0), whatever it prefers: an answer that can be made
+ * far cheaper in gzip than in brotli (a shared page spliced from pieces compressed once) is sent in gzip then.
+ */
+export function acceptsGzip(acceptEncoding: string | null | undefined): boolean {
+  if (!acceptEncoding) return false;
+  let known = gzipAccepted.get(acceptEncoding);
+  if (known === undefined) {
+    known = weightsOf(acceptEncoding).gzip > 0;
+    if (acceptEncoding.length <= 128) {
+      if (gzipAccepted.size >= 256) gzipAccepted.clear();
+      gzipAccepted.set(acceptEncoding, known);
+    }
+  }
+  return known;
+}
+
+/** Accept-Encoding headers seen (up to 128 characters), and whether each takes gzip; at most 256. */
+const gzipAccepted = new Map<string, boolean>();
+
 /** Accept-Encoding headers seen (up to 128 characters), and the encoding each chooses ("" for none); at most 256. */
 const chosenEncodings = new Map<string, Encoding | "">();
 
 function parseAcceptEncoding(acceptEncoding: string): Encoding | undefined {
+  const { br, gzip: gz } = weightsOf(acceptEncoding);
+  if (br > 0 && br >= gz) return "br";
+  if (gz > 0) return "gzip";
+  return undefined;
+}
+
+/** The weight given to each encoding the shop can answer in (0: refused or not named). */
+function weightsOf(acceptEncoding: string): Record<Encoding, number> {
   const weights = new Map<string, number>();
   for (const part of acceptEncoding.split(",")) {
     const [name = "", ...params] = part.trim().toLowerCase().split(";");
@@ -54,11 +82,7 @@ function parseAcceptEncoding(acceptEncoding: string): Encoding | undefined {
     if (name) weights.set(name, Number.isFinite(weight) ? weight : 0);
   }
   const weightOf = (encoding: Encoding) => weights.get(encoding) ?? weights.get("*") ?? 0;
-  const br = weightOf("br");
-  const gz = weightOf("gzip");
-  if (br > 0 && br >= gz) return "br";
-  if (gz > 0) return "gzip";
-  return undefined;
+  return { br: weightOf("br"), gzip: weightOf("gzip") };
 }
 
 /**

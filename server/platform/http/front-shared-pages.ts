@@ -1,10 +1,11 @@
 import type http from "node:http";
 import type { Logger } from "pino";
 import { connectionClientIp } from "./client-ip.ts";
-import { chooseEncoding, encode } from "./compression.ts";
+import { acceptsGzip, chooseEncoding, encode } from "./compression.ts";
 import { frontCacheKey, frontRequestId, header } from "./front-cache.ts";
 import { logRequest } from "./request-logger.ts";
 import type { ResponseCache, StoredAnswer } from "./response-cache.ts";
+import { deflatePieces, splicedGzip, type DeflatedPiece } from "./spliced-gzip.ts";
 
 const EMPTY = Buffer.alloc(0);
 
@@ -34,10 +35,14 @@ export interface FrontSharedPagesOptions<Personal> {
   renderParts: (personal: Personal) => Promise<Map<string, Buffer>>;
 }
 
-/** A kept render cut at its parts' places once: the bytes between them, and which part goes after each piece. */
+/**
+ * A kept render cut at its parts' places once: the bytes between them, and which part goes after each piece; the
+ * pieces compressed once too, on the first answer in gzip.
+ */
 interface Template {
   pieces: Buffer[];
   parts: string[];
+  deflated?: Promise<DeflatedPiece[]>;
 }
 
 function cut(body: Buffer, marker: RegExp): Template {
@@ -80,10 +85,20 @@ export function frontSharedPages<Personal>({ cache, trustedProxies, logger, mayS
       if (!found) return toHono();
       let template = templates.get(entry);
       if (!template) templates.set(entry, (template = cut(entry.body, marker)));
-      const parts = await renderParts(found.personal);
-      const html = Buffer.concat(template.pieces.flatMap((piece, i) => (i < template.parts.length ? [piece, parts.get(template.parts[i]!) ?? EMPTY] : [piece])));
-      const encoding = chooseEncoding(header(req, "accept-encoding"));
-      const body = encoding ? await encode(html, encoding) : html;
+      const rendered = await renderParts(found.personal);
+      const parts = template.parts.map((name) => rendered.get(name) ?? EMPTY);
+      const acceptEncoding = header(req, "accept-encoding");
+      let body: Buffer;
+      const encoding = acceptsGzip(acceptEncoding) ? "gzip" : chooseEncoding(acceptEncoding);
+      if (encoding === "gzip") {
+        // Every browser takes gzip: the kept pieces are compressed once and the parts spliced in (spliced-gzip.ts),
+        // where brotli would compress the whole page again for every request.
+        template.deflated ??= deflatePieces(template.pieces);
+        body = splicedGzip(await template.deflated, parts);
+      } else {
+        const html = Buffer.concat(template.pieces.flatMap((piece, i) => (i < parts.length ? [piece, parts[i]!] : [piece])));
+        body = encoding ? await encode(html, encoding) : html;
+      }
       const requestId = frontRequestId(req);
       const headers = [...wire.ok, "X-Request-Id", requestId, entry.hitHeader, "hit", "Content-Length", String(body.byteLength)];
       if (encoding) headers.push("Content-Encoding", encoding);
