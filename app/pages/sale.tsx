@@ -3,6 +3,7 @@ import { SALE_SORTS } from "#common/catalog/catalog-schemas.ts";
 import { messages } from "#common/shared/messages.ts";
 import { ProductGrid } from "../features/catalog/components/product-card.tsx";
 import { useLoadMoreFocus } from "../features/catalog/components/load-more-focus.ts";
+import { LoadMoreLink } from "../features/catalog/components/load-more-link.tsx";
 import { pageMeta } from "../shared/lib/seo.ts";
 import { loadOrRefuse } from "../shared/lib/service-errors.ts";
 import { productCardSlots } from "./product-card-slots.tsx";
@@ -68,13 +69,7 @@ export default function Sale({ loaderData }: Route.ComponentProps) {
         ) : (
           <ProductGrid products={items} eagerFirst headingLevel={2} listRef={listRef} slotsFor={productCardSlots} />
         )}
-        {hasMore ? (
-          <div className="mt-10 text-center">
-            <Link to={`/sale?${nextPage}`} preventScrollReset replace className="btn-outline" onClick={loadingMore}>
-              {messages.shop.loadMore}
-            </Link>
-          </div>
-        ) : null}
+        {hasMore ? <LoadMoreLink to={`/sale?${nextPage}`} onClick={loadingMore} /> : null}
       </div>
     </>
   );

@@ -1,9 +1,10 @@
 import { useEffect, useRef } from "react";
-import { Form, Link, useNavigation, useSubmit } from "react-router";
+import { Form, useNavigation, useSubmit } from "react-router";
 import { messages } from "#common/shared/messages.ts";
 import { ProductGrid } from "../features/catalog/components/product-card.tsx";
 import { SearchCombobox } from "../features/catalog/components/search-combobox.tsx";
 import { useLoadMoreFocus } from "../features/catalog/components/load-more-focus.ts";
+import { LoadMoreLink } from "../features/catalog/components/load-more-link.tsx";
 import { SearchIcon } from "../shared/ui/icons.tsx";
 import { Spinner } from "../shared/ui/spinner.tsx";
 import { pageMeta } from "../shared/lib/seo.ts";
@@ -84,13 +85,7 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
         ) : (
           <ProductGrid products={items} eagerFirst headingLevel={2} listRef={listRef} slotsFor={productCardSlots} />
         )}
-        {hasMore ? (
-          <div className="mt-10 text-center">
-            <Link to={`/shop?${nextPage}`} preventScrollReset replace className="btn-outline" onClick={loadingMore}>
-              {messages.shop.loadMore}
-            </Link>
-          </div>
-        ) : null}
+        {hasMore ? <LoadMoreLink to={`/shop?${nextPage}`} onClick={loadingMore} /> : null}
       </div>
     </>
   );
