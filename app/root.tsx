@@ -144,7 +144,11 @@ export default function App({ loaderData }: Route.ComponentProps) {
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
   if (isRouteErrorResponse(error) && error.status === 403) {
-    return <ErrorScreen title={messages.auth.forbidden}>This page is for the shop&apos;s admins.</ErrorScreen>;
+    // A refusal that says why (a form from another site, an admin without two-factor) says so; an owner's page
+    // refused to a shopper says whose it is.
+    const detail = (error.data as { message?: unknown } | null)?.message;
+    const why = typeof detail === "string" && detail !== messages.auth.forbidden ? detail : "This page is for the shop's admins.";
+    return <ErrorScreen title={messages.auth.forbidden}>{why}</ErrorScreen>;
   }
   if (isRouteErrorResponse(error) && error.status === 503) {
     // The database is away for a moment (a restart, a failover): nothing is wrong with the request.

@@ -12,12 +12,15 @@ export const messages = {
   refusedRequest: {
     400: "Bad Request",
     401: "Unauthorized",
+    403: "Forbidden",
     405: "Method Not Allowed",
     409: "Conflict",
     413: "Payload Too Large",
     415: "Unsupported Media Type",
     429: "Too Many Requests",
   } as Record<number, string>,
+  /** A form or API call sent by another site's page (or naming no origin while carrying cookies), refused. */
+  crossSiteRefused: "This request came from another site and was refused.",
   /** What a page or the API says while the shop's database is out of reach (a restart, a failover). */
   briefOutage: {
     title: "The shop is briefly unavailable",

@@ -232,6 +232,23 @@ describe("cross-site requests", () => {
     expect(response.status).toBe(403);
   });
 
+  it("give a form posted without JavaScript from another site a page saying why (403), and the API its JSON", async () => {
+    const form = (accept: string) => ({
+      method: "POST",
+      headers: { Origin: "https://evil.example", Accept: accept, "Content-Type": "application/x-www-form-urlencoded" },
+      body: "email=a%40b.co&password=x",
+    });
+    const page = await shop.app.request("/login", form("text/html,application/xhtml+xml,*/*;q=0.8"));
+    expect(page.status).toBe(403);
+    expect(page.headers.get("content-type")).toMatch(/^text\/html/);
+    const html = await page.text();
+    expect(html).toContain(`<h1>${messages.refusedRequest[403]}</h1>`);
+    expect(html).toContain(messages.crossSiteRefused);
+    const api = await shop.app.request("/api/auth/sign-in/email", postJson({ email: "a@b.co", password: "x" }, { Origin: "https://evil.example", Accept: "text/html" }));
+    expect(api.status).toBe(403);
+    expect((await api.json()).message).toBe(messages.crossSiteRefused);
+  });
+
   it("are refused when they carry cookies but name no Origin", async () => {
     const { cookie } = await signUpVerified(shop.app, shop.capture);
     const response = await shop.app.request("/api/auth/sign-out", { method: "POST", headers: { Cookie: cookie } });

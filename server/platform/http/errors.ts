@@ -22,7 +22,11 @@ export function handleError<E extends PlatformEnv>(error: Error, context: Contex
     );
   }
   if (error instanceof HTTPException && error.status < 500) {
-    return c.json({ message: error.message || "The request could not be handled." }, error.status as ContentfulStatusCode);
+    const message = error.message || "The request could not be handled.";
+    // A form a browser posted without JavaScript (refused before any page ran: another site's, too large) gets a
+    // page saying why, not the API's JSON shown as text.
+    if (wantsPage(c.req.path, c.req.header("Accept"))) return c.html(refusalPage(error.status, message), error.status as ContentfulStatusCode);
+    return c.json({ message }, error.status as ContentfulStatusCode);
   }
   // A request its client gave up on fails as its body or answer is cut off: the client's doing, nothing to fix here.
   if (c.req.raw.signal.aborted) {
@@ -36,6 +40,14 @@ export function handleError<E extends PlatformEnv>(error: Error, context: Contex
 /** A browser's request for a page rather than the JSON API's. */
 function wantsPage(path: string, accept: string | undefined): boolean {
   return !/^\/api(?:\/|$)/.test(path) && !path.endsWith(".data") && /\btext\/html\b/.test(accept ?? "");
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+/** Self-contained, like the outage page: a refused request's status in words, and why. */
+function refusalPage(status: number, message: string): string {
+  const title = escapeHtml(messages.refusedRequest[status] ?? messages.refusedRequest[400]!);
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title></head><body><main><h1>${title}</h1><p>${escapeHtml(message)}</p><p><a href="/">Back to the shop</a></p></main></body></html>`;
 }
 
 /** Self-contained (no script, no style, nothing the database holds): what a browser shows during an outage. */

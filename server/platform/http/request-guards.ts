@@ -22,7 +22,7 @@ export function sameOriginOnly(publicOrigin: string) {
       // A request that carries cookies acts for somebody: it must say where it comes from.
       const unnamed = origin === undefined && c.req.header("cookie") !== undefined;
       if ((origin !== undefined && origin !== publicOrigin) || crossSite || unnamed) {
-        throw new HTTPException(403, { message: "This request came from another site and was refused." });
+        throw new HTTPException(403, { message: messages.crossSiteRefused });
       }
     }
     await next();
