@@ -50,8 +50,8 @@ export function shopperPages({ cache, services, sessionCookies, parts, trustedPr
   const personalFor = async (user: SessionUser | null, path: string): Promise<PersonalData | undefined> => {
     if (!user || user.isAdmin || !user.username) return undefined;
     const productId = SHARED_PAGES.exec(path)?.[1];
-    const [review, cartCount] = await Promise.all([productId ? services.reviews.getMyReview(user, productId) : null, services.cart.countItems(user)]);
-    if (review) return undefined;
+    const [reviewed, cartCount] = await Promise.all([productId ? services.reviews.hasReviewed(user, productId) : false, services.cart.countItems(user)]);
+    if (reviewed) return undefined;
     return { user: navUser(user), cartCount };
   };
   const middleware = sharedPages<PersonalData>({

@@ -2,6 +2,7 @@ import type { InferResult, Kysely } from "kysely";
 import type { ReviewCursor } from "#common/reviews/review-schemas.ts";
 import type { Review } from "#common/reviews/review-types.ts";
 import { messages } from "#common/shared/messages.ts";
+import { compiledOnce } from "../../platform/db/compiled-once.ts";
 import type { DB } from "../../platform/db/schema.ts";
 import { toIsoString } from "../../platform/db/values.ts";
 import { namesAndEmails } from "../accounts/index.ts";
@@ -34,6 +35,11 @@ export function listReviewRows(db: Kysely<DB>, productId: string, after: ReviewC
 export function findReview(db: Kysely<DB>, { productId, userId }: { productId: string; userId: string }) {
   return reviewsWithAuthor(db).where("r.product_id", "=", productId).where("r.user_id", "=", userId).executeTakeFirst();
 }
+
+/** Whether the person has reviewed the product: one key of the (product_id, user_id) index, built once. */
+export const reviewExists = compiledOnce((db, { productId, userId }: { productId: string; userId: string }) =>
+  db.selectFrom("reviews").select("id").where("product_id", "=", productId).where("user_id", "=", userId).limit(1),
+);
 
 /** The products the person reviewed, at most `limit` of them (a rename announces each one's page as changed). */
 export async function listReviewedProducts(from: Kysely<DB>, userId: string, limit: number): Promise<string[]> {

@@ -111,6 +111,20 @@ describe("writing reviews", () => {
 });
 
 describe("reading reviews", () => {
+  it("knows whether a shopper has reviewed a product: only their own review of that product counts, and not after its deletion", async () => {
+    const [fern, palm] = [await createProduct(app.database.db), await createProduct(app.database.db)];
+    const asha = await shopper("Asha Kulkarni");
+    const ravi = await shopper("Ravi Menon");
+    await reviews().saveMyReview(asha, fern.id, { text: "Lovely fern", rating: 4 });
+    expect(await reviews().hasReviewed(asha, fern.id)).toBe(true);
+    expect(await reviews().hasReviewed(asha, palm.id)).toBe(false);
+    expect(await reviews().hasReviewed(ravi, fern.id)).toBe(false);
+    expect(await reviews().hasReviewed(null, fern.id)).toBe(false);
+    expect(await reviews().hasReviewed(asha, "not-a-product-id")).toBe(false);
+    await reviews().deleteMyReview(asha, fern.id);
+    expect(await reviews().hasReviewed(asha, fern.id)).toBe(false);
+  });
+
   it("shows a review as by 'Anonymous' once its author's account is deleted, and keeps it in the figures", async () => {
     const plant = await createProduct(app.database.db);
     const asha = await shopper("Asha Kulkarni");

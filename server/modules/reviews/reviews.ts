@@ -11,7 +11,7 @@ import { inWriteTransaction } from "../../platform/db/write-transaction.ts";
 import { ForbiddenError, NotFoundError, parseInput, UnauthorizedError, withMessagePrefix } from "../../platform/errors.ts";
 import type { SessionUser } from "../../platform/session-user.ts";
 import { countReviewChange, lockProduct, productExists } from "../catalog/index.ts";
-import { findReview, listReviewRows, toReview } from "./review-queries.ts";
+import { findReview, listReviewRows, reviewExists, toReview } from "./review-queries.ts";
 
 const r = messages.reviews;
 
@@ -70,6 +70,17 @@ export function createReviewsService(database: Pick<Database, "db" | "dialect">,
       if (!parsed.success) return null;
       const row = await findReview(db, { productId: parsed.data.productId, userId: viewer.id });
       return row ? toReview(row) : null;
+    },
+
+    /**
+     * Whether the viewer has reviewed the product, without reading the review: what a shared product page asks on
+     * every signed-in request (a page of a product the person reviewed is rendered for them, with their review).
+     */
+    async hasReviewed(viewer: SessionUser | null, productIdInput: unknown): Promise<boolean> {
+      if (!viewer) return false;
+      const parsed = productIdParamSchema.safeParse({ productId: productIdInput });
+      if (!parsed.success) return false;
+      return (await reviewExists.executeTakeFirst(db, { productId: parsed.data.productId, userId: viewer.id })) !== undefined;
     },
 
     /** PUT …/reviews/mine: adds the shopper's review, or replaces theirs (the date it was first written stays). */
