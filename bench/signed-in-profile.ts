@@ -8,7 +8,8 @@ import { insertShoppers, startShopProcess, stopShopProcess, waitUntilHealthy } f
 
 // Where a signed-in page's time goes: the compiled shop on SQLite with the sample catalogue, run with --cpu-prof,
 // loaded by one signed-in shopper's cookie on one path (argument, default /shop) for BENCH_SECONDS, then the profile
-// summarised by self time per function and per package. `npx tsx bench/signed-in-profile.ts /product/{first}`.
+// summarised by self time per function and per package. `npx tsx bench/signed-in-profile.ts /product/{first}`;
+// AS_VISITOR=1 without the cookie, AS_BROWSER=1 with a browser's Accept-Encoding.
 const PORT = Number(process.env.BENCH_PORT ?? 4631);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
@@ -43,6 +44,8 @@ async function main() {
   const first = ((await (await fetch(`${shop.url}/api/products?limit=1`)).json()) as { items: { id: string }[] }).items[0]!.id;
   const pathname = requested.replace("{first}", first);
   const headers: Record<string, string> = process.env.AS_VISITOR ? {} : { cookie: shopper!.cookie };
+  // AS_BROWSER=1: with Chromium's Accept-Encoding, as every browser asks.
+  if (process.env.AS_BROWSER) headers["accept-encoding"] = "gzip, deflate, br, zstd";
   const result = await autocannon({ url: shop.url + pathname, connections: CONNECTIONS, duration: SECONDS, headers });
   console.log(`${pathname} ${process.env.AS_VISITOR ? "as a visitor" : "signed in"}: ${(result.requests.total / result.duration).toFixed(0)} req/s, non-2xx ${result.non2xx}`);
   const stopping = performance.now();
