@@ -8,6 +8,8 @@ export interface SampleCategory {
 export interface SampleProduct {
   name: string;
   rupees: number;
+  /** On sale from the start, so a new shop's /sale and its banner show something (docs/decisions/047). */
+  compareAtRupees?: number;
   stock: number;
   category: string;
   slug: string;
@@ -82,6 +84,7 @@ export const sampleProducts: SampleProduct[] = [
   {
     name: "Jasmine Plant",
     rupees: 1000,
+    compareAtRupees: 1250,
     stock: 20,
     category: "Flowering Plants",
     slug: "jasmine-plant",
@@ -109,6 +112,7 @@ export const sampleProducts: SampleProduct[] = [
   {
     name: "Marigold Plant",
     rupees: 500,
+    compareAtRupees: 1000,
     stock: 35,
     category: "Flowering Plants",
     slug: "marigold-plant",

@@ -15,31 +15,31 @@ afterEach(async () => {
 });
 
 const SAMPLE_TABLE = [
-  ["Snake Plant", 1500, 25, "Indoor Plants"],
-  ["Aloe Vera", 800, 40, "Succulents"],
-  ["Rose Plant", 1200, 15, "Flowering Plants"],
-  ["Fiddle Leaf Fig", 2500, 10, "Indoor Plants"],
-  ["Cactus Plant", 600, 50, "Succulents"],
-  ["Jasmine Plant", 1000, 20, "Flowering Plants"],
-  ["Areca Palm", 1800, 18, "Indoor Plants"],
-  ["Money Plant", 900, 30, "Indoor Plants"],
-  ["Marigold Plant", 500, 35, "Flowering Plants"],
-  ["Bougainvillea", 1300, 12, "Outdoor Plants"],
+  ["Snake Plant", 1500, null, 25, "Indoor Plants"],
+  ["Aloe Vera", 800, null, 40, "Succulents"],
+  ["Rose Plant", 1200, null, 15, "Flowering Plants"],
+  ["Fiddle Leaf Fig", 2500, null, 10, "Indoor Plants"],
+  ["Cactus Plant", 600, null, 50, "Succulents"],
+  ["Jasmine Plant", 1000, 1250, 20, "Flowering Plants"],
+  ["Areca Palm", 1800, null, 18, "Indoor Plants"],
+  ["Money Plant", 900, null, 30, "Indoor Plants"],
+  ["Marigold Plant", 500, 1000, 35, "Flowering Plants"],
+  ["Bougainvillea", 1300, null, 12, "Outdoor Plants"],
 ] as const;
 
 const productCount = async () =>
   Number((await database.db.selectFrom("products").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
 
 describe("seedSampleData", () => {
-  it("creates the four sample categories and ten sample products on a new database, oldest first in the sample table's order", async () => {
+  it("creates the four sample categories and ten sample products on a new database, oldest first in the sample table's order, two of them on sale", async () => {
     expect(await seedSampleData(database)).toEqual({ outcome: "seeded", categoriesCreated: 4, productsCreated: 10 });
     const rows = await database.db
       .selectFrom("products as p")
       .innerJoin("categories as c", "c.id", "p.category_id")
-      .select(["p.name", "p.price_paise", "p.stock", "c.name as category", "p.description"])
+      .select(["p.name", "p.price_paise", "p.compare_at_paise", "p.stock", "c.name as category", "p.description"])
       .orderBy("p.created_at")
       .execute();
-    expect(rows.map((r) => [r.name, r.price_paise / 100, r.stock, r.category])).toEqual(SAMPLE_TABLE.map((r) => [...r]));
+    expect(rows.map((r) => [r.name, r.price_paise / 100, r.compare_at_paise === null ? null : r.compare_at_paise / 100, r.stock, r.category])).toEqual(SAMPLE_TABLE.map((r) => [...r]));
     for (const row of rows) expect(row.description.length).toBeGreaterThan(40);
     const categories = await database.db.selectFrom("categories").select("name").orderBy("name").execute();
     expect(categories.map((c) => c.name)).toEqual(["Flowering Plants", "Indoor Plants", "Outdoor Plants", "Succulents"]);

@@ -87,6 +87,7 @@ async function insertSamples(trx: Kysely<DB>, now: Date): Promise<Pick<SeedResul
       name: product.name,
       description: product.description,
       price_paise: paiseFromRupees(product.rupees),
+      compare_at_paise: product.compareAtRupees === undefined ? null : paiseFromRupees(product.compareAtRupees),
       stock: product.stock,
       category_id: categoryId,
       created_at: createdAt,

@@ -1,6 +1,7 @@
+import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { createTestDatabase, migrateBesideOtherTests, migrateToLatest, type TestDatabase } from "../../../../tests/support/test-database.ts";
-import { seedSampleData } from "../seed.ts";
+import { sampleCategories, sampleProducts } from "../sample-data.ts";
 import { createProductSearch } from "./product-search.ts";
 
 // A shop from before the search index (migrations up to 0007) with its catalogue: migration 0012 builds the index
@@ -14,8 +15,22 @@ afterEach(async () => {
   await database.cleanup();
 });
 
+/** The sample catalogue with only the columns the schema had then (today's seed writes later ones, such as sale prices). */
+async function insertSamplesAsThen() {
+  const created_at = new Date().toISOString();
+  const categoryIds = new Map(sampleCategories.map((category) => [category.name, randomUUID()]));
+  await database.db
+    .insertInto("categories")
+    .values(sampleCategories.map((c) => ({ id: categoryIds.get(c.name)!, name: c.name, description: c.description, image_url: `/illustrations/categories/${c.image}.svg`, image_width: 600, image_height: 600, created_at })))
+    .execute();
+  await database.db
+    .insertInto("products")
+    .values(sampleProducts.map((p) => ({ id: randomUUID(), name: p.name, description: p.description, price_paise: p.rupees * 100, stock: p.stock, category_id: categoryIds.get(p.category)!, created_at, updated_at: created_at })))
+    .execute();
+}
+
 it("builds the search index for the products a shop already has when it is migrated", async () => {
-  await seedSampleData(database);
+  await insertSamplesAsThen();
   await database.db.updateTable("products").set({ name: "Sansevieria" }).where("name", "=", "Snake Plant").execute();
   await migrateBesideOtherTests(() => migrateToLatest(database));
 
