@@ -5,6 +5,7 @@ import { compiledOnce } from "../../platform/db/compiled-once.ts";
 import { insertOutboxRow } from "../../platform/mail/mail-outbox.ts";
 import { cartLines, orderedLinesDeletion } from "../cart/index.ts";
 import { stockTaking, type StockTaking } from "../catalog/index.ts";
+import { appliedCouponToJudge, claimingCouponUse } from "../coupons/index.ts";
 import { placedOrderCount } from "./daily-totals.ts";
 import { cashOnDelivery } from "./payments.ts";
 
@@ -16,7 +17,10 @@ export function orderIdWithKey(from: QueryCreator<DB>, userId: string, key: stri
   return from.selectFrom("orders").select("id").where("user_id", "=", userId).where("idempotency_key", "=", key);
 }
 
-/** What the checkout reads first, in one statement: the earlier order with this key, the pending orders, the cart. */
+/**
+ * What the checkout reads first, in one statement: the earlier order with this key, the pending orders, the code
+ * applied to the cart (the coupons module's columns, all null without one) and the cart's lines.
+ */
 export const keyPendingAndCart = compiledOnce((db, { userId, key, maxPending }: { userId: string; key: string; maxPending: number }) =>
   db
     .selectFrom(
@@ -41,7 +45,9 @@ export const keyPendingAndCart = compiledOnce((db, { userId, key, maxPending }: 
         ])
         .as("k"),
     )
+    .leftJoin(appliedCouponToJudge(db, userId).as("cp"), (join) => join.onTrue())
     .leftJoin(cartLines(db, userId).as("line"), (join) => join.onTrue())
+    .selectAll("cp")
     .select(["k.earlier", "k.pending", "line.id", "line.quantity", "line.product_id", "line.name", "line.price_paise", "line.compare_at_paise", "line.sale_starts_at", "line.sale_ends_at", "line.stock", "line.category_id"])
     .orderBy("line.product_id"),
 );
@@ -71,8 +77,30 @@ export type StoredOrder = Omit<Insertable<OrderTable>, "counted_on" | "number"> 
  * (the lines' foreign key is checked at its end, when the order is there). The lines and the emptied cart go as
  * arrays, so that the statement's text is the same for any number of lines and is compiled once.
  */
-export const storeOrderRows = compiledOnce((db, v: StoredOrder) => {
-  const orderLinesAndMail = db
+export const storeOrderRows = compiledOnce((db, v: StoredOrder) =>
+  // Its main statement, the emptied cart lines, is the cart's: the lines of the order, as one array.
+  orderedLinesDeletion(orderLinesAndMail(db, v), v.ordered),
+);
+
+/**
+ * The same with a discount code: the code's use counted, its row written and the code taken off the cart (the
+ * coupons module's statements, as CTEs) in the same round trip. Answers a row when the use was counted, none when
+ * it was refused (used up, paused or deleted meanwhile): the caller then rolls back. The code's row, which every
+ * checkout with that code updates, is locked here, before the stock, and stays locked until commit, as when it
+ * was counted by a statement of its own after this one.
+ */
+export const storeOrderRowsClaimingCode = compiledOnce((db, v: StoredOrder & { user_id: string; couponId: string }) =>
+  claimingCouponUse(
+    orderLinesAndMail(db, v).with("emptied", (q) => orderedLinesDeletion(q, v.ordered)),
+    { couponId: v.couponId, orderId: v.id, userId: v.user_id, now: v.created_at },
+  )
+    .selectFrom("claimed_use")
+    .select("id"),
+);
+
+/** The order, its lines and its mail, as CTEs of the statement that also empties the ordered cart lines. */
+function orderLinesAndMail(db: QueryCreator<DB>, v: StoredOrder) {
+  return db
     .with("o", (q) =>
       q.insertInto("orders").values({
         id: v.id,
@@ -116,9 +144,7 @@ export const storeOrderRows = compiledOnce((db, v: StoredOrder) => {
         queuedAt: v.mailQueuedAt,
       }),
     );
-  // Its main statement, the emptied cart lines, is the cart's: the lines of the order, as one array.
-  return orderedLinesDeletion(orderLinesAndMail, v.ordered);
-});
+}
 
 /** A line's stock taken if it covers the line, answering the price found (the catalog's statement); the row stays locked until commit. */
 export type TakenLine = StockTaking & { day: string; totalPaise: number };
