@@ -12,11 +12,13 @@ import { benchCheckoutBare } from "./checkout-bare.ts";
 import { createPostgresDatabase, insertShoppers, startShopProcess, stopShopProcess, waitUntilHealthy, type ShopProcess } from "../tests/support/shop-process.ts";
 
 // Checkout under load: one production server on a fresh PostgreSQL database and fifty signed-in shoppers, in
-// three phases of BENCH_SECONDS each on the same server:
+// five phases of BENCH_SECONDS each on the same server:
 //   1. baseline: every shopper reads their cart (GET /api/cart), a cheap authenticated request;
 //   2. plenty: every shopper puts 1–3 units of a well-stocked plant in the cart and orders, over and over;
 //   3. scarce: the same with a plant whose stock is topped up at half the rate phase 2 sold, so that many
-//      checkouts are refused for lack of stock (and the refused shopper empties the cart and tries again).
+//      checkouts are refused for lack of stock (and the refused shopper empties the cart and tries again);
+//   4. with a coupon: plenty's add and order with a 10 % code applied between them (three requests an order);
+//   5. the apply alone: PUT /api/cart/coupon over and over on a cart holding a line, to tell phase 4's apart.
 // Prints each phase's rate and latency, and the checkout phases' order requests per second as a ratio to the
 // baseline's reads per second (a ratio against a baseline measured in the same run, so a slower or busier machine
 // moves both alike). Then checks against the database, per plant, that no unit was lost or oversold:
@@ -218,6 +220,24 @@ export function buy(productId: string, coupon?: string): Step {
   };
 }
 
+/**
+ * Applies the code to the shopper's cart, which holds a line (the phase puts one there first), over and over: what
+ * one apply costs alone, so that the coupon phase's three requests per order can be told apart (an order with a
+ * code: add and order, the coupon phase's cost less an apply's).
+ */
+export function applyCode(code: string): Step {
+  return async (shopper, tally) => {
+    const response = await timed(tally, "coupon", () => call(shopper, "PUT", "/api/cart/coupon", { code }));
+    await response?.discard();
+    if (response && !response.ok) fail(tally, `coupon ${response.status}`);
+  };
+}
+
+/** Puts one unit of the plant in each shopper's cart (before a phase of applies), uncounted. */
+async function fillCarts(shoppers: Shopper[], productId: string) {
+  await Promise.all(shoppers.map((shopper) => call(shopper, "POST", "/api/cart/items", { productId, quantity: 1 }).then((r) => r.discard())));
+}
+
 /** Every shopper repeats `step` until the phase's time is up. */
 export async function runPhase<S = Shopper>(shoppers: S[], seconds: number, step: (shopper: S, tally: Tally) => Promise<void>, serverPids: (number | undefined)[]): Promise<Measured> {
   const cpuSince = startCpuClock(serverPids);
@@ -318,6 +338,21 @@ function printCpuBudget({ tally, cpu }: Measured, phase = "plenty phase") {
   );
 }
 
+/**
+ * The coupon phase's server CPU per order told apart: an apply's (measured alone) and the rest, the add and the order
+ * with the code, set beside the plenty phase's add and order. Arithmetic on two phases of the same run, said so.
+ */
+function printCouponShare(plenty: Measured, withCoupon: Measured, applying: Measured) {
+  const perRequest = (m: Measured) => (m.cpu && m.tally.requests ? m.cpu.server / m.tally.requests : undefined);
+  const [without, all, apply] = [perRequest(plenty), perRequest(withCoupon), perRequest(applying)];
+  if (without === undefined || all === undefined || apply === undefined) return;
+  const own = all - apply;
+  console.log(
+    `Server CPU per order with a code: ${all.toFixed(2)} ms for add, apply and order; an apply alone ${apply.toFixed(2)} ms; so add and order ` +
+      `${own.toFixed(2)} ms against ${without.toFixed(2)} ms without a code (${(((own - without) / without) * 100).toFixed(0)} %; the difference of two phases, not measured alone)`,
+  );
+}
+
 /** stock + units sold = initial + restocked, with the units sold counted by the answers and by the database. */
 async function checkInvariant({ db }: Database, label: string, productId: string, initial: number, restocked: number, unitsAnswered: number): Promise<boolean> {
   const { stock } = await db.selectFrom("products").select("stock").where("id", "=", productId).executeTakeFirstOrThrow();
@@ -383,6 +418,9 @@ export async function benchCheckout(): Promise<void> {
       .values({ id: randomUUID(), code: "BENCH10", kind: "percent", amount: 10, min_subtotal_paise: null, starts_at: null, ends_at: null, max_uses: null, once_per_customer: false, paused: false, created_at: new Date().toISOString() })
       .execute();
     const withCoupon = await withOrderDesk({ db }, () => runPhase(shoppers, seconds, buy(couponed.id, "BENCH10"), pids));
+    // The apply alone: each cart holds a line of the coupon's plant, and the shoppers apply the code over and over.
+    await fillCarts(shoppers, couponed.id);
+    const applying = await runPhase(shoppers, seconds, applyCode("BENCH10"), pids);
 
     const baselinePerSecond = baseline.tally.requests / baseline.seconds;
     const serving = SERVERS === 1 ? "one server" : `${SERVERS} server copies (each shopper on one)`;
@@ -395,8 +433,10 @@ export async function benchCheckout(): Promise<void> {
     console.log(row("checkout, plenty of stock", plentiful, baselinePerSecond));
     console.log(row(`checkout, scarce (+${unitsPerTick}/${RESTOCK_EVERY_MS}ms)`, scarcity, baselinePerSecond));
     console.log(row("checkout with a coupon", withCoupon, baselinePerSecond));
+    console.log(row("apply a code (PUT, alone)", applying, baselinePerSecond));
     printCpuBudget(plentiful);
     printCpuBudget(withCoupon, "checkout with a coupon");
+    printCouponShare(plentiful, withCoupon, applying);
 
     const ok = [
       await checkInvariant(database, "plenty", plenty.id, PLENTY, 0, plentiful.tally.unitsSold),
