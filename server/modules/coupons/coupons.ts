@@ -6,6 +6,7 @@ import type { Coupon } from "#common/coupons/coupon-types.ts";
 import { idSchema } from "#common/shared/fields.ts";
 import type { Database } from "../../platform/db/client.ts";
 import type { DB } from "../../platform/db/schema.ts";
+import type { SelectQuery } from "../../platform/db/insert-values-when.ts";
 import { inWriteTransaction, isUniqueViolation } from "../../platform/db/write-transaction.ts";
 import { toFlag } from "../../platform/db/values.ts";
 import { ConflictError, InvalidInputError, NotFoundError, parseInput, UnauthorizedError } from "../../platform/errors.ts";
@@ -190,7 +191,7 @@ export async function removeCouponFromCart(trx: Kysely<DB>, userId: string): Pro
  * was paused or deleted meanwhile. One conditional update of the code's row: it locks the row (PostgreSQL) and
  * re-reads the count after any checkout that held it, so however many race for the last use, one gets it. Answers
  * the refusal's message, or null when the use was counted; the order also takes the code off the cart.
- * PostgreSQL's checkout folds the same writes into its order's statement instead (claimingCouponUse).
+ * PostgreSQL's checkout folds the same writes into its last statement instead (claimingCouponUse).
  */
 export async function claimCouponUse(trx: Kysely<DB>, use: CouponUse, dialect: Database["dialect"]): Promise<string | null> {
   const claimed = await trx
@@ -217,12 +218,14 @@ export interface CouponUse {
 
 /**
  * On PostgreSQL, claimCouponUse's three writes as data-modifying CTEs that the caller adds to a statement of its
- * own (the checkout's order rows), so that a code costs the order no round trip: `claimed_use` is the conditional
- * increment (a row when the use was counted, none when it was refused), the use's row is written only from it (a
- * code deleted meanwhile writes nothing, rather than failing its foreign key), and the code leaves the cart. On
- * a refusal the caller rolls its transaction back and tells the shopper couponUseRefusal's reason.
+ * own (the checkout's last, which takes the stock and counts the day), so that a code costs the order no round trip:
+ * `claimed_use` is the conditional increment (a row when the use was counted, none when it was refused), the use's
+ * row is written only from it (a code deleted meanwhile writes nothing, rather than failing its foreign key), and
+ * the code leaves the cart. With `when`, the increment runs only if that query has a row, and only after it: the
+ * checkout passes its stock taken, so that the product's row is locked before the code's, in the order a
+ * cancellation takes them. On a refusal the caller rolls its transaction back and tells couponUseRefusal's reason.
  */
-export function claimingCouponUse(from: QueryCreator<DB>, use: CouponUse) {
+export function claimingCouponUse(from: QueryCreator<DB>, use: CouponUse, when?: SelectQuery) {
   return from
     .with("claimed_use", (q) =>
       q
@@ -231,6 +234,7 @@ export function claimingCouponUse(from: QueryCreator<DB>, use: CouponUse) {
         .where("id", "=", use.couponId)
         .where("paused", "=", false)
         .where((eb) => eb.or([eb("max_uses", "is", null), eb("used_count", "<", eb.ref("max_uses"))]))
+        .$if(when !== undefined, (query) => query.where((eb) => eb.exists(when!)))
         .returning("id"),
     )
     .with("use_row", (q) =>

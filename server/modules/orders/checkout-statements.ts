@@ -77,30 +77,8 @@ export type StoredOrder = Omit<Insertable<OrderTable>, "counted_on" | "number"> 
  * (the lines' foreign key is checked at its end, when the order is there). The lines and the emptied cart go as
  * arrays, so that the statement's text is the same for any number of lines and is compiled once.
  */
-export const storeOrderRows = compiledOnce((db, v: StoredOrder) =>
-  // Its main statement, the emptied cart lines, is the cart's: the lines of the order, as one array.
-  orderedLinesDeletion(orderLinesAndMail(db, v), v.ordered),
-);
-
-/**
- * The same with a discount code: the code's use counted, its row written and the code taken off the cart (the
- * coupons module's statements, as CTEs) in the same round trip. Answers a row when the use was counted, none when
- * it was refused (used up, paused or deleted meanwhile): the caller then rolls back. The code's row, which every
- * checkout with that code updates, is locked here, before the stock, and stays locked until commit, as when it
- * was counted by a statement of its own after this one.
- */
-export const storeOrderRowsClaimingCode = compiledOnce((db, v: StoredOrder & { user_id: string; couponId: string }) =>
-  claimingCouponUse(
-    orderLinesAndMail(db, v).with("emptied", (q) => orderedLinesDeletion(q, v.ordered)),
-    { couponId: v.couponId, orderId: v.id, userId: v.user_id, now: v.created_at },
-  )
-    .selectFrom("claimed_use")
-    .select("id"),
-);
-
-/** The order, its lines and its mail, as CTEs of the statement that also empties the ordered cart lines. */
-function orderLinesAndMail(db: QueryCreator<DB>, v: StoredOrder) {
-  return db
+export const storeOrderRows = compiledOnce((db, v: StoredOrder) => {
+  const orderLinesAndMail = db
     .with("o", (q) =>
       q.insertInto("orders").values({
         id: v.id,
@@ -144,7 +122,9 @@ function orderLinesAndMail(db: QueryCreator<DB>, v: StoredOrder) {
         queuedAt: v.mailQueuedAt,
       }),
     );
-}
+  // Its main statement, the emptied cart lines, is the cart's: the lines of the order, as one array.
+  return orderedLinesDeletion(orderLinesAndMail, v.ordered);
+});
 
 /** A line's stock taken if it covers the line, answering the price found (the catalog's statement); the row stays locked until commit. */
 export type TakenLine = StockTaking & { day: string; totalPaise: number };
@@ -156,4 +136,24 @@ export const takeLineStockAndCountDay = compiledOnce((db, line: TakenLine) =>
     .with("counted", (q) => placedOrderCount(q, line.day, line.totalPaise, q.selectFrom("taken").select(sql`1`.as("one"))))
     .selectFrom("taken")
     .select(["price_paise", "stock"]),
+);
+
+/** What the last line's statement needs beside its stock and day when the order carries a code: the code's use. */
+export type TakenLineWithCode = TakenLine & { couponId: string; orderId: string; userId: string };
+
+/**
+ * The same with a discount code: its use counted, its row written and the code taken off the cart (the coupons
+ * module's statements, as CTEs), only once the stock was taken. No row when the stock was not taken; `claimed` null
+ * when the use was refused (used up, paused or deleted meanwhile): the caller rolls back. The code's row, which
+ * every checkout with that code updates, is thus locked with the product's and the day's, for this statement and
+ * the commit only.
+ */
+export const takeLineStockCountDayAndClaimCode = compiledOnce((db, line: TakenLineWithCode) =>
+  claimingCouponUse(
+    db.with("taken", (q) => stockTaking(q, line)).with("counted", (q) => placedOrderCount(q, line.day, line.totalPaise, q.selectFrom("taken").select(sql`1`.as("one")))),
+    { couponId: line.couponId, orderId: line.orderId, userId: line.userId, now: line.now },
+    db.selectFrom(sql`taken`.as("t")).select(sql`1`.as("one")),
+  )
+    .selectFrom(sql<{ price_paise: number; stock: number }>`taken`.as("t"))
+    .select([sql<number>`t.price_paise`.as("price_paise"), sql<number>`t.stock`.as("stock"), sql<string | null>`(select id from claimed_use)`.as("claimed")]),
 );

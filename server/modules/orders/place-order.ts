@@ -15,7 +15,7 @@ import { requireSignedIn, type SessionUser } from "../../platform/session-user.t
 import { saveDeliveryDetails } from "../accounts/index.ts";
 import { cartFingerprint, cartLines, deleteOrderedLines, lineProblem, type CartRow } from "../cart/index.ts";
 import { linePriceAt, readStock } from "../catalog/index.ts";
-import { keyPendingAndCart, storeOrderRows, storeOrderRowsClaimingCode, takeLineStock, takeLineStockAndCountDay, orderIdWithKey } from "./checkout-statements.ts";
+import { keyPendingAndCart, storeOrderRows, takeLineStock, takeLineStockAndCountDay, takeLineStockCountDayAndClaimCode, orderIdWithKey } from "./checkout-statements.ts";
 import { countPlacedOrder } from "./daily-totals.ts";
 import { orderMail } from "./order-mails.ts";
 import { isOrderNumberTaken } from "./order-numbers.ts";
@@ -23,7 +23,7 @@ import { loadOrder, toDetail, type OrderRow } from "./order-records.ts";
 import type { OrdersContext } from "./orders-context.ts";
 import { cashOnDelivery, type PaymentHold } from "./payments.ts";
 import { shippingFor } from "#common/shared/discount.ts";
-import { appliedCoupon, claimCouponUse, couponUseRefusal, judgeAppliedCoupon, type Judgement, type LineToDiscount } from "../coupons/index.ts";
+import { appliedCoupon, claimCouponUse, couponUseRefusal, judgeAppliedCoupon, type CouponUse, type Judgement, type LineToDiscount } from "../coupons/index.ts";
 
 /** What the checkout uses of the orders service's dependencies. */
 export type CheckoutContext = Pick<
@@ -274,7 +274,7 @@ async function storeOrder(
   const use = cart.coupon ? { couponId: cart.coupon.couponId, orderId: hold.orderId, userId: user.id, now } : null;
   if (ctx.database.dialect === "postgres") {
     const mail = outbox.enqueueWithin(trx, confirmation);
-    const rows = {
+    await storeOrderRows.execute(trx, {
       ...columns,
       lineIds: orderLines.map((line) => line.id),
       lineProductIds: orderLines.map((line) => line.product_id),
@@ -290,16 +290,13 @@ async function storeOrder(
       mailTextBody: mail.textBody,
       mailHtmlBody: mail.htmlBody,
       mailQueuedAt: mail.queuedAt,
-    };
-    if (!use) await storeOrderRows.execute(trx, rows);
-    // With a code, its use is counted by the same statement (the code's row stays locked until commit).
-    else if (!(await storeOrderRowsClaimingCode.executeTakeFirst(trx, { ...rows, couponId: use.couponId }))) refuseCode(await couponUseRefusal(trx, use.couponId));
+    });
   } else {
     await trx.insertInto("orders").values(columns).execute();
     await trx.insertInto("order_lines").values(orderLines).execute();
     await outbox.enqueue(trx, confirmation);
     await deleteOrderedLines(trx, ordered);
-    // The code's row is shared by every checkout using it: counted late (SQLite's writes run one at a time anyway).
+    // The code's row is shared by every checkout using it: counted late (on PostgreSQL by the last statement, with the stock).
     if (use) refuseCode(await claimCouponUse(trx, use, ctx.database.dialect));
   }
   if (details.saveToProfile) {
@@ -309,7 +306,7 @@ async function storeOrder(
   }
   // Last, so the day's row (one for every checkout of the day) stays locked only until commit; on PostgreSQL
   // counted by the statement that takes the last line's stock, one round trip less while both rows are held.
-  await takeStock(ctx, trx, cart, now, { day: countedOn, totalPaise: cart.totalPaise });
+  await takeStock(ctx, trx, cart, now, { day: countedOn, totalPaise: cart.totalPaise }, use);
   return { orderId: hold.orderId, placed };
 }
 
@@ -318,14 +315,25 @@ async function storeOrder(
  * update that locks the row: it changes nothing unless the stock covers the line, and it answers the price it
  * found, so a price changed since the cart was read is caught here, under the lock. Never oversells.
  */
-async function takeStock(ctx: Pick<CheckoutContext, "database" | "changes">, trx: Kysely<DB>, cart: PricedCart, now: string, count: { day: string; totalPaise: number }) {
+async function takeStock(
+  ctx: Pick<CheckoutContext, "database" | "changes">,
+  trx: Kysely<DB>,
+  cart: PricedCart,
+  now: string,
+  count: { day: string; totalPaise: number },
+  use: CouponUse | null,
+) {
   const postgres = ctx.database.dialect === "postgres";
   const last = cart.lines.at(-1);
   for (const line of cart.lines) {
     const values = { productId: line.product.id, quantity: line.quantity, now, day: count.day, totalPaise: count.totalPaise };
-    // On PostgreSQL the day is counted by the statement that takes the last line's stock (see storeOrder).
+    // On PostgreSQL the day is counted, and the code's use (SQLite's was counted in storeOrder), by the statement
+    // that takes the last line's stock: the rows every checkout shares are locked together, for that statement and the commit.
     const countsTheDay = line === last && postgres;
-    const taken = await (countsTheDay ? takeLineStockAndCountDay : takeLineStock).executeTakeFirst(trx, values);
+    const taken: { price_paise: number; stock: number; claimed?: string | null } | undefined =
+      countsTheDay && use
+        ? await takeLineStockCountDayAndClaimCode.executeTakeFirst(trx, { ...values, couponId: use.couponId, orderId: use.orderId, userId: use.userId })
+        : await (countsTheDay ? takeLineStockAndCountDay : takeLineStock).executeTakeFirst(trx, values);
     if (!taken) {
       // Bought by somebody else since the cart was read (or deleted): the same message the cart would show.
       const product = await readStock(trx, line.product.id);
@@ -333,6 +341,7 @@ async function takeStock(ctx: Pick<CheckoutContext, "database" | "changes">, trx
       throw new ConflictError(problem, { cart: problem });
     }
     if (taken.price_paise !== line.product.listed_price_paise) throw cartChanged();
+    if (countsTheDay && use && !taken.claimed) refuseCode(await couponUseRefusal(trx, use.couponId));
     // The last one taken: lists show the plant as no longer for sale (docs/decisions/044).
     ctx.changes.publish(trx, { type: "product", productId: line.product.id, aspects: taken.stock === 0 ? ["stock", "availability"] : ["stock"] });
   }
