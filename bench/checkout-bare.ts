@@ -30,8 +30,8 @@ import { runPhase, SHOPPERS, withOrderDesk, type Measured, type Tally } from "./
 //                summarised from those reads)
 //   order        the session; the idempotency key's claim and the checkout count; BEGIN with the lock; the
 //                earlier order, the pending count, the applied code and the cart; the order, its lines, its mail
-//                and the emptied cart in one statement (with a code, also the code's use counted, its row and the
-//                code taken off the cart); the stock taken and the day counted; COMMIT
+//                and the emptied cart in one statement; the stock taken and the day counted (with a code, also its
+//                use counted, its row written and the code taken off the cart); COMMIT
 //   afterwards   the change feed's NOTIFY, one for all the changes committed while one is in flight; the mail
 //                worker's claim of up to ten due mails and their marking as sent (LISTEN for the feed, as the
 //                shop's one connection does)
@@ -78,10 +78,8 @@ const SQL = {
   couponGuess: `insert into "rate_limits" ("key", "hits", "resets_at") values ($1, $2, $3) on conflict ("key") do update set "hits" = case when rate_limits.resets_at <= $4 then 1 else rate_limits.hits + 1 end, "resets_at" = case when rate_limits.resets_at <= $5 then $6 else rate_limits.resets_at end returning "hits", "resets_at"`,
   couponByCode: `select "c"."id" as "coupon_id", "c"."code" as "coupon_code", "c"."kind" as "coupon_kind", "c"."amount" as "coupon_amount", "c"."min_subtotal_paise" as "coupon_min_subtotal_paise", "c"."starts_at" as "coupon_starts_at", "c"."ends_at" as "coupon_ends_at", "c"."max_uses" as "coupon_max_uses", "c"."used_count" as "coupon_used_count", "c"."once_per_customer" as "coupon_once_per_customer", "c"."paused" as "coupon_paused", exists (select 1 as "one" from "coupon_uses" as "u" where "u"."coupon_id" = "c"."id" and "u"."user_id" = $1) as "coupon_used_by_shopper", (select string_agg(cc.category_id, ',') as "ids" from "coupon_categories" as "cc" where "cc"."coupon_id" = "c"."id") as "coupon_category_ids" from "coupons" as "c" where "c"."code" = $2`,
   applyCode: `insert into "cart_coupons" ("user_id", "coupon_id") values ($1, $2) on conflict ("user_id") do update set "coupon_id" = $3`,
-  /** The order with a code: storeOrder's rows, and the code's use counted, its row written and the code taken off the cart. */
-  storeOrderClaimingCode: `with "o" as (insert into "orders" ("id", "user_id", "status", "subtotal_paise", "shipping_paise", "discount_paise", "coupon_code", "total_paise", "ship_name", "ship_phone", "ship_address", "payment_method", "idempotency_key", "number", "counted_on", "created_at", "updated_at") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)), "l" as (insert into "order_lines" ("id", "order_id", "position", "product_id", "name", "unit_price_paise", "quantity") select l.id, $18, l.position - 1, l.product_id, l.name, l.unit_price_paise, l.quantity
-            from unnest($19::text[], $20::text[], $21::text[], $22::bigint[], $23::integer[])
-            with ordinality as l(id, product_id, name, unit_price_paise, quantity, position)), "m" as (insert into "mail_outbox" ("id", "kind", "reference", "recipient", "subject", "text_body", "html_body", "status", "next_attempt_at", "created_at") values ($24, $25, $26, $27, $28, $29, $30, $31, $32, $33)), "emptied" as (delete from "cart_items" where id = any($34::text[])), "claimed_use" as (update "coupons" set "used_count" = used_count + 1 where "id" = $35 and "paused" = $36 and ("max_uses" is null or "used_count" < "max_uses") returning "id"), "use_row" as (insert into "coupon_uses" ("order_id", "coupon_id", "user_id", "created_at") select $37 as "order_id", "claimed_use"."id", $38 as "user_id", $39 as "created_at" from "claimed_use"), "code_off_cart" as (delete from "cart_coupons" where "user_id" = $40) select "id" from "claimed_use"`,
+  /** The last line's stock taken and the day counted, with a code: also its use counted (after the stock), its row written and the code taken off the cart. */
+  takeStockCountDayAndClaimCode: `with "taken" as (update "products" set "stock" = stock - $1, "updated_at" = $2 where "id" = $3 and "stock" >= $4 returning "price_paise", "stock"), "counted" as (insert into "order_daily_totals" ("day", "orders_placed", "orders_cancelled", "revenue_paise") select $5, $6, $7, $8 where exists (select 1 as "one" from "taken") on conflict ("day") do update set "orders_placed" = order_daily_totals.orders_placed + 1, "revenue_paise" = order_daily_totals.revenue_paise + excluded.revenue_paise), "claimed_use" as (update "coupons" set "used_count" = used_count + 1 where "id" = $9 and "paused" = $10 and ("max_uses" is null or "used_count" < "max_uses") and exists (select 1 as "one" from taken as "t") returning "id"), "use_row" as (insert into "coupon_uses" ("order_id", "coupon_id", "user_id", "created_at") select $11 as "order_id", "claimed_use"."id", $12 as "user_id", $13 as "created_at" from "claimed_use"), "code_off_cart" as (delete from "cart_coupons" where "user_id" = $14) select t.price_paise as "price_paise", t.stock as "stock", (select id from claimed_use) as "claimed" from taken as "t"`,
   takeStock: `update "products" set "stock" = stock - $1, "updated_at" = $2 where "id" = $3 and "stock" >= $4 returning "price_paise", "stock"`,
   takeStockAndCountDay: `with "taken" as (update "products" set "stock" = stock - $1, "updated_at" = $2 where "id" = $3 and "stock" >= $4 returning "price_paise", "stock"), "counted" as (insert into "order_daily_totals" ("day", "orders_placed", "orders_cancelled", "revenue_paise") select $5, $6, $7, $8 where exists (select 1 as "one" from "taken") on conflict ("day") do update set "orders_placed" = order_daily_totals.orders_placed + 1, "revenue_paise" = order_daily_totals.revenue_paise + excluded.revenue_paise) select "price_paise", "stock" from "taken"`,
   notify: `select pg_notify($1, payload) from unnest($2::text[]) with ordinality as p(payload, n) order by n`,
@@ -271,15 +269,18 @@ export function bareCheckout(pool: pg.Pool) {
         randomUUID(), "order-placed", orderId, user.email, `Order ${number} is placed`, sealedText(SEALED_TEXT_CHARS), sealedText(SEALED_HTML_CHARS), "pending", at, at,
         lines.map((line) => line.id),
       ];
-      if (coupon.coupon_id === null) await run(SQL.storeOrder, rowsOfOrder);
-      else if (!(await run(SQL.storeOrderClaimingCode, [...rowsOfOrder, coupon.coupon_id, false, orderId, user.id, at, user.id])).rows.length) throw new Refused("code used up");
+      await run(SQL.storeOrder, rowsOfOrder);
       for (const [i, line] of lines.entries()) {
         const last = i === lines.length - 1;
-        const { rows: taken } = await (last
-          ? run<{ price_paise: number }>(SQL.takeStockAndCountDay, [line.quantity, at, line.product_id, line.quantity, day, 1, 0, total])
-          : run<{ price_paise: number }>(SQL.takeStock, [line.quantity, at, line.product_id, line.quantity]));
+        const counting = [line.quantity, at, line.product_id, line.quantity, day, 1, 0, total];
+        const { rows: taken } = await (last && coupon.coupon_id !== null
+          ? run<{ price_paise: number; claimed?: string | null }>(SQL.takeStockCountDayAndClaimCode, [...counting, coupon.coupon_id, false, orderId, user.id, at, user.id])
+          : last
+            ? run<{ price_paise: number; claimed?: string | null }>(SQL.takeStockAndCountDay, counting)
+            : run<{ price_paise: number; claimed?: string | null }>(SQL.takeStock, [line.quantity, at, line.product_id, line.quantity]));
         if (!taken.length) throw new Refused("short");
         if (taken[0]!.price_paise !== line.price_paise) throw new Refused("cart changed");
+        if (last && coupon.coupon_id !== null && !taken[0]!.claimed) throw new Refused("code used up");
       }
       return { placed: lines.map((line) => ({ productId: line.product_id!, quantity: line.quantity! })) };
     }).then(
