@@ -18,14 +18,20 @@ import { runPhase, SHOPPERS, withOrderDesk, type Measured, type Tally } from "./
 //
 // How the statements were captured: a production server (build/server/main.js) on a fresh PostgreSQL database
 // whose `log_statement` was 'all' (`ALTER DATABASE … SET log_statement = 'all'`), one signed-in shopper adding a
-// plant to the cart and ordering it, eight times over; every statement the server sent, as PostgreSQL logged it
-// with its parameters, is below, in its order, with the texts as they were logged. Per add to the cart and order:
+// plant to the cart and ordering it, three times over, then three times more with a 10 % code applied between the
+// two; every statement the server sent, as PostgreSQL logged it with its parameters, is below, in its order, with
+// the texts as they were logged. Per add to the cart and order:
 //
 //   add to cart  the session (its last use written only when 5 minutes old); BEGIN with the shopper's advisory
-//                lock (one simple query); the conditional upsert of the line; COMMIT; the cart read back
+//                lock (one simple query); the conditional upsert of the line; COMMIT; the cart read back and the
+//                code applied to it
+//   apply a code the session; the guessing limit's hit; BEGIN with the lock; the cart; the code by its text (its
+//                terms, the shopper's use, its categories); the code put on the cart; COMMIT (the answer is
+//                summarised from those reads)
 //   order        the session; the idempotency key's claim and the checkout count; BEGIN with the lock; the
-//                earlier order, the pending count and the cart; the order, its lines, its mail and the emptied
-//                cart in one statement; the stock taken and the day counted; COMMIT
+//                earlier order, the pending count, the applied code and the cart; the order, its lines, its mail
+//                and the emptied cart in one statement; the stock taken and the day counted (with a code, also its
+//                use counted, its row written and the code taken off the cart); COMMIT
 //   afterwards   the change feed's NOTIFY, one for all the changes committed while one is in flight; the mail
 //                worker's claim of up to ten due mails and their marking as sent (LISTEN for the feed, as the
 //                shop's one connection does)
@@ -58,16 +64,24 @@ const shipping = { name: "Asha Kulkarni", phone: "+91 98765 43210", address: "12
 const SQL = {
   session: `select "s"."id" as "sessionId", "s"."lastUsedAt", "s"."expiresAt", "s"."createdAt", "u"."id", "u"."name", "u"."email", "u"."image", "u"."emailVerified", "u"."username", "u"."displayUsername", "u"."role", "u"."twoFactorEnabled" from "sessions" as "s" inner join "users" as "u" on "u"."id" = "s"."userId" where "s"."token" = $1`,
   touchSession: `update "sessions" set "lastUsedAt" = $1 where "id" = $2 and ("lastUsedAt" is null or "lastUsedAt" <= $3)`,
-  addLine: `insert into "cart_items" ("id", "user_id", "product_id", "quantity", "created_at") select $1 as "id", $2 as "user_id", "p"."id", coalesce(ci.quantity, 0) + $3 as "quantity", $4 as "created_at" from (select "id", "name", "price_paise", "stock" from "products") as "p" left join "cart_items" as "ci" on "ci"."product_id" = "p"."id" and "ci"."user_id" = $5 where "p"."id" = $6 and coalesce(ci.quantity, 0) + $7 <= "p"."stock" and coalesce(ci.quantity, 0) + $8 <= $9 on conflict ("user_id", "product_id") do update set "quantity" = "excluded"."quantity" returning "quantity"`,
-  cart: `select "ci"."id", "ci"."quantity", "p"."id" as "product_id", "p"."name", "p"."price_paise", "p"."stock", "img"."url", "img"."width", "img"."height", "img"."media_key" from "cart_items" as "ci" left join (select "id", "name", "price_paise", "stock" from "products") as "p" on "p"."id" = "ci"."product_id" left join (select "product_id", "url", "width", "height", "media_key" from "product_images" where "position" = $1) as "img" on "img"."product_id" = "p"."id" where "ci"."user_id" = $2 order by "ci"."created_at", "ci"."id"`,
+  addLine: `insert into "cart_items" ("id", "user_id", "product_id", "quantity", "created_at") select $1 as "id", $2 as "user_id", "p"."id", coalesce(ci.quantity, 0) + $3 as "quantity", $4 as "created_at" from (select "id", "name", "price_paise", "stock", "compare_at_paise", "sale_starts_at", "sale_ends_at", "category_id" from "products") as "p" left join "cart_items" as "ci" on "ci"."product_id" = "p"."id" and "ci"."user_id" = $5 where "p"."id" = $6 and coalesce(ci.quantity, 0) + $7 <= "p"."stock" and coalesce(ci.quantity, 0) + $8 <= $9 on conflict ("user_id", "product_id") do update set "quantity" = "excluded"."quantity" returning "quantity"`,
+  cart: `select "ci"."id", "ci"."quantity", "p"."id" as "product_id", "p"."name", "p"."price_paise", "p"."compare_at_paise", "p"."sale_starts_at", "p"."sale_ends_at", "p"."stock", "p"."category_id", "img"."url", "img"."width", "img"."height", "img"."media_key" from "cart_items" as "ci" left join (select "id", "name", "price_paise", "stock", "compare_at_paise", "sale_starts_at", "sale_ends_at", "category_id" from "products") as "p" on "p"."id" = "ci"."product_id" left join (select "product_id", "url", "width", "height", "media_key" from "product_images" where "position" = $1) as "img" on "img"."product_id" = "p"."id" where "ci"."user_id" = $2 order by "ci"."created_at", "ci"."id"`,
+  /** The code applied to the cart, read with the cart's answer (no row without one). */
+  appliedCode: `select "c"."id" as "coupon_id", "c"."code" as "coupon_code", "c"."kind" as "coupon_kind", "c"."amount" as "coupon_amount", "c"."min_subtotal_paise" as "coupon_min_subtotal_paise", "c"."starts_at" as "coupon_starts_at", "c"."ends_at" as "coupon_ends_at", "c"."max_uses" as "coupon_max_uses", "c"."used_count" as "coupon_used_count", "c"."once_per_customer" as "coupon_once_per_customer", "c"."paused" as "coupon_paused", exists (select 1 as "one" from "coupon_uses" as "u" where "u"."coupon_id" = "c"."id" and "u"."user_id" = $1) as "coupon_used_by_shopper", (select string_agg(cc.category_id, ',') as "ids" from "coupon_categories" as "cc" where "cc"."coupon_id" = "c"."id") as "coupon_category_ids" from "coupons" as "c" inner join "cart_coupons" as "a" on "a"."coupon_id" = "c"."id" where "a"."user_id" = $2`,
   removeLine: `delete from "cart_items" where "id" = $1 and "user_id" = $2`,
   claimCheckout: `with "claim" as (insert into "rate_limits" ("key", "hits", "resets_at") values ($1, $2, $3) on conflict ("key") do update set "hits" = case when rate_limits.resets_at <= $4 then 1 else rate_limits.hits + 1 end, "resets_at" = case when rate_limits.resets_at <= $5 then $6 else rate_limits.resets_at end returning "hits", "resets_at"), "counted" as (insert into "rate_limits" ("key", "hits", "resets_at") select $7, $8, $9 where exists (select "hits" from "claim" where "hits" <= $10) on conflict ("key") do update set "hits" = case when rate_limits.resets_at <= $11 then 1 else rate_limits.hits + 1 end, "resets_at" = case when rate_limits.resets_at <= $12 then $13 else rate_limits.resets_at end returning "hits", "resets_at") select (select "hits" from "claim") as "claimHits", (select "hits" from "counted") as "hits", (select "resets_at" from "counted") as "resetsAt"`,
-  keyPendingAndCart: `select "k"."earlier", "k"."pending", "line"."id", "line"."quantity", "line"."product_id", "line"."name", "line"."price_paise", "line"."stock" from (select (select "id" from "orders" where "user_id" = $1 and "idempotency_key" = $2) as "earlier", (select count(*) as "n" from (select "id" from "orders" where "user_id" = $3 and "status" = $4 and "payment_method" = $5 limit $6) as "p") as "pending") as "k" left join (select "ci"."id", "ci"."quantity", "p"."id" as "product_id", "p"."name", "p"."price_paise", "p"."stock" from "cart_items" as "ci" left join (select "id", "name", "price_paise", "stock" from "products") as "p" on "p"."id" = "ci"."product_id" where "ci"."user_id" = $7) as "line" on true order by "line"."product_id"`,
-  storeOrder: `with "o" as (insert into "orders" ("id", "user_id", "status", "subtotal_paise", "shipping_paise", "total_paise", "ship_name", "ship_phone", "ship_address", "payment_method", "idempotency_key", "number", "counted_on", "created_at", "updated_at") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)), "l" as (insert into "order_lines" ("id", "order_id", "position", "product_id", "name", "unit_price_paise", "quantity") select l.id, $16, l.position - 1, l.product_id, l.name, l.unit_price_paise, l.quantity
-            from unnest($17::text[], $18::text[], $19::text[], $20::bigint[], $21::integer[])
-            with ordinality as l(id, product_id, name, unit_price_paise, quantity, position)), "m" as (insert into "mail_outbox" ("id", "kind", "reference", "recipient", "subject", "text_body", "html_body", "status", "next_attempt_at", "created_at") values ($22, $23, $24, $25, $26, $27, $28, $29, $30, $31)) delete from "cart_items" where id = any($32::text[])`,
-  takeStock: `update "products" set "stock" = stock - $1, "updated_at" = $2 where "id" = $3 and "stock" >= $4 returning "price_paise"`,
-  takeStockAndCountDay: `with "taken" as (update "products" set "stock" = stock - $1, "updated_at" = $2 where "id" = $3 and "stock" >= $4 returning "price_paise"), "counted" as (insert into "order_daily_totals" ("day", "orders_placed", "orders_cancelled", "revenue_paise") select $5, $6, $7, $8 where exists (select 1 as "one" from "taken") on conflict ("day") do update set "orders_placed" = order_daily_totals.orders_placed + 1, "revenue_paise" = order_daily_totals.revenue_paise + excluded.revenue_paise) select "price_paise" from "taken"`,
+  keyPendingAndCart: `select "cp".*, "k"."earlier", "k"."pending", "line"."id", "line"."quantity", "line"."product_id", "line"."name", "line"."price_paise", "line"."compare_at_paise", "line"."sale_starts_at", "line"."sale_ends_at", "line"."stock", "line"."category_id" from (select (select "id" from "orders" where "user_id" = $1 and "idempotency_key" = $2) as "earlier", (select count(*) as "n" from (select "id" from "orders" where "user_id" = $3 and "status" = $4 and "payment_method" = $5 limit $6) as "p") as "pending") as "k" left join (select "c"."id" as "coupon_id", "c"."code" as "coupon_code", "c"."kind" as "coupon_kind", "c"."amount" as "coupon_amount", "c"."min_subtotal_paise" as "coupon_min_subtotal_paise", "c"."starts_at" as "coupon_starts_at", "c"."ends_at" as "coupon_ends_at", "c"."max_uses" as "coupon_max_uses", "c"."used_count" as "coupon_used_count", "c"."once_per_customer" as "coupon_once_per_customer", "c"."paused" as "coupon_paused", exists (select 1 as "one" from "coupon_uses" as "u" where "u"."coupon_id" = "c"."id" and "u"."user_id" = $7) as "coupon_used_by_shopper", (select string_agg(cc.category_id, ',') as "ids" from "coupon_categories" as "cc" where "cc"."coupon_id" = "c"."id") as "coupon_category_ids" from "coupons" as "c" inner join "cart_coupons" as "a" on "a"."coupon_id" = "c"."id" where "a"."user_id" = $8) as "cp" on true left join (select "ci"."id", "ci"."quantity", "p"."id" as "product_id", "p"."name", "p"."price_paise", "p"."compare_at_paise", "p"."sale_starts_at", "p"."sale_ends_at", "p"."stock", "p"."category_id" from "cart_items" as "ci" left join (select "id", "name", "price_paise", "stock", "compare_at_paise", "sale_starts_at", "sale_ends_at", "category_id" from "products") as "p" on "p"."id" = "ci"."product_id" where "ci"."user_id" = $9) as "line" on true order by "line"."product_id"`,
+  storeOrder: `with "o" as (insert into "orders" ("id", "user_id", "status", "subtotal_paise", "shipping_paise", "discount_paise", "coupon_code", "total_paise", "ship_name", "ship_phone", "ship_address", "payment_method", "idempotency_key", "number", "counted_on", "created_at", "updated_at") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)), "l" as (insert into "order_lines" ("id", "order_id", "position", "product_id", "name", "unit_price_paise", "quantity") select l.id, $18, l.position - 1, l.product_id, l.name, l.unit_price_paise, l.quantity
+            from unnest($19::text[], $20::text[], $21::text[], $22::bigint[], $23::integer[])
+            with ordinality as l(id, product_id, name, unit_price_paise, quantity, position)), "m" as (insert into "mail_outbox" ("id", "kind", "reference", "recipient", "subject", "text_body", "html_body", "status", "next_attempt_at", "created_at") values ($24, $25, $26, $27, $28, $29, $30, $31, $32, $33)) delete from "cart_items" where id = any($34::text[])`,
+  /** The apply: the guessing limit's hit, the code read by its text, the code put on the cart. */
+  couponGuess: `insert into "rate_limits" ("key", "hits", "resets_at") values ($1, $2, $3) on conflict ("key") do update set "hits" = case when rate_limits.resets_at <= $4 then 1 else rate_limits.hits + 1 end, "resets_at" = case when rate_limits.resets_at <= $5 then $6 else rate_limits.resets_at end returning "hits", "resets_at"`,
+  couponByCode: `select "c"."id" as "coupon_id", "c"."code" as "coupon_code", "c"."kind" as "coupon_kind", "c"."amount" as "coupon_amount", "c"."min_subtotal_paise" as "coupon_min_subtotal_paise", "c"."starts_at" as "coupon_starts_at", "c"."ends_at" as "coupon_ends_at", "c"."max_uses" as "coupon_max_uses", "c"."used_count" as "coupon_used_count", "c"."once_per_customer" as "coupon_once_per_customer", "c"."paused" as "coupon_paused", exists (select 1 as "one" from "coupon_uses" as "u" where "u"."coupon_id" = "c"."id" and "u"."user_id" = $1) as "coupon_used_by_shopper", (select string_agg(cc.category_id, ',') as "ids" from "coupon_categories" as "cc" where "cc"."coupon_id" = "c"."id") as "coupon_category_ids" from "coupons" as "c" where "c"."code" = $2`,
+  applyCode: `insert into "cart_coupons" ("user_id", "coupon_id") values ($1, $2) on conflict ("user_id") do update set "coupon_id" = $3`,
+  /** The last line's stock taken and the day counted, with a code: also its use counted (after the stock), its row written and the code taken off the cart. */
+  takeStockCountDayAndClaimCode: `with "taken" as (update "products" set "stock" = stock - $1, "updated_at" = $2 where "id" = $3 and "stock" >= $4 returning "price_paise", "stock"), "counted" as (insert into "order_daily_totals" ("day", "orders_placed", "orders_cancelled", "revenue_paise") select $5, $6, $7, $8 where exists (select 1 as "one" from "taken") on conflict ("day") do update set "orders_placed" = order_daily_totals.orders_placed + 1, "revenue_paise" = order_daily_totals.revenue_paise + excluded.revenue_paise), "claimed_use" as (update "coupons" set "used_count" = used_count + 1 where "id" = $9 and "paused" = $10 and ("max_uses" is null or "used_count" < "max_uses") and exists (select 1 as "one" from taken as "t") returning "id"), "use_row" as (insert into "coupon_uses" ("order_id", "coupon_id", "user_id", "created_at") select $11 as "order_id", "claimed_use"."id", $12 as "user_id", $13 as "created_at" from "claimed_use"), "code_off_cart" as (delete from "cart_coupons" where "user_id" = $14) select t.price_paise as "price_paise", t.stock as "stock", (select id from claimed_use) as "claimed" from taken as "t"`,
+  takeStock: `update "products" set "stock" = stock - $1, "updated_at" = $2 where "id" = $3 and "stock" >= $4 returning "price_paise", "stock"`,
+  takeStockAndCountDay: `with "taken" as (update "products" set "stock" = stock - $1, "updated_at" = $2 where "id" = $3 and "stock" >= $4 returning "price_paise", "stock"), "counted" as (insert into "order_daily_totals" ("day", "orders_placed", "orders_cancelled", "revenue_paise") select $5, $6, $7, $8 where exists (select 1 as "one" from "taken") on conflict ("day") do update set "orders_placed" = order_daily_totals.orders_placed + 1, "revenue_paise" = order_daily_totals.revenue_paise + excluded.revenue_paise) select "price_paise", "stock" from "taken"`,
   notify: `select pg_notify($1, payload) from unnest($2::text[]) with ordinality as p(payload, n) order by n`,
   claimMail: `update "mail_outbox" set "next_attempt_at" = $1, "attempts" = "attempts" + $2, "claim" = $3 where id = any(array((select "id" from "mail_outbox" where "status" = $4 and "next_attempt_at" <= $5 order by "next_attempt_at" limit $6 for update skip locked))) and "status" = $7 returning "id", "kind", "reference", "recipient", "subject", "text_body", "html_body", "attempts"`,
   /** Its `in (…)` list has one parameter per mail, as the shop's has. */
@@ -184,8 +198,8 @@ export function bareCheckout(pool: pg.Pool) {
       return rows.length > 0;
     });
     if (!stored) return undefined;
-    const cart = await query<{ id: string; product_id: string }>(SQL.cart, [0, user.id]);
-    return cart.rows.find((line) => line.product_id === productId);
+    const cart = await readCart(user.id);
+    return cart.find((line) => line.product_id === productId);
   }
 
   /** DELETE /api/cart/items/:id, under the shopper's lock. */
@@ -193,7 +207,30 @@ export function bareCheckout(pool: pg.Pool) {
     const user = await session(token);
     if (!user) return;
     await inShopperTransaction(user.id, (client) => client.query(named(SQL.removeLine, [lineId, user.id])));
-    await query(SQL.cart, [0, user.id]);
+    await readCart(user.id);
+  }
+
+  /** The cart as the API answers it: its lines, then the code applied to it. */
+  async function readCart(userId: string) {
+    const cart = await query<{ id: string; product_id: string }>(SQL.cart, [0, userId]);
+    await query(SQL.appliedCode, [userId, userId]);
+    return cart.rows;
+  }
+
+  /** PUT /api/cart/coupon: the guessing limit's hit, then under the lock the cart and the code read and the code put on the cart; answered from those reads. */
+  async function applyCode(token: string, code: string): Promise<"applied" | "unknown" | "signed out"> {
+    const user = await session(token);
+    if (!user) return "signed out";
+    const now = Date.now();
+    await query(SQL.couponGuess, [`coupon-guess:${user.id}`, 1, now + HOUR_MS, now, now, now + HOUR_MS]);
+    return inShopperTransaction(user.id, async (client) => {
+      await client.query(named(SQL.cart, [0, user.id]));
+      const { rows } = await client.query<{ coupon_id: string }>(named(SQL.couponByCode, [user.id, code]));
+      const coupon = rows[0];
+      if (!coupon) return "unknown";
+      await client.query(named(SQL.applyCode, [user.id, coupon.coupon_id, coupon.coupon_id]));
+      return "applied";
+    });
   }
 
   /** POST /api/orders, Cash on Delivery: the order's lines, or why it was refused. */
@@ -208,33 +245,42 @@ export function bareCheckout(pool: pg.Pool) {
     ]);
     if (claimed[0]!.claimHits === 1 && (claimed[0]!.hits ?? 0) > CHECKOUT_LIMIT) return { refused: "rate limited" };
     const orderId = randomUUID();
-    type Row = { earlier: string | null; pending: string; id: string | null; quantity: number | null; product_id: string | null; name: string | null; price_paise: number | null; stock: number | null };
+    type Row = { coupon_id: string | null; coupon_kind: "percent" | "amount" | null; coupon_amount: string | null; coupon_code: string | null; earlier: string | null; pending: string; id: string | null; quantity: number | null; product_id: string | null; name: string | null; price_paise: number | null; stock: number | null };
     return inShopperTransaction(user.id, async (client) => {
       const run = <R extends pg.QueryResultRow>(text: string, values: unknown[]) => client.query<R>(named(text, values));
-      const { rows } = await run<Row>(SQL.keyPendingAndCart, [user.id, key, user.id, "pending", "Cash on Delivery", MAX_PENDING_ORDERS, user.id]);
+      const { rows } = await run<Row>(SQL.keyPendingAndCart, [user.id, key, user.id, "pending", "Cash on Delivery", MAX_PENDING_ORDERS, user.id, user.id, user.id]);
       if (rows[0]!.earlier) return { placed: [] };
       if (Number(rows[0]!.pending) >= MAX_PENDING_ORDERS) throw new Refused("too many pending");
       const lines = rows.filter((row) => row.id !== null);
       if (!lines.length) throw new Refused("empty cart");
       if (lines.some((line) => line.product_id === null || line.stock! < line.quantity!)) throw new Refused("short");
       const subtotal = lines.reduce((sum, line) => sum + line.price_paise! * line.quantity!, 0);
-      const total = subtotal + SHIPPING_FEE_PAISE;
+      // The code as the shop takes it: a percentage rounded half-up once of the subtotal, or an amount, capped.
+      const coupon = rows[0]!;
+      const amount = Number(coupon.coupon_amount ?? 0);
+      const discount = coupon.coupon_id === null ? 0 : Math.min(subtotal, coupon.coupon_kind === "percent" ? Math.floor((subtotal * amount + 50) / 100) : amount);
+      const total = subtotal - discount + SHIPPING_FEE_PAISE;
       const at = new Date();
       const day = shopDay.format(at);
       const number = orderNumber();
-      await run(SQL.storeOrder, [
-        orderId, user.id, "pending", subtotal, SHIPPING_FEE_PAISE, total, shipping.name, shipping.phone, shipping.address, "Cash on Delivery", key, number, day, at, at,
+      const rowsOfOrder = [
+        orderId, user.id, "pending", subtotal, SHIPPING_FEE_PAISE, discount, coupon.coupon_code, total, shipping.name, shipping.phone, shipping.address, "Cash on Delivery", key, number, day, at, at,
         orderId, lines.map(() => randomUUID()), lines.map((line) => line.product_id), lines.map((line) => line.name), lines.map((line) => line.price_paise), lines.map((line) => line.quantity),
         randomUUID(), "order-placed", orderId, user.email, `Order ${number} is placed`, sealedText(SEALED_TEXT_CHARS), sealedText(SEALED_HTML_CHARS), "pending", at, at,
         lines.map((line) => line.id),
-      ]);
+      ];
+      await run(SQL.storeOrder, rowsOfOrder);
       for (const [i, line] of lines.entries()) {
         const last = i === lines.length - 1;
-        const { rows: taken } = await (last
-          ? run<{ price_paise: number }>(SQL.takeStockAndCountDay, [line.quantity, at, line.product_id, line.quantity, day, 1, 0, total])
-          : run<{ price_paise: number }>(SQL.takeStock, [line.quantity, at, line.product_id, line.quantity]));
+        const counting = [line.quantity, at, line.product_id, line.quantity, day, 1, 0, total];
+        const { rows: taken } = await (last && coupon.coupon_id !== null
+          ? run<{ price_paise: number; claimed?: string | null }>(SQL.takeStockCountDayAndClaimCode, [...counting, coupon.coupon_id, false, orderId, user.id, at, user.id])
+          : last
+            ? run<{ price_paise: number; claimed?: string | null }>(SQL.takeStockAndCountDay, counting)
+            : run<{ price_paise: number; claimed?: string | null }>(SQL.takeStock, [line.quantity, at, line.product_id, line.quantity]));
         if (!taken.length) throw new Refused("short");
         if (taken[0]!.price_paise !== line.price_paise) throw new Refused("cart changed");
+        if (last && coupon.coupon_id !== null && !taken[0]!.claimed) throw new Refused("code used up");
       }
       return { placed: lines.map((line) => ({ productId: line.product_id!, quantity: line.quantity! })) };
     }).then(
@@ -250,17 +296,21 @@ export function bareCheckout(pool: pg.Pool) {
     );
   }
 
-  return { addToCart, removeLine, placeOrder, drained: () => mailRunning ?? Promise.resolve() };
+  return { addToCart, removeLine, applyCode, placeOrder, drained: () => mailRunning ?? Promise.resolve() };
 }
 
 class Refused extends Error {}
 
-/** The bench's step, as checkout.ts's `buy`: 1–3 units in the cart, then the order; after a refusal, the line removed. */
-function buyBare(checkout: ReturnType<typeof bareCheckout>, productId: string) {
+/**
+ * The bench's step, as checkout.ts's `buy`: 1–3 units in the cart, then the order; after a refusal, the line removed.
+ * With a `code`, applied between the two, as the checkout bench's coupon phase does.
+ */
+function buyBare(checkout: ReturnType<typeof bareCheckout>, productId: string, code?: string) {
   return async (shopper: BareShopper, tally: Tally) => {
     let line: { id: string } | undefined | "signed out";
     try {
       line = await checkout.addToCart(shopper.token, productId, randomInt(1, 4));
+      if (line && line !== "signed out" && code && (await checkout.applyCode(shopper.token, code)) !== "applied") return void fail(tally, "coupon refused");
     } catch {
       return void fail(tally, "cart error");
     }
@@ -291,7 +341,7 @@ function buyBare(checkout: ReturnType<typeof bareCheckout>, productId: string) {
  * `warmupSeconds` not counted, then `seconds` counted, the fifty shoppers buying one well-stocked plant over and over
  * while the order desk confirms their orders, as in the checkout bench's "plenty" phase. Its CPU is this process's.
  */
-export async function benchCheckoutBare(adminUrl: string, seconds: number, warmupSeconds: number): Promise<Measured> {
+export async function benchCheckoutBare(adminUrl: string, seconds: number, warmupSeconds: number, { withCode = false }: { withCode?: boolean } = {}): Promise<Measured> {
   const target = await createPostgresDatabase(adminUrl, "plant_shop_bare");
   const harness = openDatabase({ databaseUrl: target.url, poolSize: 2 });
   const pool = new pg.Pool({ connectionString: target.url, max: POOL_SIZE, keepAlive: true });
@@ -317,7 +367,14 @@ export async function benchCheckoutBare(adminUrl: string, seconds: number, warmu
       await withOrderDesk({ db }, () => runPhase(shoppers, warmupSeconds, buyBare(checkout, warmUp.id), [process.pid]));
       await checkout.drained();
     }
-    const measured = await withOrderDesk({ db }, () => runPhase(shoppers, seconds, buyBare(checkout, plenty.id), [process.pid]));
+    // With a code: a 10 % code without a use limit applied before every order, as in the checkout bench's coupon phase.
+    if (withCode) {
+      await db
+        .insertInto("coupons")
+        .values({ id: randomUUID(), code: "BENCH10", kind: "percent", amount: 10, min_subtotal_paise: null, starts_at: null, ends_at: null, max_uses: null, once_per_customer: false, paused: false, created_at: new Date().toISOString() })
+        .execute();
+    }
+    const measured = await withOrderDesk({ db }, () => runPhase(shoppers, seconds, buyBare(checkout, plenty.id, withCode ? "BENCH10" : undefined), [process.pid]));
     await checkout.drained();
     const { stock } = await db.selectFrom("products").select("stock").where("id", "=", plenty.id).executeTakeFirstOrThrow();
     if (stock + measured.tally.unitsSold !== 100_000) throw new Error(`bare checkout: stock ${stock} + sold ${measured.tally.unitsSold} is not the initial 100000`);
@@ -337,10 +394,13 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     process.exit(2);
   }
   const seconds = Number(process.env.BENCH_SECONDS ?? 10);
-  const { tally, seconds: took, cpu } = await benchCheckoutBare(adminUrl, seconds, Number(process.env.BENCH_CHECKOUT_WARMUP_SECONDS ?? 3));
-  const failures = [...tally.failures].map(([what, n]) => `${what}: ${n}`).join(", ");
-  console.log(
-    `bare SQL checkout: ${(tally.requests / took).toFixed(1)} orders/s (${tally.placed} placed, ${tally.refused} refused, ${tally.addsRefused} adds refused${failures ? `, ${failures}` : ""}), ` +
-      `CPU per order: ${cpu ? ((cpu.server) / tally.requests).toFixed(2) : "?"} ms this script, ${cpu ? (cpu.postgres / tally.requests).toFixed(2) : "?"} ms PostgreSQL`,
-  );
+  // Alone, the script also runs the coupon phase's statements (add, apply, order with the code), after the plain one.
+  for (const withCode of [false, true]) {
+    const { tally, seconds: took, cpu } = await benchCheckoutBare(adminUrl, seconds, Number(process.env.BENCH_CHECKOUT_WARMUP_SECONDS ?? 3), { withCode });
+    const failures = [...tally.failures].map(([what, n]) => `${what}: ${n}`).join(", ");
+    console.log(
+      `bare SQL checkout${withCode ? " with a code" : ""}: ${(tally.requests / took).toFixed(1)} orders/s (${tally.placed} placed, ${tally.refused} refused, ${tally.addsRefused} adds refused${failures ? `, ${failures}` : ""}), ` +
+        `CPU per order: ${cpu ? (cpu.server / tally.requests).toFixed(2) : "?"} ms this script, ${cpu ? (cpu.postgres / tally.requests).toFixed(2) : "?"} ms PostgreSQL`,
+    );
+  }
 }

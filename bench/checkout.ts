@@ -12,11 +12,14 @@ import { benchCheckoutBare } from "./checkout-bare.ts";
 import { createPostgresDatabase, insertShoppers, startShopProcess, stopShopProcess, waitUntilHealthy, type ShopProcess } from "../tests/support/shop-process.ts";
 
 // Checkout under load: one production server on a fresh PostgreSQL database and fifty signed-in shoppers, in
-// three phases of BENCH_SECONDS each on the same server:
+// six phases of BENCH_SECONDS each on the same server:
 //   1. baseline: every shopper reads their cart (GET /api/cart), a cheap authenticated request;
 //   2. plenty: every shopper puts 1–3 units of a well-stocked plant in the cart and orders, over and over;
 //   3. scarce: the same with a plant whose stock is topped up at half the rate phase 2 sold, so that many
-//      checkouts are refused for lack of stock (and the refused shopper empties the cart and tries again).
+//      checkouts are refused for lack of stock (and the refused shopper empties the cart and tries again);
+//   4. with a coupon: plenty's add and order with a 10 % code applied between them (three requests an order);
+//   5. the same orders with the code put on each cart by the bench itself (no apply request): an order's own cost;
+//   6. the apply alone: PUT /api/cart/coupon over and over on a cart holding a line, to tell phase 4's apart.
 // Prints each phase's rate and latency, and the checkout phases' order requests per second as a ratio to the
 // baseline's reads per second (a ratio against a baseline measured in the same run, so a slower or busier machine
 // moves both alike). Then checks against the database, per plant, that no unit was lost or oversold:
@@ -114,6 +117,8 @@ function startCpuClock(serverPids: (number | undefined)[]): () => CpuUse | undef
 export interface Shopper {
   url: string;
   cookie: string;
+  /** The account's id, where the bench writes for the shopper (a code put on the cart: buy's `placeCode`). */
+  userId?: string;
 }
 
 export type Step = (shopper: Shopper, tally: Tally) => Promise<void>;
@@ -182,7 +187,7 @@ export const readCart: Step = async (shopper, tally) => {
  * `coupon`, applies it to the cart between the two (each order takes the code off the cart), so an order costs
  * three requests, all counted in the CPU per order.
  */
-export function buy(productId: string, coupon?: string): Step {
+export function buy(productId: string, coupon?: string, placeCode?: (shopper: Shopper) => Promise<void>): Step {
   return async (shopper, tally) => {
     let cart: { lines: { id: string; productId: string }[] };
     try {
@@ -194,7 +199,8 @@ export function buy(productId: string, coupon?: string): Step {
         return;
       }
       cart = (await added.json()) as typeof cart;
-      if (coupon) {
+      if (placeCode) await placeCode(shopper);
+      else if (coupon) {
         const applied = await call(shopper, "PUT", "/api/cart/coupon", { code: coupon });
         await applied.discard();
         if (!applied.ok) return void fail(tally, `coupon ${applied.status}`);
@@ -216,6 +222,24 @@ export function buy(productId: string, coupon?: string): Step {
       fail(tally, `order ${response.status}`);
     }
   };
+}
+
+/**
+ * Applies the code to the shopper's cart, which holds a line (the phase puts one there first), over and over: what
+ * one apply costs alone, so that the coupon phase's three requests per order can be told apart (an order with a
+ * code: add and order, the coupon phase's cost less an apply's).
+ */
+export function applyCode(code: string): Step {
+  return async (shopper, tally) => {
+    const response = await timed(tally, "coupon", () => call(shopper, "PUT", "/api/cart/coupon", { code }));
+    await response?.discard();
+    if (response && !response.ok) fail(tally, `coupon ${response.status}`);
+  };
+}
+
+/** Puts one unit of the plant in each shopper's cart (before a phase of applies), uncounted. */
+async function fillCarts(shoppers: Shopper[], productId: string) {
+  await Promise.all(shoppers.map((shopper) => call(shopper, "POST", "/api/cart/items", { productId, quantity: 1 }).then((r) => r.discard())));
 }
 
 /** Every shopper repeats `step` until the phase's time is up. */
@@ -318,6 +342,21 @@ function printCpuBudget({ tally, cpu }: Measured, phase = "plenty phase") {
   );
 }
 
+/**
+ * The coupon phase's server CPU per order told apart: an apply's (measured alone) and the rest, the add and the order
+ * with the code, set beside the plenty phase's add and order. Arithmetic on two phases of the same run, said so.
+ */
+function printCouponShare(plenty: Measured, withCoupon: Measured, applying: Measured) {
+  const perRequest = (m: Measured) => (m.cpu && m.tally.requests ? m.cpu.server / m.tally.requests : undefined);
+  const [without, all, apply] = [perRequest(plenty), perRequest(withCoupon), perRequest(applying)];
+  if (without === undefined || all === undefined || apply === undefined) return;
+  const own = all - apply;
+  console.log(
+    `Server CPU per order with a code: ${all.toFixed(2)} ms for add, apply and order; an apply alone ${apply.toFixed(2)} ms; so add and order ` +
+      `${own.toFixed(2)} ms against ${without.toFixed(2)} ms without a code (${(((own - without) / without) * 100).toFixed(0)} %; the difference of two phases, not measured alone)`,
+  );
+}
+
 /** stock + units sold = initial + restocked, with the units sold counted by the answers and by the database. */
 async function checkInvariant({ db }: Database, label: string, productId: string, initial: number, restocked: number, unitsAnswered: number): Promise<boolean> {
   const { stock } = await db.selectFrom("products").select("stock").where("id", "=", productId).executeTakeFirstOrThrow();
@@ -363,7 +402,7 @@ export async function benchCheckout(): Promise<void> {
     const { db } = database;
     const plenty = await createProduct(db, { name: "Bench Monstera", price_paise: 49_900, stock: PLENTY });
     const scarce = await createProduct(db, { name: "Bench Bonsai", price_paise: 249_900, stock: SCARCE_START });
-    const shoppers = (await insertShoppers(db, SHOPPERS, { password: "monstera-deliciosa-77", prefix: "bench" })).map(({ cookie }, i) => ({ url: servers[i % SERVERS]!.url, cookie }));
+    const shoppers = (await insertShoppers(db, SHOPPERS, { password: "monstera-deliciosa-77", prefix: "bench" })).map(({ cookie, userId }, i) => ({ url: servers[i % SERVERS]!.url, cookie, userId }));
     const pids = servers.map((server) => server.child.pid);
 
     if (WARMUP_SECONDS > 0) {
@@ -378,11 +417,21 @@ export async function benchCheckout(): Promise<void> {
     // The same as "plenty", every order with a 10 % code without a use limit (docs/decisions/046): its CPU per order
     // beside plenty's is what a code costs (the apply request, the judgement on the cart and in the order, the count).
     const couponed = await createProduct(db, { name: "Bench Coupon Monstera", price_paise: 49_900, stock: PLENTY });
+    const couponId = randomUUID();
     await db
       .insertInto("coupons")
-      .values({ id: randomUUID(), code: "BENCH10", kind: "percent", amount: 10, min_subtotal_paise: null, starts_at: null, ends_at: null, max_uses: null, once_per_customer: false, paused: false, created_at: new Date().toISOString() })
+      .values({ id: couponId, code: "BENCH10", kind: "percent", amount: 10, min_subtotal_paise: null, starts_at: null, ends_at: null, max_uses: null, once_per_customer: false, paused: false, created_at: new Date().toISOString() })
       .execute();
     const withCoupon = await withOrderDesk({ db }, () => runPhase(shoppers, seconds, buy(couponed.id, "BENCH10"), pids));
+    // The order's own cost with a code: the bench puts the code on each cart itself (one row, as the apply stores it,
+    // from this process, like the order desk's updates), so the server answers an add and an order, as in plenty.
+    const placeCode = async ({ userId }: Shopper) => {
+      await db.insertInto("cart_coupons").values({ user_id: userId!, coupon_id: couponId }).onConflict((oc) => oc.column("user_id").doUpdateSet({ coupon_id: couponId })).execute();
+    };
+    const codePlaced = await withOrderDesk({ db }, () => runPhase(shoppers, seconds, buy(couponed.id, "BENCH10", placeCode), pids));
+    // The apply alone: each cart holds a line of the coupon's plant, and the shoppers apply the code over and over.
+    await fillCarts(shoppers, couponed.id);
+    const applying = await runPhase(shoppers, seconds, applyCode("BENCH10"), pids);
 
     const baselinePerSecond = baseline.tally.requests / baseline.seconds;
     const serving = SERVERS === 1 ? "one server" : `${SERVERS} server copies (each shopper on one)`;
@@ -395,13 +444,21 @@ export async function benchCheckout(): Promise<void> {
     console.log(row("checkout, plenty of stock", plentiful, baselinePerSecond));
     console.log(row(`checkout, scarce (+${unitsPerTick}/${RESTOCK_EVERY_MS}ms)`, scarcity, baselinePerSecond));
     console.log(row("checkout with a coupon", withCoupon, baselinePerSecond));
+    console.log(row("code on the cart, no apply", codePlaced, baselinePerSecond));
+    console.log(row("apply a code (PUT, alone)", applying, baselinePerSecond));
     printCpuBudget(plentiful);
     printCpuBudget(withCoupon, "checkout with a coupon");
+    printCouponShare(plentiful, withCoupon, applying);
+    const own = (m: Measured) => (m.cpu && m.tally.requests ? m.cpu.server / m.tally.requests : Number.NaN);
+    console.log(
+      `Server CPU per order, add and order, the code put on the cart by the bench: ${own(codePlaced).toFixed(2)} ms against ${own(plentiful).toFixed(2)} ms without a code ` +
+        `(${(((own(codePlaced) - own(plentiful)) / own(plentiful)) * 100).toFixed(0)} %, measured)`,
+    );
 
     const ok = [
       await checkInvariant(database, "plenty", plenty.id, PLENTY, 0, plentiful.tally.unitsSold),
       await checkInvariant(database, "scarce", scarce.id, SCARCE_START, restocked, scarcity.tally.unitsSold),
-      await checkInvariant(database, "coupon", couponed.id, PLENTY, 0, withCoupon.tally.unitsSold),
+      await checkInvariant(database, "coupon", couponed.id, PLENTY, 0, withCoupon.tally.unitsSold + codePlaced.tally.unitsSold),
     ].every(Boolean);
     if (!ok) process.exitCode = 1;
   } finally {

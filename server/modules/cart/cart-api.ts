@@ -83,9 +83,7 @@ export const cartApi = (cart: CartService, visitorCarts: VisitorCartCookies) => 
         responses: { 200: json(cartSchema, "The cart with the discount"), ...problems(400, 401, 409, 429) },
       }),
       async (c) => {
-        const user = await currentUser(c);
-        await cart.applyCoupon(user, await readJson(c));
-        return c.json(await cart.getCart(user));
+        return c.json(await cart.applyCoupon(await currentUser(c), await readJson(c)));
       },
     )
     .delete(

@@ -174,14 +174,18 @@ export function createCartService(
 
     /**
      * Applies a discount code to the shopper's cart (accounts only: docs/decisions/046), refused with its reason
-     * unless it gives a discount now; it replaces any code applied before.
+     * unless it gives a discount now; it replaces any code applied before. Answers the cart with it, summarised from
+     * the lines and the judgement the apply made under the shopper's lock (the cart cannot change before the commit),
+     * so that the answer costs no second read of the cart.
      */
-    async applyCoupon(viewer: SessionUser | null, input: unknown): Promise<void> {
+    async applyCoupon(viewer: SessionUser | null, input: unknown): Promise<Cart> {
       if (!rateLimiter) throw new Error("the cart service needs a rate limiter to take discount codes");
       const { user, code } = await codeToApply(viewer, input, rateLimiter);
-      await inShopperTransaction(database, user.id, async (trx) => {
+      return inShopperTransaction(database, user.id, async (trx) => {
         const rows = await cartWithProducts.execute(trx, { userId: user.id });
-        await applyCouponToCart(trx, { userId: user.id, code, lines: linesToDiscount(rows, rows.map((row) => toCartLine(row))), timeZone });
+        const lines = rows.map((row) => toCartLine(row));
+        const coupon = await applyCouponToCart(trx, { userId: user.id, code, lines: linesToDiscount(rows, lines), timeZone });
+        return summariseCart(lines, shippingFeePaise, { coupon, freeShippingAbovePaise });
       });
     },
 

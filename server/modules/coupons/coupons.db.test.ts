@@ -135,6 +135,28 @@ describe("applying a code in the cart", () => {
     expect(order).toMatchObject({ couponCode: "FERNS50", discountPaise: 10_001, totalPaise: 50_002 - 10_001 + 2000 });
   });
 
+  it("takes a code limited to two categories off both categories' lines, not a third's, in the cart and the order alike", async () => {
+    const [ferns, palms, cacti] = [await createCategory(app.database.db), await createCategory(app.database.db), await createCategory(app.database.db)];
+    await makeCoupon({ code: "GREEN10", value: "10", categoryIds: [ferns.id, palms.id] });
+    const user = await shopper();
+    for (const [category, price] of [[ferns, 10_000], [palms, 20_000], [cacti, 40_000]] as const) {
+      const plant = await createProduct(app.database.db, { price_paise: price, stock: 5, category_id: category.id });
+      await app.services.cart.addToCart(user, { productId: plant.id });
+    }
+    await apply(user, "GREEN10");
+    // 10% of the fern's and the palm's Rs. 300.00 (Rs. 30.00), nothing of the cactus's Rs. 400.00.
+    expect(await app.services.cart.getCart(user)).toMatchObject({ subtotalPaise: 70_000, discountPaise: 3000, totalPaise: 70_000 - 3000 + 2000 });
+    expect(await app.services.orders.placeOrder(user, checkoutInput())).toMatchObject({ couponCode: "GREEN10", discountPaise: 3000, totalPaise: 70_000 - 3000 + 2000 });
+  });
+
+  it("answers an apply with the same cart a read of it gives afterwards: lines, discount, shipping, total and fingerprint", async () => {
+    await makeCoupon({ code: "SAME10", value: "10" });
+    const { user } = await shopperWithPlant(45_000, 2);
+    const answered = await apply(user, "SAME10");
+    expect(answered).toMatchObject({ discountPaise: 9000, coupon: { code: "SAME10", problem: null } });
+    expect(answered).toEqual(await app.services.cart.getCart(user));
+  });
+
   it("rounds a percentage of the eligible subtotal half-up to the paisa, the same in the cart and the order", async () => {
     await makeCoupon({ code: "FIFTEEN", value: "15" });
     const { user } = await shopperWithPlant(333, 1); // 15% of Rs. 3.33 is 49.95 paise
@@ -213,6 +235,8 @@ describe("checking out with a code", () => {
     const carrying = await app.database.db.selectFrom("orders").select("discount_paise").where("coupon_code", "=", "RACE10").execute();
     expect(carrying.map((o) => Number(o.discount_paise))).toEqual(Array(10).fill(10_000));
     expect((await app.services.coupons.listCoupons(owner)).find((c) => c.id === made.id)?.usedCount).toBe(10);
+    // One use row per order carrying the code, none for a refused checkout (its order's writes rolled back with it).
+    expect(await app.database.db.selectFrom("coupon_uses").select("order_id").where("coupon_id", "=", made.id).execute()).toHaveLength(10);
     // The refused shoppers' carts and codes are as they were.
     expect((await app.services.cart.getCart(shoppers.find((_, i) => results[i]!.status === "rejected")!)).coupon).toMatchObject({ code: "RACE10", problem: m.usedUp });
   }, 120_000);

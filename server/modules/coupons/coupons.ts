@@ -1,18 +1,19 @@
 import { randomUUID } from "node:crypto";
-import { sql, type Kysely } from "kysely";
+import { sql, type Kysely, type QueryCreator } from "kysely";
 import { couponMessages as m } from "#common/coupons/coupon-messages.ts";
 import { applyCouponSchema, createCouponSchema, setCouponPausedSchema } from "#common/coupons/coupon-schemas.ts";
 import type { Coupon } from "#common/coupons/coupon-types.ts";
 import { idSchema } from "#common/shared/fields.ts";
 import type { Database } from "../../platform/db/client.ts";
 import type { DB } from "../../platform/db/schema.ts";
+import type { SelectQuery } from "../../platform/db/insert-values-when.ts";
 import { inWriteTransaction, isUniqueViolation } from "../../platform/db/write-transaction.ts";
 import { toFlag } from "../../platform/db/values.ts";
 import { ConflictError, InvalidInputError, NotFoundError, parseInput, UnauthorizedError } from "../../platform/errors.ts";
 import type { RateLimiter, RateRule } from "../../platform/rate-limit/rate-limit.ts";
 import { requireAdmin, type SessionUser } from "../../platform/session-user.ts";
 import { categoryNames } from "../catalog/index.ts";
-import { couponTerms, flag, judgeCoupon, readCouponToJudge, type Judgement, type LineToDiscount } from "./coupon-rules.ts";
+import { appliedCouponToJudge, couponTerms, flag, judgeCoupon, readCouponToJudge, toCouponToJudge, type CouponToJudgeRow, type Judgement, type LineToDiscount } from "./coupon-rules.ts";
 
 /**
  * Codes tried per account, an abuse limit against guessing: every apply counts, accepted or refused. A shopper
@@ -135,11 +136,17 @@ export function zonedToInstant(local: string, timeZone: string): string {
 
 // ---- What the cart and the checkout use (through index.ts).
 
-/** The code applied to the shopper's cart, judged against its lines now; null without one (or once it was paused or deleted). */
+/** The code applied to the shopper's cart, judged against its lines now; null without one (or once it was paused or deleted). One statement. */
 export async function appliedCoupon(from: Kysely<DB>, userId: string, lines: readonly LineToDiscount[], timeZone: string): Promise<Judgement | null> {
-  const applied = await from.selectFrom("cart_coupons").select("coupon_id").where("user_id", "=", userId).executeTakeFirst();
-  if (!applied) return null;
-  const coupon = await readCouponToJudge(from, userId, { id: applied.coupon_id });
+  return judgeAppliedCoupon(await appliedCouponToJudge(from, userId).executeTakeFirst(), lines, timeZone);
+}
+
+/**
+ * The code of a row read with appliedCouponToJudge (the checkout reads it beside its cart's lines, one statement for
+ * both), judged against the lines now; null without one (or once it was paused or deleted).
+ */
+export function judgeAppliedCoupon(row: CouponToJudgeRow | undefined, lines: readonly LineToDiscount[], timeZone: string): Judgement | null {
+  const coupon = toCouponToJudge(row);
   return coupon ? judgeCoupon(coupon, lines, new Date(), timeZone) : null;
 }
 
@@ -184,8 +191,9 @@ export async function removeCouponFromCart(trx: Kysely<DB>, userId: string): Pro
  * was paused or deleted meanwhile. One conditional update of the code's row: it locks the row (PostgreSQL) and
  * re-reads the count after any checkout that held it, so however many race for the last use, one gets it. Answers
  * the refusal's message, or null when the use was counted; the order also takes the code off the cart.
+ * PostgreSQL's checkout folds the same writes into its last statement instead (claimingCouponUse).
  */
-export async function claimCouponUse(trx: Kysely<DB>, use: { couponId: string; orderId: string; userId: string; now: string }, dialect: Database["dialect"]): Promise<string | null> {
+export async function claimCouponUse(trx: Kysely<DB>, use: CouponUse, dialect: Database["dialect"]): Promise<string | null> {
   const claimed = await trx
     .updateTable("coupons")
     .set({ used_count: sql`used_count + 1` })
@@ -194,13 +202,54 @@ export async function claimCouponUse(trx: Kysely<DB>, use: { couponId: string; o
     .where((eb) => eb.or([eb("max_uses", "is", null), eb("used_count", "<", eb.ref("max_uses"))]))
     .returning("id")
     .executeTakeFirst();
-  if (!claimed) {
-    const row = await trx.selectFrom("coupons").select("paused").where("id", "=", use.couponId).executeTakeFirst();
-    return !row || flag(row.paused) ? m.unknown : m.usedUp;
-  }
+  if (!claimed) return couponUseRefusal(trx, use.couponId);
   await trx.insertInto("coupon_uses").values({ order_id: use.orderId, coupon_id: use.couponId, user_id: use.userId, created_at: use.now }).execute();
   await removeCouponFromCart(trx, use.userId);
   return null;
+}
+
+/** One use of a code by an order. */
+export interface CouponUse {
+  couponId: string;
+  orderId: string;
+  userId: string;
+  now: string;
+}
+
+/**
+ * On PostgreSQL, claimCouponUse's three writes as data-modifying CTEs that the caller adds to a statement of its
+ * own (the checkout's last, which takes the stock and counts the day), so that a code costs the order no round trip:
+ * `claimed_use` is the conditional increment (a row when the use was counted, none when it was refused), the use's
+ * row is written only from it (a code deleted meanwhile writes nothing, rather than failing its foreign key), and
+ * the code leaves the cart. With `when`, the increment runs only if that query has a row, and only after it: the
+ * checkout passes its stock taken, so that the product's row is locked before the code's, in the order a
+ * cancellation takes them. On a refusal the caller rolls its transaction back and tells couponUseRefusal's reason.
+ */
+export function claimingCouponUse(from: QueryCreator<DB>, use: CouponUse, when?: SelectQuery) {
+  return from
+    .with("claimed_use", (q) =>
+      q
+        .updateTable("coupons")
+        .set({ used_count: sql`used_count + 1` })
+        .where("id", "=", use.couponId)
+        .where("paused", "=", false)
+        .where((eb) => eb.or([eb("max_uses", "is", null), eb("used_count", "<", eb.ref("max_uses"))]))
+        .$if(when !== undefined, (query) => query.where((eb) => eb.exists(when!)))
+        .returning("id"),
+    )
+    .with("use_row", (q) =>
+      q
+        .insertInto("coupon_uses")
+        .columns(["order_id", "coupon_id", "user_id", "created_at"])
+        .expression((eb) => eb.selectFrom("claimed_use").select([sql.val(use.orderId).as("order_id"), "claimed_use.id", sql.val(use.userId).as("user_id"), sql.val(use.now).as("created_at")])),
+    )
+    .with("code_off_cart", (q) => q.deleteFrom("cart_coupons").where("user_id", "=", use.userId));
+}
+
+/** Why a code's use was not counted: paused or deleted meanwhile (answered as unknown), or used up by others. */
+export async function couponUseRefusal(trx: Kysely<DB>, couponId: string): Promise<string> {
+  const row = await trx.selectFrom("coupons").select("paused").where("id", "=", couponId).executeTakeFirst();
+  return !row || flag(row.paused) ? m.unknown : m.usedUp;
 }
 
 /** A cancelled order gives its use back (inside the cancellation's transaction); for a once-per-customer code, the customer may use it again. */

@@ -4,12 +4,16 @@ export {
   appliedCoupon,
   applyCouponToCart,
   claimCouponUse,
+  claimingCouponUse,
   codeToApply,
+  couponUseRefusal,
   couponGuessRule,
   createCouponsService,
   giveBackCouponUse,
+  judgeAppliedCoupon,
   removeCouponFromCart,
   type CouponsService,
+  type CouponUse,
 } from "./coupons.ts";
-export { type Judgement, type LineToDiscount } from "./coupon-rules.ts";
+export { appliedCouponToJudge, type CouponToJudgeRow, type Judgement, type LineToDiscount } from "./coupon-rules.ts";
 export { couponsMigrations } from "./migrations/coupons-migrations.ts";

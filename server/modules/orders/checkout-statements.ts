@@ -5,6 +5,7 @@ import { compiledOnce } from "../../platform/db/compiled-once.ts";
 import { insertOutboxRow } from "../../platform/mail/mail-outbox.ts";
 import { cartLines, orderedLinesDeletion } from "../cart/index.ts";
 import { stockTaking, type StockTaking } from "../catalog/index.ts";
+import { appliedCouponToJudge, claimingCouponUse } from "../coupons/index.ts";
 import { placedOrderCount } from "./daily-totals.ts";
 import { cashOnDelivery } from "./payments.ts";
 
@@ -16,7 +17,10 @@ export function orderIdWithKey(from: QueryCreator<DB>, userId: string, key: stri
   return from.selectFrom("orders").select("id").where("user_id", "=", userId).where("idempotency_key", "=", key);
 }
 
-/** What the checkout reads first, in one statement: the earlier order with this key, the pending orders, the cart. */
+/**
+ * What the checkout reads first, in one statement: the earlier order with this key, the pending orders, the code
+ * applied to the cart (the coupons module's columns, all null without one) and the cart's lines.
+ */
 export const keyPendingAndCart = compiledOnce((db, { userId, key, maxPending }: { userId: string; key: string; maxPending: number }) =>
   db
     .selectFrom(
@@ -41,7 +45,9 @@ export const keyPendingAndCart = compiledOnce((db, { userId, key, maxPending }: 
         ])
         .as("k"),
     )
+    .leftJoin(appliedCouponToJudge(db, userId).as("cp"), (join) => join.onTrue())
     .leftJoin(cartLines(db, userId).as("line"), (join) => join.onTrue())
+    .selectAll("cp")
     .select(["k.earlier", "k.pending", "line.id", "line.quantity", "line.product_id", "line.name", "line.price_paise", "line.compare_at_paise", "line.sale_starts_at", "line.sale_ends_at", "line.stock", "line.category_id"])
     .orderBy("line.product_id"),
 );
@@ -130,4 +136,24 @@ export const takeLineStockAndCountDay = compiledOnce((db, line: TakenLine) =>
     .with("counted", (q) => placedOrderCount(q, line.day, line.totalPaise, q.selectFrom("taken").select(sql`1`.as("one"))))
     .selectFrom("taken")
     .select(["price_paise", "stock"]),
+);
+
+/** What the last line's statement needs beside its stock and day when the order carries a code: the code's use. */
+export type TakenLineWithCode = TakenLine & { couponId: string; orderId: string; userId: string };
+
+/**
+ * The same with a discount code: its use counted, its row written and the code taken off the cart (the coupons
+ * module's statements, as CTEs), only once the stock was taken. No row when the stock was not taken; `claimed` null
+ * when the use was refused (used up, paused or deleted meanwhile): the caller rolls back. The code's row, which
+ * every checkout with that code updates, is thus locked with the product's and the day's, for this statement and
+ * the commit only.
+ */
+export const takeLineStockCountDayAndClaimCode = compiledOnce((db, line: TakenLineWithCode) =>
+  claimingCouponUse(
+    db.with("taken", (q) => stockTaking(q, line)).with("counted", (q) => placedOrderCount(q, line.day, line.totalPaise, q.selectFrom("taken").select(sql`1`.as("one")))),
+    { couponId: line.couponId, orderId: line.orderId, userId: line.userId, now: line.now },
+    db.selectFrom(sql`taken`.as("t")).select(sql`1`.as("one")),
+  )
+    .selectFrom(sql<{ price_paise: number; stock: number }>`taken`.as("t"))
+    .select([sql<number>`t.price_paise`.as("price_paise"), sql<number>`t.stock`.as("stock"), sql<string | null>`(select id from claimed_use)`.as("claimed")]),
 );

@@ -15,7 +15,7 @@ import { requireSignedIn, type SessionUser } from "../../platform/session-user.t
 import { saveDeliveryDetails } from "../accounts/index.ts";
 import { cartFingerprint, cartLines, deleteOrderedLines, lineProblem, type CartRow } from "../cart/index.ts";
 import { linePriceAt, readStock } from "../catalog/index.ts";
-import { keyPendingAndCart, storeOrderRows, takeLineStock, takeLineStockAndCountDay, orderIdWithKey } from "./checkout-statements.ts";
+import { keyPendingAndCart, storeOrderRows, takeLineStock, takeLineStockAndCountDay, takeLineStockCountDayAndClaimCode, orderIdWithKey } from "./checkout-statements.ts";
 import { countPlacedOrder } from "./daily-totals.ts";
 import { orderMail } from "./order-mails.ts";
 import { isOrderNumberTaken } from "./order-numbers.ts";
@@ -23,7 +23,7 @@ import { loadOrder, toDetail, type OrderRow } from "./order-records.ts";
 import type { OrdersContext } from "./orders-context.ts";
 import { cashOnDelivery, type PaymentHold } from "./payments.ts";
 import { shippingFor } from "#common/shared/discount.ts";
-import { appliedCoupon, claimCouponUse, type Judgement } from "../coupons/index.ts";
+import { appliedCoupon, claimCouponUse, couponUseRefusal, judgeAppliedCoupon, type CouponUse, type Judgement, type LineToDiscount } from "../coupons/index.ts";
 
 /** What the checkout uses of the orders service's dependencies. */
 export type CheckoutContext = Pick<
@@ -157,23 +157,22 @@ async function withUniqueNumber<T>(ctx: Pick<CheckoutContext, "drawNumber" | "lo
  * stands (each such line named). Takes no row lock: see takeStock.
  */
 async function priceCart(ctx: PricingContext, from: Kysely<DB>, userId: string): Promise<PricedCart> {
-  return withDiscount(ctx, from, userId, priceLines(await cartLines(from, userId).orderBy("ci.product_id").execute()));
+  const priced = priceLines(await cartLines(from, userId).orderBy("ci.product_id").execute());
+  return withDiscount(ctx, priced, await appliedCoupon(from, userId, linesToDiscount(priced), ctx.timeZone));
 }
 
 type PricingContext = Pick<CheckoutContext, "shippingFeePaise" | "freeShippingAbovePaise" | "timeZone">;
+
+/** The lines as a discount code sees them: their categories and totals at the prices charged. */
+const linesToDiscount = (priced: PricedLines): LineToDiscount[] =>
+  priced.lines.map((line) => ({ categoryId: line.product.category_id, lineTotalPaise: line.product.price_paise * line.quantity }));
 
 /**
  * The discount of the code applied to the cart, judged now (the cart's summary judges it the same way), the
  * shipping and the total. A code that no longer gives a discount (expired, used up meanwhile, minimum no longer
  * reached) refuses the order with its reason: the shopper removes it or changes the cart, and sees the new total.
  */
-async function withDiscount(ctx: PricingContext, from: Kysely<DB>, userId: string, priced: PricedLines): Promise<PricedCart> {
-  const coupon = await appliedCoupon(
-    from,
-    userId,
-    priced.lines.map((line) => ({ categoryId: line.product.category_id, lineTotalPaise: line.product.price_paise * line.quantity })),
-    ctx.timeZone,
-  );
+function withDiscount(ctx: PricingContext, priced: PricedLines, coupon: Judgement | null): PricedCart {
   if (coupon?.problem) throw new ConflictError(coupon.problem, { cart: coupon.problem });
   const discountPaise = Math.min(coupon?.discountPaise ?? 0, priced.subtotalPaise);
   const { shippingPaise } = shippingFor(ctx.shippingFeePaise, priced.subtotalPaise - discountPaise, ctx.freeShippingAbovePaise);
@@ -227,7 +226,9 @@ async function storeOrder(
   const { earlier, pending } = rows[0]!;
   if (earlier) return { orderId: earlier };
   refuseTooManyPending(ctx, user.id, Number(pending));
-  const cart = await withDiscount(ctx, trx, user.id, priceLines(rows));
+  // The applied code came with the first row (the same on every row), read in the same statement as the lines.
+  const lines = priceLines(rows);
+  const cart = withDiscount(ctx, lines, judgeAppliedCoupon(rows[0], linesToDiscount(lines), ctx.timeZone));
   // A line added or changed (another tab) or a new price since the checkout page showed its summary, or since
   // the payment was held: the shopper looks again. For every method, Cash on Delivery too; from the rows read above.
   const ordering = fingerprint(cart);
@@ -256,7 +257,7 @@ async function storeOrder(
     updated_at: now,
   };
   const order: OrderRow = { ...columns, customer_name: details.saveToProfile ? details.name : user.name, customer_email: user.email };
-  const lines = cart.lines.map(({ product, quantity }, position) => ({
+  const orderLines = cart.lines.map(({ product, quantity }, position) => ({
     id: randomUUID(),
     order_id: hold.orderId,
     position,
@@ -267,18 +268,19 @@ async function storeOrder(
   }));
   const ordered = cart.lines.map((line) => line.id);
   // Built from the rows about to be written, not read back: the same detail, two statements fewer.
-  const placed = toDetail(order, lines);
+  const placed = toDetail(order, orderLines);
   // The confirmation commits with the order: no order without its mail, no mail for an order that never was.
   const confirmation = orderMail(ctx, "placed", { ...placed, customer: { ...placed.customer, email: user.email } });
+  const use = cart.coupon ? { couponId: cart.coupon.couponId, orderId: hold.orderId, userId: user.id, now } : null;
   if (ctx.database.dialect === "postgres") {
     const mail = outbox.enqueueWithin(trx, confirmation);
     await storeOrderRows.execute(trx, {
       ...columns,
-      lineIds: lines.map((line) => line.id),
-      lineProductIds: lines.map((line) => line.product_id),
-      lineNames: lines.map((line) => line.name),
-      linePrices: lines.map((line) => line.unit_price_paise),
-      lineQuantities: lines.map((line) => line.quantity),
+      lineIds: orderLines.map((line) => line.id),
+      lineProductIds: orderLines.map((line) => line.product_id),
+      lineNames: orderLines.map((line) => line.name),
+      linePrices: orderLines.map((line) => line.unit_price_paise),
+      lineQuantities: orderLines.map((line) => line.quantity),
       ordered,
       mailId: mail.id,
       mailKind: mail.kind,
@@ -291,23 +293,20 @@ async function storeOrder(
     });
   } else {
     await trx.insertInto("orders").values(columns).execute();
-    await trx.insertInto("order_lines").values(lines).execute();
+    await trx.insertInto("order_lines").values(orderLines).execute();
     await outbox.enqueue(trx, confirmation);
     await deleteOrderedLines(trx, ordered);
+    // The code's row is shared by every checkout using it: counted late (on PostgreSQL by the last statement, with the stock).
+    if (use) refuseCode(await claimCouponUse(trx, use, ctx.database.dialect));
   }
   if (details.saveToProfile) {
     await saveDeliveryDetails(trx, user.id, details, now);
     // The name is public (the profile page, the person's reviews): announced once the order commits.
     if (details.name !== user.name) await ctx.announceProfileChange(trx, user.id, { renamed: true });
   }
-  // The code's row is shared by every checkout using it: counted late, so it stays locked only until commit.
-  if (cart.coupon) {
-    const refused = await claimCouponUse(trx, { couponId: cart.coupon.couponId, orderId: hold.orderId, userId: user.id, now }, ctx.database.dialect);
-    if (refused) throw new ConflictError(refused, { cart: refused });
-  }
   // Last, so the day's row (one for every checkout of the day) stays locked only until commit; on PostgreSQL
   // counted by the statement that takes the last line's stock, one round trip less while both rows are held.
-  await takeStock(ctx, trx, cart, now, { day: countedOn, totalPaise: cart.totalPaise });
+  await takeStock(ctx, trx, cart, now, { day: countedOn, totalPaise: cart.totalPaise }, use);
   return { orderId: hold.orderId, placed };
 }
 
@@ -316,14 +315,25 @@ async function storeOrder(
  * update that locks the row: it changes nothing unless the stock covers the line, and it answers the price it
  * found, so a price changed since the cart was read is caught here, under the lock. Never oversells.
  */
-async function takeStock(ctx: Pick<CheckoutContext, "database" | "changes">, trx: Kysely<DB>, cart: PricedCart, now: string, count: { day: string; totalPaise: number }) {
+async function takeStock(
+  ctx: Pick<CheckoutContext, "database" | "changes">,
+  trx: Kysely<DB>,
+  cart: PricedCart,
+  now: string,
+  count: { day: string; totalPaise: number },
+  use: CouponUse | null,
+) {
   const postgres = ctx.database.dialect === "postgres";
   const last = cart.lines.at(-1);
   for (const line of cart.lines) {
     const values = { productId: line.product.id, quantity: line.quantity, now, day: count.day, totalPaise: count.totalPaise };
-    // On PostgreSQL the day is counted by the statement that takes the last line's stock (see storeOrder).
+    // On PostgreSQL the day is counted, and the code's use (SQLite's was counted in storeOrder), by the statement
+    // that takes the last line's stock: the rows every checkout shares are locked together, for that statement and the commit.
     const countsTheDay = line === last && postgres;
-    const taken = await (countsTheDay ? takeLineStockAndCountDay : takeLineStock).executeTakeFirst(trx, values);
+    const taken: { price_paise: number; stock: number; claimed?: string | null } | undefined =
+      countsTheDay && use
+        ? await takeLineStockCountDayAndClaimCode.executeTakeFirst(trx, { ...values, couponId: use.couponId, orderId: use.orderId, userId: use.userId })
+        : await (countsTheDay ? takeLineStockAndCountDay : takeLineStock).executeTakeFirst(trx, values);
     if (!taken) {
       // Bought by somebody else since the cart was read (or deleted): the same message the cart would show.
       const product = await readStock(trx, line.product.id);
@@ -331,6 +341,7 @@ async function takeStock(ctx: Pick<CheckoutContext, "database" | "changes">, trx
       throw new ConflictError(problem, { cart: problem });
     }
     if (taken.price_paise !== line.product.listed_price_paise) throw cartChanged();
+    if (countsTheDay && use && !taken.claimed) refuseCode(await couponUseRefusal(trx, use.couponId));
     // The last one taken: lists show the plant as no longer for sale (docs/decisions/044).
     ctx.changes.publish(trx, { type: "product", productId: line.product.id, aspects: taken.stock === 0 ? ["stock", "availability"] : ["stock"] });
   }
@@ -349,6 +360,11 @@ function refuseTooManyPending(ctx: Pick<CheckoutContext, "payment" | "maxPending
     ctx.events.warn("limit.hit", { limit: "pending-orders", subject: userId, max: ctx.maxPendingOrders });
     throw new ConflictError(messages.checkout.tooManyPending(ctx.maxPendingOrders));
   }
+}
+
+/** A code whose use was not counted (used up, paused or deleted meanwhile) refuses the order, which rolls back whole. */
+function refuseCode(refused: string | null): void {
+  if (refused) throw new ConflictError(refused, { cart: refused });
 }
 
 /** A hold whose order was not stored is let go; a failure to do so is logged (money may stay held), never thrown. */
