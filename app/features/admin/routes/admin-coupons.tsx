@@ -170,13 +170,14 @@ export default function AdminCoupons({ loaderData, actionData }: Route.Component
                       <Link to={linkWith(paging, { edit: coupon.id })} className="btn-outline">
                         Edit {coupon.code}
                       </Link>
-                      <Form method="post">
+                      {/* Posted to the list without the edit form: a deleted code has nothing left to edit. */}
+                      <Form method="post" action={linkWith(paging, { edit: null })}>
                         <input type="hidden" name="id" value={coupon.id} />
                         <button type="submit" name="intent" value={coupon.paused ? "resume" : "pause"} disabled={busy} className="btn-outline">
                           {coupon.paused ? `Resume ${coupon.code}` : `Pause ${coupon.code}`}
                         </button>
                       </Form>
-                      <Form method="post">
+                      <Form method="post" action={linkWith(paging, { edit: null })}>
                         <input type="hidden" name="id" value={coupon.id} />
                         <button type="submit" name="intent" value="delete" disabled={busy} className="btn-outline text-red-700">
                           Delete {coupon.code}
