@@ -71,10 +71,8 @@ export const createCouponSchema = z
 export const updateCouponSchema = createCouponSchema;
 
 /** A page of the owner's list, newest first: `after` (older) or `before` (newer), the cursors a page answered. */
-export const couponListQuerySchema = z.object({
-  after: z.string().max(200, m.cursorInvalid).regex(/^[A-Za-z0-9_-]+$/, m.cursorInvalid).optional(),
-  before: z.string().max(200, m.cursorInvalid).regex(/^[A-Za-z0-9_-]+$/, m.cursorInvalid).optional(),
-});
+const listCursor = z.preprocess(blankToUndefined, z.string({ error: m.cursorInvalid }).max(200, m.cursorInvalid).regex(/^[A-Za-z0-9_-]+$/, m.cursorInvalid).optional());
+export const couponListQuerySchema = z.object({ after: listCursor, before: listCursor });
 
 export const applyCouponSchema = z.object({ code: couponCodeSchema });
 

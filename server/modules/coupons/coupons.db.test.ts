@@ -180,7 +180,9 @@ describe("the owner's list", () => {
     expect(first.nextCursor).not.toBeNull();
   }, 60_000);
 
-  it("answers a made-up cursor with 400 and its message", async () => {
+  it("answers a made-up cursor with 400 and its message, and reads an empty one as the first page", async () => {
+    await makeCoupon({ code: "ONLYONE" });
+    expect((await app.services.coupons.listCoupons(owner, { after: "", before: "" })).coupons.map((c) => c.code)).toEqual(["ONLYONE"]);
     for (const after of ["not-a-cursor", Buffer.from(JSON.stringify(["2030-02-30T00:00:00.000Z", "x"])).toString("base64url"), "a b"]) {
       await expect(app.services.coupons.listCoupons(owner, { after })).rejects.toMatchObject({ status: 400, message: m.cursorInvalid });
     }
