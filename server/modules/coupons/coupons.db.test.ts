@@ -128,6 +128,34 @@ describe("editing a code", () => {
     expect(await refusalOf(apply(user, "USED2"))).toBe(m.usedUp);
   });
 
+  it("never lets total uses fall below the uses counted while checkouts race the edit: 12 shoppers at once for 10 uses, the owner lowering it to 4 meanwhile", async () => {
+    const made = await makeCoupon({ code: "RACEEDIT", value: "20", maxUses: "10" });
+    const plant = await createProduct(app.database.db, { price_paise: 50_000, stock: 1000 });
+    const shoppers: SessionUser[] = [];
+    for (let i = 0; i < 12; i++) {
+      const user = await shopper();
+      await app.services.cart.addToCart(user, { productId: plant.id });
+      await apply(user, "RACEEDIT");
+      shoppers.push(user);
+    }
+    const [editing, ...checkouts] = await Promise.allSettled([edit(made.id, { maxUses: "4" }), ...shoppers.map((user) => app.services.orders.placeOrder(user, checkoutInput()))]);
+    // Every refusal is one of the two a person is shown, never an error of the database's check.
+    for (const r of checkouts) if (r.status === "rejected") expect(r.reason).toMatchObject({ status: 409, message: m.usedUp });
+    const { coupon } = await app.services.coupons.getCouponForEditing(owner, made.id);
+    const placed = checkouts.filter((r) => r.status === "fulfilled").length;
+    expect(coupon.usedCount).toBe(placed);
+    // Whichever came first, the limit in force was kept: 4 uses when the edit won, 10 when enough uses were counted first.
+    if (editing.status === "fulfilled") {
+      expect([coupon.maxUses, placed]).toEqual([4, 4]);
+    } else {
+      const refusal = editing.reason as { status: number; message: string };
+      const used = Number(/used (\d+) times/.exec(refusal.message)?.[1]);
+      expect(used).toBeGreaterThan(4);
+      expect(refusal).toMatchObject({ status: 409, message: m.maxUsesBelowUsed(used) });
+      expect([coupon.maxUses, placed]).toEqual([10, 10]);
+    }
+  }, 120_000);
+
   it("changes the discount of a cart holding the code at its next read, and never an order already placed", async () => {
     const made = await makeCoupon({ code: "GROWING", value: "10" });
     const { user: ordered } = await shopperWithPlant(100_000);
