@@ -81,8 +81,11 @@ export function createCouponsService(database: Pick<Database, "db" | "dialect">,
     return db
       .selectFrom("coupons")
       .selectAll()
+      // The bare range on created_at first, so both databases seek into the index instead of filtering from its end.
       .$if(key !== undefined, (q) =>
-        q.where((eb) => eb.or([eb("created_at", op, key!.createdAt), eb.and([eb("created_at", "=", key!.createdAt), eb("id", op, key!.id)])])),
+        q
+          .where("created_at", op === "<" ? "<=" : ">=", key!.createdAt)
+          .where((eb) => eb.or([eb("created_at", op, key!.createdAt), eb("id", op, key!.id)])),
       )
       .orderBy("created_at", order)
       .orderBy("id", order)
