@@ -25,6 +25,7 @@ export const couponMessages = {
   heading: "Coupons",
   created: (code: string) => `Coupon ${code} created.`,
   deleted: (code: string) => `Coupon ${code} deleted.`,
+  updated: (code: string) => `Coupon ${code} saved.`,
   paused: (code: string) => `Coupon ${code} paused.`,
   resumed: (code: string) => `Coupon ${code} resumed.`,
   notFound: "Coupon not found.",
@@ -38,5 +39,7 @@ export const couponMessages = {
   dateInvalid: "Enter a date and time, or leave it empty.",
   endsBeforeStart: "The end must be after the start.",
   categoryUnknown: "A chosen category does not exist.",
+  maxUsesBelowUsed: (used: number) => `This code has been used ${used} ${used === 1 ? "time" : "times"} already: total uses cannot be below ${used}.`,
+  cursorInvalid: "Not a valid page cursor.",
   none: "No coupons yet.",
 } as const;

@@ -64,6 +64,16 @@ export const createCouponSchema = z
     return { ...rest, amount: amount ?? 0, categoryIds: [...new Set(input.categoryIds)] };
   });
 
+/**
+ * A code's new terms: the creation's schema and messages. Through the API, fields left out keep their stored value
+ * (the service fills them in before parsing); the page's form sends every field.
+ */
+export const updateCouponSchema = createCouponSchema;
+
+/** A page of the owner's list, newest first: `after` (older) or `before` (newer), the cursors a page answered. */
+const listCursor = z.preprocess(blankToUndefined, z.string({ error: m.cursorInvalid }).max(200, m.cursorInvalid).regex(/^[A-Za-z0-9_-]+$/, m.cursorInvalid).optional());
+export const couponListQuerySchema = z.object({ after: listCursor, before: listCursor });
+
 export const applyCouponSchema = z.object({ code: couponCodeSchema });
 
 export const setCouponPausedSchema = z.object({ paused: z.preprocess((v) => (v === "true" ? true : v === "false" ? false : v), z.boolean({ error: "Send paused: true or false." })) });
@@ -87,4 +97,8 @@ export const couponSchema = z
   })
   .meta({ id: "Coupon" });
 
-export const couponListSchema = z.strictObject({ coupons: z.array(couponSchema) });
+export const couponListSchema = z.strictObject({
+  coupons: z.array(couponSchema).meta({ description: "One page, newest first" }),
+  nextCursor: z.string().nullable().meta({ description: "Pass as `after` for the next (older) page; null on the last page" }),
+  previousCursor: z.string().nullable().meta({ description: "Pass as `before` for the previous (newer) page; null on the first page" }),
+});

@@ -69,6 +69,74 @@ describe("the owner's coupons API and page", () => {
   });
 });
 
+describe("editing a code through the owner's API and page", () => {
+  it("changes a code's terms by PATCH …/terms for admins only: 401 for visitors, 403 for shoppers, 400 with field errors, 404 for an unknown code, 409 for a taken code", async () => {
+    const admin = await signedIn({ isAdmin: true });
+    const shopper = await signedIn();
+    const coupon = await (await json("POST", "/api/admin/coupons", admin.cookie, { code: "EDIT10", kind: "percent", value: 10 })).json();
+    await json("POST", "/api/admin/coupons", admin.cookie, { code: "OTHER10", kind: "percent", value: 10 });
+    const terms = `/api/admin/coupons/${coupon.id}/terms`;
+
+    expect((await json("PATCH", terms, null, { value: 20 })).status).toBe(401);
+    expect((await json("PATCH", terms, shopper.cookie, { value: 20 })).status).toBe(403);
+    for (const [body, fieldErrors] of [
+      [{ value: 150 }, { value: m.percentInvalid }],
+      [{ maxUses: 0 }, { maxUses: m.maxUsesInvalid }],
+      [{ startsAt: "soon" }, { startsAt: m.dateInvalid }],
+    ] as const) {
+      const invalid = await json("PATCH", terms, admin.cookie, body);
+      expect([invalid.status, (await invalid.json()).fieldErrors]).toEqual([400, fieldErrors]);
+    }
+    const taken = await json("PATCH", terms, admin.cookie, { code: "other10" });
+    expect([taken.status, (await taken.json()).fieldErrors]).toEqual([409, { code: m.codeTaken }]);
+    expect((await json("PATCH", "/api/admin/coupons/no-such-coupon/terms", admin.cookie, { value: 20 })).status).toBe(404);
+
+    const changed = await json("PATCH", terms, admin.cookie, { code: "edit20", value: 20, minSubtotal: "500", oncePerCustomer: true });
+    expect(changed.status).toBe(200);
+    expect(await changed.json()).toMatchObject({ id: coupon.id, code: "EDIT20", kind: "percent", amount: 20, minSubtotalPaise: 50_000, oncePerCustomer: true, maxUses: null });
+    const listed = await (await json("GET", "/api/admin/coupons", admin.cookie)).json();
+    expect(listed).toMatchObject({ nextCursor: null, previousCursor: null });
+    expect(listed.coupons.filter((c: { id: string }) => c.id === coupon.id)).toMatchObject([{ code: "EDIT20", amount: 20 }]);
+    expect((await json("GET", "/api/admin/coupons?after=nonsense", admin.cookie)).status).toBe(400);
+  });
+
+  it("edits through the page's form without JavaScript: the form shows the stored terms, a save changes them, a refusal keeps what was typed with its message, and shoppers and visitors cannot", async () => {
+    const admin = await signedIn({ isAdmin: true });
+    const shopper = await signedIn();
+    const coupon = await (await json("POST", "/api/admin/coupons", admin.cookie, { code: "FORMEDIT", kind: "amount", value: "150", maxUses: 4, oncePerCustomer: true })).json();
+    const form = { intent: "update", id: coupon.id, code: "FORMEDIT", kind: "amount", value: "175.50", minSubtotal: "", startsAt: "2030-01-01T10:00", endsAt: "", maxUses: "4", oncePerCustomer: "false" };
+
+    const editPage = await page(`/admin/coupons?edit=${coupon.id}`, admin.cookie);
+    expect(editPage).toContain("Edit coupon FORMEDIT");
+    // Its form posts back to this address, so a refusal shows the same form again.
+    expect(/<form[^>]*aria-labelledby="coupon-form-title"[^>]*>/.exec(editPage)?.[0]).toContain(`action="/admin/coupons?edit=${coupon.id}"`);
+    expect(editPage).toMatch(/name="value"[^>]*value="150"/);
+    expect(editPage).toMatch(/name="maxUses"[^>]*value="4"/);
+    expect((await shop.app.request(`${TEST_ORIGIN}/admin/coupons?edit=no-such-coupon`, { headers: { Cookie: admin.cookie } })).status).toBe(404);
+
+    for (const [cookie, status] of [[shopper.cookie, 403], [null, 401]] as const) {
+      expect((await postForm("/admin/coupons", cookie, form)).status).not.toBe(200);
+      expect((await json("GET", `/api/admin/coupons`, cookie)).status).toBe(status);
+    }
+    expect((await json("GET", "/api/admin/coupons", admin.cookie)).status).toBe(200);
+
+    // Posted where the form is shown: the page with ?edit=.
+    const saved = await postForm(`/admin/coupons?edit=${coupon.id}`, admin.cookie, form);
+    expect(saved.status).toBe(200);
+    expect(await saved.text()).toContain(m.updated("FORMEDIT"));
+    const listed = await (await json("GET", "/api/admin/coupons", admin.cookie)).json();
+    expect(listed.coupons.filter((c: { id: string }) => c.id === coupon.id)).toMatchObject([
+      { code: "FORMEDIT", kind: "amount", amount: 17_550, startsAt: "2030-01-01T04:30:00.000Z", oncePerCustomer: false, maxUses: 4 },
+    ]);
+
+    const refused = await postForm(`/admin/coupons?edit=${coupon.id}`, admin.cookie, { ...form, value: "-3" });
+    expect(refused.status).toBe(400);
+    const html = await refused.text();
+    expect(html).toContain(m.amountInvalid);
+    expect(html).toMatch(/name="value"[^>]*value="-3"/);
+  });
+});
+
 describe("a discount code in the cart and at checkout, without JavaScript", () => {
   it("applies in the cart with a Discount line, shows each refusal's message, is seen again at checkout and ordered with the total shown", async () => {
     const admin = await signedIn({ isAdmin: true });

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { Page } from "@playwright/test";
+import type { Browser, Page } from "@playwright/test";
 import { couponMessages as m } from "../../common/coupons/coupon-messages.ts";
 import { messages } from "../../common/shared/messages.ts";
 import { createCategory, createProduct } from "../support/factories.ts";
@@ -22,7 +22,10 @@ const summary = (page: Page) => page.getByRole("region", { name: "Order summary"
 const couponForm = (page: Page) => page.getByRole("form", { name: m.codeLabel });
 
 /** On /admin/coupons: fills the new coupon form and waits for its notice. */
-async function createCoupon(page: Page, fields: { code: string; kind: "Percent" | "Amount (Rs.)"; value: string; minimum?: string; endsAt?: string; startsAt?: string; once?: boolean; category?: string }) {
+async function createCoupon(
+  page: Page,
+  fields: { code: string; kind: "Percent" | "Amount (Rs.)"; value: string; minimum?: string; endsAt?: string; startsAt?: string; once?: boolean; category?: string; maxUses?: string },
+) {
   const form = page.getByRole("form", { name: "New coupon" });
   await hydrated(form.getByRole("button", { name: "Create coupon" }));
   await form.getByLabel("Code").fill(fields.code);
@@ -31,6 +34,7 @@ async function createCoupon(page: Page, fields: { code: string; kind: "Percent" 
   if (fields.minimum) await form.getByLabel("Minimum subtotal (Rs., optional)").fill(fields.minimum);
   if (fields.startsAt) await form.getByLabel("Starts (optional)").fill(fields.startsAt);
   if (fields.endsAt) await form.getByLabel("Ends (optional)").fill(fields.endsAt);
+  if (fields.maxUses) await form.getByLabel("Total uses (optional)").fill(fields.maxUses);
   if (fields.once) await form.getByRole("checkbox", { name: "Once per customer" }).check();
   if (fields.category) await form.getByRole("checkbox", { name: fields.category, exact: true }).check();
   await form.getByRole("button", { name: "Create coupon" }).click();
@@ -46,6 +50,8 @@ async function applyCode(page: Page, code: string) {
 }
 
 test("coupons: the owner makes codes, a shopper is told each refusal, and a category code discounts its lines only, at checkout, on the order and in its mail", async ({ page, shopDb, consoleErrors }) => {
+  // Five codes made through the page and a whole checkout: more than the default budget on a busy two-core machine.
+  test.setTimeout(90_000);
   const ferns = await createCategory(shopDb.db, { name: unique("Ferns ") });
   const empty = await createCategory(shopDb.db, { name: unique("Empty ") });
   const fern = await createProduct(shopDb.db, { name: unique("Coupon Fern "), price_paise: 40_000, stock: 5, category_id: ferns.id });
@@ -114,6 +120,85 @@ test("coupons: the owner makes codes, a shopper is told each refusal, and a cate
   await expect(couponForm(page).getByRole("alert")).toHaveText(m.alreadyUsed);
   // The refusals answered 400 and 409 to the page's form, on purpose: the browser logged them.
   allowStatusLogs(consoleErrors, 400, 409);
+});
+
+/** A new verified shopper signed in, in a browser context of their own (a session written into the server's database). */
+async function shopperPage(browser: Browser, shopDb: Database, name: string): Promise<Page> {
+  const shopper = await createShopper(shopDb.db, shopDb.dialect, { name, email: `coupons.${randomUUID().slice(0, 8)}@example.com` });
+  const secret = readFileSync(path.join(process.env.E2E_DATA_DIR!, "auth-secret"), "utf8").trim();
+  const [cookie] = await insertSessions(shopDb.db, [shopper.id], secret);
+  const [cookieName, value] = cookie!.split(/=(.*)/s);
+  const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;
+  const context = await browser.newContext({ baseURL });
+  await context.addCookies([{ name: cookieName!, value: value!, url: baseURL }]);
+  return context.newPage();
+}
+
+test("coupons: a code with one use left is used by one order, and the next shopper applying it is told it is used up", async ({ page, browser, shopDb }) => {
+  // Three browser contexts and a whole checkout: more than the default budget on a busy two-core machine.
+  test.setTimeout(90_000);
+  const plant = await createProduct(shopDb.db, { name: unique("Last Use Calathea "), price_paise: 50_000, stock: 10 });
+  const code = unique("ONLYONE");
+  await logIn(page, ADMIN);
+  await page.goto("/admin/coupons");
+  await createCoupon(page, { code, kind: "Amount (Rs.)", value: "50", maxUses: "1" });
+  await expect(page.getByRole("row", { name: code }).getByTestId("coupon-uses")).toHaveText("0 of 1");
+
+  const first = await shopperPage(browser, shopDb, "Meera First");
+  await addToCart(first, plant.id, 1);
+  await first.goto("/cart");
+  await applyCode(first, code);
+  await expect(summary(first).getByTestId("order-discount")).toHaveText("−Rs. 50.00");
+  await summary(first).getByRole("link", { name: messages.cart.checkOut }).click();
+  await fillShipping(first);
+  await first.getByRole("button", { name: messages.checkout.placeOrder }).click();
+  await expect(first).toHaveURL(/\/orders\/[\w-]+$/);
+  await expect(summary(first).getByTestId("order-discount")).toHaveText("−Rs. 50.00");
+  await first.context().close();
+
+  const second = await shopperPage(browser, shopDb, "Ravi Second");
+  await addToCart(second, plant.id, 1);
+  await second.goto("/cart");
+  await applyCode(second, code);
+  await expect(couponForm(second).getByRole("alert")).toHaveText(m.usedUp);
+  await expect(summary(second).getByTestId("order-discount")).toHaveCount(0);
+  await second.context().close();
+
+  await page.reload();
+  await expect(page.getByRole("row", { name: code }).getByTestId("coupon-uses")).toHaveText("1 of 1");
+});
+
+test("coupons: the owner edits a code's percentage, and a cart that has it applied shows the new discount", async ({ page, browser, shopDb }) => {
+  test.setTimeout(90_000);
+  const plant = await createProduct(shopDb.db, { name: unique("Edited Code Ficus "), price_paise: 60_000, stock: 10 });
+  const code = unique("GROW");
+  await logIn(page, ADMIN);
+  await page.goto("/admin/coupons");
+  await createCoupon(page, { code, kind: "Percent", value: "10" });
+
+  const shopper = await shopperPage(browser, shopDb, "Kavya Edit");
+  await addToCart(shopper, plant.id, 1);
+  await shopper.goto("/cart");
+  await applyCode(shopper, code);
+  await expect(summary(shopper).getByTestId("order-discount")).toHaveText("−Rs. 60.00");
+  await expect(summary(shopper).getByTestId("order-total")).toHaveText("Rs. 560.00");
+
+  // The owner opens the code's edit form from its row, finds its terms filled in, and changes the percentage.
+  await page.getByRole("row", { name: code }).getByRole("link", { name: `Edit ${code}` }).click();
+  const form = page.getByRole("form", { name: `Edit coupon ${code}` });
+  await expect(form.getByLabel("Code")).toHaveValue(code);
+  await expect(form.getByLabel("Percent or amount")).toHaveValue("10");
+  await expect(form.getByRole("radio", { name: "Percent", exact: true })).toBeChecked();
+  await hydrated(form.getByRole("button", { name: "Save coupon" }));
+  await form.getByLabel("Percent or amount").fill("25");
+  await form.getByRole("button", { name: "Save coupon" }).click();
+  await expect(page.getByRole("status").filter({ hasText: m.updated(code) })).toBeVisible();
+  await expect(page.getByRole("row", { name: code })).toContainText("25% off");
+
+  await shopper.reload();
+  await expect(summary(shopper).getByTestId("order-discount")).toHaveText("−Rs. 150.00");
+  await expect(summary(shopper).getByTestId("order-total")).toHaveText("Rs. 470.00");
+  await shopper.context().close();
 });
 
 test.describe("free shipping above a threshold", () => {

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
-import { couponListSchema, couponSchema, createCouponSchema, setCouponPausedSchema } from "#common/coupons/coupon-schemas.ts";
+import { couponListQuerySchema, couponListSchema, couponSchema, createCouponSchema, setCouponPausedSchema, updateCouponSchema } from "#common/coupons/coupon-schemas.ts";
 import type { PlatformEnv } from "../../platform/http/http-env.ts";
-import { describeRoute, idParameter, json, jsonBody, problems } from "../../platform/http/api-docs.ts";
+import { describeRoute, idParameter, json, jsonBody, parameters, problems } from "../../platform/http/api-docs.ts";
 import { currentUser } from "../../platform/http/request-context.ts";
 import { readJson } from "../../platform/http/read-json.ts";
 import type { CouponsService } from "./coupons.ts";
@@ -11,8 +11,12 @@ export function adminCouponsApi(coupons: CouponsService) {
   return new Hono<PlatformEnv>()
     .get(
       "/",
-      describeRoute({ summary: "Every discount code, newest first, with its uses counted (admins)", responses: { 200: json(couponListSchema, "The codes"), ...problems(401, 403) } }),
-      async (c) => c.json({ coupons: await coupons.listCoupons(await currentUser(c)) }),
+      describeRoute({
+        summary: "Discount codes, newest first, a page of 50 with its uses counted; `after` / `before` take the page's cursors (admins)",
+        parameters: parameters(couponListQuerySchema, "query"),
+        responses: { 200: json(couponListSchema, "One page of codes"), ...problems(400, 401, 403) },
+      }),
+      async (c) => c.json(await coupons.listCoupons(await currentUser(c), c.req.query())),
     )
     .post(
       "/",
@@ -37,6 +41,20 @@ export function adminCouponsApi(coupons: CouponsService) {
       async (c) => {
         const user = await currentUser(c);
         return c.json(await coupons.setCouponPaused(user, c.req.param("couponId"), await readJson(c)));
+      },
+    )
+    .patch(
+      "/:couponId/terms",
+      describeRoute({
+        summary:
+          "Change a discount code's terms (admins): the fields of making one, validated the same way; fields left out keep their value. Total uses cannot go below the uses counted; placed orders keep their discount",
+        parameters: [idParameter("couponId")],
+        requestBody: jsonBody(updateCouponSchema),
+        responses: { 200: json(couponSchema, "The code as changed"), ...problems(400, 401, 403, 404, 409) },
+      }),
+      async (c) => {
+        const user = await currentUser(c);
+        return c.json(await coupons.updateCoupon(user, c.req.param("couponId"), await readJson(c)));
       },
     )
     .delete(

@@ -35,10 +35,10 @@ describe("the owner's codes", () => {
     expect(made).toMatchObject({ code: "SUMMER10", kind: "percent", amount: 10, maxUses: 5, oncePerCustomer: true, paused: false, usedCount: 0, categories: [] });
     await expect(makeCoupon({ code: "Summer10" })).rejects.toMatchObject({ status: 409, message: m.codeTaken });
     expect((await app.services.coupons.setCouponPaused(owner, made.id, { paused: true })).paused).toBe(true);
-    expect((await app.services.coupons.listCoupons(owner)).map((c) => [c.code, c.paused])).toEqual([["SUMMER10", true]]);
+    expect((await app.services.coupons.listCoupons(owner)).coupons.map((c) => [c.code, c.paused])).toEqual([["SUMMER10", true]]);
     expect((await app.services.coupons.setCouponPaused(owner, made.id, { paused: "false" })).paused).toBe(false);
     await app.services.coupons.deleteCoupon(owner, made.id);
-    expect(await app.services.coupons.listCoupons(owner)).toEqual([]);
+    expect((await app.services.coupons.listCoupons(owner)).coupons).toEqual([]);
     await expect(app.services.coupons.deleteCoupon(owner, made.id)).rejects.toMatchObject({ status: 404, message: m.notFound });
   });
 
@@ -51,8 +51,10 @@ describe("the owner's codes", () => {
       await expect(app.services.coupons.createCoupon(viewer, { code: "MINE", kind: "amount", value: "100" })).rejects.toMatchObject({ status });
       await expect(app.services.coupons.setCouponPaused(viewer, made.id, { paused: true })).rejects.toMatchObject({ status });
       await expect(app.services.coupons.deleteCoupon(viewer, made.id)).rejects.toMatchObject({ status });
+      await expect(app.services.coupons.updateCoupon(viewer, made.id, { value: "50" })).rejects.toMatchObject({ status });
+      await expect(app.services.coupons.getCouponForEditing(viewer, made.id)).rejects.toMatchObject({ status });
     }
-    expect(await app.services.coupons.listCoupons(owner)).toHaveLength(1);
+    expect((await app.services.coupons.listCoupons(owner)).coupons).toHaveLength(1);
   });
 
   it("says what is wrong with each field of a code that cannot be made", async () => {
@@ -66,12 +68,152 @@ describe("the owner's codes", () => {
     expect(await fieldErrorOf({ code: "DATES", startsAt: "2030-01-02T10:00", endsAt: "2030-01-01T10:00" })).toMatchObject({ endsAt: m.endsBeforeStart });
     expect(await fieldErrorOf({ code: "WHEN", startsAt: "tomorrow" })).toMatchObject({ startsAt: m.dateInvalid });
     expect(await fieldErrorOf({ code: "CATS", categoryIds: ["no-such-category"] })).toMatchObject({ categoryIds: m.categoryUnknown });
-    expect(await app.services.coupons.listCoupons(owner)).toEqual([]);
+    expect((await app.services.coupons.listCoupons(owner)).coupons).toEqual([]);
   });
 
   it("places a start and an end typed in the shop's time zone (Asia/Kolkata, UTC+5:30)", async () => {
     const made = await makeCoupon({ code: "DIWALI", startsAt: "2030-10-01T09:00", endsAt: "2030-10-31T23:59" });
     expect([made.startsAt, made.endsAt]).toEqual(["2030-10-01T03:30:00.000Z", "2030-10-31T18:29:00.000Z"]);
+  });
+});
+
+describe("editing a code", () => {
+  const edit = (id: string, fields: Record<string, unknown>) => app.services.coupons.updateCoupon(owner, id, fields);
+
+  it("changes every term as the creation reads them, replaces its categories, and keeps the fields an edit leaves out", async () => {
+    const [ferns, palms, cacti] = [await createCategory(app.database.db), await createCategory(app.database.db), await createCategory(app.database.db)];
+    const made = await makeCoupon({ code: "SPRING", value: "10", maxUses: "5", oncePerCustomer: "on", categoryIds: [ferns.id, palms.id] });
+    const edited = await edit(made.id, { code: "spring-2", kind: "amount", value: "99.50", minSubtotal: "1,000", startsAt: "2030-10-01T09:00", endsAt: "2030-10-31T23:59", maxUses: "", oncePerCustomer: "false", categoryIds: [cacti.id] });
+    expect(edited).toMatchObject({ id: made.id, code: "SPRING-2", kind: "amount", amount: 9950, minSubtotalPaise: 100_000, startsAt: "2030-10-01T03:30:00.000Z", endsAt: "2030-10-31T18:29:00.000Z", maxUses: null, oncePerCustomer: false });
+    expect(edited.categories).toEqual([{ id: cacti.id, name: cacti.name }]);
+    const links = await app.database.db.selectFrom("coupon_categories").select("category_id").where("coupon_id", "=", made.id).execute();
+    expect(links.map((l) => l.category_id)).toEqual([cacti.id]);
+    // Only the percentage given: the rest as stored; the edit form shows the stored terms on the shop's clock.
+    const again = await edit(made.id, { kind: "percent", value: 30 });
+    expect(again).toMatchObject({ code: "SPRING-2", kind: "percent", amount: 30, minSubtotalPaise: 100_000, startsAt: "2030-10-01T03:30:00.000Z", categories: [{ id: cacti.id }] });
+    expect((await app.services.coupons.getCouponForEditing(owner, made.id)).form).toEqual({ code: "SPRING-2", kind: "percent", value: "30", minSubtotal: "1000", startsAt: "2030-10-01T09:00", endsAt: "2030-10-31T23:59", maxUses: "", oncePerCustomer: false, categoryIds: [cacti.id] });
+  });
+
+  it("says what is wrong with each field as the creation does, refuses another code's text whatever its case, and an unknown code is 404", async () => {
+    const made = await makeCoupon({ code: "EDITME" });
+    await makeCoupon({ code: "TAKEN" });
+    const fieldErrorOf = (input: Record<string, unknown>) => edit(made.id, input).then(() => ({}), (error: { fieldErrors?: Record<string, string> }) => error.fieldErrors ?? {});
+    expect(await fieldErrorOf({ code: "a b" })).toEqual({ code: m.codeInvalid });
+    expect(await fieldErrorOf({ value: "101" })).toEqual({ value: m.percentInvalid });
+    expect(await fieldErrorOf({ kind: "amount", value: "0" })).toEqual({ value: m.amountInvalid });
+    expect(await fieldErrorOf({ minSubtotal: "lots" })).toEqual({ minSubtotal: m.minimumInvalid });
+    expect(await fieldErrorOf({ maxUses: "0" })).toEqual({ maxUses: m.maxUsesInvalid });
+    expect(await fieldErrorOf({ startsAt: "2030-01-02T10:00", endsAt: "2030-01-01T10:00" })).toEqual({ endsAt: m.endsBeforeStart });
+    expect(await fieldErrorOf({ categoryIds: ["no-such-category"] })).toEqual({ categoryIds: m.categoryUnknown });
+    await expect(edit(made.id, { code: "taken" })).rejects.toMatchObject({ status: 409, message: m.codeTaken, fieldErrors: { code: m.codeTaken } });
+    // Its own code in another case is still its own.
+    expect((await edit(made.id, { code: "editme" })).code).toBe("EDITME");
+    await expect(edit("no-such-coupon", { value: "5" })).rejects.toMatchObject({ status: 404, message: m.notFound });
+    await expect(app.services.coupons.updateCoupon(owner, made.id, "value=5")).rejects.toMatchObject({ status: 400 });
+    expect((await app.services.coupons.getCouponForEditing(owner, made.id)).coupon).toMatchObject({ code: "EDITME", amount: 10, kind: "percent" });
+  });
+
+  it("refuses total uses below the uses counted, saying how many are used, and accepts exactly that many", async () => {
+    const made = await makeCoupon({ code: "USED2", maxUses: "5" });
+    for (let i = 0; i < 2; i++) {
+      const { user } = await shopperWithPlant();
+      await apply(user, "USED2");
+      await app.services.orders.placeOrder(user, checkoutInput());
+    }
+    await expect(edit(made.id, { maxUses: "1" })).rejects.toMatchObject({ status: 409, message: m.maxUsesBelowUsed(2), fieldErrors: { maxUses: m.maxUsesBelowUsed(2) } });
+    expect(m.maxUsesBelowUsed(2)).toBe("This code has been used 2 times already: total uses cannot be below 2.");
+    expect((await app.services.coupons.getCouponForEditing(owner, made.id)).coupon.maxUses).toBe(5);
+    expect(await edit(made.id, { maxUses: "2" })).toMatchObject({ maxUses: 2, usedCount: 2 });
+    const { user } = await shopperWithPlant();
+    expect(await refusalOf(apply(user, "USED2"))).toBe(m.usedUp);
+  });
+
+  it("never lets total uses fall below the uses counted while checkouts race the edit: 12 shoppers at once for 10 uses, the owner lowering it to 4 meanwhile", async () => {
+    const made = await makeCoupon({ code: "RACEEDIT", value: "20", maxUses: "10" });
+    const plant = await createProduct(app.database.db, { price_paise: 50_000, stock: 1000 });
+    const shoppers: SessionUser[] = [];
+    for (let i = 0; i < 12; i++) {
+      const user = await shopper();
+      await app.services.cart.addToCart(user, { productId: plant.id });
+      await apply(user, "RACEEDIT");
+      shoppers.push(user);
+    }
+    const [editing, ...checkouts] = await Promise.allSettled([edit(made.id, { maxUses: "4" }), ...shoppers.map((user) => app.services.orders.placeOrder(user, checkoutInput()))]);
+    // Every refusal is one of the two a person is shown, never an error of the database's check.
+    for (const r of checkouts) if (r.status === "rejected") expect(r.reason).toMatchObject({ status: 409, message: m.usedUp });
+    const { coupon } = await app.services.coupons.getCouponForEditing(owner, made.id);
+    const placed = checkouts.filter((r) => r.status === "fulfilled").length;
+    expect(coupon.usedCount).toBe(placed);
+    // Whichever came first, the limit in force was kept: 4 uses when the edit won, 10 when enough uses were counted first.
+    if (editing.status === "fulfilled") {
+      expect([coupon.maxUses, placed]).toEqual([4, 4]);
+    } else {
+      const refusal = editing.reason as { status: number; message: string };
+      const used = Number(/used (\d+) times/.exec(refusal.message)?.[1]);
+      expect(used).toBeGreaterThan(4);
+      expect(refusal).toMatchObject({ status: 409, message: m.maxUsesBelowUsed(used) });
+      expect([coupon.maxUses, placed]).toEqual([10, 10]);
+    }
+  }, 120_000);
+
+  it("changes the discount of a cart holding the code at its next read, and never an order already placed", async () => {
+    const made = await makeCoupon({ code: "GROWING", value: "10" });
+    const { user: ordered } = await shopperWithPlant(100_000);
+    await apply(ordered, "GROWING");
+    const order = await app.services.orders.placeOrder(ordered, checkoutInput());
+    const { user: waiting } = await shopperWithPlant(100_000);
+    await apply(waiting, "GROWING");
+    expect((await app.services.cart.getCart(waiting)).discountPaise).toBe(10_000);
+
+    await edit(made.id, { value: "25" });
+    expect(await app.services.cart.getCart(waiting)).toMatchObject({ discountPaise: 25_000, totalPaise: 77_000, coupon: { code: "GROWING", problem: null } });
+    expect(await app.services.orders.getOrder(ordered, order.id)).toMatchObject({ couponCode: "GROWING", discountPaise: 10_000, totalPaise: 92_000 });
+    // Renamed: the cart shows the new text, the order keeps the one it was placed with.
+    await edit(made.id, { code: "GROWN" });
+    expect((await app.services.cart.getCart(waiting)).coupon).toMatchObject({ code: "GROWN" });
+    expect((await app.services.orders.getOrder(ordered, order.id)).couponCode).toBe("GROWING");
+  });
+});
+
+describe("the owner's list", () => {
+  /** Every page from the first, following nextCursor. */
+  async function allPages() {
+    const pages = [await app.services.coupons.listCoupons(owner)];
+    while (pages.at(-1)!.nextCursor) pages.push(await app.services.coupons.listCoupons(owner, { after: pages.at(-1)!.nextCursor }));
+    return pages;
+  }
+
+  it("is paged newest first, 50 a page, Next and Previous by cursor, with no code shown twice or missed at the page boundaries", async () => {
+    for (let i = 0; i < 100; i++) await makeCoupon({ code: `PAGED${String(i).padStart(3, "0")}` });
+    const newestFirst = (await app.database.db.selectFrom("coupons").select("code").orderBy("created_at", "desc").orderBy("id", "desc").execute()).map((r) => r.code);
+
+    // Exactly two pages: the second says there is none after it.
+    let pages = await allPages();
+    expect(pages.map((p) => p.coupons.length)).toEqual([50, 50]);
+    expect(pages.map((p) => [p.previousCursor === null, p.nextCursor === null])).toEqual([[true, false], [false, true]]);
+    expect(pages.flatMap((p) => p.coupons.map((c) => c.code))).toEqual(newestFirst);
+
+    // One more: three pages, the newest first on page one, the oldest alone on page three.
+    await makeCoupon({ code: "NEWEST" });
+    pages = await allPages();
+    expect(pages.map((p) => p.coupons.length)).toEqual([50, 50, 1]);
+    expect(pages[0]!.coupons[0]!.code).toBe("NEWEST");
+    expect(pages[2]!.coupons.map((c) => c.code)).toEqual([newestFirst.at(-1)]);
+    // Previous from the last page is the middle page again, and from there the first.
+    const middle = await app.services.coupons.listCoupons(owner, { before: pages[2]!.previousCursor });
+    expect(middle.coupons.map((c) => c.code)).toEqual(pages[1]!.coupons.map((c) => c.code));
+    const first = await app.services.coupons.listCoupons(owner, { before: middle.previousCursor });
+    expect(first.coupons.map((c) => c.code)).toEqual(pages[0]!.coupons.map((c) => c.code));
+    expect(first.previousCursor).toBeNull();
+    expect(first.nextCursor).not.toBeNull();
+  }, 60_000);
+
+  it("answers a made-up cursor with 400 and its message, and reads an empty one as the first page", async () => {
+    await makeCoupon({ code: "ONLYONE" });
+    expect((await app.services.coupons.listCoupons(owner, { after: "", before: "" })).coupons.map((c) => c.code)).toEqual(["ONLYONE"]);
+    for (const after of ["not-a-cursor", Buffer.from(JSON.stringify(["2030-02-30T00:00:00.000Z", "x"])).toString("base64url"), "a b"]) {
+      await expect(app.services.coupons.listCoupons(owner, { after })).rejects.toMatchObject({ status: 400, message: m.cursorInvalid });
+    }
   });
 });
 
@@ -204,7 +346,7 @@ describe("checking out with a code", () => {
     const order = await app.services.orders.placeOrder(user, { ...checkoutInput(), cartFingerprint: shown.fingerprint });
     expect(order).toMatchObject({ subtotalPaise: 200_000, discountPaise: 15_050, couponCode: "WELCOME", shippingPaise: 2000, totalPaise: 200_000 - 15_050 + 2000 });
     expect(await app.services.orders.getOrder(user, order.id)).toMatchObject({ discountPaise: 15_050, couponCode: "WELCOME", totalPaise: shown.totalPaise });
-    expect((await app.services.coupons.listCoupons(owner)).find((c) => c.id === made.id)?.usedCount).toBe(1);
+    expect((await app.services.coupons.listCoupons(owner)).coupons.find((c) => c.id === made.id)?.usedCount).toBe(1);
     await app.services.cart.addToCart(user, { productId: (await createProduct(app.database.db)).id });
     expect((await app.services.cart.getCart(user)).coupon).toBeNull();
   });
@@ -234,7 +376,7 @@ describe("checking out with a code", () => {
     for (const r of refused) expect(r.reason).toMatchObject({ status: 409, message: m.usedUp });
     const carrying = await app.database.db.selectFrom("orders").select("discount_paise").where("coupon_code", "=", "RACE10").execute();
     expect(carrying.map((o) => Number(o.discount_paise))).toEqual(Array(10).fill(10_000));
-    expect((await app.services.coupons.listCoupons(owner)).find((c) => c.id === made.id)?.usedCount).toBe(10);
+    expect((await app.services.coupons.listCoupons(owner)).coupons.find((c) => c.id === made.id)?.usedCount).toBe(10);
     // One use row per order carrying the code, none for a refused checkout (its order's writes rolled back with it).
     expect(await app.database.db.selectFrom("coupon_uses").select("order_id").where("coupon_id", "=", made.id).execute()).toHaveLength(10);
     // The refused shoppers' carts and codes are as they were.
@@ -249,7 +391,7 @@ describe("checking out with a code", () => {
     await app.services.cart.addToCart(user, { productId: plant.id });
     expect(await refusalOf(apply(user, "ONCE"))).toBe(m.usedUp);
     await app.services.orders.cancelOrder(user, order.id);
-    expect((await app.services.coupons.listCoupons(owner)).find((c) => c.id === made.id)?.usedCount).toBe(0);
+    expect((await app.services.coupons.listCoupons(owner)).coupons.find((c) => c.id === made.id)?.usedCount).toBe(0);
     await apply(user, "ONCE");
     expect(await app.services.orders.placeOrder(user, checkoutInput())).toMatchObject({ couponCode: "ONCE", discountPaise: 10_000 });
   });

@@ -1,18 +1,22 @@
 import { randomUUID } from "node:crypto";
-import { sql, type Kysely, type QueryCreator } from "kysely";
+import { sql, type Kysely, type QueryCreator, type Selectable } from "kysely";
 import { couponMessages as m } from "#common/coupons/coupon-messages.ts";
-import { applyCouponSchema, createCouponSchema, setCouponPausedSchema } from "#common/coupons/coupon-schemas.ts";
-import type { Coupon } from "#common/coupons/coupon-types.ts";
+import { applyCouponSchema, couponListQuerySchema, createCouponSchema, setCouponPausedSchema, updateCouponSchema } from "#common/coupons/coupon-schemas.ts";
+import type { Coupon, CouponFormValues, CouponPage } from "#common/coupons/coupon-types.ts";
+import { instantToWallTime } from "#common/shared/dates.ts";
 import { idSchema } from "#common/shared/fields.ts";
+import { paiseToRupeesInput } from "#common/shared/money.ts";
+import { isServerInstant } from "#common/shared/timestamps.ts";
 import type { Database } from "../../platform/db/client.ts";
 import type { DB } from "../../platform/db/schema.ts";
 import type { SelectQuery } from "../../platform/db/insert-values-when.ts";
 import { inWriteTransaction, isUniqueViolation } from "../../platform/db/write-transaction.ts";
-import { toFlag } from "../../platform/db/values.ts";
+import { toFlag, toIsoString } from "../../platform/db/values.ts";
 import { ConflictError, InvalidInputError, NotFoundError, parseInput, UnauthorizedError } from "../../platform/errors.ts";
 import type { RateLimiter, RateRule } from "../../platform/rate-limit/rate-limit.ts";
 import { requireAdmin, type SessionUser } from "../../platform/session-user.ts";
 import { categoryNames } from "../catalog/index.ts";
+import type { CouponTable } from "./coupons-tables.ts";
 import { appliedCouponToJudge, couponTerms, flag, judgeCoupon, readCouponToJudge, toCouponToJudge, type CouponToJudgeRow, type Judgement, type LineToDiscount } from "./coupon-rules.ts";
 
 /**
@@ -21,24 +25,38 @@ import { appliedCouponToJudge, couponTerms, flag, judgeCoupon, readCouponToJudge
  */
 export const couponGuessRule: RateRule = { name: "coupon-guess", limit: 40, windowMs: 60 * 60_000, message: m.tooManyGuesses };
 
-/** The most codes the owner's list shows: a shop keeps tens, not thousands (the list is newest first). */
-export const COUPON_LIST_MAX = 500;
+/** Codes on one page of the owner's list (newest first, paged by key, so a page costs the same however many exist). */
+export const COUPON_PAGE_SIZE = 50;
+
+type CouponRow = Selectable<CouponTable>;
+
+/** Where a page of the list ended: a code's created_at and id (the list's key, indexed as coupons_created). */
+function encodeCouponCursor(row: { created_at: string | Date; id: string }): string {
+  return Buffer.from(JSON.stringify([toIsoString(row.created_at), row.id])).toString("base64url");
+}
+
+/** A cursor this service handed out, or a 400: a made-up one never reaches the database as anything else. */
+function decodeCouponCursor(cursor: string, field: "after" | "before"): { createdAt: string; id: string } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+  } catch {
+    parsed = null;
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 2 || typeof parsed[0] !== "string" || typeof parsed[1] !== "string" || !isServerInstant(parsed[0]) || !idSchema.safeParse(parsed[1]).success) {
+    throw new InvalidInputError(m.cursorInvalid, { [field]: m.cursorInvalid });
+  }
+  return { createdAt: parsed[0], id: parsed[1] };
+}
 
 export type CouponsService = ReturnType<typeof createCouponsService>;
 
-/** The owner's discount codes (docs/decisions/046): made, listed, paused and deleted by admins only. */
+/** The owner's discount codes (docs/decisions/046): made, listed, edited, paused and deleted by admins only. */
 export function createCouponsService(database: Pick<Database, "db" | "dialect">, { timeZone }: { timeZone: string }) {
   const { db, dialect } = database;
 
-  async function loadCoupons(where?: { id: string }): Promise<Coupon[]> {
-    const rows = await db
-      .selectFrom("coupons")
-      .selectAll()
-      .$if(where !== undefined, (q) => q.where("id", "=", where!.id))
-      .orderBy("created_at", "desc")
-      .orderBy("id", "desc")
-      .limit(COUPON_LIST_MAX)
-      .execute();
+  /** The rows' categories (one read for the page) and their names, as the owner's list and the API show a code. */
+  async function withCategories(rows: CouponRow[]): Promise<Coupon[]> {
     if (!rows.length) return [];
     const links = await db.selectFrom("coupon_categories").select(["coupon_id", "category_id"]).where("coupon_id", "in", rows.map((r) => r.id)).execute();
     const names = new Map((await categoryNames(db, [...new Set(links.map((l) => l.category_id))])).map((c) => [c.id, c]));
@@ -51,15 +69,84 @@ export function createCouponsService(database: Pick<Database, "db" | "dialect">,
 
   async function oneCoupon(couponId: unknown): Promise<Coupon> {
     const id = idSchema.safeParse(couponId);
-    const [coupon] = id.success ? await loadCoupons({ id: id.data }) : [];
+    const rows = id.success ? await db.selectFrom("coupons").selectAll().where("id", "=", id.data).execute() : [];
+    const [coupon] = await withCategories(rows);
     if (!coupon) throw new NotFoundError(m.notFound);
     return coupon;
   }
 
+  /** Rows strictly older (or newer) than `key` in the list's order, nearest first; at most `limit`. */
+  function beyond(key: { createdAt: string; id: string } | undefined, direction: "older" | "newer", limit: number) {
+    const op = direction === "older" ? "<" : ">";
+    const order = direction === "older" ? "desc" : "asc";
+    return db
+      .selectFrom("coupons")
+      .selectAll()
+      // The bare range on created_at first, so both databases seek into the index instead of filtering from its end.
+      .$if(key !== undefined, (q) =>
+        q
+          .where("created_at", op === "<" ? "<=" : ">=", key!.createdAt)
+          .where((eb) => eb.or([eb("created_at", op, key!.createdAt), eb("id", op, key!.id)])),
+      )
+      .orderBy("created_at", order)
+      .orderBy("id", order)
+      .limit(limit)
+      .execute();
+  }
+
+  /** A code's terms as its edit form shows them (times on the shop's clock, rupees as typed). */
+  function formValues(coupon: Coupon): CouponFormValues {
+    return {
+      code: coupon.code,
+      kind: coupon.kind,
+      value: coupon.kind === "percent" ? String(coupon.amount) : paiseToRupeesInput(coupon.amount),
+      minSubtotal: coupon.minSubtotalPaise === null ? "" : paiseToRupeesInput(coupon.minSubtotalPaise),
+      startsAt: coupon.startsAt ? instantToWallTime(coupon.startsAt, timeZone) : "",
+      endsAt: coupon.endsAt ? instantToWallTime(coupon.endsAt, timeZone) : "",
+      maxUses: coupon.maxUses === null ? "" : String(coupon.maxUses),
+      oncePerCustomer: coupon.oncePerCustomer,
+      categoryIds: coupon.categories.map((c) => c.id),
+    };
+  }
+
   return {
-    async listCoupons(viewer: SessionUser | null): Promise<Coupon[]> {
+    /**
+     * One page of codes, newest first, from the start, `after` a page (older) or `before` one (newer). Two indexed
+     * reads of at most a page and one row, whatever the number of codes.
+     */
+    async listCoupons(viewer: SessionUser | null, input: unknown = {}): Promise<CouponPage> {
       requireAdmin(viewer);
-      return loadCoupons();
+      const query = parseInput(couponListQuerySchema, input);
+      const after = query.after ? decodeCouponCursor(query.after, "after") : undefined;
+      const before = !after && query.before ? decodeCouponCursor(query.before, "before") : undefined;
+      let rows: CouponRow[];
+      let more: boolean;
+      if (before) {
+        const newer = await beyond(before, "newer", COUPON_PAGE_SIZE + 1);
+        more = newer.length > COUPON_PAGE_SIZE;
+        rows = newer.slice(0, COUPON_PAGE_SIZE).reverse();
+      } else {
+        const older = await beyond(after, "older", COUPON_PAGE_SIZE + 1);
+        more = older.length > COUPON_PAGE_SIZE;
+        rows = older.slice(0, COUPON_PAGE_SIZE);
+      }
+      const first = rows[0];
+      const last = rows.at(-1);
+      // The other direction: is there a row past the page's other end? One row read.
+      const hasNewer = before ? more : first !== undefined && after !== undefined && (await beyond({ createdAt: toIsoString(first.created_at), id: first.id }, "newer", 1)).length > 0;
+      const hasOlder = before ? last !== undefined && (await beyond({ createdAt: toIsoString(last.created_at), id: last.id }, "older", 1)).length > 0 : more;
+      return {
+        coupons: await withCategories(rows),
+        nextCursor: hasOlder && last ? encodeCouponCursor(last) : null,
+        previousCursor: hasNewer && first ? encodeCouponCursor(first) : null,
+      };
+    },
+
+    /** One code and its terms as the edit form shows them. */
+    async getCouponForEditing(viewer: SessionUser | null, couponId: unknown): Promise<{ coupon: Coupon; form: CouponFormValues }> {
+      requireAdmin(viewer);
+      const coupon = await oneCoupon(couponId);
+      return { coupon, form: formValues(coupon) };
     },
 
     async createCoupon(viewer: SessionUser | null, input: unknown): Promise<Coupon> {
@@ -95,6 +182,55 @@ export function createCouponsService(database: Pick<Database, "db" | "dialect">,
         throw error;
       }
       return oneCoupon(id);
+    },
+
+    /**
+     * Changes a code's terms, validated as when it was made; fields the input leaves out keep their stored value.
+     * The code and its categories are written in one write transaction. Carts holding the code judge it afresh at
+     * their next read; placed orders keep their copy of the code and their discount. Total uses never go below the
+     * uses counted: the update is conditional on the count it reads, so a checkout counting a use meanwhile cannot
+     * slip under it.
+     */
+    async updateCoupon(viewer: SessionUser | null, couponId: unknown, input: unknown): Promise<Coupon> {
+      requireAdmin(viewer);
+      const coupon = await oneCoupon(couponId);
+      // Anything but an object is parsed as sent, so it is refused with the schema's messages.
+      const terms = input !== null && typeof input === "object" && !Array.isArray(input) ? { ...formValues(coupon), ...input } : input;
+      const details = parseInput(updateCouponSchema, terms);
+      const known = await categoryNames(db, details.categoryIds);
+      if (known.length !== details.categoryIds.length) throw new InvalidInputError(m.categoryUnknown, { categoryIds: m.categoryUnknown });
+      try {
+        await inWriteTransaction(database, async (trx) => {
+          const updated = await trx
+            .updateTable("coupons")
+            .set({
+              code: details.code,
+              kind: details.kind,
+              amount: details.amount,
+              min_subtotal_paise: details.minSubtotal ?? null,
+              starts_at: details.startsAt ? zonedToInstant(details.startsAt, timeZone) : null,
+              ends_at: details.endsAt ? zonedToInstant(details.endsAt, timeZone) : null,
+              max_uses: details.maxUses ?? null,
+              once_per_customer: toFlag(dialect, details.oncePerCustomer),
+            })
+            .where("id", "=", coupon.id)
+            .$if(details.maxUses !== undefined, (q) => q.where("used_count", "<=", details.maxUses!))
+            .returning("id")
+            .executeTakeFirst();
+          if (!updated) {
+            const row = await trx.selectFrom("coupons").select("used_count").where("id", "=", coupon.id).executeTakeFirst();
+            if (!row) throw new NotFoundError(m.notFound);
+            const used = Number(row.used_count);
+            throw new ConflictError(m.maxUsesBelowUsed(used), { maxUses: m.maxUsesBelowUsed(used) });
+          }
+          await trx.deleteFrom("coupon_categories").where("coupon_id", "=", coupon.id).execute();
+          if (details.categoryIds.length) await trx.insertInto("coupon_categories").values(details.categoryIds.map((category_id) => ({ coupon_id: coupon.id, category_id }))).execute();
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new ConflictError(m.codeTaken, { code: m.codeTaken });
+        throw error;
+      }
+      return oneCoupon(coupon.id);
     },
 
     async setCouponPaused(viewer: SessionUser | null, couponId: unknown, input: unknown): Promise<Coupon> {

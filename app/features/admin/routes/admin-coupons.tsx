@@ -1,12 +1,12 @@
-import { Form, useNavigation } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import { couponMessages as m } from "#common/coupons/coupon-messages.ts";
-import type { Coupon } from "#common/coupons/coupon-types.ts";
+import type { Coupon, CouponFormValues } from "#common/coupons/coupon-types.ts";
 import { formatPriceExact } from "#common/shared/money.ts";
 import { AdminNav } from "../components/admin-nav.tsx";
 import { FormField } from "../../../shared/ui/form-field.tsx";
 import { FormMessage } from "../../../shared/ui/form-message.tsx";
 import { ShopTime } from "../../../shared/ui/shop-time.tsx";
-import { actionResult, formLevelMessage, loadOrRefuse } from "../../../shared/lib/service-errors.ts";
+import { actionResult, formLevelMessage, loadOr404, loadOrRefuse } from "../../../shared/lib/service-errors.ts";
 import { readForm } from "../../../shared/lib/forms.ts";
 import { requireAdmin } from "../../../shared/lib/session.ts";
 import { privatePageMeta } from "../../../shared/lib/seo.ts";
@@ -14,15 +14,42 @@ import type { Route } from "./+types/admin-coupons";
 
 export const meta: Route.MetaFunction = ({ matches }) => privatePageMeta(matches, "Coupons (admin)");
 
-export async function loader({ context, request }: Route.LoaderArgs) {
-  const admin = requireAdmin(context, request);
-  const coupons = await loadOrRefuse(() => context.services.coupons.listCoupons(admin));
-  // The categories a code may be limited to: the shop keeps a few (the first page of the list).
-  const categories = await loadOrRefuse(() => context.services.catalog.listCategories());
-  return { coupons, categories: categories.items.map((c) => ({ id: c.id, name: c.name })) };
+/**
+ * The most categories the form offers as checkboxes: a nursery keeps tens, and a page of them stays readable up to a
+ * few hundred (docs/decisions/046, "The category choice").
+ */
+const CATEGORY_CHOICES_MAX = 500;
+const CATEGORY_PAGE = 50;
+
+/** Every category up to the cap, read a page at a time through the catalogue's public list, sorted by name. */
+async function categoryChoices(catalog: Route.LoaderArgs["context"]["services"]["catalog"]) {
+  const found: { id: string; name: string }[] = [];
+  let after: string | undefined;
+  let more = true;
+  while (more && found.length < CATEGORY_CHOICES_MAX) {
+    const page = await catalog.listCategories({ limit: CATEGORY_PAGE, ...(after ? { after } : {}) });
+    found.push(...page.items.map((c) => ({ id: c.id, name: c.name })));
+    more = page.hasMore && page.nextCursor !== null;
+    after = page.nextCursor ?? undefined;
+  }
+  return { items: found.slice(0, CATEGORY_CHOICES_MAX), more: more || found.length > CATEGORY_CHOICES_MAX };
 }
 
-/** One form per intent: make a code, pause or resume one, delete one. Every rule and the admin check are in the service. */
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const admin = requireAdmin(context, request);
+  const params = new URL(request.url).searchParams;
+  const paging = { after: params.get("after") ?? undefined, before: params.get("before") ?? undefined };
+  const page = await loadOrRefuse(() => context.services.coupons.listCoupons(admin, paging));
+  const editId = params.get("edit");
+  const editing = editId ? await loadOr404(() => context.services.coupons.getCouponForEditing(admin, editId)) : null;
+  const choices = await categoryChoices(context.services.catalog);
+  // A code being edited always offers its own categories, even past the cap.
+  const extra = (editing?.coupon.categories ?? []).filter((c) => !choices.items.some((k) => k.id === c.id));
+  const categories = [...choices.items, ...extra].sort((a, b) => a.name.localeCompare(b.name));
+  return { ...page, editing, categories, moreCategories: choices.more, paging };
+}
+
+/** One form per intent: make or edit a code, pause or resume one, delete one. Every rule and the admin check are in the service. */
 export async function action({ context, request }: Route.ActionArgs) {
   const admin = requireAdmin(context, request);
   const form = await readForm(request);
@@ -33,7 +60,13 @@ export async function action({ context, request }: Route.ActionArgs) {
     return actionResult(async () => ({ notice: (paused ? m.paused : m.resumed)((await coupons.setCouponPaused(admin, fields.id, { paused })).code) }), { intent: "change" });
   }
   if (fields.intent === "delete") return actionResult(async () => ({ notice: m.deleted((await coupons.deleteCoupon(admin, fields.id)).code) }), { intent: "change" });
-  return actionResult(async () => ({ notice: m.created((await coupons.createCoupon(admin, { ...fields, categoryIds: form.getAll("categoryIds") })).code) }), { intent: "create" });
+  const categoryIds = form.getAll("categoryIds");
+  if (fields.intent === "update") {
+    // Kept to fill the form again as typed after a refusal (a browser without JavaScript gets a new page).
+    const typed = { ...Object.fromEntries([...form].filter(([, v]) => typeof v === "string")), categoryIds: categoryIds.map(String) } as Record<string, string | string[]>;
+    return actionResult(async () => ({ notice: m.updated((await coupons.updateCoupon(admin, fields.id, { ...fields, categoryIds })).code) }), { intent: "update", typed });
+  }
+  return actionResult(async () => ({ notice: m.created((await coupons.createCoupon(admin, { ...fields, categoryIds })).code) }), { intent: "create" });
 }
 
 function describeCoupon(coupon: Coupon): string {
@@ -45,14 +78,47 @@ function describeCoupon(coupon: Coupon): string {
   return parts.join(", ");
 }
 
+/** The page's address with these query parameters changed (null removes one). */
+function linkWith(paging: { after: string | undefined; before: string | undefined }, changes: Record<string, string | null>): string {
+  const params = new URLSearchParams();
+  if (paging.after) params.set("after", paging.after);
+  if (paging.before) params.set("before", paging.before);
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === null) params.delete(key);
+    else params.set(key, value);
+  }
+  const query = params.toString();
+  return query ? `?${query}` : "?";
+}
+
+const EMPTY_FORM: CouponFormValues = { code: "", kind: "percent", value: "", minSubtotal: "", startsAt: "", endsAt: "", maxUses: "", oncePerCustomer: false, categoryIds: [] };
+
+/** The values a refused edit was sent with, read back as the form's fields. */
+function typedValues(typed: Record<string, string | string[]>): CouponFormValues {
+  const text = (key: string) => (typeof typed[key] === "string" ? typed[key] : "");
+  return {
+    code: text("code"),
+    kind: text("kind") === "amount" ? "amount" : "percent",
+    value: text("value"),
+    minSubtotal: text("minSubtotal"),
+    startsAt: text("startsAt"),
+    endsAt: text("endsAt"),
+    maxUses: text("maxUses"),
+    oncePerCustomer: text("oncePerCustomer") === "on",
+    categoryIds: Array.isArray(typed.categoryIds) ? typed.categoryIds : [],
+  };
+}
+
 export default function AdminCoupons({ loaderData, actionData }: Route.ComponentProps) {
-  const { coupons, categories } = loaderData;
+  const { coupons, nextCursor, previousCursor, editing, categories, moreCategories, paging } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   const failure = actionData && !actionData.ok ? actionData : undefined;
-  const createFailure = failure?.intent === "create" ? failure : undefined;
-  const errors: Record<string, string> = createFailure?.fieldErrors ?? {};
+  const formFailure = failure && failure.intent === (editing ? "update" : "create") ? failure : undefined;
+  const errors: Record<string, string> = formFailure?.fieldErrors ?? {};
   const notice = actionData?.ok ? actionData.notice : null;
+  const values = editing ? (formFailure && "typed" in formFailure ? typedValues(formFailure.typed as Record<string, string | string[]>) : editing.form) : EMPTY_FORM;
+  const title = editing ? `Edit coupon ${editing.coupon.code}` : "New coupon";
   return (
     <section className="container-page py-10">
       <h1 className="text-3xl font-bold text-stone-900">{m.heading}</h1>
@@ -100,14 +166,18 @@ export default function AdminCoupons({ loaderData, actionData }: Route.Component
                       {!coupon.startsAt && !coupon.endsAt ? "Always" : null}
                     </td>
                     <td data-testid="coupon-uses">{coupon.maxUses === null ? `${coupon.usedCount}` : `${coupon.usedCount} of ${coupon.maxUses}`}</td>
-                    <td className="flex gap-2 py-2">
-                      <Form method="post">
+                    <td className="flex flex-wrap gap-2 py-2">
+                      <Link to={linkWith(paging, { edit: coupon.id })} className="btn-outline">
+                        Edit {coupon.code}
+                      </Link>
+                      {/* Posted to the list without the edit form: a deleted code has nothing left to edit. */}
+                      <Form method="post" action={linkWith(paging, { edit: null })}>
                         <input type="hidden" name="id" value={coupon.id} />
                         <button type="submit" name="intent" value={coupon.paused ? "resume" : "pause"} disabled={busy} className="btn-outline">
                           {coupon.paused ? `Resume ${coupon.code}` : `Pause ${coupon.code}`}
                         </button>
                       </Form>
-                      <Form method="post">
+                      <Form method="post" action={linkWith(paging, { edit: null })}>
                         <input type="hidden" name="id" value={coupon.id} />
                         <button type="submit" name="intent" value="delete" disabled={busy} className="btn-outline text-red-700">
                           Delete {coupon.code}
@@ -121,47 +191,77 @@ export default function AdminCoupons({ loaderData, actionData }: Route.Component
           ) : (
             <p className="text-stone-700">{m.none}</p>
           )}
+          {previousCursor || nextCursor ? (
+            <nav aria-label="Coupon pages" className="mt-4 flex gap-4">
+              {previousCursor ? (
+                <Link to={linkWith(paging, { before: previousCursor, after: null, edit: null })} className="text-leaf-800 underline underline-offset-4">
+                  ← Previous page
+                </Link>
+              ) : null}
+              {nextCursor ? (
+                <Link to={linkWith(paging, { after: nextCursor, before: null, edit: null })} className="text-leaf-800 underline underline-offset-4">
+                  Next page →
+                </Link>
+              ) : null}
+            </nav>
+          ) : null}
         </div>
-        {/* Made afresh (emptied) after each code made; kept as typed after a refusal. */}
-        <Form key={notice ?? "new"} method="post" noValidate className="grid gap-3 rounded-2xl border border-stone-200 p-6" aria-labelledby="new-coupon">
-          <h2 id="new-coupon" className="text-xl font-semibold text-stone-900">
-            New coupon
+        {/* Made afresh after each save (a new code empties it, an edit shows the stored terms); kept as typed after a refusal. */}
+        <Form
+          key={`${editing?.coupon.id ?? "new"}:${notice ?? ""}`}
+          method="post"
+          noValidate
+          className="grid gap-3 rounded-2xl border border-stone-200 p-6"
+          aria-labelledby="coupon-form-title"
+        >
+          <h2 id="coupon-form-title" className="text-xl font-semibold text-stone-900">
+            {title}
           </h2>
-          <input type="hidden" name="intent" value="create" />
-          <FormMessage message={formLevelMessage(createFailure)} />
-          <FormField label="Code" name="code" autoComplete="off" error={errors.code} />
+          <input type="hidden" name="intent" value={editing ? "update" : "create"} />
+          {editing ? <input type="hidden" name="id" value={editing.coupon.id} /> : null}
+          <FormMessage message={formLevelMessage(formFailure)} />
+          <FormField label="Code" name="code" autoComplete="off" defaultValue={values.code} error={errors.code} />
           <fieldset>
             <legend className="field-label">Kind</legend>
             <label className="mr-4">
-              <input type="radio" name="kind" value="percent" defaultChecked className="accent-leaf-700" /> Percent
+              <input type="radio" name="kind" value="percent" defaultChecked={values.kind === "percent"} className="accent-leaf-700" /> Percent
             </label>
             <label>
-              <input type="radio" name="kind" value="amount" className="accent-leaf-700" /> Amount (Rs.)
+              <input type="radio" name="kind" value="amount" defaultChecked={values.kind === "amount"} className="accent-leaf-700" /> Amount (Rs.)
             </label>
             {errors.kind ? <p className="text-sm text-red-700">{errors.kind}</p> : null}
           </fieldset>
-          <FormField label="Percent or amount" name="value" inputMode="decimal" error={errors.value} />
-          <FormField label="Minimum subtotal (Rs., optional)" name="minSubtotal" inputMode="decimal" error={errors.minSubtotal} />
-          <FormField label="Starts (optional)" name="startsAt" type="datetime-local" error={errors.startsAt} />
-          <FormField label="Ends (optional)" name="endsAt" type="datetime-local" error={errors.endsAt} />
-          <FormField label="Total uses (optional)" name="maxUses" inputMode="numeric" error={errors.maxUses} />
+          <FormField label="Percent or amount" name="value" inputMode="decimal" defaultValue={values.value} error={errors.value} />
+          <FormField label="Minimum subtotal (Rs., optional)" name="minSubtotal" inputMode="decimal" defaultValue={values.minSubtotal} error={errors.minSubtotal} />
+          <FormField label="Starts (optional)" name="startsAt" type="datetime-local" defaultValue={values.startsAt} error={errors.startsAt} />
+          <FormField label="Ends (optional)" name="endsAt" type="datetime-local" defaultValue={values.endsAt} error={errors.endsAt} />
+          <FormField label="Total uses (optional)" name="maxUses" inputMode="numeric" defaultValue={values.maxUses} error={errors.maxUses} />
           <label className="flex items-center gap-2">
-            <input type="checkbox" name="oncePerCustomer" className="size-4 accent-leaf-700" /> Once per customer
+            {/* An unticked box sends nothing: the hidden field says "no", so an edit can turn it off. */}
+            {editing ? <input type="hidden" name="oncePerCustomer" value="false" /> : null}
+            <input type="checkbox" name="oncePerCustomer" defaultChecked={values.oncePerCustomer} className="size-4 accent-leaf-700" /> Once per customer
           </label>
           {categories.length ? (
             <fieldset>
               <legend className="field-label">Only these categories (optional)</legend>
               {categories.map((category) => (
                 <label key={category.id} className="mr-4 inline-flex items-center gap-1">
-                  <input type="checkbox" name="categoryIds" value={category.id} className="accent-leaf-700" /> {category.name}
+                  <input type="checkbox" name="categoryIds" value={category.id} defaultChecked={values.categoryIds.includes(category.id)} className="accent-leaf-700" />{" "}
+                  {category.name}
                 </label>
               ))}
+              {moreCategories ? <p className="text-sm text-stone-600">The first {categories.length} categories are shown.</p> : null}
               {errors.categoryIds ? <p className="text-sm text-red-700">{errors.categoryIds}</p> : null}
             </fieldset>
           ) : null}
           <button type="submit" disabled={busy} className="btn-primary">
-            Create coupon
+            {editing ? "Save coupon" : "Create coupon"}
           </button>
+          {editing ? (
+            <Link to={linkWith(paging, { edit: null })} className="text-center text-leaf-800 underline underline-offset-4">
+              Cancel editing
+            </Link>
+          ) : null}
         </Form>
       </div>
     </section>
