@@ -3,6 +3,8 @@ import { rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { messages } from "../../common/shared/messages.ts";
+import type { Database } from "../../server/platform/db/client.ts";
+import { sampleProducts } from "../../server/modules/catalog/index.ts";
 import { createProduct } from "../support/factories.ts";
 import { expect, test } from "./support/fixtures.ts";
 import { ADMIN, logIn, urlIs } from "./support/pages.ts";
@@ -23,7 +25,17 @@ test.afterEach(() => {
   rmSync(clockFile, { force: true });
 });
 
+/**
+ * The suite's shop is seeded with the sample catalogue, two of whose plants are on sale from the start; these tests
+ * watch a sale of their own plants end into an empty /sale, so the samples' compare-at prices are taken away first.
+ */
+async function onlyOurOwnSales(shopDb: Database) {
+  const onSale = sampleProducts.filter((p) => p.compareAtRupees !== undefined).map((p) => p.name);
+  await shopDb.db.updateTable("products").set({ compare_at_paise: null }).where("name", "in", onSale).execute();
+}
+
 test("the owner puts a plant on sale: both prices and the saving on its card, page and cart line, on /sale from the banner; after the window's end it shows one price and leaves /sale, with no edit", async ({ page, browser, shopDb }) => {
+  await onlyOurOwnSales(shopDb);
   // 05:30 in the shop's time zone (Asia/Kolkata); the sale the owner types ends at 12:00 there (06:30 UTC).
   setShopClock("2030-06-01T00:00:00.000Z");
   const name = `Sale Calathea ${randomUUID().slice(0, 8)}`;
@@ -71,7 +83,8 @@ test("the owner puts a plant on sale: both prices and the saving on its card, pa
   await visitor.context().close();
 });
 
-test("an empty sale says so in a sentence, and the page is reached from the home banner", async ({ page }) => {
+test("an empty sale says so in a sentence, and the page is reached from the home banner", async ({ page, shopDb }) => {
+  await onlyOurOwnSales(shopDb);
   // After every window this suite sets (none of its plants is on sale without one).
   setShopClock("2031-01-01T00:00:00.000Z");
   await page.goto("/");
