@@ -132,7 +132,7 @@ export default function AdminCoupons({ loaderData, actionData }: Route.Component
       <div className="grid items-start gap-8 lg:grid-cols-[1fr_22rem]">
         <div>
           {coupons.length ? (
-            <table className="w-full text-left text-sm">
+            <table className="data-table w-full text-left text-sm">
               <thead>
                 <tr className="border-b border-stone-300">
                   <th className="py-2">Code</th>
