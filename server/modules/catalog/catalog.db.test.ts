@@ -253,3 +253,13 @@ describe("category pages", () => {
     expect(await catalog.listCategoryPages({ page: "2" })).toMatchObject({ page: 2, hasMore: false, items: { length: SHOP_PAGE_SIZE + 1 } });
   });
 });
+
+describe("listCategoryChoices", () => {
+  it("offers categories by name up to the maximum asked, and says when there are more", async () => {
+    for (const name of ["Succulents", "Ferns", "Palms"]) await createCategory(database.db, { name });
+    expect(await catalog.listCategoryChoices(5)).toMatchObject({ items: [{ name: "Ferns" }, { name: "Palms" }, { name: "Succulents" }], more: false });
+    const two = await catalog.listCategoryChoices(2);
+    expect(two.items.map((c) => c.name)).toEqual(["Ferns", "Palms"]);
+    expect(two.more).toBe(true);
+  });
+});

@@ -4,7 +4,7 @@ import { NEW_PRODUCTS_COUNT } from "#common/shared/constants.ts";
 import type { DB } from "../../platform/db/schema.ts";
 import type { RateLimiter } from "../../platform/rate-limit/rate-limit.ts";
 import { catalogContext } from "./catalog-context.ts";
-import { getCategory, listCategories, listCategoryPages } from "./category-lists.ts";
+import { getCategory, listCategories, listCategoryChoices, listCategoryPages } from "./category-lists.ts";
 import { getProduct, getProductVersion } from "./product-detail.ts";
 import { listSalePages, type SalePage } from "./sale-lists.ts";
 import { listNewestProducts, listProducts, listShopPages, suggestProducts, type Searcher } from "./product-lists.ts";
@@ -30,6 +30,7 @@ export function createCatalogService(db: Kysely<DB>, deps: { rateLimiter: RateLi
     getProduct: (input: unknown): Promise<ProductDetail> => getProduct(ctx, input),
     listCategories: (input: unknown = {}): Promise<CategoryList> => listCategories(ctx, input),
     listCategoryPages: (input: unknown): Promise<CategoryListPage> => listCategoryPages(ctx, input),
+    listCategoryChoices: (max: number) => listCategoryChoices(ctx, max),
     getCategory: (input: unknown): Promise<CategoryWithProducts> => getCategory(ctx, input),
   };
 }

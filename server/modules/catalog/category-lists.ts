@@ -14,6 +14,15 @@ type Reads = Pick<CatalogContext, "db">;
  * GET /api/categories: one page by key (created_at, name), the home page's order, read from the categories_list
  * index (migration 0013) like the product list; the total counted up to TOTAL_CAP + 1 rows.
  */
+/**
+ * Every category's id and name, by name, up to `max`, and whether there are more: a form's choice of categories.
+ * One read of the name index, without the paged list's cursor and count.
+ */
+export async function listCategoryChoices(ctx: Reads, max: number): Promise<{ items: { id: string; name: string }[]; more: boolean }> {
+  const rows = await ctx.db.selectFrom("categories").select(["id", "name"]).orderBy("name").limit(max + 1).execute();
+  return { items: rows.slice(0, max), more: rows.length > max };
+}
+
 export async function listCategories(ctx: Reads, input: unknown = {}): Promise<CategoryList> {
   const { db } = ctx;
   const { limit, after: cursor } = parseInput(categoryListQuerySchema, input);

@@ -3,6 +3,7 @@ import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { messages } from "#common/shared/messages.ts";
 import { ServiceError, ServiceUnavailableError, TooManyRequestsError } from "../errors.ts";
+import { escapeHtml } from "../mail/mail-layout.ts";
 import { platformContext, type PlatformEnv } from "./http-env.ts";
 
 export const INTERNAL_ERROR_MESSAGE = "Something went wrong on our side. Please try again in a moment.";
@@ -41,8 +42,6 @@ export function handleError<E extends PlatformEnv>(error: Error, context: Contex
 function wantsPage(path: string, accept: string | undefined): boolean {
   return !/^\/api(?:\/|$)/.test(path) && !path.endsWith(".data") && /\btext\/html\b/.test(accept ?? "");
 }
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 /** Self-contained, like the outage page: a refused request's status in words, and why. */
 function refusalPage(status: number, message: string): string {

@@ -19,21 +19,6 @@ export const meta: Route.MetaFunction = ({ matches }) => privatePageMeta(matches
  * few hundred (docs/decisions/046, "The category choice").
  */
 const CATEGORY_CHOICES_MAX = 500;
-const CATEGORY_PAGE = 50;
-
-/** Every category up to the cap, read a page at a time through the catalogue's public list, sorted by name. */
-async function categoryChoices(catalog: Route.LoaderArgs["context"]["services"]["catalog"]) {
-  const found: { id: string; name: string }[] = [];
-  let after: string | undefined;
-  let more = true;
-  while (more && found.length < CATEGORY_CHOICES_MAX) {
-    const page = await catalog.listCategories({ limit: CATEGORY_PAGE, ...(after ? { after } : {}) });
-    found.push(...page.items.map((c) => ({ id: c.id, name: c.name })));
-    more = page.hasMore && page.nextCursor !== null;
-    after = page.nextCursor ?? undefined;
-  }
-  return { items: found.slice(0, CATEGORY_CHOICES_MAX), more: more || found.length > CATEGORY_CHOICES_MAX };
-}
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const admin = requireAdmin(context, request);
@@ -42,7 +27,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const page = await loadOrRefuse(() => context.services.coupons.listCoupons(admin, paging));
   const editId = params.get("edit");
   const editing = editId ? await loadOr404(() => context.services.coupons.getCouponForEditing(admin, editId)) : null;
-  const choices = await categoryChoices(context.services.catalog);
+  const choices = await context.services.catalog.listCategoryChoices(CATEGORY_CHOICES_MAX);
   // A code being edited always offers its own categories, even past the cap.
   const extra = (editing?.coupon.categories ?? []).filter((c) => !choices.items.some((k) => k.id === c.id));
   const categories = [...choices.items, ...extra].sort((a, b) => a.name.localeCompare(b.name));
