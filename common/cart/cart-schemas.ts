@@ -11,6 +11,8 @@ const quantity = z.number({ error: c.quantityAtLeastOne }).int(c.quantityAtLeast
 
 export const addToCartSchema = z.object({
   productId: z.string({ error: c.idsRequired }).min(1, c.idsRequired).pipe(idSchema),
+  /** The size chosen (docs/decisions/048); none: the product's first. */
+  variantId: z.preprocess((value) => (value === "" ? undefined : value), idSchema.optional()),
   quantity: formNumber(quantity.min(1, c.quantityAtLeastOne)).default(1),
 });
 
@@ -44,7 +46,9 @@ export const checkoutSchema = z.object({
 export const cartLineSchema = z
   .strictObject({
     id: z.string(),
-    productId: z.string().nullable().meta({ description: "Null when the product is gone; the line stays, unavailable, until the shopper removes it" }),
+    productId: z.string().nullable().meta({ description: "Null when the product (or its size) is gone; the line stays, unavailable, until the shopper removes it" }),
+    variantId: z.string().nullable().meta({ description: "The size the line holds; null when it is gone" }),
+    variantLabel: z.string().nullable().meta({ description: "The size's label ('Large · 8\" pot'); null for a plant sold in one size" }),
     name: z.string(),
     image: imageRefSchema.nullable(),
     unitPricePaise: z.int().min(0).meta({ description: "Today's price: the cart always shows current prices" }),

@@ -112,7 +112,8 @@ const productFields = {
   description: z.string(),
   pricePaise: paise.meta({ description: "In paise (1 rupee = 100 paise): what a shopper pays now" }),
   sale: saleNowSchema.nullable().meta({ description: "Set while the product is on sale; null otherwise" }),
-  stock: z.int().min(0),
+  priceVaries: z.boolean().meta({ description: "True when the plant's sizes differ in price: pricePaise is the lowest, shown as 'From Rs. X'" }),
+  stock: z.int().min(0).meta({ description: "Of all its sizes together" }),
   categoryId: z.string(),
   createdAt: isoDateTime,
   // The product's maintained review figures (decision 020).
@@ -126,9 +127,22 @@ export const productSummarySchema = z
   .strictObject({ ...productFields, image: imageRefSchema.nullable().meta({ description: "The first picture; null when there is none" }) })
   .meta({ id: "ProductSummary" });
 
+/** One size of a product (decision 048): what the product page's choice shows and what a cart line holds. */
+export const productVariantSchema = z
+  .strictObject({
+    id: z.string(),
+    label: z.string().meta({ description: "'Large · 10\" pot'; empty for a plant sold in one size" }),
+    sku: z.string(),
+    pricePaise: paise.meta({ description: "What a shopper pays now for this size" }),
+    sale: saleNowSchema.nullable(),
+    stock: z.int().min(0),
+  })
+  .meta({ id: "ProductVariant" });
+
 export const productDetailSchema = z
   .strictObject({
     ...productFields,
+    variants: z.array(productVariantSchema).min(1).meta({ description: "Its sizes in the shop's order; the first is the one shown unless another is chosen" }),
     images: z.array(imageRefSchema),
     category: z.strictObject({ id: z.string(), name: z.string() }),
     updatedAt: isoDateTime,

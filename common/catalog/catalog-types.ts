@@ -11,11 +11,13 @@ import type {
   productPageSchema,
   productSuggestionSchema,
   productSummarySchema,
+  productVariantSchema,
 } from "./catalog-schemas.ts";
 
 export type ImageRef = z.infer<typeof imageRefSchema>;
 export type ProductSummary = z.infer<typeof productSummarySchema>;
 export type ProductDetail = z.infer<typeof productDetailSchema>;
+export type ProductVariant = z.infer<typeof productVariantSchema>;
 export type ProductPage = z.infer<typeof productPageSchema>;
 export type CategorySummary = z.infer<typeof categorySummarySchema>;
 export type CategoryList = z.infer<typeof categoryListSchema>;

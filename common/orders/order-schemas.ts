@@ -23,6 +23,9 @@ const paise = z.int().min(0).meta({ description: "In paise (1 rupee = 100 paise)
 export const orderLineSchema = z
   .strictObject({
     productId: z.string().nullable().meta({ description: "Null once the product is no longer sold; name and price stay as ordered" }),
+    variantId: z.string().nullable().meta({ description: "The size ordered; null once it is no longer sold" }),
+    variantLabel: z.string().nullable().meta({ description: "The size's label as ordered; null for a plant sold in one size" }),
+    sku: z.string().nullable().meta({ description: "The size's SKU as ordered; null for lines ordered before sizes existed" }),
     name: z.string(),
     unitPricePaise: paise,
     quantity: z.int().min(1),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { messages } from "../../common/shared/messages.ts";
-import { createProduct } from "../support/factories.ts";
+import { createProduct, setSelling } from "../support/factories.ts";
 import { useAppWithPages } from "../support/app-with-pages.ts";
 import { insertSessions, SHOP_AUTH_SECRET } from "../support/shop-process.ts";
 import { createShopper, shipping } from "../support/shoppers.ts";
@@ -67,7 +67,7 @@ describe("the checkout page (Cash on Delivery)", () => {
 
   it.each([
     ["the price changes after the page was shown (Rs. 1,520.00, then 3000)", "Rs. 3,020.00", 1, async (plantId: string) => {
-      await shop.app.database.db.updateTable("products").set({ price_paise: 300_000 }).where("id", "=", plantId).execute();
+      await setSelling(shop.app.database.db, plantId, { price_paise: 300_000 });
     }],
     ["a plant is added in another tab after the page was shown", "Rs. 2,320.00", 2, async (_: string, user: SessionUser) => {
       const lily = await createProduct(shop.app.database.db, { name: `Peace Lily ${++plants}`, price_paise: 80_000, stock: 5 });

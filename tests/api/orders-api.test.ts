@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { messages } from "../../common/shared/messages.ts";
 import { newPerson, signUpVerified } from "../support/accounts.ts";
-import { createProduct } from "../support/factories.ts";
+import { createProduct, setSelling } from "../support/factories.ts";
 import { captureLogs } from "../support/log-capture.ts";
 import { insertSessions, SHOP_AUTH_SECRET } from "../support/shop-process.ts";
 import { checkoutInput, createShopper } from "../support/shoppers.ts";
@@ -115,7 +115,7 @@ describe("the cart API", () => {
     const { cookie } = await signUpVerified(shop.app, shop.capture);
     await send("POST", "/api/cart/items", cookie, { productId: plant.id });
     await send("POST", "/api/cart/items", cookie, { productId: other.id });
-    await shop.app.database.db.updateTable("products").set({ stock: 0 }).where("id", "=", plant.id).execute();
+    await setSelling(shop.app.database.db, plant.id, { stock: 0 });
     const cart = await (await send("GET", "/api/cart", cookie)).json();
     expect(cart.lines.map((l: { available: boolean }) => l.available)).toEqual([false, true]);
     expect(cart).toMatchObject({ itemCount: 1, subtotalPaise: 5_000, totalPaise: 7_000 });
@@ -211,7 +211,7 @@ describe("the orders API", () => {
     expect((await send("POST", "/api/cart/items", shopper.cookie, { productId: plant.id })).status).toBe(201);
     const shown = await (await send("GET", "/api/cart", shopper.cookie)).json();
     expect(shown.totalPaise).toBe(152_000);
-    await shop.app.database.db.updateTable("products").set({ price_paise: 300_000 }).where("id", "=", plant.id).execute();
+    await setSelling(shop.app.database.db, plant.id, { price_paise: 300_000 });
 
     const refused = await send("POST", "/api/orders", shopper.cookie, { ...checkoutInput(), cartFingerprint: shown.fingerprint });
     expect(refused.status).toBe(409);

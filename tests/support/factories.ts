@@ -43,6 +43,22 @@ export async function createProduct(
     category_id: categoryId,
   };
   await db.insertInto("products").values(row).execute();
+  // Its only variant, under the product's id as a migrated product's (docs/decisions/048): no label, the id as SKU.
+  await db
+    .insertInto("product_variants")
+    .values({
+      id: row.id,
+      product_id: row.id,
+      position: 0,
+      label: "",
+      sku: `SKU-${row.id}`,
+      price_paise: row.price_paise,
+      compare_at_paise: row.compare_at_paise ?? null,
+      stock: row.stock,
+      created_at: createdAt,
+      updated_at: createdAt,
+    })
+    .execute();
   if (images.length) {
     await db
       .insertInto("product_images")
@@ -73,4 +89,13 @@ export async function createReviews(
     .where("id", "=", productId)
     .execute();
   return rows;
+}
+
+/**
+ * Changes a one-variant product's price, compare-at price or stock behind the shop's back (a test's arrangement), on
+ * the variant and on the product's summary of it together, as the catalog's own writes keep them.
+ */
+export async function setSelling(db: Kysely<DB>, productId: string, fields: { stock?: number; price_paise?: number; compare_at_paise?: number | null }) {
+  await db.updateTable("product_variants").set(fields).where("product_id", "=", productId).execute();
+  await db.updateTable("products").set(fields).where("id", "=", productId).execute();
 }

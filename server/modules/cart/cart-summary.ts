@@ -4,6 +4,7 @@ import { messages } from "#common/shared/messages.ts";
 import { sumPaise } from "#common/shared/money.ts";
 import { shopClock } from "../../platform/clock.ts";
 import { linePriceAt, type LineSaleColumns } from "../catalog/index.ts";
+import { sellableName } from "#common/catalog/variant-names.ts";
 import { shippingFor } from "#common/shared/discount.ts";
 
 // What a cart shows, whoever's it is (an account's, cart.ts, or a visitor's, visitor-cart.ts): its lines and summary.
@@ -35,6 +36,8 @@ export interface StoredLineRow extends LineSaleColumns {
   id: string;
   quantity: number;
   product_id: string | null;
+  variant_id: string | null;
+  variant_label: string | null;
   name: string | null;
   stock: number | null;
   url: string | null;
@@ -45,8 +48,8 @@ export interface StoredLineRow extends LineSaleColumns {
 
 /** One line as the cart shows it, whoever's cart it is (an account's or a visitor's). */
 export function toCartLine(row: StoredLineRow, now: number = shopClock.now()): CartLine {
-  const product = row.product_id ? { name: row.name ?? "", stock: row.stock ?? 0 } : null;
-  const name = product?.name ?? c.productGone;
+  const product = row.product_id ? { name: sellableName(row.name ?? "", row.variant_label), stock: row.stock ?? 0 } : null;
+  const name = row.product_id ? (row.name ?? "") : c.productGone;
   const problem = lineProblem(product, row.quantity);
   // Sale prices: the unit price is the one price rule's (decision 047), the same the checkout charges.
   const price = linePriceAt(row, now);
@@ -54,6 +57,8 @@ export function toCartLine(row: StoredLineRow, now: number = shopClock.now()): C
   return {
     id: row.id,
     productId: row.product_id,
+    variantId: row.variant_id,
+    variantLabel: row.variant_label || null,
     name,
     image: row.url ? { url: row.url, width: row.width ?? 800, height: row.height ?? 800, alt: name, mediaKey: row.media_key } : null,
     unitPricePaise,

@@ -8,6 +8,8 @@ export interface CartItemTable {
   user_id: string;
   /** Null once the product is gone: the line stays, unavailable, until the shopper removes it. */
   product_id: string | null;
+  /** The size the line holds (migration 0023); null once that variant is gone, like product_id. */
+  variant_id: string | null;
   quantity: number;
   created_at: Timestamp;
 }
@@ -31,6 +33,8 @@ export interface VisitorCartItemTable {
   id: string;
   cart_id: string;
   product_id: string | null;
+  /** The size the line holds (migration 0023); null once that variant is gone, like product_id. */
+  variant_id: string | null;
   quantity: number;
   created_at: Timestamp;
 }

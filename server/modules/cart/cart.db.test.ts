@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { messages } from "#common/shared/messages.ts";
-import { createProduct } from "../../../tests/support/factories.ts";
+import { createProduct, setSelling } from "../../../tests/support/factories.ts";
 import { untilWaitingForShopperLock } from "../../../tests/support/lock-waits.ts";
 import { checkoutInput, createShopper } from "../../../tests/support/shoppers.ts";
 import { createTestApp, type TestApp } from "../../../tests/support/test-app.ts";
@@ -15,7 +15,7 @@ afterEach(async () => {
 });
 
 const shopper = () => createShopper(app.database.db, app.database.dialect);
-const setStock = (id: string, stock: number) => app.database.db.updateTable("products").set({ stock }).where("id", "=", id).execute();
+const setStock = (id: string, stock: number) => setSelling(app.database.db, id, { stock });
 
 describe("the cart summary", () => {
   it("counts only what can be ordered, in the summary and on the cart icon alike, and charges shipping only then", async () => {

@@ -12,7 +12,7 @@ import { inShopperTransaction } from "../../platform/db/write-transaction.ts";
 import { ConflictError, InvalidInputError, NotFoundError, parseInput, UnauthorizedError, withMessagePrefix } from "../../platform/errors.ts";
 import type { RateLimiter } from "../../platform/rate-limit/rate-limit.ts";
 import type { SessionUser } from "../../platform/session-user.ts";
-import { coverImages, productsForLines } from "../catalog/index.ts";
+import { coverImages, productsForLines, variantsForLines } from "../catalog/index.ts";
 import { appliedCoupon, applyCouponToCart, codeToApply, removeCouponFromCart, type LineToDiscount } from "../coupons/index.ts";
 import { lineProblem, summariseCart, toCartLine } from "./cart-summary.ts";
 import { createVisitorCartOperations } from "./visitor-cart.ts";
@@ -24,16 +24,36 @@ const c = messages.cart;
 export type CartService = ReturnType<typeof createCartService>;
 
 /**
- * The shopper's cart lines with their products (none for a product deleted since), aliased `ci`; callers choose the
- * order. A query fragment: the checkout reads it inside its first statement, within the shopper's transaction.
+ * The shopper's cart lines with their variants and products (none for a variant or product deleted since), aliased
+ * `ci`; callers choose the order. A query fragment: the checkout reads it inside its first statement, within the
+ * shopper's transaction. The price, compare-at price and stock are the variant's (docs/decisions/048); the name, the
+ * sale window and the category the product's.
  */
 export function cartLines(from: Kysely<DB>, userId: string) {
   return from
     .selectFrom("cart_items as ci")
-    .leftJoin(productsForLines(from).as("p"), "p.id", "ci.product_id")
-    .select(["ci.id", "ci.quantity", "p.id as product_id", "p.name", "p.price_paise", "p.compare_at_paise", "p.sale_starts_at", "p.sale_ends_at", "p.stock", "p.category_id"])
+    .leftJoin(variantsForLines(from).as("v"), "v.id", "ci.variant_id")
+    .leftJoin(productsForLines(from).as("p"), "p.id", "v.product_id")
+    .select(LINE_COLUMNS)
     .where("ci.user_id", "=", userId);
 }
+
+/** What a cart line reads of its variant and product, for the cart and the checkout. */
+const LINE_COLUMNS = [
+  "ci.id",
+  "ci.quantity",
+  "v.product_id as product_id",
+  "v.id as variant_id",
+  "v.label as variant_label",
+  "v.sku",
+  "p.name",
+  "v.price_paise",
+  "v.compare_at_paise",
+  "p.sale_starts_at",
+  "p.sale_ends_at",
+  "v.stock",
+  "p.category_id",
+] as const;
 
 /** The lines a discount code is judged on: those that can be ordered, with their products' categories. */
 export function linesToDiscount(rows: readonly { category_id: string | null }[], lines: readonly CartLine[]): LineToDiscount[] {
@@ -61,40 +81,46 @@ export async function emptyCartOf(trx: Kysely<DB>, userId: string): Promise<void
   await trx.deleteFrom("cart_items").where("user_id", "=", userId).execute();
 }
 
-/** A shopper's lines with their products and first pictures, in the order they were added. */
+/** A shopper's lines with their variants, products and first pictures, in the order they were added. */
 const cartWithProducts = compiledOnce((db, { userId }: { userId: string }) =>
   db
     .selectFrom("cart_items as ci")
-    .leftJoin(productsForLines(db).as("p"), "p.id", "ci.product_id")
+    .leftJoin(variantsForLines(db).as("v"), "v.id", "ci.variant_id")
+    .leftJoin(productsForLines(db).as("p"), "p.id", "v.product_id")
     .leftJoin(coverImages(db).as("img"), "img.product_id", "p.id")
-    .select(["ci.id", "ci.quantity", "p.id as product_id", "p.name", "p.price_paise", "p.compare_at_paise", "p.sale_starts_at", "p.sale_ends_at", "p.stock", "p.category_id", "img.url", "img.width", "img.height", "img.media_key"])
+    .select([...LINE_COLUMNS, "img.url", "img.width", "img.height", "img.media_key"])
     .where("ci.user_id", "=", userId)
     .orderBy("ci.created_at")
     .orderBy("ci.id"),
 );
 
-/** What the cart icon's count reads of each line: its quantity and its product's stock, no prices or pictures. */
+/** What the cart icon's count reads of each line: its quantity and its variant's stock, no prices or pictures. */
 const linesToCount = compiledOnce((db, { userId }: { userId: string }) =>
   db
     .selectFrom("cart_items as ci")
-    .leftJoin(productsForLines(db).as("p"), "p.id", "ci.product_id")
-    .select(["ci.quantity", "p.id as product_id", "p.name", "p.stock"])
+    .leftJoin(variantsForLines(db).as("v"), "v.id", "ci.variant_id")
+    .select(["ci.quantity", "v.product_id as product_id", "v.stock"])
     .where("ci.user_id", "=", userId),
 );
 
-/** The product, and the shopper's line of it if there is one: what an add reads and stores from. */
-function productWithLine(db: Kysely<DB>, userId: string, productId: string) {
+/**
+ * The variant to add (the one asked for, or the product's first when none is named), and the shopper's line of it if
+ * there is one: what an add reads and stores from.
+ */
+function variantWithLine(db: Kysely<DB>, userId: string, productId: string, variantId: string | null) {
   return db
-    .selectFrom(productsForLines(db).as("p"))
-    .leftJoin("cart_items as ci", (join) => join.onRef("ci.product_id", "=", "p.id").on("ci.user_id", "=", userId))
-    .where("p.id", "=", productId);
+    .selectFrom(variantsForLines(db).as("v"))
+    .leftJoin("cart_items as ci", (join) => join.onRef("ci.variant_id", "=", "v.id").on("ci.user_id", "=", userId))
+    .where("v.product_id", "=", productId)
+    .where("v.id", "=", sql<string>`coalesce(${variantId}, (select id from product_variants where product_id = ${productId} order by position, id limit 1))`);
 }
 
-/** A line to store, or to add to the shopper's line of the same product. */
+/** A line to store, or to add to the shopper's line of the same variant. */
 interface NewLine {
   id: string;
   userId: string;
   productId: string;
+  variantId: string | null;
   quantity: number;
   createdAt: string;
 }
@@ -105,13 +131,13 @@ function storing(checked: boolean) {
     const cartQuantity = sql<number>`coalesce(ci.quantity, 0) + ${line.quantity}`;
     return db
       .insertInto("cart_items")
-      .columns(["id", "user_id", "product_id", "quantity", "created_at"])
+      .columns(["id", "user_id", "product_id", "variant_id", "quantity", "created_at"])
       .expression(
-        productWithLine(db, line.userId, line.productId)
-          .select([sql.val(line.id).as("id"), sql.val(line.userId).as("user_id"), "p.id", cartQuantity.as("quantity"), sql.val(line.createdAt).as("created_at")])
-          .$if(checked, (query) => query.where((where) => where(cartQuantity, "<=", where.ref("p.stock"))).where(cartQuantity, "<=", MAX_CART_QUANTITY)),
+        variantWithLine(db, line.userId, line.productId, line.variantId)
+          .select([sql.val(line.id).as("id"), sql.val(line.userId).as("user_id"), "v.product_id", "v.id", cartQuantity.as("quantity"), sql.val(line.createdAt).as("created_at")])
+          .$if(checked, (query) => query.where((where) => where(cartQuantity, "<=", where.ref("v.stock"))).where(cartQuantity, "<=", MAX_CART_QUANTITY)),
       )
-      .onConflict((oc) => oc.columns(["user_id", "product_id"]).doUpdateSet((eb) => ({ quantity: eb.ref("excluded.quantity") })))
+      .onConflict((oc) => oc.columns(["user_id", "variant_id"]).doUpdateSet((eb) => ({ quantity: eb.ref("excluded.quantity") })))
       .returning("quantity");
   });
 }
@@ -152,8 +178,8 @@ export function createCartService(
     const line = id.success
       ? await trx
           .selectFrom("cart_items as ci")
-          .leftJoin(productsForLines(trx).as("p"), "p.id", "ci.product_id")
-          .select(["ci.id", "ci.quantity", "p.stock"])
+          .leftJoin(variantsForLines(trx).as("v"), "v.id", "ci.variant_id")
+          .select(["ci.id", "ci.quantity", "v.stock"])
           .where("ci.id", "=", id.data)
           .where("ci.user_id", "=", userId)
           .executeTakeFirst()
@@ -206,18 +232,18 @@ export function createCartService(
     async countItems(viewer: SessionUser | null): Promise<number> {
       if (!viewer) return 0;
       const rows = await linesToCount.execute(db, { userId: viewer.id });
-      return rows.reduce((n, row) => (lineProblem(row.product_id ? { name: row.name ?? "", stock: row.stock ?? 0 } : null, row.quantity) === null ? n + row.quantity : n), 0);
+      return rows.reduce((n, row) => (lineProblem(row.product_id ? { name: "", stock: row.stock ?? 0 } : null, row.quantity) === null ? n + row.quantity : n), 0);
     },
 
     /** A new product enters with quantity 1 (or as asked); one already there goes up — never beyond the stock. */
     async addToCart(viewer: SessionUser | null, input: unknown): Promise<void> {
       const user = owner(viewer, c.addPrefix);
-      const { productId, quantity } = withMessagePrefix(c.addPrefix, () => parseInput(addToCartSchema, input));
+      const { productId, variantId, quantity } = withMessagePrefix(c.addPrefix, () => parseInput(addToCartSchema, input));
       await inShopperTransaction(database, user.id, async (trx) => {
-        const line = { id: randomUUID(), userId: user.id, productId, quantity, createdAt: new Date().toISOString() };
+        const line = { id: randomUUID(), userId: user.id, productId, variantId: variantId ?? null, quantity, createdAt: new Date().toISOString() };
         // One statement when the add is allowed; the reason is read only when it is refused (decision 009).
         if (await storeLineWithinStock.executeTakeFirst(trx, line)) return;
-        const product = await productWithLine(trx, user.id, productId).select(["p.stock", "ci.quantity"]).executeTakeFirst();
+        const product = await variantWithLine(trx, user.id, productId, line.variantId).select(["v.stock", "ci.quantity"]).executeTakeFirst();
         if (!product) throw new NotFoundError(`${c.addPrefix} ${messages.product.notFound}`);
         const wanted = (product.quantity ?? 0) + quantity;
         if (product.stock === 0) throw new ConflictError(`${c.addPrefix} ${c.outOfStock}`);

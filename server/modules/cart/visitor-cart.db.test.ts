@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MAX_CART_QUANTITY } from "#common/shared/constants.ts";
 import { messages } from "#common/shared/messages.ts";
-import { createProduct } from "../../../tests/support/factories.ts";
+import { createProduct, setSelling } from "../../../tests/support/factories.ts";
 import { untilWaitingForRowLock } from "../../../tests/support/lock-waits.ts";
 import { createShopper } from "../../../tests/support/shoppers.ts";
 import { createTestApp, type TestApp } from "../../../tests/support/test-app.ts";
@@ -23,7 +23,7 @@ const c = messages.cart;
 const visitor = { clientIp: "203.0.113.7" };
 const cart = () => app.services.cart;
 const shopper = () => createShopper(app.database.db, app.database.dialect);
-const setStock = (id: string, stock: number) => app.database.db.updateTable("products").set({ stock }).where("id", "=", id).execute();
+const setStock = (id: string, stock: number) => setSelling(app.database.db, id, { stock });
 const issuedToken = (outcome: VisitorCartOutcome) => {
   if (outcome.kind !== "issued") throw new Error(`expected a token, got ${outcome.kind}`);
   return outcome.token;

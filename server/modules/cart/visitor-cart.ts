@@ -12,7 +12,8 @@ import { inShopperTransaction, inWriteTransaction } from "../../platform/db/writ
 import { ConflictError, InvalidInputError, NotFoundError, parseInput, withMessagePrefix } from "../../platform/errors.ts";
 import type { RateLimiter, RateRule } from "../../platform/rate-limit/rate-limit.ts";
 import type { Caller } from "../../platform/session-user.ts";
-import { coverImages, productsForLines } from "../catalog/index.ts";
+import { coverImages, productsForLines, variantsForLines } from "../catalog/index.ts";
+import { sellableName } from "#common/catalog/variant-names.ts";
 import { summariseCart, toCartLine } from "./cart-summary.ts";
 
 // A visitor's cart (docs/decisions/037): kept under a random token the visitor's browser holds in a cookie, found by
@@ -80,9 +81,26 @@ const isExpired = (usedAt: string | Date, now: number) => new Date(usedAt).getTi
 function linesOf(db: Kysely<DB>, cartId: string) {
   return db
     .selectFrom("visitor_cart_items as vi")
-    .leftJoin(productsForLines(db).as("p"), "p.id", "vi.product_id")
+    .leftJoin(variantsForLines(db).as("v"), "v.id", "vi.variant_id")
+    .leftJoin(productsForLines(db).as("p"), "p.id", "v.product_id")
     .leftJoin(coverImages(db).as("img"), "img.product_id", "p.id")
-    .select(["vi.id", "vi.quantity", "p.id as product_id", "p.name", "p.price_paise", "p.compare_at_paise", "p.sale_starts_at", "p.sale_ends_at", "p.stock", "img.url", "img.width", "img.height", "img.media_key"])
+    .select([
+      "vi.id",
+      "vi.quantity",
+      "v.product_id as product_id",
+      "v.id as variant_id",
+      "v.label as variant_label",
+      "p.name",
+      "v.price_paise",
+      "v.compare_at_paise",
+      "p.sale_starts_at",
+      "p.sale_ends_at",
+      "v.stock",
+      "img.url",
+      "img.width",
+      "img.height",
+      "img.media_key",
+    ])
     .where("vi.cart_id", "=", cartId)
     .orderBy("vi.created_at")
     .orderBy("vi.id")
@@ -105,9 +123,10 @@ export async function mergeVisitorCart(trx: Kysely<DB>, visitorToken: string, us
     ? []
     : await trx
         .selectFrom("visitor_cart_items as vi")
-        .innerJoin(productsForLines(trx).as("p"), "p.id", "vi.product_id")
-        .leftJoin("cart_items as ci", (join) => join.onRef("ci.product_id", "=", "p.id").on("ci.user_id", "=", userId))
-        .select(["vi.quantity", "p.id as product_id", "p.name", "p.stock", "ci.quantity as held"])
+        .innerJoin(variantsForLines(trx).as("v"), "v.id", "vi.variant_id")
+        .innerJoin(productsForLines(trx).as("p"), "p.id", "v.product_id")
+        .leftJoin("cart_items as ci", (join) => join.onRef("ci.variant_id", "=", "v.id").on("ci.user_id", "=", userId))
+        .select(["vi.quantity", "v.product_id as product_id", "v.id as variant_id", "v.label", "p.name", "v.stock", "ci.quantity as held"])
         .where("vi.cart_id", "=", cart.id)
         .orderBy("vi.created_at")
         .orderBy("vi.id")
@@ -124,12 +143,13 @@ export async function mergeVisitorCart(trx: Kysely<DB>, visitorToken: string, us
     const wanted = held + line.quantity;
     const quantity = Math.max(held, Math.min(wanted, cap));
     added += quantity - held;
-    if (quantity < wanted) limits.push(line.stock <= MAX_CART_QUANTITY ? c.mergeLimitedByStock(line.name, quantity) : c.mergeLimitedByMax(line.name, quantity));
+    const name = sellableName(line.name, line.label);
+    if (quantity < wanted) limits.push(line.stock <= MAX_CART_QUANTITY ? c.mergeLimitedByStock(name, quantity) : c.mergeLimitedByMax(name, quantity));
     if (quantity === held) continue;
     await trx
       .insertInto("cart_items")
-      .values({ id: randomUUID(), user_id: userId, product_id: line.product_id, quantity, created_at: createdAt })
-      .onConflict((oc) => oc.columns(["user_id", "product_id"]).doUpdateSet({ quantity }))
+      .values({ id: randomUUID(), user_id: userId, product_id: line.product_id, variant_id: line.variant_id, quantity, created_at: createdAt })
+      .onConflict((oc) => oc.columns(["user_id", "variant_id"]).doUpdateSet({ quantity }))
       .execute();
   }
   // A long list would not fit the notice's cookie; the cart page shows every line anyway.
@@ -190,8 +210,8 @@ export function createVisitorCartOperations(
       id.success && cartId
         ? await trx
             .selectFrom("visitor_cart_items as vi")
-            .leftJoin(productsForLines(trx).as("p"), "p.id", "vi.product_id")
-            .select(["vi.id", "vi.quantity", "p.stock"])
+            .leftJoin(variantsForLines(trx).as("v"), "v.id", "vi.variant_id")
+            .select(["vi.id", "vi.quantity", "v.stock"])
             .where("vi.id", "=", id.data)
             .where("vi.cart_id", "=", cartId)
             .executeTakeFirst()
@@ -225,7 +245,7 @@ export function createVisitorCartOperations(
      * account's add. A refused add makes no cart.
      */
     async addToVisitorCart(token: string | null, input: unknown, caller: Caller): Promise<VisitorCartOutcome> {
-      const { productId, quantity } = withMessagePrefix(c.addPrefix, () => parseInput(addToCartSchema, input));
+      const { productId, variantId, quantity } = withMessagePrefix(c.addPrefix, () => parseInput(addToCartSchema, input));
       const at = now();
       // Counted before the transaction (the limiter writes on its own connection); an add to a live cart is not.
       const live = token !== null && TOKEN_SHAPE.test(token) && (await findCart(db, token)) !== undefined;
@@ -244,11 +264,13 @@ export function createVisitorCartOperations(
         } else {
           await touch(trx, cartId, at);
         }
+        // The size asked for, or the product's first when none is named (docs/decisions/048).
         const product = await trx
-          .selectFrom(productsForLines(trx).as("p"))
-          .leftJoin("visitor_cart_items as vi", (join) => join.onRef("vi.product_id", "=", "p.id").on("vi.cart_id", "=", cartId))
-          .select(["p.stock", "vi.quantity"])
-          .where("p.id", "=", productId)
+          .selectFrom(variantsForLines(trx).as("v"))
+          .leftJoin("visitor_cart_items as vi", (join) => join.onRef("vi.variant_id", "=", "v.id").on("vi.cart_id", "=", cartId))
+          .select(["v.id", "v.stock", "vi.quantity"])
+          .where("v.id", "=", sql<string>`coalesce(${variantId ?? null}, (select id from product_variants where product_id = ${productId} order by position, id limit 1))`)
+          .where("v.product_id", "=", productId)
           .executeTakeFirst();
         if (!product) throw new NotFoundError(`${c.addPrefix} ${messages.product.notFound}`);
         const wanted = (product.quantity ?? 0) + quantity;
@@ -257,8 +279,8 @@ export function createVisitorCartOperations(
         if (wanted > MAX_CART_QUANTITY) throw new InvalidInputError(`${c.addPrefix} ${c.quantityAtMost(MAX_CART_QUANTITY)}`);
         await trx
           .insertInto("visitor_cart_items")
-          .values({ id: randomUUID(), cart_id: cartId, product_id: productId, quantity: wanted, created_at: new Date(at).toISOString() })
-          .onConflict((oc) => oc.columns(["cart_id", "product_id"]).doUpdateSet({ quantity: wanted }))
+          .values({ id: randomUUID(), cart_id: cartId, product_id: productId, variant_id: product.id, quantity: wanted, created_at: new Date(at).toISOString() })
+          .onConflict((oc) => oc.columns(["cart_id", "variant_id"]).doUpdateSet({ quantity: wanted }))
           .execute();
         await forgetIdleCarts(trx, at);
         return outcome;

@@ -224,9 +224,11 @@ describe("updateProduct", () => {
 });
 
 describe("editing while plants sell", () => {
-  /** A sale made while the admin's form is open: what checkout does to the product row. */
-  const sell = (productId: string, units: number) =>
-    database.db.updateTable("products").set((eb) => ({ stock: eb("stock", "-", units) })).where("id", "=", productId).execute();
+  /** A sale made while the admin's form is open: what checkout does to the plant's only size and to its product's total. */
+  const sell = async (productId: string, units: number) => {
+    await database.db.updateTable("product_variants").set((eb) => ({ stock: eb("stock", "-", units) })).where("product_id", "=", productId).execute();
+    await database.db.updateTable("products").set((eb) => ({ stock: eb("stock", "-", units) })).where("id", "=", productId).execute();
+  };
 
   it("an edit that leaves the stock as the form showed it keeps the sales made meanwhile, and announces no stock change", async () => {
     await createCategory(database.db, { name: "Indoor" });

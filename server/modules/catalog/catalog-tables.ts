@@ -33,6 +33,26 @@ export interface ProductTable {
   compare_at_paise: ColumnType<number | null, number | null | undefined, number | null>;
   sale_starts_at: ColumnType<string | Date | null, string | null | undefined, string | null>;
   sale_ends_at: ColumnType<string | Date | null, string | null | undefined, string | null>;
+  /** Set when the variants' prices differ: the highest ('From Rs. X' on a card). price_paise is the lowest (migration 0023). */
+  max_price_paise: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+/**
+ * A product's sellable unit (migration 0023, decision 048): its size or option, with its own price, compare-at
+ * price and stock. The product's price_paise, compare_at_paise, max_price_paise and stock summarise its variants.
+ */
+export interface ProductVariantTable {
+  id: string;
+  product_id: string;
+  position: number;
+  /** Empty for a product's only variant (no choice to name); required once there are several. */
+  label: string;
+  sku: string;
+  price_paise: number;
+  compare_at_paise: number | null;
+  stock: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }
 
 export interface ProductImageTable {
@@ -59,6 +79,7 @@ declare module "../../platform/db/schema.ts" {
     categories: CategoryTable;
     products: ProductTable;
     product_images: ProductImageTable;
+    product_variants: ProductVariantTable;
     seed_runs: SeedRunTable;
   }
 }

@@ -22,5 +22,6 @@ export {
   type CatalogImages,
 } from "./catalog-editing.ts";
 export { catalogImagesFromMedia } from "./catalog-images.ts";
-export { putBackStock, readStock, stockTaking, type StockTaking } from "./inventory.ts";
+export { productStockTaking, putBackStock, readStock, variantStockTaking, withStockTaken, type StockTaking } from "./inventory.ts";
+export { listVariants, variantsForLines } from "./variants.ts";
 export { categoryNames, countReviewChange, coverImages, linePriceAt, lockProduct, productExists, productsForLines, type LineSaleColumns } from "./product-references.ts";

@@ -1,76 +1,238 @@
+import { randomUUID } from "node:crypto";
 import { sql, type Insertable, type Kysely, type QueryCreator, type Updateable } from "kysely";
 import { adminMessages } from "#common/admin/admin-messages.ts";
 import { messages } from "#common/shared/messages.ts";
 import type { DB } from "../../platform/db/schema.ts";
 import type { ProductTable } from "./catalog-tables.ts";
 import { fieldConflict, NotFoundError } from "../../platform/errors.ts";
+import { skuFor } from "./variants.ts";
 
-// Every write of a product's stock or price, in one file: the checkout takes stock, a cancellation puts it back, the
+// Every write of a variant's stock or price, in one file: the checkout takes stock, a cancellation puts it back, the
 // owner sets it (in place, or with the price from the product form). Each takes the caller's transaction, so the
-// change commits or rolls back with the order, the cancellation or the form that made it; the statement that takes
-// stock is also a query fragment, so the checkout can run it inside its own statements, compiled once.
+// change commits or rolls back with the order, the cancellation or the form that made it. The variant is the unit
+// sold (docs/decisions/048); every write of its stock moves its product's total by as much, in the same transaction.
 
-/** A line's quantity taken from the product's stock at `now`. */
+/** A line's quantity taken from a variant's stock (and its product's total) at `now`. */
 export interface StockTaking {
   productId: string;
+  variantId: string;
   quantity: number;
   now: string;
 }
 
 /**
- * Takes the line's quantity from the product's stock only if the stock covers it, answering the price it found and
- * the stock left (no row when it did not: not enough stock, or no such product). On PostgreSQL the row stays locked until commit. A
- * query fragment (its values may be compiledOnce's stand-ins): to run alone or as a CTE of the caller's statement.
+ * PostgreSQL: the CTEs `taken_product` and `taken` added to the caller's statement. The product's total is taken
+ * first and the variant's stock only if the product's was, so a checkout locks a product's row before any of its
+ * variants: two checkouts of two sizes of one plant, each taking its lines in product order, cannot deadlock. `taken`
+ * has a row only if the variant's stock covered the line: its price, its stock left and the product's total left.
+ * The rows stay locked until commit. A query fragment (its values may be compiledOnce's stand-ins).
  */
-export function stockTaking(from: QueryCreator<DB>, { productId, quantity, now }: StockTaking) {
+export function withStockTaken(from: QueryCreator<DB>, { productId, variantId, quantity, now }: StockTaking) {
   return from
-    .updateTable("products")
+    .with("taken_product", (q) =>
+      q.updateTable("products").set({ stock: sql`stock - ${quantity}`, updated_at: now }).where("id", "=", productId).where("stock", ">=", quantity).returning("stock"),
+    )
+    .with("taken", (q) =>
+      q
+        .updateTable("product_variants")
+        .set({ stock: sql`stock - ${quantity}`, updated_at: now })
+        .where("id", "=", variantId)
+        .where("product_id", "=", productId)
+        .where("stock", ">=", quantity)
+        .where(sql<boolean>`exists (select 1 from taken_product)`)
+        .returning(["price_paise", "stock", sql<number>`(select stock from taken_product)`.as("product_stock")]),
+    );
+}
+
+/**
+ * SQLite (which has no writing CTE; its writers go one at a time): the variant's stock taken only if it covers the
+ * line, answering its price and the stock left (no row when it did not). The product's total follows with
+ * productStockTaking, in the same transaction.
+ */
+export function variantStockTaking(from: QueryCreator<DB>, { productId, variantId, quantity, now }: StockTaking) {
+  return from
+    .updateTable("product_variants")
     .set({ stock: sql`stock - ${quantity}`, updated_at: now })
-    .where("id", "=", productId)
+    .where("id", "=", variantId)
+    .where("product_id", "=", productId)
     .where("stock", ">=", quantity)
     .returning(["price_paise", "stock"]);
 }
 
-/** The product's name and stock now (undefined once deleted): why a line could not be taken. */
-export function readStock(from: Kysely<DB>, productId: string): Promise<{ name: string; stock: number } | undefined> {
-  return from.selectFrom("products").select(["name", "stock"]).where("id", "=", productId).executeTakeFirst();
+/** The product's total lowered by a line taken from one of its variants (SQLite; see variantStockTaking). */
+export function productStockTaking(from: QueryCreator<DB>, { productId, quantity, now }: StockTaking) {
+  return from.updateTable("products").set({ stock: sql`stock - ${quantity}`, updated_at: now }).where("id", "=", productId).returning("stock");
+}
+
+/** The variant's product name, label and stock now (undefined once deleted): why a line could not be taken. */
+export function readStock(from: Kysely<DB>, variantId: string): Promise<{ name: string; label: string; stock: number } | undefined> {
+  return from
+    .selectFrom("product_variants as v")
+    .innerJoin("products as p", "p.id", "v.product_id")
+    .select(["p.name", "v.label", "v.stock"])
+    .where("v.id", "=", variantId)
+    .executeTakeFirst();
 }
 
 /**
- * Puts `quantity` back into the product's stock (a cancelled order's line), inside the caller's transaction. Answers
- * whether the product was out of stock before (it can be bought again), read from the row it wrote.
+ * Puts `quantity` back into the variant's stock and its product's total (a cancelled order's line), inside the
+ * caller's transaction. Answers the product, and whether the variant and the product were out of stock before
+ * (they can be bought again), read from the rows it wrote; nothing when the variant is gone.
  */
-export async function putBackStock(trx: Kysely<DB>, productId: string, quantity: number): Promise<{ backInStock: boolean }> {
-  const row = await trx
+export async function putBackStock(
+  trx: Kysely<DB>,
+  variantId: string,
+  quantity: number,
+): Promise<{ productId: string; variantBackInStock: boolean; backInStock: boolean } | undefined> {
+  const now = new Date().toISOString();
+  const variant = await trx
+    .updateTable("product_variants")
+    .set({ stock: sql`stock + ${quantity}`, updated_at: now })
+    .where("id", "=", variantId)
+    .returning(["product_id", "stock"])
+    .executeTakeFirst();
+  if (!variant) return undefined;
+  const product = await trx
     .updateTable("products")
-    .set({ stock: sql`stock + ${quantity}`, updated_at: new Date().toISOString() })
-    .where("id", "=", productId)
+    .set({ stock: sql`stock + ${quantity}`, updated_at: now })
+    .where("id", "=", variant.product_id)
     .returning("stock")
     .executeTakeFirst();
-  return { backInStock: row !== undefined && row.stock === quantity };
+  return { productId: variant.product_id, variantBackInStock: variant.stock === quantity, backInStock: product?.stock === quantity };
 }
 
-/** A new product's row, its first stock and price with it (the owner's product form). */
-export async function insertProduct(trx: Kysely<DB>, row: Insertable<ProductTable>): Promise<void> {
+/** What a product's only variant is made from when the product is made by the one-price form (or the seed). */
+export type NewProductRow = Insertable<ProductTable> & { sku?: string; label?: string };
+
+/** A new product's row and its first variant, its stock and price with it (the owner's product form, the seed). Answers the variant's id. */
+export async function insertProduct(trx: Kysely<DB>, { sku, label = "", ...row }: NewProductRow): Promise<string> {
+  const variantId = randomUUID();
   await trx.insertInto("products").values(row).execute();
+  await trx
+    .insertInto("product_variants")
+    .values({
+      id: variantId,
+      product_id: row.id,
+      position: 0,
+      label,
+      sku: sku ?? skuFor(row.name),
+      price_paise: row.price_paise,
+      compare_at_paise: row.compare_at_paise ?? null,
+      stock: row.stock,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    })
+    .execute();
+  return variantId;
 }
 
-/** Sets the stock alone, in place (the owner's list of products), unless it moved from `stockBefore`: see below. */
-export async function setStockInPlace(trx: Kysely<DB>, productId: string, stock: number, stockBefore: number | undefined): Promise<void> {
-  await updateProductUnlessStockMoved(trx, productId, { stock, updated_at: new Date().toISOString() }, stockBefore);
+/** More sizes of a product after those it has (the seed; the owner's form writes its whole list with saveVariants), and its summary made again. */
+export async function addVariants(
+  trx: Kysely<DB>,
+  productId: string,
+  variants: { label: string; sku: string; pricePaise: number; compareAtPaise?: number | null; stock: number }[],
+  now: string,
+): Promise<void> {
+  const last = await trx.selectFrom("product_variants").select((eb) => eb.fn.max("position").as("position")).where("product_id", "=", productId).executeTakeFirst();
+  const first = Number(last?.position ?? -1) + 1;
+  if (variants.length) {
+    await trx
+      .insertInto("product_variants")
+      .values(
+        variants.map((variant, index) => ({
+          id: randomUUID(),
+          product_id: productId,
+          position: first + index,
+          label: variant.label,
+          sku: variant.sku,
+          price_paise: variant.pricePaise,
+          compare_at_paise: variant.compareAtPaise ?? null,
+          stock: variant.stock,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .execute();
+  }
+  await summariseVariants(trx, productId, now);
 }
 
 /**
- * Updates a product (the form's fields, its price among them, and its stock unless the form left it); with `stockBefore` (the stock the
- * owner's form showed), only while the stock is still that, so a sale made while the form was open is never undone
- * by saving it. Otherwise 404, or a conflict naming the stock now (the form, reloaded, then shows it).
+ * Sets one variant's stock alone, in place (the owner's list of products), unless it moved from `stockBefore` (a
+ * sale made meanwhile is never undone); the product's total follows. Answers the product and its total now.
+ */
+export async function setStockInPlace(trx: Kysely<DB>, variantId: string, stock: number, stockBefore: number | undefined): Promise<{ productId: string; productStock: number }> {
+  const now = new Date().toISOString();
+  let update = trx.updateTable("product_variants").set({ stock, updated_at: now }).where("id", "=", variantId);
+  if (stockBefore !== undefined) update = update.where("stock", "=", stockBefore);
+  const written = await update.returning("product_id").executeTakeFirst();
+  if (!written) {
+    const current = await trx.selectFrom("product_variants").select("stock").where("id", "=", variantId).executeTakeFirst();
+    if (!current) throw new NotFoundError(messages.product.notFound);
+    throw fieldConflict("stock", adminMessages.productForm.stockChanged(current.stock));
+  }
+  const product = await trx
+    .updateTable("products")
+    .set({ stock: sql`(select coalesce(sum(stock), 0) from product_variants where product_id = ${written.product_id})`, updated_at: now })
+    .where("id", "=", written.product_id)
+    .returning("stock")
+    .executeTakeFirstOrThrow();
+  return { productId: written.product_id, productStock: product.stock };
+}
+
+/** The product's only variant: what the one-price form edits (undefined for a product with several, or none). */
+export async function soleVariant(trx: Kysely<DB>, productId: string): Promise<{ id: string; stock: number } | undefined> {
+  const rows = await trx.selectFrom("product_variants").select(["id", "stock"]).where("product_id", "=", productId).limit(2).execute();
+  return rows.length === 1 ? rows[0] : undefined;
+}
+
+/**
+ * Updates a product (the form's fields, its price among them, and its stock unless the form left it); the price,
+ * compare-at price and stock are its only variant's. With `stockBefore` (the stock the owner's form showed), only
+ * while the stock is still that, so a sale made while the form was open is never undone by saving it. Otherwise
+ * 404, or a conflict naming the stock now (the form, reloaded, then shows it).
  */
 export async function updateProductUnlessStockMoved(trx: Kysely<DB>, productId: string, fields: Updateable<ProductTable>, stockBefore: number | undefined): Promise<void> {
-  let update = trx.updateTable("products").set(fields).where("id", "=", productId);
-  if (stockBefore !== undefined) update = update.where("stock", "=", stockBefore);
-  const updated = await update.executeTakeFirst();
-  if (updated.numUpdatedRows > 0n) return;
-  const now = await trx.selectFrom("products").select("stock").where("id", "=", productId).executeTakeFirst();
-  if (!now) throw new NotFoundError(messages.product.notFound);
-  throw fieldConflict("stock", adminMessages.productForm.stockChanged(now.stock));
+  const { price_paise, compare_at_paise, stock, ...productFields } = fields;
+  const now = String(fields.updated_at ?? new Date().toISOString());
+  const variant = await soleVariant(trx, productId);
+  const exists = variant ?? (await trx.selectFrom("products").select("id").where("id", "=", productId).executeTakeFirst());
+  if (!exists) throw new NotFoundError(messages.product.notFound);
+  const sellingFields = { price_paise, compare_at_paise, stock };
+  if (Object.values(sellingFields).some((value) => value !== undefined)) {
+    if (!variant) throw fieldConflict("price", adminMessages.productForm.hasSizes);
+    let update = trx
+      .updateTable("product_variants")
+      .set({ ...Object.fromEntries(Object.entries(sellingFields).filter(([, value]) => value !== undefined)), updated_at: now })
+      .where("id", "=", variant.id);
+    if (stockBefore !== undefined && stock !== undefined) update = update.where("stock", "=", stockBefore);
+    const updated = await update.executeTakeFirst();
+    if (updated.numUpdatedRows === 0n) {
+      const current = await trx.selectFrom("product_variants").select("stock").where("id", "=", variant.id).executeTakeFirstOrThrow();
+      throw fieldConflict("stock", adminMessages.productForm.stockChanged(current.stock));
+    }
+  }
+  await trx.updateTable("products").set(productFields).where("id", "=", productId).execute();
+  await summariseVariants(trx, productId, now);
+}
+
+/**
+ * Makes the product's row summarise its variants again, inside the caller's transaction, after the owner changed
+ * them: the lowest price (first in the owner's order among equals) with that variant's compare-at price, the highest
+ * price when the prices differ, and the total stock. Lists, search, sort and /sale read only the product's row.
+ */
+export async function summariseVariants(trx: Kysely<DB>, productId: string, now: string): Promise<void> {
+  const cheapest = (column: "price_paise" | "compare_at_paise") =>
+    sql<number>`(select ${sql.ref(column)} from product_variants where product_id = ${productId} order by price_paise, position, id limit 1)`;
+  await trx
+    .updateTable("products")
+    .set({
+      price_paise: cheapest("price_paise"),
+      compare_at_paise: cheapest("compare_at_paise"),
+      max_price_paise: sql<number | null>`(select case when max(price_paise) > min(price_paise) then max(price_paise) end from product_variants where product_id = ${productId})`,
+      stock: sql<number>`(select coalesce(sum(stock), 0) from product_variants where product_id = ${productId})`,
+      updated_at: now,
+    })
+    .where("id", "=", productId)
+    .execute();
 }

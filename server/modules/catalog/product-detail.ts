@@ -7,6 +7,7 @@ import { NotFoundError, parseInput } from "../../platform/errors.ts";
 import type { CatalogContext } from "./catalog-context.ts";
 import { shopClock } from "../../platform/clock.ts";
 import { PRODUCT_COLUMNS, pricedAt } from "./product-rows.ts";
+import { listVariants } from "./variants.ts";
 
 /**
  * When the product last changed, for its event stream's `ready` event (decision 019): one indexed
@@ -28,6 +29,8 @@ export async function getProduct(ctx: Pick<CatalogContext, "db">, input: unknown
     .where("p.id", "=", productId)
     .executeTakeFirst();
   if (!product) throw new NotFoundError(messages.product.notFound);
+  const variants = await listVariants(ctx.db, productId);
+  const now = shopClock.now();
   const images = await ctx.db
     .selectFrom("product_images")
     .select(["url", "width", "height", "media_key as mediaKey"])
@@ -38,8 +41,17 @@ export async function getProduct(ctx: Pick<CatalogContext, "db">, input: unknown
     id: product.id,
     name: product.name,
     description: product.description,
-    ...pricedAt(product, shopClock.now()),
+    ...pricedAt(product, now),
+    priceVaries: product.max_price_paise !== null,
     stock: product.stock,
+    variants: variants.map((variant) => ({
+      id: variant.id,
+      label: variant.label,
+      sku: variant.sku,
+      // The sale window is the product's; each size has its own compare-at price.
+      ...pricedAt({ ...variant, sale_starts_at: product.sale_starts_at, sale_ends_at: product.sale_ends_at }, now),
+      stock: variant.stock,
+    })),
     categoryId: product.category_id,
     category: { id: product.category_id, name: product.category_name },
     images: images.map((image, index) => ({

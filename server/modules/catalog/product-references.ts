@@ -9,9 +9,12 @@ import { toIsoString } from "../../platform/db/values.ts";
 // statement (PostgreSQL pulls such subqueries up; SQLite flattens them, also as the right side of a LEFT JOIN), so
 // joining one costs what joining the table did.
 
-/** The product columns a cart line shows and the checkout prices, by product id: join it `as` an alias on its `id`. */
+/**
+ * The product columns a cart line shows and the checkout prices, by product id: join it `as` an alias on its `id`
+ * (after variantsForLines, which has the price, the compare-at price and the stock: decision 048).
+ */
 export function productsForLines(from: QueryCreator<DB>) {
-  return from.selectFrom("products").select(["id", "name", "price_paise", "stock", "compare_at_paise", "sale_starts_at", "sale_ends_at", "category_id"]);
+  return from.selectFrom("products").select(["id", "name", "sale_starts_at", "sale_ends_at", "category_id"]);
 }
 
 /** The sale columns of productsForLines, as a cart line's row carries them (every one null once the product is gone). */

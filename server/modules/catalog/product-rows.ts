@@ -28,6 +28,8 @@ export const PRODUCT_COLUMNS = [
   "p.compare_at_paise",
   "p.sale_starts_at",
   "p.sale_ends_at",
+  // Set when the sizes' prices differ (decision 048): the card says 'From' before the lowest.
+  "p.max_price_paise",
 ] as const;
 
 export type ProductsFrom = SelectQueryBuilder<DB & { p: DB["products"] }, "p", object>;
@@ -86,6 +88,7 @@ export function toSummary(row: SummaryRow, now: number = shopClock.now()): Produ
     name: row.name,
     description: row.description,
     ...pricedAt(row, now),
+    priceVaries: row.max_price_paise !== null,
     stock: row.stock,
     categoryId: row.category_id,
     image,

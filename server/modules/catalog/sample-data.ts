@@ -14,6 +14,11 @@ export interface SampleProduct {
   category: string;
   slug: string;
   description: string;
+  /**
+   * Sold in several sizes (docs/decisions/048): the first is the plant's own price and stock above, under its label;
+   * the others follow. Without it, one size with no label.
+   */
+  sizes?: { first: string; more: { label: string; rupees: number; stock: number }[] };
 }
 
 export const sampleCategories: SampleCategory[] = [
@@ -67,6 +72,13 @@ export const sampleProducts: SampleProduct[] = [
     name: "Fiddle Leaf Fig",
     rupees: 2500,
     stock: 10,
+    sizes: {
+      first: 'Medium · 8" pot',
+      more: [
+        { label: 'Large · 10" pot', rupees: 3800, stock: 5 },
+        { label: 'Extra large · 12" pot', rupees: 5200, stock: 2 },
+      ],
+    },
     category: "Indoor Plants",
     slug: "fiddle-leaf-fig",
     description:
@@ -95,6 +107,7 @@ export const sampleProducts: SampleProduct[] = [
     name: "Areca Palm",
     rupees: 1800,
     stock: 18,
+    sizes: { first: 'Medium · 8" pot', more: [{ label: 'Large · 12" pot', rupees: 3200, stock: 6 }] },
     category: "Indoor Plants",
     slug: "areca-palm",
     description:

@@ -31,18 +31,49 @@ const productCount = async () =>
   Number((await database.db.selectFrom("products").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
 
 describe("seedSampleData", () => {
-  it("creates the four sample categories and ten sample products on a new database, oldest first in the sample table's order, two of them on sale", async () => {
+  it("creates the four sample categories and ten sample products on a new database, oldest first in the sample table's order, two of them on sale, each with the table's price and stock as its first size", async () => {
     expect(await seedSampleData(database)).toEqual({ outcome: "seeded", categoriesCreated: 4, productsCreated: 10 });
     const rows = await database.db
       .selectFrom("products as p")
       .innerJoin("categories as c", "c.id", "p.category_id")
-      .select(["p.name", "p.price_paise", "p.compare_at_paise", "p.stock", "c.name as category", "p.description"])
+      .innerJoin("product_variants as v", (join) => join.onRef("v.product_id", "=", "p.id").on("v.position", "=", 0))
+      .select(["p.name", "v.price_paise", "v.compare_at_paise", "v.stock", "c.name as category", "p.description"])
       .orderBy("p.created_at")
       .execute();
     expect(rows.map((r) => [r.name, r.price_paise / 100, r.compare_at_paise === null ? null : r.compare_at_paise / 100, r.stock, r.category])).toEqual(SAMPLE_TABLE.map((r) => [...r]));
     for (const row of rows) expect(row.description.length).toBeGreaterThan(40);
     const categories = await database.db.selectFrom("categories").select("name").orderBy("name").execute();
     expect(categories.map((c) => c.name)).toEqual(["Flowering Plants", "Indoor Plants", "Outdoor Plants", "Succulents"]);
+  });
+
+  it("sells the Fiddle Leaf Fig in three pot sizes and the Areca Palm in two, each product's price the lowest of its sizes' and its stock their total", async () => {
+    await seedSampleData(database);
+    const sizes = await database.db
+      .selectFrom("product_variants as v")
+      .innerJoin("products as p", "p.id", "v.product_id")
+      .select(["p.name", "v.label", "v.sku", "v.price_paise", "v.stock"])
+      .where("p.name", "in", ["Fiddle Leaf Fig", "Areca Palm"])
+      .orderBy("p.name")
+      .orderBy("v.position")
+      .execute();
+    expect(sizes).toEqual([
+      { name: "Areca Palm", label: 'Medium · 8" pot', sku: "ARECA-PALM-1", price_paise: 180_000, stock: 18 },
+      { name: "Areca Palm", label: 'Large · 12" pot', sku: "ARECA-PALM-2", price_paise: 320_000, stock: 6 },
+      { name: "Fiddle Leaf Fig", label: 'Medium · 8" pot', sku: "FIDDLE-LEAF-FIG-1", price_paise: 250_000, stock: 10 },
+      { name: "Fiddle Leaf Fig", label: 'Large · 10" pot', sku: "FIDDLE-LEAF-FIG-2", price_paise: 380_000, stock: 5 },
+      { name: "Fiddle Leaf Fig", label: 'Extra large · 12" pot', sku: "FIDDLE-LEAF-FIG-3", price_paise: 520_000, stock: 2 },
+    ]);
+    const products = await database.db
+      .selectFrom("products")
+      .select(["name", "price_paise", "max_price_paise", "stock"])
+      .where("name", "in", ["Fiddle Leaf Fig", "Areca Palm", "Snake Plant"])
+      .orderBy("name")
+      .execute();
+    expect(products).toEqual([
+      { name: "Areca Palm", price_paise: 180_000, max_price_paise: 320_000, stock: 24 },
+      { name: "Fiddle Leaf Fig", price_paise: 250_000, max_price_paise: 520_000, stock: 17 },
+      { name: "Snake Plant", price_paise: 150_000, max_price_paise: null, stock: 25 },
+    ]);
   });
 
   it("gives every product two pictures that ship with the shop", async () => {

@@ -5,7 +5,7 @@ import type { DB } from "../../platform/db/schema.ts";
 import { paiseFromRupees } from "#common/shared/money.ts";
 import { sampleCategories, sampleProducts } from "./sample-data.ts";
 import { inWriteTransaction } from "../../platform/db/write-transaction.ts";
-import { insertProduct } from "./inventory.ts";
+import { addVariants, insertProduct } from "./inventory.ts";
 
 const ILLUSTRATIONS = "/illustrations";
 const PRODUCT_IMAGE_SIZE = 800;
@@ -84,6 +84,8 @@ async function insertSamples(trx: Kysely<DB>, now: Date): Promise<Pick<SeedResul
     const id = randomUUID();
     await insertProduct(trx, {
       id,
+      label: product.sizes?.first ?? "",
+      sku: sampleSku(product.slug, product.sizes ? 1 : 0),
       name: product.name,
       description: product.description,
       price_paise: paiseFromRupees(product.rupees),
@@ -93,6 +95,14 @@ async function insertSamples(trx: Kysely<DB>, now: Date): Promise<Pick<SeedResul
       created_at: createdAt,
       updated_at: createdAt,
     });
+    if (product.sizes) {
+      await addVariants(
+        trx,
+        id,
+        product.sizes.more.map((size, index) => ({ label: size.label, sku: sampleSku(product.slug, index + 2), pricePaise: paiseFromRupees(size.rupees), stock: size.stock })),
+        createdAt,
+      );
+    }
     await trx
       .insertInto("product_images")
       .values(
@@ -108,4 +118,9 @@ async function insertSamples(trx: Kysely<DB>, now: Date): Promise<Pick<SeedResul
       .execute();
   }
   return { categoriesCreated: sampleCategories.length, productsCreated: sampleProducts.length };
+}
+
+/** 'fiddle-leaf-fig', 2 → 'FIDDLE-LEAF-FIG-2'; a plant sold in one size has the slug alone ('SNAKE-PLANT'). */
+function sampleSku(slug: string, size: number): string {
+  return size === 0 ? slug.toUpperCase() : `${slug.toUpperCase()}-${size}`;
 }

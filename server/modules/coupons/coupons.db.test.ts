@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { couponMessages as m } from "#common/coupons/coupon-messages.ts";
 import { ERROR_CODES } from "#common/shared/user-facing-error.ts";
-import { createCategory, createProduct } from "../../../tests/support/factories.ts";
+import { createCategory, createProduct, setSelling } from "../../../tests/support/factories.ts";
 import { checkoutInput, createShopper } from "../../../tests/support/shoppers.ts";
 import { createTestApp, type TestApp } from "../../../tests/support/test-app.ts";
 import type { SessionUser } from "../../platform/session-user.ts";
@@ -320,7 +320,7 @@ describe("applying a code in the cart", () => {
     const { user, plant } = await shopperWithPlant(60_000);
     await apply(user, "MIN500");
     const line = (await app.services.cart.getCart(user)).lines[0]!;
-    await app.database.db.updateTable("products").set({ price_paise: 40_000 }).where("id", "=", plant.id).execute();
+    await setSelling(app.database.db, plant.id, { price_paise: 40_000 });
     expect(await app.services.cart.getCart(user)).toMatchObject({ discountPaise: 0, coupon: { code: "MIN500", problem: "Add Rs. 100.00 more to your cart to use that discount code." } });
     await expect(app.services.orders.placeOrder(user, checkoutInput())).rejects.toMatchObject({ status: 409, message: "Add Rs. 100.00 more to your cart to use that discount code." });
     await app.services.cart.removeCoupon(user);

@@ -4,7 +4,7 @@ import type { OrderTable } from "./orders-tables.ts";
 import { compiledOnce } from "../../platform/db/compiled-once.ts";
 import { insertOutboxRow } from "../../platform/mail/mail-outbox.ts";
 import { cartLines, orderedLinesDeletion } from "../cart/index.ts";
-import { stockTaking, type StockTaking } from "../catalog/index.ts";
+import { productStockTaking, variantStockTaking, withStockTaken, type StockTaking } from "../catalog/index.ts";
 import { appliedCouponToJudge, claimingCouponUse } from "../coupons/index.ts";
 import { placedOrderCount } from "./daily-totals.ts";
 import { cashOnDelivery } from "./payments.ts";
@@ -48,8 +48,26 @@ export const keyPendingAndCart = compiledOnce((db, { userId, key, maxPending }: 
     .leftJoin(appliedCouponToJudge(db, userId).as("cp"), (join) => join.onTrue())
     .leftJoin(cartLines(db, userId).as("line"), (join) => join.onTrue())
     .selectAll("cp")
-    .select(["k.earlier", "k.pending", "line.id", "line.quantity", "line.product_id", "line.name", "line.price_paise", "line.compare_at_paise", "line.sale_starts_at", "line.sale_ends_at", "line.stock", "line.category_id"])
-    .orderBy("line.product_id"),
+    .select([
+      "k.earlier",
+      "k.pending",
+      "line.id",
+      "line.quantity",
+      "line.product_id",
+      "line.variant_id",
+      "line.variant_label",
+      "line.sku",
+      "line.name",
+      "line.price_paise",
+      "line.compare_at_paise",
+      "line.sale_starts_at",
+      "line.sale_ends_at",
+      "line.stock",
+      "line.category_id",
+    ])
+    // The order the stock is taken in (products, then their sizes): see withStockTaken.
+    .orderBy("line.product_id")
+    .orderBy("line.variant_id"),
 );
 
 /** What storeOrderRows writes on PostgreSQL: the order's columns, its lines column by column, the cart lines it empties and its mail. */
@@ -58,6 +76,9 @@ export type StoredOrder = Omit<Insertable<OrderTable>, "counted_on" | "number"> 
   number: string;
   lineIds: string[];
   lineProductIds: string[];
+  lineVariantIds: string[];
+  lineVariantLabels: (string | null)[];
+  lineSkus: string[];
   lineNames: string[];
   linePrices: number[];
   lineQuantities: number[];
@@ -103,11 +124,11 @@ export const storeOrderRows = compiledOnce((db, v: StoredOrder) => {
     .with("l", (q) =>
       q
         .insertInto("order_lines")
-        .columns(["id", "order_id", "position", "product_id", "name", "unit_price_paise", "quantity"])
+        .columns(["id", "order_id", "position", "product_id", "variant_id", "variant_label", "sku", "name", "unit_price_paise", "quantity"])
         .expression(
-          sql`select l.id, ${v.id}, l.position - 1, l.product_id, l.name, l.unit_price_paise, l.quantity
-            from unnest(${v.lineIds}::text[], ${v.lineProductIds}::text[], ${v.lineNames}::text[], ${v.linePrices}::bigint[], ${v.lineQuantities}::integer[])
-            with ordinality as l(id, product_id, name, unit_price_paise, quantity, position)`,
+          sql`select l.id, ${v.id}, l.position - 1, l.product_id, l.variant_id, l.variant_label, l.sku, l.name, l.unit_price_paise, l.quantity
+            from unnest(${v.lineIds}::text[], ${v.lineProductIds}::text[], ${v.lineVariantIds}::text[], ${v.lineVariantLabels}::text[], ${v.lineSkus}::text[], ${v.lineNames}::text[], ${v.linePrices}::bigint[], ${v.lineQuantities}::integer[])
+            with ordinality as l(id, product_id, variant_id, variant_label, sku, name, unit_price_paise, quantity, position)`,
         ),
     )
     .with("m", (q) =>
@@ -126,17 +147,23 @@ export const storeOrderRows = compiledOnce((db, v: StoredOrder) => {
   return orderedLinesDeletion(orderLinesAndMail, v.ordered);
 });
 
-/** A line's stock taken if it covers the line, answering the price found (the catalog's statement); the row stays locked until commit. */
+/**
+ * PostgreSQL: a line's stock taken from its variant (and its product's total) if it covers the line, answering the
+ * price found (the catalog's statement); the rows stay locked until commit.
+ */
 export type TakenLine = StockTaking & { day: string; totalPaise: number };
-export const takeLineStock = compiledOnce((db, line: TakenLine) => stockTaking(db, line));
+export const takeLineStock = compiledOnce((db, line: TakenLine) => withStockTaken(db, line).selectFrom("taken").select(["price_paise", "stock", "product_stock"]));
 /** The same, and the order counted on its day only when the stock was taken (else the transaction rolls back anyway). */
 export const takeLineStockAndCountDay = compiledOnce((db, line: TakenLine) =>
-  db
-    .with("taken", (q) => stockTaking(q, line))
+  withStockTaken(db, line)
     .with("counted", (q) => placedOrderCount(q, line.day, line.totalPaise, q.selectFrom("taken").select(sql`1`.as("one"))))
     .selectFrom("taken")
-    .select(["price_paise", "stock"]),
+    .select(["price_paise", "stock", "product_stock"]),
 );
+
+/** SQLite: the variant's stock taken if it covers the line, then its product's total (see the catalog's inventory.ts). */
+export const takeVariantStock = compiledOnce((db, line: StockTaking) => variantStockTaking(db, line));
+export const takeProductStock = compiledOnce((db, line: StockTaking) => productStockTaking(db, line));
 
 /** What the last line's statement needs beside its stock and day when the order carries a code: the code's use. */
 export type TakenLineWithCode = TakenLine & { couponId: string; orderId: string; userId: string };
@@ -150,10 +177,15 @@ export type TakenLineWithCode = TakenLine & { couponId: string; orderId: string;
  */
 export const takeLineStockCountDayAndClaimCode = compiledOnce((db, line: TakenLineWithCode) =>
   claimingCouponUse(
-    db.with("taken", (q) => stockTaking(q, line)).with("counted", (q) => placedOrderCount(q, line.day, line.totalPaise, q.selectFrom("taken").select(sql`1`.as("one")))),
+    withStockTaken(db, line).with("counted", (q) => placedOrderCount(q, line.day, line.totalPaise, q.selectFrom("taken").select(sql`1`.as("one")))),
     { couponId: line.couponId, orderId: line.orderId, userId: line.userId, now: line.now },
     db.selectFrom(sql`taken`.as("t")).select(sql`1`.as("one")),
   )
-    .selectFrom(sql<{ price_paise: number; stock: number }>`taken`.as("t"))
-    .select([sql<number>`t.price_paise`.as("price_paise"), sql<number>`t.stock`.as("stock"), sql<string | null>`(select id from claimed_use)`.as("claimed")]),
+    .selectFrom(sql<{ price_paise: number; stock: number; product_stock: number }>`taken`.as("t"))
+    .select([
+      sql<number>`t.price_paise`.as("price_paise"),
+      sql<number>`t.stock`.as("stock"),
+      sql<number>`t.product_stock`.as("product_stock"),
+      sql<string | null>`(select id from claimed_use)`.as("claimed"),
+    ]),
 );

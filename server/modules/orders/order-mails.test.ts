@@ -11,7 +11,7 @@ const order = (fields: Partial<OrderDetail>): OrderDetail & { customer: { email:
   itemCount: 1,
   createdAt: "2030-01-01T10:00:00.000Z",
   userId: "user-1",
-  lines: [{ productId: "p1", name: "Fern", unitPricePaise: 100_000, quantity: 1, lineTotalPaise: 100_000 }],
+  lines: [{ productId: "p1", variantId: "p1", variantLabel: null, sku: "FERN-1", name: "Fern", unitPricePaise: 100_000, quantity: 1, lineTotalPaise: 100_000 }],
   subtotalPaise: 100_000,
   discountPaise: 10_000,
   couponCode: "TENOFF",

@@ -1,4 +1,5 @@
 // Order confirmation and status e-mails, on the shared layout.
+import { sellableName } from "#common/catalog/variant-names.ts";
 import { formatPriceExact } from "#common/shared/money.ts";
 import { couponMessages } from "#common/coupons/coupon-messages.ts";
 import type { OrderDetail } from "#common/orders/order-types.ts";
@@ -64,7 +65,8 @@ export function orderMail(shop: { shopName: string; publicUrl: URL }, kind: keyo
       name: order.customer.name,
       orderNumber: order.number,
       url: `${shop.publicUrl.origin}/orders/${order.id}`,
-      lines: order.lines.map((l) => ({ name: l.name, quantity: l.quantity, lineTotal: formatPriceExact(l.lineTotalPaise) })),
+      // A size is named with its SKU, as the order keeps them (decision 048): 'Fiddle Leaf Fig (Large · 10" pot) · SKU FIG-L'.
+      lines: order.lines.map((l) => ({ name: l.variantLabel ? `${sellableName(l.name, l.variantLabel)} · SKU ${l.sku}` : l.name, quantity: l.quantity, lineTotal: formatPriceExact(l.lineTotalPaise) })),
       subtotal: formatPriceExact(order.subtotalPaise),
       discount: order.discountPaise > 0 ? `(${order.couponCode ?? ""}): −${formatPriceExact(order.discountPaise)}` : null,
       shipping: order.shippingPaise === 0 ? couponMessages.free : formatPriceExact(order.shippingPaise),

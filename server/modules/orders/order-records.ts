@@ -51,6 +51,9 @@ export function toDetail(order: OrderRow, lines: Selectable<OrderLineTable>[]): 
     userId: order.user_id,
     lines: lines.map((l) => ({
       productId: l.product_id,
+      variantId: l.variant_id,
+      variantLabel: l.variant_label,
+      sku: l.sku,
       name: l.name,
       unitPricePaise: l.unit_price_paise,
       quantity: l.quantity,

@@ -78,10 +78,17 @@ async function changeStatus(ctx: StatusContext, orderId: string, from: OrderStat
 
 /** Puts back the stock of a cancelled order's lines (inside the caller's transaction). */
 async function returnStock(ctx: Pick<StatusContext, "changes">, trx: Kysely<DB>, orderId: string) {
-  const lines = await trx.selectFrom("order_lines").select(["product_id", "quantity"]).where("order_id", "=", orderId).orderBy("product_id").execute();
+  // By size (decision 048); in product order, as the checkout takes them. A size deleted since takes nothing back.
+  const lines = await trx
+    .selectFrom("order_lines")
+    .select(["variant_id", "quantity"])
+    .where("order_id", "=", orderId)
+    .where("variant_id", "is not", null)
+    .orderBy("product_id")
+    .orderBy("variant_id")
+    .execute();
   for (const line of lines) {
-    if (!line.product_id) continue;
-    const { backInStock } = await putBackStock(trx, line.product_id, line.quantity);
-    ctx.changes.publish(trx, { type: "product", productId: line.product_id, aspects: backInStock ? ["stock", "availability"] : ["stock"] });
+    const put = await putBackStock(trx, line.variant_id!, line.quantity);
+    if (put) ctx.changes.publish(trx, { type: "product", productId: put.productId, aspects: put.backInStock ? ["stock", "availability"] : ["stock"] });
   }
 }

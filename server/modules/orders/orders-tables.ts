@@ -35,6 +35,11 @@ export interface OrderLineTable {
   order_id: string;
   position: number;
   product_id: string | null;
+  /** The variant ordered (migration 0023); null once it is deleted: its label and SKU stay, copied. */
+  variant_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The variant's label when ordered; null when the product had one variant (no label to show). */
+  variant_label: ColumnType<string | null, string | null | undefined, never>;
+  sku: ColumnType<string | null, string | null | undefined, never>;
   name: string;
   unit_price_paise: number;
   quantity: number;

@@ -3,7 +3,7 @@ import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { messages } from "#common/shared/messages.ts";
 import { ERROR_CODES } from "#common/shared/user-facing-error.ts";
-import { createProduct } from "../../../tests/support/factories.ts";
+import { createProduct, setSelling } from "../../../tests/support/factories.ts";
 import { checkoutInput, createShopper } from "../../../tests/support/shoppers.ts";
 import { createTestApp, TEST_ORIGIN, type TestApp } from "../../../tests/support/test-app.ts";
 import { inWriteTransaction } from "../../platform/db/write-transaction.ts";
@@ -92,7 +92,7 @@ describe("placing an order", () => {
     expect((await app.services.orders.getOrder(user, order.id)).lines).toEqual(order.lines);
 
     // A later price change does not touch the order.
-    await app.database.db.updateTable("products").set({ price_paise: 1 }).where("id", "=", fern.id).execute();
+    await setSelling(app.database.db, fern.id, { price_paise: 1 });
     expect((await app.services.orders.getOrder(user, order.id)).lines.find((l) => l.name === "Bird's Nest Fern")?.unitPricePaise).toBe(45_000);
   });
 
@@ -102,7 +102,7 @@ describe("placing an order", () => {
     const user = await shopper();
     await app.services.cart.addToCart(user, { productId: fern.id, quantity: 3 });
     await app.services.cart.addToCart(user, { productId: cactus.id });
-    await app.database.db.updateTable("products").set({ stock: 2 }).where("id", "=", fern.id).execute();
+    await setSelling(app.database.db, fern.id, { stock: 2 });
 
     const refusal = await app.services.orders.placeOrder(user, checkoutInput()).catch((e: unknown) => e);
     expect(refusal).toBeInstanceOf(ConflictError);
@@ -203,7 +203,7 @@ describe("Cash on Delivery: the order is the summary the checkout page showed", 
 
   it.each([
     ["the price changes (the admin sets 3000)", async (plantId: string) => {
-      await app.database.db.updateTable("products").set({ price_paise: 300_000 }).where("id", "=", plantId).execute();
+      await setSelling(app.database.db, plantId, { price_paise: 300_000 });
     }],
     ["a plant is added in another tab", async (_: string, user: Awaited<ReturnType<typeof shopper>>) => {
       const other = await createProduct(app.database.db, { name: "Peace Lily", stock: 5 });
@@ -228,7 +228,7 @@ describe("Cash on Delivery: the order is the summary the checkout page showed", 
   it("after a cartChanged refusal, orders the cart at its new price once the page has shown the fresh summary", async () => {
     const { plant, user } = await shopperWithCart({ name: "Snake Plant", price_paise: 150_000, stock: 5 }, 1);
     const shown = await app.services.cart.getCart(user);
-    await app.database.db.updateTable("products").set({ price_paise: 300_000 }).where("id", "=", plant.id).execute();
+    await setSelling(app.database.db, plant.id, { price_paise: 300_000 });
     await expect(app.services.orders.placeOrder(user, { ...checkoutInput(), cartFingerprint: shown.fingerprint })).rejects.toMatchObject({ status: 409 });
 
     const shownAgain = await app.services.cart.getCart(user);
@@ -305,7 +305,7 @@ describe("payment", () => {
   ])("lets the hold go and changes nothing when %s", async (_, change, message) => {
     const { plant, user } = await shopperWithCart({ price_paise: 30_000, stock: 5 }, 2);
     const { payment, held, released } = recordingPayment(async () => {
-      await app.database.db.updateTable("products").set(change).where("id", "=", plant.id).execute();
+      await setSelling(app.database.db, plant.id, change);
     });
     await expect(ordersWith({ payment }).orders.placeOrder(user, checkoutInput())).rejects.toMatchObject({ status: 409, message: message(plant.name) });
     expect(released).toEqual(held);
@@ -318,7 +318,7 @@ describe("payment", () => {
   it("refuses a cart that is not the one the checkout page showed before holding any money", async () => {
     const { plant, user } = await shopperWithCart({ price_paise: 30_000, stock: 5 }, 1);
     const shown = await app.services.cart.getCart(user);
-    await app.database.db.updateTable("products").set({ price_paise: 31_000 }).where("id", "=", plant.id).execute();
+    await setSelling(app.database.db, plant.id, { price_paise: 31_000 });
     const { payment, held } = recordingPayment();
     await expect(ordersWith({ payment }).orders.placeOrder(user, { ...checkoutInput(), cartFingerprint: shown.fingerprint })).rejects.toMatchObject({
       status: 409,

@@ -15,7 +15,17 @@ import { requireSignedIn, type SessionUser } from "../../platform/session-user.t
 import { saveDeliveryDetails } from "../accounts/index.ts";
 import { cartFingerprint, cartLines, deleteOrderedLines, lineProblem, type CartRow } from "../cart/index.ts";
 import { linePriceAt, readStock } from "../catalog/index.ts";
-import { keyPendingAndCart, storeOrderRows, takeLineStock, takeLineStockAndCountDay, takeLineStockCountDayAndClaimCode, orderIdWithKey } from "./checkout-statements.ts";
+import {
+  keyPendingAndCart,
+  storeOrderRows,
+  takeLineStock,
+  takeLineStockAndCountDay,
+  takeLineStockCountDayAndClaimCode,
+  takeProductStock,
+  takeVariantStock,
+  orderIdWithKey,
+} from "./checkout-statements.ts";
+import { sellableName } from "#common/catalog/variant-names.ts";
 import { countPlacedOrder } from "./daily-totals.ts";
 import { orderMail } from "./order-mails.ts";
 import { isOrderNumberTaken } from "./order-numbers.ts";
@@ -56,8 +66,21 @@ const checkoutKeyRule: RateRule = { name: "checkout-key", limit: 1, windowMs: 60
 /** How many order numbers a checkout draws before it gives up: one is taken about never, three in a row never. */
 const NUMBER_DRAWS = 3;
 
-/** `price_paise`: the unit price charged (the sale rule's, decision 047); `listed_price_paise`: the row's price column, checked under the lock. */
-type Product = { id: string; name: string; price_paise: number; listed_price_paise: number; stock: number; category_id: string | null };
+/**
+ * A line's size and its product. `price_paise`: the unit price charged (the sale rule's, decision 047);
+ * `listed_price_paise`: the variant's price column, checked under the lock. `label` is empty for a product's only size.
+ */
+type Product = {
+  id: string;
+  variantId: string;
+  name: string;
+  label: string;
+  sku: string;
+  price_paise: number;
+  listed_price_paise: number;
+  stock: number;
+  category_id: string | null;
+};
 type PricedLine = { id: string; quantity: number; product: Product };
 type PricedLines = { lines: PricedLine[]; subtotalPaise: number };
 /** The lines priced, with the applied discount code as judged now, the shipping and the total. */
@@ -157,7 +180,7 @@ async function withUniqueNumber<T>(ctx: Pick<CheckoutContext, "drawNumber" | "lo
  * stands (each such line named). Takes no row lock: see takeStock.
  */
 async function priceCart(ctx: PricingContext, from: Kysely<DB>, userId: string): Promise<PricedCart> {
-  const priced = priceLines(await cartLines(from, userId).orderBy("ci.product_id").execute());
+  const priced = priceLines(await cartLines(from, userId).orderBy("v.product_id").orderBy("v.id").execute());
   return withDiscount(ctx, priced, await appliedCoupon(from, userId, linesToDiscount(priced), ctx.timeZone));
 }
 
@@ -184,14 +207,26 @@ function priceLines(rows: CartRow[]): PricedLines {
   // Sale prices: each line's unit price is the one price rule's at this moment (decision 047), as the cart showed it.
   const now = shopClock.now();
   const lines = rows.flatMap((row) => {
-    const { id, quantity, product_id, name, price_paise, stock, category_id } = row;
+    const { id, quantity, product_id, variant_id, variant_label, sku, name, price_paise, stock, category_id } = row;
     if (id === null) return [];
     const product =
-      product_id === null ? undefined : { id: product_id, name: name!, price_paise: linePriceAt(row, now).chargedPaise, listed_price_paise: price_paise!, stock: stock!, category_id };
+      product_id === null
+        ? undefined
+        : {
+            id: product_id,
+            variantId: variant_id!,
+            name: name!,
+            label: variant_label ?? "",
+            sku: sku!,
+            price_paise: linePriceAt(row, now).chargedPaise,
+            listed_price_paise: price_paise!,
+            stock: stock!,
+            category_id,
+          };
     return [{ id, quantity: quantity!, product }];
   });
   if (!lines.length) throw new InvalidInputError(messages.checkout.emptyCart);
-  const problems = lines.flatMap((line) => lineProblem(line.product, line.quantity) ?? []);
+  const problems = lines.flatMap((line) => lineProblem(line.product && { name: sellableName(line.product.name, line.product.label), stock: line.product.stock }, line.quantity) ?? []);
   if (problems.length) throw new ConflictError(problems.join(" "), { cart: problems.join(" ") });
   const priced = lines as PricedLine[]; // every product is there: a missing one is a problem above
   const subtotalPaise = priced.reduce((sum, line) => sum + line.product.price_paise * line.quantity, 0);
@@ -262,6 +297,10 @@ async function storeOrder(
     order_id: hold.orderId,
     position,
     product_id: product.id,
+    // The size as it was sold (decision 048): kept with the order, whatever becomes of the variant.
+    variant_id: product.variantId,
+    variant_label: product.label || null,
+    sku: product.sku,
     name: product.name,
     unit_price_paise: product.price_paise,
     quantity,
@@ -278,6 +317,9 @@ async function storeOrder(
       ...columns,
       lineIds: orderLines.map((line) => line.id),
       lineProductIds: orderLines.map((line) => line.product_id),
+      lineVariantIds: orderLines.map((line) => line.variant_id),
+      lineVariantLabels: orderLines.map((line) => line.variant_label),
+      lineSkus: orderLines.map((line) => line.sku),
       lineNames: orderLines.map((line) => line.name),
       linePrices: orderLines.map((line) => line.unit_price_paise),
       lineQuantities: orderLines.map((line) => line.quantity),
@@ -326,24 +368,32 @@ async function takeStock(
   const postgres = ctx.database.dialect === "postgres";
   const last = cart.lines.at(-1);
   for (const line of cart.lines) {
-    const values = { productId: line.product.id, quantity: line.quantity, now, day: count.day, totalPaise: count.totalPaise };
+    const values = { productId: line.product.id, variantId: line.product.variantId, quantity: line.quantity, now, day: count.day, totalPaise: count.totalPaise };
     // On PostgreSQL the day is counted, and the code's use (SQLite's was counted in storeOrder), by the statement
     // that takes the last line's stock: the rows every checkout shares are locked together, for that statement and the commit.
     const countsTheDay = line === last && postgres;
-    const taken: { price_paise: number; stock: number; claimed?: string | null } | undefined =
-      countsTheDay && use
-        ? await takeLineStockCountDayAndClaimCode.executeTakeFirst(trx, { ...values, couponId: use.couponId, orderId: use.orderId, userId: use.userId })
-        : await (countsTheDay ? takeLineStockAndCountDay : takeLineStock).executeTakeFirst(trx, values);
+    let taken: { price_paise: number; stock: number; product_stock: number; claimed?: string | null } | undefined;
+    if (!postgres) {
+      // SQLite has no writing CTE: the variant's stock, then (only if taken) its product's total, one statement each.
+      const variant = await takeVariantStock.executeTakeFirst(trx, values);
+      const product = variant && (await takeProductStock.executeTakeFirstOrThrow(trx, values));
+      taken = variant && product && { price_paise: variant.price_paise, stock: variant.stock, product_stock: product.stock };
+    } else if (countsTheDay && use) {
+      taken = await takeLineStockCountDayAndClaimCode.executeTakeFirst(trx, { ...values, couponId: use.couponId, orderId: use.orderId, userId: use.userId });
+    } else {
+      taken = await (countsTheDay ? takeLineStockAndCountDay : takeLineStock).executeTakeFirst(trx, values);
+    }
     if (!taken) {
       // Bought by somebody else since the cart was read (or deleted): the same message the cart would show.
-      const product = await readStock(trx, line.product.id);
-      const problem = lineProblem(product, line.quantity) ?? messages.checkout.shortage(line.product.name, product?.stock ?? 0);
+      const variant = await readStock(trx, line.product.variantId);
+      const name = sellableName(line.product.name, line.product.label);
+      const problem = lineProblem(variant && { name, stock: variant.stock }, line.quantity) ?? messages.checkout.shortage(name, variant?.stock ?? 0);
       throw new ConflictError(problem, { cart: problem });
     }
     if (taken.price_paise !== line.product.listed_price_paise) throw cartChanged();
     if (countsTheDay && use && !taken.claimed) refuseCode(await couponUseRefusal(trx, use.couponId));
     // The last one taken: lists show the plant as no longer for sale (docs/decisions/044).
-    ctx.changes.publish(trx, { type: "product", productId: line.product.id, aspects: taken.stock === 0 ? ["stock", "availability"] : ["stock"] });
+    ctx.changes.publish(trx, { type: "product", productId: line.product.id, aspects: taken.product_stock === 0 ? ["stock", "availability"] : ["stock"] });
   }
   if (!postgres) await countPlacedOrder(trx, count.day, count.totalPaise);
 }

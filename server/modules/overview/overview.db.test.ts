@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createProduct } from "../../../tests/support/factories.ts";
+import { createProduct, setSelling } from "../../../tests/support/factories.ts";
 import { checkoutInput, createShopper } from "../../../tests/support/shoppers.ts";
 import { createTestApp, type TestApp } from "../../../tests/support/test-app.ts";
 import { addDays, shopDay } from "../../platform/shop-day.ts";
@@ -61,7 +61,7 @@ describe("daily order totals", () => {
     const plant = await createProduct(app.database.db, { stock: 1 });
     const user = await shopper();
     await app.services.cart.addToCart(user, { productId: plant.id, quantity: 1 });
-    await app.database.db.updateTable("products").set({ stock: 0 }).where("id", "=", plant.id).execute();
+    await setSelling(app.database.db, plant.id, { stock: 0 });
     await expect(app.services.orders.placeOrder(user, checkoutInput())).rejects.toMatchObject({ status: 409 });
     expect(await totalsRows()).toEqual([]);
   });

@@ -7,6 +7,7 @@ import { adminCatalogMigration } from "./0010-admin-catalog.ts";
 import { catalogSearchMigration } from "./0012-catalog-search.ts";
 import { nameSearchMigration } from "./0013-name-search.ts";
 import { salePricesMigration } from "./0022-sale-prices.ts";
+import { variantsMigration } from "./0023-variants.ts";
 
 /** The catalog's parts of the migration history (server/migrations.ts puts every owner's together). */
 export const catalogMigrations: readonly MigrationPart[] = [
@@ -18,4 +19,5 @@ export const catalogMigrations: readonly MigrationPart[] = [
   { name: "0012-catalog-search", migration: catalogSearchMigration },
   { name: "0013-name-search", migration: nameSearchMigration },
   { name: "0022-sale-prices", migration: salePricesMigration },
+  { name: "0023-variants", migration: variantsMigration },
 ];

@@ -4,6 +4,7 @@ import { dailyTotalsMigration } from "./0011-admin-overview.ts";
 import { orderNumbersMigration } from "./0014-order-numbers-contact-dedup.ts";
 import { nullableOrderCustomerMigration } from "./0018-account-deletion.ts";
 import { orderDiscountMigration } from "./0021-coupons.ts";
+import { orderLineVariantsMigration } from "./0023-variants.ts";
 
 /** The orders' parts of the migration history (server/migrations.ts puts every owner's together). */
 export const ordersMigrations: readonly MigrationPart[] = [
@@ -12,4 +13,5 @@ export const ordersMigrations: readonly MigrationPart[] = [
   { name: "0014-order-numbers-contact-dedup", migration: orderNumbersMigration },
   { name: "0018-account-deletion", migration: nullableOrderCustomerMigration },
   { name: "0021-coupons", migration: orderDiscountMigration },
+  { name: "0023-variants", migration: orderLineVariantsMigration },
 ];
