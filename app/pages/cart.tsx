@@ -2,6 +2,7 @@ import { useEffect } from "react";
 import { toast } from "../shared/lib/toast.ts";
 import { data, Link, useFetcher } from "react-router";
 import type { CartLine } from "#common/cart/cart-types.ts";
+import { sellableName, sizeLine } from "#common/catalog/variant-names.ts";
 import { messages } from "#common/shared/messages.ts";
 import { Price } from "../shared/ui/price.tsx";
 import { cartSummary, OrderSummary } from "../features/orders/components/order-summary.tsx";
@@ -104,6 +105,9 @@ function CartRow({ line, first }: { line: CartLine; first: boolean }) {
     toast.error(`${result.intent === "remove" ? messages.cart.removeFailed : messages.cart.updateFailed} ${result.message ?? ""}`.trim());
   }, [fetcher.state, result]);
   const busy = fetcher.state !== "idle";
+  // Two sizes of one plant are two lines: their buttons' names say the size, so a screen reader tells them apart.
+  const named = line.productId ? sellableName(line.name, line.variantLabel) : line.name;
+  const size = line.productId ? sizeLine(line.variantLabel) : null;
   const quantityButton = (quantity: number, label: string, text: string, disabled = false) => (
     <fetcher.Form method="post">
       <input type="hidden" name="itemId" value={line.id} />
@@ -119,14 +123,15 @@ function CartRow({ line, first }: { line: CartLine; first: boolean }) {
     </fetcher.Form>
   );
   return (
-    <li className="flex flex-wrap items-center gap-x-4 gap-y-2 p-4" aria-label={line.name}>
+    <li className="flex flex-wrap items-center gap-x-4 gap-y-2 p-4" aria-label={named}>
       <Picture image={line.image} alt="" sizes="80px" eager={first} className="size-20 shrink-0 rounded-xl bg-leaf-50 object-cover" />
       <div className="min-w-40 flex-1">
         {line.productId ? (
           <>
-            <Link to={`/product/${line.productId}`} className="font-semibold text-stone-900 hover:underline">
+            <Link to={line.variantLabel && line.variantId ? `/product/${line.productId}?variant=${encodeURIComponent(line.variantId)}` : `/product/${line.productId}`} className="font-semibold text-stone-900 hover:underline">
               {line.name}
             </Link>
+            {size ? <p className="text-sm text-stone-600">{size}</p> : null}
             <p>
               <Price pricePaise={line.unitPricePaise} sale={line.sale} />
             </p>
@@ -141,16 +146,16 @@ function CartRow({ line, first }: { line: CartLine; first: boolean }) {
         )}
       </div>
       <div className="flex items-center gap-2">
-        {quantityButton(line.quantity - 1, `One fewer ${line.name}`, "−")}
-        <span className="w-8 text-center font-semibold" aria-label={`Quantity of ${line.name}`}>
+        {quantityButton(line.quantity - 1, `One fewer ${named}`, "−")}
+        <span className="w-8 text-center font-semibold" aria-label={`Quantity of ${named}`}>
           {line.quantity}
         </span>
-        {quantityButton(line.quantity + 1, `One more ${line.name}`, "+", line.quantity >= line.stock)}
+        {quantityButton(line.quantity + 1, `One more ${named}`, "+", line.quantity >= line.stock)}
       </div>
       <fetcher.Form method="post">
         <input type="hidden" name="intent" value="remove" />
         <input type="hidden" name="itemId" value={line.id} />
-        <button type="submit" aria-label={`Remove ${line.name}`} {...inertWhen(busy)} className="rounded-full p-2 text-stone-600 hover:bg-red-50 hover:text-red-700">
+        <button type="submit" aria-label={`Remove ${named}`} {...inertWhen(busy)} className="rounded-full p-2 text-stone-600 hover:bg-red-50 hover:text-red-700">
           <CloseIcon width={20} height={20} />
         </button>
       </fetcher.Form>

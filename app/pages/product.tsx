@@ -1,4 +1,6 @@
-import { data, isRouteErrorResponse, Link, useRouteLoaderData } from "react-router";
+import { useEffect, useState } from "react";
+import { data, isRouteErrorResponse, Link, useRouteLoaderData, useSearchParams, type ShouldRevalidateFunctionArgs } from "react-router";
+import { chosenVariant } from "#common/catalog/variant-names.ts";
 import { paiseToDecimal } from "#common/shared/money.ts";
 import { messages } from "#common/shared/messages.ts";
 import { NotFound } from "../shared/components/not-found.tsx";
@@ -14,6 +16,7 @@ import { actionResult, loadOr404, loadOrRefuse } from "../shared/lib/service-err
 import { requireUser } from "../shared/lib/session.ts";
 import { pageMeta, shopFrom } from "../shared/lib/seo.ts";
 import { useLiveProduct } from "../features/catalog/lib/use-live-product.ts";
+import { SizeChoice } from "../features/catalog/components/size-choice.tsx";
 import type { Route } from "./+types/product";
 
 /**
@@ -47,6 +50,20 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     return reviewAction("review-delete", () => context.services.reviews.deleteReview(user, params.productId, form.reviewId));
   }
   return actionResult(() => context.services.cart.addToCart(user, form).then(() => ({})));
+}
+
+/**
+ * Choosing another size changes only `?variant=`, and the loader's data holds every size: the page shows the new
+ * one from what it has, with no request. Every other navigation, a form's post and the live re-read load as usual.
+ */
+export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (formMethod || currentUrl.pathname !== nextUrl.pathname) return defaultShouldRevalidate;
+  const current = new URLSearchParams(currentUrl.search);
+  const next = new URLSearchParams(nextUrl.search);
+  if (current.get("variant") === next.get("variant")) return defaultShouldRevalidate;
+  current.delete("variant");
+  next.delete("variant");
+  return current.toString() === next.toString() ? false : defaultShouldRevalidate;
 }
 
 /** Add to Cart for a visitor: the answer carries the cart's cookie (set on the first add). */
@@ -90,14 +107,9 @@ export const meta: Route.MetaFunction = ({ matches, data }) => {
         description: data.description,
         image: data.images.map((image) => origin + image.url),
         category: data.category.name,
-        sku: data.id,
-        offers: {
-          "@type": "Offer",
-          url: `${origin}/product/${data.id}`,
-          priceCurrency: "INR",
-          price: paiseToDecimal(data.pricePaise),
-          availability: data.stock > 0 ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
-        },
+        // A plant in several sizes has a SKU per size, on its offers.
+        ...(data.variants.length > 1 ? {} : { sku: data.variants[0]?.sku ?? data.id }),
+        offers: productOffers(data, origin),
         // Only with reviews: an aggregate of none is not valid structured data.
         ...(data.reviewCount > 0 && data.averageRating !== null
           ? { aggregateRating: { "@type": "AggregateRating", ratingValue: data.averageRating, reviewCount: data.reviewCount, bestRating: 5, worstRating: 1 } }
@@ -107,10 +119,73 @@ export const meta: Route.MetaFunction = ({ matches, data }) => {
   ];
 };
 
+const availability = (stock: number) => (stock > 0 ? "https://schema.org/InStock" : "https://schema.org/OutOfStock");
+
+/**
+ * The structured data's offers: one Offer for a plant sold in one size, as always; for several, an AggregateOffer
+ * (a kind of Offer, so its lowest `price` stays where readers found it) holding one Offer per size, each with its
+ * SKU and the link that opens the page at that size.
+ */
+function productOffers(product: Route.ComponentProps["loaderData"], origin: string) {
+  const url = `${origin}/product/${product.id}`;
+  if (product.variants.length <= 1) {
+    return { "@type": "Offer", url, priceCurrency: "INR", price: paiseToDecimal(product.pricePaise), availability: availability(product.stock) };
+  }
+  const prices = product.variants.map((variant) => variant.pricePaise);
+  return {
+    "@type": "AggregateOffer",
+    url,
+    priceCurrency: "INR",
+    price: paiseToDecimal(Math.min(...prices)),
+    lowPrice: paiseToDecimal(Math.min(...prices)),
+    highPrice: paiseToDecimal(Math.max(...prices)),
+    offerCount: product.variants.length,
+    availability: availability(product.stock),
+    offers: product.variants.map((variant) => ({
+      "@type": "Offer",
+      name: variant.label,
+      sku: variant.sku,
+      url: `${url}?variant=${encodeURIComponent(variant.id)}`,
+      priceCurrency: "INR",
+      price: paiseToDecimal(variant.pricePaise),
+      availability: availability(variant.stock),
+    })),
+  };
+}
+
+/**
+ * The size the page shows: `?variant=`, or the first (chosenVariant). A choice shows at once and replaces the URL's
+ * `?variant=` (no new history entry, no jump to the top), which the live re-read and a reload then keep.
+ */
+function useChosenSize(product: Route.ComponentProps["loaderData"]) {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const requested = searchParams.get("variant");
+  const [picked, setPicked] = useState(requested);
+  useEffect(() => setPicked(requested), [requested]);
+  const choose = (variantId: string) => {
+    setPicked(variantId);
+    setSearchParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.set("variant", variantId);
+        return next;
+      },
+      { replace: true, preventScrollReset: true },
+    );
+  };
+  const reviewsAfter = searchParams.get("reviewsAfter");
+  const keep: Record<string, string> = reviewsAfter ? { reviewsAfter } : {};
+  return { variant: chosenVariant(product.variants, picked), choose, keep };
+}
+
 export default function Product({ loaderData: product }: Route.ComponentProps) {
   // Stock (and whatever else the loader reads) re-read when the product changes, without a reload.
   useLiveProduct(product.id, product.updatedAt);
-  const inStock = product.stock > 0;
+  const sized = product.variants.length > 1;
+  const size = useChosenSize(product);
+  // A plant sold in one size shows the product's own figures, as it always did; else the chosen size's.
+  const shown = sized ? size.variant : product;
+  const inStock = shown.stock > 0;
   // The product page links to its edit form for admins only (docs/product.md, Product page); the form checks again.
   const isAdmin = (useRouteLoaderData("root") as { user?: { isAdmin: boolean } | null } | undefined)?.user?.isAdmin === true;
   return (
@@ -138,17 +213,27 @@ export default function Product({ loaderData: product }: Route.ComponentProps) {
         </Link>
         <h1 className="mt-2 text-3xl font-bold text-stone-900">{product.name}</h1>
         <p className="mt-3 text-2xl font-semibold">
-          <Price pricePaise={product.pricePaise} sale={product.sale} />
+          <Price pricePaise={shown.pricePaise} sale={shown.sale} />
         </p>
         <div className="mt-2">
           <RatingSummary averageRating={product.averageRating} reviewCount={product.reviewCount} />
         </div>
         <p className={`mt-2 font-medium ${inStock ? "text-stone-700" : "text-red-700"}`}>
-          {inStock ? messages.product.availableStock(product.stock) : messages.product.notInStock}
+          {inStock ? messages.product.availableStock(shown.stock) : messages.product.notInStock}
         </p>
+        {sized ? <SizeChoice variants={product.variants} chosenId={size.variant.id} onChoose={size.choose} keep={size.keep} /> : null}
         <p className="mt-6 leading-relaxed text-stone-700">{product.description}</p>
         <div className="mt-8">
-          <AddToCart productId={product.id} inStock={inStock} />
+          {sized ? (
+            <AddToCart
+              productId={product.id}
+              variantId={size.variant.id}
+              inStock={inStock}
+              action={`/product/${product.id}?variant=${encodeURIComponent(size.variant.id)}`}
+            />
+          ) : (
+            <AddToCart productId={product.id} inStock={inStock} />
+          )}
         </div>
         {isAdmin ? (
           <Link to={`/product/${product.id}/edit`} className="btn-outline mt-4 inline-block">

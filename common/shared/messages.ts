@@ -68,6 +68,11 @@ export const messages = {
     notInStock: "Not in Stock",
     addToCart: "Add to Cart",
     loadFailed: "Failed to fetch data. Please try again.",
+    // The choice of size on a plant sold in several (docs/decisions/048).
+    sizeLegend: "Size",
+    showSize: "Show this size",
+    sizeSoldOut: "Sold out",
+    fromPrice: "From",
   },
   reviews: {
     heading: "Reviews",

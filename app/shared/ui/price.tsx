@@ -1,4 +1,5 @@
 import { formatPrice, formatPriceExact } from "#common/shared/money.ts";
+import { messages } from "#common/shared/messages.ts";
 import type { ProductSummary } from "#common/catalog/catalog-types.ts";
 
 /**
@@ -10,19 +11,24 @@ export function Price({
   pricePaise,
   sale,
   exact = false,
+  from = false,
   className = "text-leaf-800",
 }: {
   pricePaise: number;
   sale: ProductSummary["sale"];
   /** Two decimals ('Rs. 20.00'), as the category page shows prices. */
   exact?: boolean;
+  /** The lowest of a plant's sizes' prices, which differ: 'From Rs. 2,500' (docs/decisions/048). */
+  from?: boolean;
   className?: string;
 }) {
   const format = exact ? formatPriceExact : formatPrice;
-  if (!sale) return <span className={className}>{format(pricePaise)}</span>;
+  const lead = from ? `${messages.product.fromPrice} ` : "";
+  if (!sale) return <span className={className}>{lead + format(pricePaise)}</span>;
   return (
     <span className={`inline-flex flex-wrap items-baseline gap-x-2 ${className}`} data-testid="sale-price">
       <span>
+        {lead}
         <span className="sr-only">Sale price </span>
         {format(pricePaise)}
       </span>

@@ -9,8 +9,10 @@ type AddResult = { ok: true } | { ok: false; message: string };
 /**
  * Add to Cart: a form that posts to the product's own action (so it works before JavaScript loads); a
  * visitor's goes into the cart their browser keeps until they sign in; a sold-out plant cannot be added.
+ * `variantId` is the size chosen, and `action` the page to post to (the product's page at that size, so
+ * without JavaScript the answer shows the size that was added).
  */
-export function AddToCart({ productId, inStock }: { productId: string; inStock: boolean }) {
+export function AddToCart({ productId, variantId, inStock, action = `/product/${productId}` }: { productId: string; variantId?: string; inStock: boolean; action?: string }) {
   const fetcher = useFetcher<AddResult>();
   const result = fetcher.data;
 
@@ -28,8 +30,9 @@ export function AddToCart({ productId, inStock }: { productId: string; inStock: 
     );
   }
   return (
-    <fetcher.Form method="post" action={`/product/${productId}`}>
+    <fetcher.Form method="post" action={action}>
       <input type="hidden" name="productId" value={productId} />
+      {variantId ? <input type="hidden" name="variantId" value={variantId} /> : null}
       <SubmitButton busy={fetcher.state !== "idle"} busyLabel="Adding to cart">
         {messages.product.addToCart}
       </SubmitButton>

@@ -40,7 +40,7 @@ export function CategoryProductList({
               <h2 className="text-lg font-semibold text-stone-900">{product.name}</h2>
               <p className="mt-2 line-clamp-3 flex-1 text-sm text-stone-700">{product.description}</p>
               <p className="mt-3 font-semibold">
-                <Price pricePaise={product.pricePaise} sale={product.sale} exact />
+                <Price pricePaise={product.pricePaise} sale={product.sale} exact from={product.priceVaries} />
               </p>
               {slots.details}
               <Link to={`/product/${product.id}`} className="btn-outline mt-4" aria-label={`${messages.category.viewProduct}: ${product.name}`}>

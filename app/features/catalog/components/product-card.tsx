@@ -48,7 +48,7 @@ export function ProductCard({
           </Link>
         </Heading>
         <p className="mt-1">
-          <Price pricePaise={product.pricePaise} sale={product.sale} />
+          <Price pricePaise={product.pricePaise} sale={product.sale} from={product.priceVaries} />
         </p>
         {slots.details ? <div className="relative z-10 mt-1">{slots.details}</div> : null}
       </div>

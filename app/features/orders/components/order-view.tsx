@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { sizeLine } from "#common/catalog/variant-names.ts";
 import { formatPriceExact } from "#common/shared/money.ts";
 import type { Customer, OrderDetail, OrderStatus } from "#common/orders/order-types.ts";
 import { ShopTime } from "../../../shared/ui/shop-time.tsx";
@@ -65,7 +66,16 @@ export function OrderView({ order }: { order: OrderDetail }) {
           <tbody className="divide-y divide-stone-200">
             {order.lines.map((line, index) => (
               <tr key={index}>
-                <td className="py-3 font-medium text-stone-900">{line.name}</td>
+                <td className="py-3">
+                  <span className="font-medium text-stone-900">{line.name}</span>
+                  {/* The size and SKU as ordered (docs/decisions/048), so the owner packs the right pot. */}
+                  {line.variantLabel ? (
+                    <span className="block text-sm text-stone-600">
+                      {sizeLine(line.variantLabel)}
+                      {line.sku ? ` · SKU ${line.sku}` : null}
+                    </span>
+                  ) : null}
+                </td>
                 <td className="whitespace-nowrap py-3">{formatPriceExact(line.unitPricePaise)}</td>
                 <td className="py-3">{line.quantity}</td>
                 <td className="whitespace-nowrap py-3 text-right">{formatPriceExact(line.lineTotalPaise)}</td>

@@ -1,4 +1,5 @@
 import { Form, Link, redirect, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
+import { sellableName } from "#common/catalog/variant-names.ts";
 import type { CartLine } from "#common/cart/cart-types.ts";
 import { ERROR_CODES } from "#common/shared/user-facing-error.ts";
 import { messages } from "#common/shared/messages.ts";
@@ -105,7 +106,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
                 .filter((line) => line.available)
                 .map((line) => (
                   <li key={line.id}>
-                    {line.quantity} × {line.name}
+                    {line.quantity} × {sellableName(line.name, line.variantLabel)}
                   </li>
                 ))}
             </ul>
