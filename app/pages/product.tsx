@@ -212,7 +212,7 @@ export default function Product({ loaderData: product }: Route.ComponentProps) {
           {product.category.name}
         </Link>
         <h1 className="mt-2 text-3xl font-bold text-stone-900">{product.name}</h1>
-        <p className="mt-3 text-2xl font-semibold">
+        <p className="mt-3 text-2xl font-semibold" data-testid="product-price">
           <Price pricePaise={shown.pricePaise} sale={shown.sale} />
         </p>
         <div className="mt-2">

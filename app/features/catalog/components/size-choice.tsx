@@ -44,10 +44,16 @@ export function SizeChoice({
                 onChange={() => onChoose(variant.id)}
                 className="accent-leaf-700"
               />
-              <span>
-                <span className="font-medium text-stone-900">{variant.label}</span>
-                <span className="ml-2 text-stone-700">{formatPrice(variant.pricePaise)}</span>
-                {variant.stock > 0 ? null : <span className="ml-2 text-sm font-medium text-red-700">{messages.product.sizeSoldOut}</span>}
+              {/* Spaces between the parts, so a screen reader names the radio 'Large · 10" pot Rs. 3,800 Sold out'. */}
+              <span className="flex flex-wrap gap-x-2">
+                <span className="font-medium text-stone-900">{variant.label}</span>{" "}
+                <span className="text-stone-700">{formatPrice(variant.pricePaise)}</span>
+                {variant.stock > 0 ? null : (
+                  <>
+                    {" "}
+                    <span className="text-sm font-medium text-red-700">{messages.product.sizeSoldOut}</span>
+                  </>
+                )}
               </span>
             </label>
           ))}
