@@ -40,7 +40,7 @@ const sizeGroup = (page: Page) => page.getByRole("group", { name: messages.produ
 const price = (page: Page) => page.getByTestId("product-price");
 
 test.describe("sizes", () => {
-  test("choosing 'Large · 10\" pot' shows its price and stock and puts ?variant= in the URL without a reload; Add to Cart adds that size", async ({ page, shopDb }) => {
+  test("choosing 'Large · 10\" pot' shows its price and stock and puts ?variant= in the URL without a reload, a scroll jump or a history entry; Add to Cart adds that size", async ({ page, shopDb }) => {
     const plant = await fig(shopDb);
     const large = plant.size(LARGE);
     const medium = plant.size(MEDIUM);
@@ -55,8 +55,14 @@ test.describe("sizes", () => {
     const largeRadio = group.getByRole("radio", { name: LARGE });
     await hydrated(largeRadio);
     await page.evaluate(() => ((window as unknown as { liveTestMark: string }).liveTestMark = "same document"));
+    // Scrolled down to the choice on a short window: choosing must not jump to the top, nor add a history entry.
+    await page.setViewportSize({ width: 800, height: 400 });
+    await page.evaluate(() => window.scrollTo(0, 200));
+    const before = await page.evaluate(() => ({ y: window.scrollY, entries: history.length }));
+    expect(before.y).toBeGreaterThan(0);
     await largeRadio.check();
     await expect(page).toHaveURL(urlIs(`/product/${plant.id}?variant=${large.id}`));
+    expect(await page.evaluate(() => ({ y: window.scrollY, entries: history.length }))).toEqual(before);
     await expect(price(page)).toHaveText("Rs. 3,800");
     await expect(page.getByText(messages.product.availableStock(large.stock), { exact: true })).toBeVisible();
     // With JavaScript the choice shows at once: the button for pages without it is gone, and the page never reloaded.
