@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { sql } from "kysely";
-import { createTestDatabase, migrateBesideOtherTests, type TestDatabase } from "../../../tests/support/test-database.ts";
-import { createProduct, createCategory } from "../../../tests/support/factories.ts";
-import { migrateToLatest } from "../../migrations.ts";
+import { createTestDatabase, migrateBesideOtherTests, type TestDatabase } from "../tests/support/test-database.ts";
+import { createProduct, createCategory } from "../tests/support/factories.ts";
+import { migrateToLatest } from "./migrations.ts";
 
 // The sizes migration rebuilds both carts' line tables on SQLite (it cannot drop a unique constraint) and swaps the
 // constraint in place on PostgreSQL: the lines survive, each holding its product's one size, and a cart may then hold
