@@ -4,7 +4,7 @@ import type { Page } from "@playwright/test";
 import { messages } from "../../common/shared/messages.ts";
 import { formatPrice } from "../../common/shared/money.ts";
 import type { Database } from "../../server/platform/db/client.ts";
-import { createSizedProduct } from "../support/sized-products.ts";
+import { createProductWithSizes } from "../support/factories.ts";
 import { expect, seriousAccessibilityViolations, test } from "./support/fixtures.ts";
 import { LIVE_UPDATE_TIMEOUT, signedInShopper, stillSameDocument } from "./support/live.ts";
 import { mailWithSubject } from "./support/mail.ts";
@@ -76,7 +76,10 @@ test.describe("sizes", () => {
   });
 
   test("a sold-out size stays choosable and says so; the page then says 'Not in Stock' and Add to Cart is disabled", async ({ page, shopDb }) => {
-    const { product: plant } = await createSizedProduct(shopDb.db, { small: 3, large: 0 });
+    const { product: plant } = await createProductWithSizes(shopDb.db, [
+      { label: "Small", price_paise: 50_000, stock: 3 },
+      { label: "Large", price_paise: 90_000, stock: 0 },
+    ]);
     await page.goto(`/product/${plant.id}`);
     const soldOut = sizeGroup(page).getByRole("radio", { name: new RegExp(`^Large .*${messages.product.sizeSoldOut}$`) });
     await expect(soldOut).toBeEnabled();
