@@ -89,6 +89,6 @@ async function returnStock(ctx: Pick<StatusContext, "changes">, trx: Kysely<DB>,
     .execute();
   for (const line of lines) {
     const put = await putBackStock(trx, line.variant_id!, line.quantity);
-    if (put) ctx.changes.publish(trx, { type: "product", productId: put.productId, aspects: put.backInStock ? ["stock", "availability"] : ["stock"] });
+    if (put) ctx.changes.publish(trx, { type: "product", productId: put.productId, aspects: put.backInStock || put.variantBackInStock ? ["stock", "availability"] : ["stock"] });
   }
 }

@@ -392,8 +392,9 @@ async function takeStock(
     }
     if (taken.price_paise !== line.product.listed_price_paise) throw cartChanged();
     if (countsTheDay && use && !taken.claimed) refuseCode(await couponUseRefusal(trx, use.couponId));
-    // The last one taken: lists show the plant as no longer for sale (docs/decisions/044).
-    ctx.changes.publish(trx, { type: "product", productId: line.product.id, aspects: taken.product_stock === 0 ? ["stock", "availability"] : ["stock"] });
+    // The last one taken: lists show the plant as no longer for sale (docs/decisions/044); the last of a size: its
+    // product page at that size says 'Not in Stock' from now on, not after the page is next made again.
+    ctx.changes.publish(trx, { type: "product", productId: line.product.id, aspects: taken.stock === 0 || taken.product_stock === 0 ? ["stock", "availability"] : ["stock"] });
   }
   if (!postgres) await countPlacedOrder(trx, count.day, count.totalPaise);
 }

@@ -107,6 +107,29 @@ describe("ordering sizes", () => {
   });
 });
 
+describe("a size sold out is a change of availability", () => {
+  it("announces availability when an order takes a size's last unit though the plant has more, and again when a cancellation gives it back", async () => {
+    const { product, sizeIds } = await createProductWithSizes(app.database.db, FIG_SIZES);
+    const user = await shopper();
+    await app.services.cart.addToCart(user, { productId: product.id, variantId: sizeIds[1], quantity: 5 });
+    const heard: unknown[] = [];
+    const stop = app.infrastructure.changes.subscribe((change) => heard.push(change));
+    try {
+      const order = await app.services.orders.placeOrder(user, checkoutInput());
+      expect(heard).toEqual([{ type: "product", productId: product.id, aspects: ["stock", "availability"] }]);
+      heard.length = 0;
+      await app.services.orders.cancelOrder(user, order.id);
+      expect(heard).toEqual([{ type: "product", productId: product.id, aspects: ["stock", "availability"] }]);
+      heard.length = 0;
+      await app.services.cart.addToCart(user, { productId: product.id, variantId: sizeIds[1], quantity: 1 });
+      await app.services.orders.placeOrder(user, checkoutInput());
+      expect(heard).toEqual([{ type: "product", productId: product.id, aspects: ["stock"] }]);
+    } finally {
+      stop();
+    }
+  });
+});
+
 describe("the last unit of a size, raced for", () => {
   it("sells a size's last 3 units to exactly 3 of 60 shoppers racing for them, each also buying the plant's other size, never lowering a size or the total below what was sold", async () => {
     const { product, sizeIds } = await createProductWithSizes(app.database.db, [
