@@ -19,16 +19,22 @@ const at = (i: number) => new Date(Date.parse("2024-01-01T00:00:00Z") + i * 60_0
 
 await db.insertInto("categories").values({ id: "c", name: "C", description: "d", image_url: "/x.svg", image_width: 1, image_height: 1, created_at: at(0) }).execute();
 for (let start = 0; start < 100_000; start += 1_000) {
+  const stockOf = (i: number) => 6 + (i % 500);
   await db
     .insertInto("products")
-    .values(Array.from({ length: 1_000 }, (_, k) => ({ id: `p${start + k}`, name: `P${start + k}`, description: "d", price_paise: 100, stock: 6 + ((start + k) % 500), category_id: "c", created_at: at(start + k), updated_at: at(start + k) })))
+    .values(Array.from({ length: 1_000 }, (_, k) => ({ id: `p${start + k}`, name: `P${start + k}`, description: "d", price_paise: 100, stock: stockOf(start + k), category_id: "c", created_at: at(start + k), updated_at: at(start + k) })))
+    .execute();
+  // Each product's only size, under its id as a migrated product's: the size holds the stock, the product its total.
+  await db
+    .insertInto("product_variants")
+    .values(Array.from({ length: 1_000 }, (_, k) => ({ id: `p${start + k}`, product_id: `p${start + k}`, position: 0, label: "", sku: `SKU-p${start + k}`, price_paise: 100, compare_at_paise: null, stock: stockOf(start + k), created_at: at(start + k), updated_at: at(start + k) })))
     .execute();
   await db
     .insertInto("contact_messages")
     .values(Array.from({ length: 1_000 }, (_, k) => ({ id: `m${start + k}`, name: "N", email: "n@example.com", subject: "S", message: "M", client_ip: null, created_at: at(start + k), handled_at: (start + k) % 2 ? at(start + k) : null })))
     .execute();
 }
-await db.updateTable("products").set({ stock: 2 }).where("id", "in", ["p1", "p2", "p3"]).execute();
+for (const table of ["products", "product_variants"] as const) await db.updateTable(table).set({ stock: 2 }).where("id", "in", ["p1", "p2", "p3"]).execute();
 const today = new Date().toISOString().slice(0, 10);
 await db.insertInto("order_daily_totals").values(Array.from({ length: 1_000 }, (_, i) => ({ day: addDays(today, -i), orders_placed: 50, orders_cancelled: 1, revenue_paise: 5_000_000 }))).execute();
 await sql`analyze`.execute(db);

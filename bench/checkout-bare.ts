@@ -19,25 +19,29 @@ import { runPhase, SHOPPERS, withOrderDesk, type Measured, type Tally } from "./
 // How the statements were captured: a production server (build/server/main.js) on a fresh PostgreSQL database
 // whose `log_statement` was 'all' (`ALTER DATABASE … SET log_statement = 'all'`), one signed-in shopper adding a
 // plant to the cart and ordering it, three times over, then three times more with a 10 % code applied between the
-// two; every statement the server sent, as PostgreSQL logged it with its parameters, is below, in its order, with
-// the texts as they were logged. Per add to the cart and order:
+// two, its orders confirmed after each by a connection opened before the logging began (so not in the log; five
+// pending orders would refuse the sixth); every statement the server sent, as PostgreSQL logged it with its
+// parameters, is below, in its order, with the texts as they were logged. The plant has one size, and the adds name
+// none, as the checkout bench's do. Per add to the cart and order:
 //
 //   add to cart  the session (its last use written only when 5 minutes old); BEGIN with the shopper's advisory
-//                lock (one simple query); the conditional upsert of the line; COMMIT; the cart read back and the
-//                code applied to it
+//                lock (one simple query); the conditional upsert of the line of the product's first size (found
+//                inside the statement); COMMIT; the cart read back (lines, sizes, products) and the code applied to it
 //   apply a code the session; the guessing limit's hit; BEGIN with the lock; the cart; the code by its text (its
 //                terms, the shopper's use, its categories); the code put on the cart; COMMIT (the answer is
 //                summarised from those reads)
 //   order        the session; the idempotency key's claim and the checkout count; BEGIN with the lock; the
 //                earlier order, the pending count, the applied code and the cart; the order, its lines, its mail
-//                and the emptied cart in one statement; the stock taken and the day counted (with a code, also its
-//                use counted, its row written and the code taken off the cart); COMMIT
+//                and the emptied cart in one statement; the stock taken, the product's total then the size's, and
+//                the day counted (with a code, also its use counted, its row written and the code taken off the
+//                cart); COMMIT
 //   afterwards   the change feed's NOTIFY, one for all the changes committed while one is in flight; the mail
 //                worker's claim of up to ten due mails and their marking as sent (LISTEN for the feed, as the
 //                shop's one connection does)
 //
 // The refusals' paths (a short stock on adding, the line removed after a refused order) are stand-ins, not captured:
-// the plenty phase whose rate the ratio uses refuses nothing.
+// the plenty phase whose rate the ratio uses refuses nothing. So is the stock statement of a line that is not an
+// order's last (the captured carts held one line; it is the last line's without the day counted).
 //
 // What the shop does besides SQL is left out on purpose, as that is what the ratio measures: HTTP, the signed
 // cookie, routing, validation, sealing the mail's bodies (the script stores random text of the sealed bodies'
@@ -64,24 +68,24 @@ const shipping = { name: "Asha Kulkarni", phone: "+91 98765 43210", address: "12
 const SQL = {
   session: `select "s"."id" as "sessionId", "s"."lastUsedAt", "s"."expiresAt", "s"."createdAt", "u"."id", "u"."name", "u"."email", "u"."image", "u"."emailVerified", "u"."username", "u"."displayUsername", "u"."role", "u"."twoFactorEnabled" from "sessions" as "s" inner join "users" as "u" on "u"."id" = "s"."userId" where "s"."token" = $1`,
   touchSession: `update "sessions" set "lastUsedAt" = $1 where "id" = $2 and ("lastUsedAt" is null or "lastUsedAt" <= $3)`,
-  addLine: `insert into "cart_items" ("id", "user_id", "product_id", "quantity", "created_at") select $1 as "id", $2 as "user_id", "p"."id", coalesce(ci.quantity, 0) + $3 as "quantity", $4 as "created_at" from (select "id", "name", "price_paise", "stock", "compare_at_paise", "sale_starts_at", "sale_ends_at", "category_id" from "products") as "p" left join "cart_items" as "ci" on "ci"."product_id" = "p"."id" and "ci"."user_id" = $5 where "p"."id" = $6 and coalesce(ci.quantity, 0) + $7 <= "p"."stock" and coalesce(ci.quantity, 0) + $8 <= $9 on conflict ("user_id", "product_id") do update set "quantity" = "excluded"."quantity" returning "quantity"`,
-  cart: `select "ci"."id", "ci"."quantity", "p"."id" as "product_id", "p"."name", "p"."price_paise", "p"."compare_at_paise", "p"."sale_starts_at", "p"."sale_ends_at", "p"."stock", "p"."category_id", "img"."url", "img"."width", "img"."height", "img"."media_key" from "cart_items" as "ci" left join (select "id", "name", "price_paise", "stock", "compare_at_paise", "sale_starts_at", "sale_ends_at", "category_id" from "products") as "p" on "p"."id" = "ci"."product_id" left join (select "product_id", "url", "width", "height", "media_key" from "product_images" where "position" = $1) as "img" on "img"."product_id" = "p"."id" where "ci"."user_id" = $2 order by "ci"."created_at", "ci"."id"`,
+  addLine: `insert into "cart_items" ("id", "user_id", "product_id", "variant_id", "quantity", "created_at") select $1 as "id", $2 as "user_id", "v"."product_id", "v"."id", coalesce(ci.quantity, 0) + $3 as "quantity", $4 as "created_at" from (select "id", "product_id", "label", "sku", "price_paise", "compare_at_paise", "stock" from "product_variants") as "v" left join "cart_items" as "ci" on "ci"."variant_id" = "v"."id" and "ci"."user_id" = $5 where "v"."product_id" = $6 and "v"."id" = coalesce($7, ((select "id" from "product_variants" where "product_id" = $8 order by "position", "id" limit $9))) and coalesce(ci.quantity, 0) + $10 <= "v"."stock" and coalesce(ci.quantity, 0) + $11 <= $12 on conflict ("user_id", "variant_id") do update set "quantity" = "excluded"."quantity" returning "quantity"`,
+  cart: `select "ci"."id", "ci"."quantity", "v"."product_id" as "product_id", "v"."id" as "variant_id", "v"."label" as "variant_label", "v"."sku", "p"."name", "v"."price_paise", "v"."compare_at_paise", "p"."sale_starts_at", "p"."sale_ends_at", "v"."stock", "p"."category_id", "img"."url", "img"."width", "img"."height", "img"."media_key" from "cart_items" as "ci" left join (select "id", "product_id", "label", "sku", "price_paise", "compare_at_paise", "stock" from "product_variants") as "v" on "v"."id" = "ci"."variant_id" left join (select "id", "name", "sale_starts_at", "sale_ends_at", "category_id" from "products") as "p" on "p"."id" = "v"."product_id" left join (select "product_id", "url", "width", "height", "media_key" from "product_images" where "position" = $1) as "img" on "img"."product_id" = "p"."id" where "ci"."user_id" = $2 order by "ci"."created_at", "ci"."id"`,
   /** The code applied to the cart, read with the cart's answer (no row without one). */
   appliedCode: `select "c"."id" as "coupon_id", "c"."code" as "coupon_code", "c"."kind" as "coupon_kind", "c"."amount" as "coupon_amount", "c"."min_subtotal_paise" as "coupon_min_subtotal_paise", "c"."starts_at" as "coupon_starts_at", "c"."ends_at" as "coupon_ends_at", "c"."max_uses" as "coupon_max_uses", "c"."used_count" as "coupon_used_count", "c"."once_per_customer" as "coupon_once_per_customer", "c"."paused" as "coupon_paused", exists (select 1 as "one" from "coupon_uses" as "u" where "u"."coupon_id" = "c"."id" and "u"."user_id" = $1) as "coupon_used_by_shopper", (select string_agg(cc.category_id, ',') as "ids" from "coupon_categories" as "cc" where "cc"."coupon_id" = "c"."id") as "coupon_category_ids" from "coupons" as "c" inner join "cart_coupons" as "a" on "a"."coupon_id" = "c"."id" where "a"."user_id" = $2`,
   removeLine: `delete from "cart_items" where "id" = $1 and "user_id" = $2`,
   claimCheckout: `with "claim" as (insert into "rate_limits" ("key", "hits", "resets_at") values ($1, $2, $3) on conflict ("key") do update set "hits" = case when rate_limits.resets_at <= $4 then 1 else rate_limits.hits + 1 end, "resets_at" = case when rate_limits.resets_at <= $5 then $6 else rate_limits.resets_at end returning "hits", "resets_at"), "counted" as (insert into "rate_limits" ("key", "hits", "resets_at") select $7, $8, $9 where exists (select "hits" from "claim" where "hits" <= $10) on conflict ("key") do update set "hits" = case when rate_limits.resets_at <= $11 then 1 else rate_limits.hits + 1 end, "resets_at" = case when rate_limits.resets_at <= $12 then $13 else rate_limits.resets_at end returning "hits", "resets_at") select (select "hits" from "claim") as "claimHits", (select "hits" from "counted") as "hits", (select "resets_at" from "counted") as "resetsAt"`,
-  keyPendingAndCart: `select "cp".*, "k"."earlier", "k"."pending", "line"."id", "line"."quantity", "line"."product_id", "line"."name", "line"."price_paise", "line"."compare_at_paise", "line"."sale_starts_at", "line"."sale_ends_at", "line"."stock", "line"."category_id" from (select (select "id" from "orders" where "user_id" = $1 and "idempotency_key" = $2) as "earlier", (select count(*) as "n" from (select "id" from "orders" where "user_id" = $3 and "status" = $4 and "payment_method" = $5 limit $6) as "p") as "pending") as "k" left join (select "c"."id" as "coupon_id", "c"."code" as "coupon_code", "c"."kind" as "coupon_kind", "c"."amount" as "coupon_amount", "c"."min_subtotal_paise" as "coupon_min_subtotal_paise", "c"."starts_at" as "coupon_starts_at", "c"."ends_at" as "coupon_ends_at", "c"."max_uses" as "coupon_max_uses", "c"."used_count" as "coupon_used_count", "c"."once_per_customer" as "coupon_once_per_customer", "c"."paused" as "coupon_paused", exists (select 1 as "one" from "coupon_uses" as "u" where "u"."coupon_id" = "c"."id" and "u"."user_id" = $7) as "coupon_used_by_shopper", (select string_agg(cc.category_id, ',') as "ids" from "coupon_categories" as "cc" where "cc"."coupon_id" = "c"."id") as "coupon_category_ids" from "coupons" as "c" inner join "cart_coupons" as "a" on "a"."coupon_id" = "c"."id" where "a"."user_id" = $8) as "cp" on true left join (select "ci"."id", "ci"."quantity", "p"."id" as "product_id", "p"."name", "p"."price_paise", "p"."compare_at_paise", "p"."sale_starts_at", "p"."sale_ends_at", "p"."stock", "p"."category_id" from "cart_items" as "ci" left join (select "id", "name", "price_paise", "stock", "compare_at_paise", "sale_starts_at", "sale_ends_at", "category_id" from "products") as "p" on "p"."id" = "ci"."product_id" where "ci"."user_id" = $9) as "line" on true order by "line"."product_id"`,
-  storeOrder: `with "o" as (insert into "orders" ("id", "user_id", "status", "subtotal_paise", "shipping_paise", "discount_paise", "coupon_code", "total_paise", "ship_name", "ship_phone", "ship_address", "payment_method", "idempotency_key", "number", "counted_on", "created_at", "updated_at") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)), "l" as (insert into "order_lines" ("id", "order_id", "position", "product_id", "name", "unit_price_paise", "quantity") select l.id, $18, l.position - 1, l.product_id, l.name, l.unit_price_paise, l.quantity
-            from unnest($19::text[], $20::text[], $21::text[], $22::bigint[], $23::integer[])
-            with ordinality as l(id, product_id, name, unit_price_paise, quantity, position)), "m" as (insert into "mail_outbox" ("id", "kind", "reference", "recipient", "subject", "text_body", "html_body", "status", "next_attempt_at", "created_at") values ($24, $25, $26, $27, $28, $29, $30, $31, $32, $33)) delete from "cart_items" where id = any($34::text[])`,
+  keyPendingAndCart: `select "cp".*, "k"."earlier", "k"."pending", "line"."id", "line"."quantity", "line"."product_id", "line"."variant_id", "line"."variant_label", "line"."sku", "line"."name", "line"."price_paise", "line"."compare_at_paise", "line"."sale_starts_at", "line"."sale_ends_at", "line"."stock", "line"."category_id" from (select (select "id" from "orders" where "user_id" = $1 and "idempotency_key" = $2) as "earlier", (select count(*) as "n" from (select "id" from "orders" where "user_id" = $3 and "status" = $4 and "payment_method" = $5 limit $6) as "p") as "pending") as "k" left join (select "c"."id" as "coupon_id", "c"."code" as "coupon_code", "c"."kind" as "coupon_kind", "c"."amount" as "coupon_amount", "c"."min_subtotal_paise" as "coupon_min_subtotal_paise", "c"."starts_at" as "coupon_starts_at", "c"."ends_at" as "coupon_ends_at", "c"."max_uses" as "coupon_max_uses", "c"."used_count" as "coupon_used_count", "c"."once_per_customer" as "coupon_once_per_customer", "c"."paused" as "coupon_paused", exists (select 1 as "one" from "coupon_uses" as "u" where "u"."coupon_id" = "c"."id" and "u"."user_id" = $7) as "coupon_used_by_shopper", (select string_agg(cc.category_id, ',') as "ids" from "coupon_categories" as "cc" where "cc"."coupon_id" = "c"."id") as "coupon_category_ids" from "coupons" as "c" inner join "cart_coupons" as "a" on "a"."coupon_id" = "c"."id" where "a"."user_id" = $8) as "cp" on true left join (select "ci"."id", "ci"."quantity", "v"."product_id" as "product_id", "v"."id" as "variant_id", "v"."label" as "variant_label", "v"."sku", "p"."name", "v"."price_paise", "v"."compare_at_paise", "p"."sale_starts_at", "p"."sale_ends_at", "v"."stock", "p"."category_id" from "cart_items" as "ci" left join (select "id", "product_id", "label", "sku", "price_paise", "compare_at_paise", "stock" from "product_variants") as "v" on "v"."id" = "ci"."variant_id" left join (select "id", "name", "sale_starts_at", "sale_ends_at", "category_id" from "products") as "p" on "p"."id" = "v"."product_id" where "ci"."user_id" = $9) as "line" on true order by "line"."product_id", "line"."variant_id"`,
+  storeOrder: `with "o" as (insert into "orders" ("id", "user_id", "status", "subtotal_paise", "shipping_paise", "discount_paise", "coupon_code", "total_paise", "ship_name", "ship_phone", "ship_address", "payment_method", "idempotency_key", "number", "counted_on", "created_at", "updated_at") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)), "l" as (insert into "order_lines" ("id", "order_id", "position", "product_id", "variant_id", "variant_label", "sku", "name", "unit_price_paise", "quantity") select l.id, $18, l.position - 1, l.product_id, l.variant_id, l.variant_label, l.sku, l.name, l.unit_price_paise, l.quantity
+            from unnest($19::text[], $20::text[], $21::text[], $22::text[], $23::text[], $24::text[], $25::bigint[], $26::integer[])
+            with ordinality as l(id, product_id, variant_id, variant_label, sku, name, unit_price_paise, quantity, position)), "m" as (insert into "mail_outbox" ("id", "kind", "reference", "recipient", "subject", "text_body", "html_body", "status", "next_attempt_at", "created_at") values ($27, $28, $29, $30, $31, $32, $33, $34, $35, $36)) delete from "cart_items" where id = any($37::text[])`,
   /** The apply: the guessing limit's hit, the code read by its text, the code put on the cart. */
   couponGuess: `insert into "rate_limits" ("key", "hits", "resets_at") values ($1, $2, $3) on conflict ("key") do update set "hits" = case when rate_limits.resets_at <= $4 then 1 else rate_limits.hits + 1 end, "resets_at" = case when rate_limits.resets_at <= $5 then $6 else rate_limits.resets_at end returning "hits", "resets_at"`,
   couponByCode: `select "c"."id" as "coupon_id", "c"."code" as "coupon_code", "c"."kind" as "coupon_kind", "c"."amount" as "coupon_amount", "c"."min_subtotal_paise" as "coupon_min_subtotal_paise", "c"."starts_at" as "coupon_starts_at", "c"."ends_at" as "coupon_ends_at", "c"."max_uses" as "coupon_max_uses", "c"."used_count" as "coupon_used_count", "c"."once_per_customer" as "coupon_once_per_customer", "c"."paused" as "coupon_paused", exists (select 1 as "one" from "coupon_uses" as "u" where "u"."coupon_id" = "c"."id" and "u"."user_id" = $1) as "coupon_used_by_shopper", (select string_agg(cc.category_id, ',') as "ids" from "coupon_categories" as "cc" where "cc"."coupon_id" = "c"."id") as "coupon_category_ids" from "coupons" as "c" where "c"."code" = $2`,
   applyCode: `insert into "cart_coupons" ("user_id", "coupon_id") values ($1, $2) on conflict ("user_id") do update set "coupon_id" = $3`,
   /** The last line's stock taken and the day counted, with a code: also its use counted (after the stock), its row written and the code taken off the cart. */
-  takeStockCountDayAndClaimCode: `with "taken" as (update "products" set "stock" = stock - $1, "updated_at" = $2 where "id" = $3 and "stock" >= $4 returning "price_paise", "stock"), "counted" as (insert into "order_daily_totals" ("day", "orders_placed", "orders_cancelled", "revenue_paise") select $5, $6, $7, $8 where exists (select 1 as "one" from "taken") on conflict ("day") do update set "orders_placed" = order_daily_totals.orders_placed + 1, "revenue_paise" = order_daily_totals.revenue_paise + excluded.revenue_paise), "claimed_use" as (update "coupons" set "used_count" = used_count + 1 where "id" = $9 and "paused" = $10 and ("max_uses" is null or "used_count" < "max_uses") and exists (select 1 as "one" from taken as "t") returning "id"), "use_row" as (insert into "coupon_uses" ("order_id", "coupon_id", "user_id", "created_at") select $11 as "order_id", "claimed_use"."id", $12 as "user_id", $13 as "created_at" from "claimed_use"), "code_off_cart" as (delete from "cart_coupons" where "user_id" = $14) select t.price_paise as "price_paise", t.stock as "stock", (select id from claimed_use) as "claimed" from taken as "t"`,
-  takeStock: `update "products" set "stock" = stock - $1, "updated_at" = $2 where "id" = $3 and "stock" >= $4 returning "price_paise", "stock"`,
-  takeStockAndCountDay: `with "taken" as (update "products" set "stock" = stock - $1, "updated_at" = $2 where "id" = $3 and "stock" >= $4 returning "price_paise", "stock"), "counted" as (insert into "order_daily_totals" ("day", "orders_placed", "orders_cancelled", "revenue_paise") select $5, $6, $7, $8 where exists (select 1 as "one" from "taken") on conflict ("day") do update set "orders_placed" = order_daily_totals.orders_placed + 1, "revenue_paise" = order_daily_totals.revenue_paise + excluded.revenue_paise) select "price_paise", "stock" from "taken"`,
+  takeStockCountDayAndClaimCode: `with "taken_product" as (update "products" set "stock" = stock - $1, "updated_at" = $2 where "id" = $3 and "stock" >= $4 returning "stock"), "taken" as (update "product_variants" set "stock" = stock - $5, "updated_at" = $6 where "id" = $7 and "product_id" = $8 and "stock" >= $9 and exists (select 1 from taken_product) returning "price_paise", "stock", (select stock from taken_product) as "product_stock"), "counted" as (insert into "order_daily_totals" ("day", "orders_placed", "orders_cancelled", "revenue_paise") select $10, $11, $12, $13 where exists (select 1 as "one" from "taken") on conflict ("day") do update set "orders_placed" = order_daily_totals.orders_placed + 1, "revenue_paise" = order_daily_totals.revenue_paise + excluded.revenue_paise), "claimed_use" as (update "coupons" set "used_count" = used_count + 1 where "id" = $14 and "paused" = $15 and ("max_uses" is null or "used_count" < "max_uses") and exists (select 1 as "one" from taken as "t") returning "id"), "use_row" as (insert into "coupon_uses" ("order_id", "coupon_id", "user_id", "created_at") select $16 as "order_id", "claimed_use"."id", $17 as "user_id", $18 as "created_at" from "claimed_use"), "code_off_cart" as (delete from "cart_coupons" where "user_id" = $19) select t.price_paise as "price_paise", t.stock as "stock", t.product_stock as "product_stock", (select id from claimed_use) as "claimed" from taken as "t"`,
+  takeStock: `with "taken_product" as (update "products" set "stock" = stock - $1, "updated_at" = $2 where "id" = $3 and "stock" >= $4 returning "stock"), "taken" as (update "product_variants" set "stock" = stock - $5, "updated_at" = $6 where "id" = $7 and "product_id" = $8 and "stock" >= $9 and exists (select 1 from taken_product) returning "price_paise", "stock", (select stock from taken_product) as "product_stock") select "price_paise", "stock", "product_stock" from "taken"`,
+  takeStockAndCountDay: `with "taken_product" as (update "products" set "stock" = stock - $1, "updated_at" = $2 where "id" = $3 and "stock" >= $4 returning "stock"), "taken" as (update "product_variants" set "stock" = stock - $5, "updated_at" = $6 where "id" = $7 and "product_id" = $8 and "stock" >= $9 and exists (select 1 from taken_product) returning "price_paise", "stock", (select stock from taken_product) as "product_stock"), "counted" as (insert into "order_daily_totals" ("day", "orders_placed", "orders_cancelled", "revenue_paise") select $10, $11, $12, $13 where exists (select 1 as "one" from "taken") on conflict ("day") do update set "orders_placed" = order_daily_totals.orders_placed + 1, "revenue_paise" = order_daily_totals.revenue_paise + excluded.revenue_paise) select "price_paise", "stock", "product_stock" from "taken"`,
   notify: `select pg_notify($1, payload) from unnest($2::text[]) with ordinality as p(payload, n) order by n`,
   claimMail: `update "mail_outbox" set "next_attempt_at" = $1, "attempts" = "attempts" + $2, "claim" = $3 where id = any(array((select "id" from "mail_outbox" where "status" = $4 and "next_attempt_at" <= $5 order by "next_attempt_at" limit $6 for update skip locked))) and "status" = $7 returning "id", "kind", "reference", "recipient", "subject", "text_body", "html_body", "attempts"`,
   /** Its `in (…)` list has one parameter per mail, as the shop's has. */
@@ -194,7 +198,8 @@ export function bareCheckout(pool: pg.Pool) {
     const user = await session(token);
     if (!user) return "signed out";
     const stored = await inShopperTransaction(user.id, async (client) => {
-      const { rows } = await client.query(named(SQL.addLine, [randomUUID(), user.id, quantity, new Date(), user.id, productId, quantity, quantity, CART_LINE_CAP]));
+      // No size named (as the checkout bench's adds): the product's first size, found inside the statement.
+      const { rows } = await client.query(named(SQL.addLine, [randomUUID(), user.id, quantity, new Date(), user.id, productId, null, productId, 1, quantity, quantity, CART_LINE_CAP]));
       return rows.length > 0;
     });
     if (!stored) return undefined;
@@ -212,7 +217,7 @@ export function bareCheckout(pool: pg.Pool) {
 
   /** The cart as the API answers it: its lines, then the code applied to it. */
   async function readCart(userId: string) {
-    const cart = await query<{ id: string; product_id: string }>(SQL.cart, [0, userId]);
+    const cart = await query<{ id: string; product_id: string; variant_id: string }>(SQL.cart, [0, userId]);
     await query(SQL.appliedCode, [userId, userId]);
     return cart.rows;
   }
@@ -245,7 +250,7 @@ export function bareCheckout(pool: pg.Pool) {
     ]);
     if (claimed[0]!.claimHits === 1 && (claimed[0]!.hits ?? 0) > CHECKOUT_LIMIT) return { refused: "rate limited" };
     const orderId = randomUUID();
-    type Row = { coupon_id: string | null; coupon_kind: "percent" | "amount" | null; coupon_amount: string | null; coupon_code: string | null; earlier: string | null; pending: string; id: string | null; quantity: number | null; product_id: string | null; name: string | null; price_paise: number | null; stock: number | null };
+    type Row = { coupon_id: string | null; coupon_kind: "percent" | "amount" | null; coupon_amount: string | null; coupon_code: string | null; earlier: string | null; pending: string; id: string | null; quantity: number | null; product_id: string | null; variant_id: string | null; variant_label: string | null; sku: string | null; name: string | null; price_paise: number | null; stock: number | null };
     return inShopperTransaction(user.id, async (client) => {
       const run = <R extends pg.QueryResultRow>(text: string, values: unknown[]) => client.query<R>(named(text, values));
       const { rows } = await run<Row>(SQL.keyPendingAndCart, [user.id, key, user.id, "pending", "Cash on Delivery", MAX_PENDING_ORDERS, user.id, user.id, user.id]);
@@ -253,7 +258,7 @@ export function bareCheckout(pool: pg.Pool) {
       if (Number(rows[0]!.pending) >= MAX_PENDING_ORDERS) throw new Refused("too many pending");
       const lines = rows.filter((row) => row.id !== null);
       if (!lines.length) throw new Refused("empty cart");
-      if (lines.some((line) => line.product_id === null || line.stock! < line.quantity!)) throw new Refused("short");
+      if (lines.some((line) => line.variant_id === null || line.stock! < line.quantity!)) throw new Refused("short");
       const subtotal = lines.reduce((sum, line) => sum + line.price_paise! * line.quantity!, 0);
       // The code as the shop takes it: a percentage rounded half-up once of the subtotal, or an amount, capped.
       const coupon = rows[0]!;
@@ -265,19 +270,22 @@ export function bareCheckout(pool: pg.Pool) {
       const number = orderNumber();
       const rowsOfOrder = [
         orderId, user.id, "pending", subtotal, SHIPPING_FEE_PAISE, discount, coupon.coupon_code, total, shipping.name, shipping.phone, shipping.address, "Cash on Delivery", key, number, day, at, at,
-        orderId, lines.map(() => randomUUID()), lines.map((line) => line.product_id), lines.map((line) => line.name), lines.map((line) => line.price_paise), lines.map((line) => line.quantity),
+        orderId, lines.map(() => randomUUID()), lines.map((line) => line.product_id), lines.map((line) => line.variant_id), lines.map((line) => line.variant_label || null), lines.map((line) => line.sku),
+        lines.map((line) => line.name), lines.map((line) => line.price_paise), lines.map((line) => line.quantity),
         randomUUID(), "order-placed", orderId, user.email, `Order ${number} is placed`, sealedText(SEALED_TEXT_CHARS), sealedText(SEALED_HTML_CHARS), "pending", at, at,
         lines.map((line) => line.id),
       ];
       await run(SQL.storeOrder, rowsOfOrder);
       for (const [i, line] of lines.entries()) {
         const last = i === lines.length - 1;
-        const counting = [line.quantity, at, line.product_id, line.quantity, day, 1, 0, total];
+        // The product's total, then the size's stock (withStockTaken), in one statement.
+        const taking = [line.quantity, at, line.product_id, line.quantity, line.quantity, at, line.variant_id, line.product_id, line.quantity];
+        const counting = [...taking, day, 1, 0, total];
         const { rows: taken } = await (last && coupon.coupon_id !== null
           ? run<{ price_paise: number; claimed?: string | null }>(SQL.takeStockCountDayAndClaimCode, [...counting, coupon.coupon_id, false, orderId, user.id, at, user.id])
           : last
             ? run<{ price_paise: number; claimed?: string | null }>(SQL.takeStockAndCountDay, counting)
-            : run<{ price_paise: number; claimed?: string | null }>(SQL.takeStock, [line.quantity, at, line.product_id, line.quantity]));
+            : run<{ price_paise: number; claimed?: string | null }>(SQL.takeStock, taking));
         if (!taken.length) throw new Refused("short");
         if (taken[0]!.price_paise !== line.price_paise) throw new Refused("cart changed");
         if (last && coupon.coupon_id !== null && !taken[0]!.claimed) throw new Refused("code used up");
@@ -376,8 +384,11 @@ export async function benchCheckoutBare(adminUrl: string, seconds: number, warmu
     }
     const measured = await withOrderDesk({ db }, () => runPhase(shoppers, seconds, buyBare(checkout, plenty.id, withCode ? "BENCH10" : undefined), [process.pid]));
     await checkout.drained();
-    const { stock } = await db.selectFrom("products").select("stock").where("id", "=", plenty.id).executeTakeFirstOrThrow();
-    if (stock + measured.tally.unitsSold !== 100_000) throw new Error(`bare checkout: stock ${stock} + sold ${measured.tally.unitsSold} is not the initial 100000`);
+    // Both rows: the plant's only size (its id is the product's) and the product's total.
+    for (const table of ["products", "product_variants"] as const) {
+      const { stock } = await db.selectFrom(table).select("stock").where("id", "=", plenty.id).executeTakeFirstOrThrow();
+      if (stock + measured.tally.unitsSold !== 100_000) throw new Error(`bare checkout: ${table} stock ${stock} + sold ${measured.tally.unitsSold} is not the initial 100000`);
+    }
     return measured;
   } finally {
     await listener.end().catch(() => undefined);

@@ -286,13 +286,21 @@ async function whileRunning<T>(everyMs: number, tick: () => Promise<void>, run: 
   }
 }
 
-/** Tops the plant's stock up every RESTOCK_EVERY_MS while `run` lasts; answers how many units it added. */
+/**
+ * Tops the plant's stock up every RESTOCK_EVERY_MS while `run` lasts; answers how many units it added. The plant has
+ * one size (createProduct's, under the product's id): its stock is what the shop sells from and the product's is their
+ * total, so both rows are topped up, in one transaction, the product's row first as the checkout locks them
+ * (withStockTaken), so that the two never wait for each other in turn.
+ */
 async function restocking<T>({ db }: Database, productId: string, unitsPerTick: number, run: () => Promise<T>): Promise<{ result: T; restocked: number }> {
   let restocked = 0;
   const result = await whileRunning(
     RESTOCK_EVERY_MS,
     async () => {
-      await db.updateTable("products").set({ stock: sql`stock + ${unitsPerTick}` }).where("id", "=", productId).execute();
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable("products").set({ stock: sql`stock + ${unitsPerTick}` }).where("id", "=", productId).execute();
+        await trx.updateTable("product_variants").set({ stock: sql`stock + ${unitsPerTick}` }).where("id", "=", productId).execute();
+      });
       restocked += unitsPerTick;
     },
     run,
@@ -357,14 +365,18 @@ function printCouponShare(plenty: Measured, withCoupon: Measured, applying: Meas
   );
 }
 
-/** stock + units sold = initial + restocked, with the units sold counted by the answers and by the database. */
+/**
+ * stock + units sold = initial + restocked, with the units sold counted by the answers and by the database; the stock
+ * of the plant's only size, which must equal the product's total.
+ */
 async function checkInvariant({ db }: Database, label: string, productId: string, initial: number, restocked: number, unitsAnswered: number): Promise<boolean> {
-  const { stock } = await db.selectFrom("products").select("stock").where("id", "=", productId).executeTakeFirstOrThrow();
+  const { stock } = await db.selectFrom("product_variants").select("stock").where("id", "=", productId).executeTakeFirstOrThrow();
+  const { stock: total } = await db.selectFrom("products").select("stock").where("id", "=", productId).executeTakeFirstOrThrow();
   const stored = await db.selectFrom("order_lines").select((eb) => eb.fn.sum<number>("quantity").as("units")).where("product_id", "=", productId).executeTakeFirstOrThrow();
   const unitsStored = Number(stored.units ?? 0);
-  const ok = stock + unitsAnswered === initial + restocked && unitsStored === unitsAnswered;
+  const ok = stock + unitsAnswered === initial + restocked && unitsStored === unitsAnswered && total === stock;
   console.log(
-    `${label}: stock + sold = initial + restocked: ${ok ? "OK" : "FAILED"} (${stock} + ${unitsAnswered} = ${stock + unitsAnswered}; ${initial} + ${restocked} = ${initial + restocked}; units on order lines in the database: ${unitsStored})`,
+    `${label}: stock + sold = initial + restocked: ${ok ? "OK" : "FAILED"} (${stock} + ${unitsAnswered} = ${stock + unitsAnswered}; ${initial} + ${restocked} = ${initial + restocked}; units on order lines in the database: ${unitsStored}; the product's total ${total})`,
   );
   return ok;
 }
