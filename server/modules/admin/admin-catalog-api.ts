@@ -84,7 +84,7 @@ export function adminProductsApi(adminCatalog: CatalogEditingService) {
       summary: "Set the stock of a product sold in one size (admins); a product with several sizes sets each size's",
       parameters: productParameters,
       requestBody: jsonBody(stockUpdateSchema),
-      responses: { 200: json(stockSetSchema, "Set"), ...problems(400, 401, 403, 404) },
+      responses: { 200: json(stockSetSchema, "Set"), ...problems(400, 401, 403, 404, 409) },
     }),
     async (c) => {
       const user = await admin(c);
