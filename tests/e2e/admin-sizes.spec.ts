@@ -146,6 +146,10 @@ test("the owner edits a plant's sizes and a sale: adds sizes to a new plant, reo
     { label: SMALL, sku: sku("S"), pricePaise: 90_000, stock: 1, regularPaise: 120_000 },
     { label: LARGE, sku: sku("L"), pricePaise: 240_000, stock: 4, regularPaise: null },
   ]);
+
+  // The suite shares one shop: a sale running until 2099 would keep /sale from ever being empty for the tests after.
+  await shopDb.db.updateTable("product_variants").set({ compare_at_paise: null }).where("product_id", "=", productId).execute();
+  await shopDb.db.updateTable("products").set({ compare_at_paise: null, sale_starts_at: null, sale_ends_at: null }).where("id", "=", productId).execute();
 });
 
 test("the sizes' messages name their row: a missing label and a SKU another plant has are shown under that size's fields", async ({ page, shopDb, consoleErrors }) => {
