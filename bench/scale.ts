@@ -83,6 +83,7 @@ export async function bulkLoad(db: Kysely<DB>, count: number) {
       for (let batch = start; batch < Math.min(count, start + BATCH * 20); batch += BATCH) {
         const products = [];
         const images = [];
+        const variants = [];
         for (let i = batch; i < Math.min(count, batch + BATCH); i++) {
           const p = syntheticProduct(i);
           const id = `bench-${i}`;
@@ -95,10 +96,22 @@ export async function bulkLoad(db: Kysely<DB>, count: number) {
               : i % ENDED_EVERY === ON_SALE_EVERY / 2
                 ? { compare_at_paise: price * 2, sale_ends_at: "2026-01-01T00:00:00.000Z" }
                 : {};
-          products.push({ id, name: p.name, description: p.description, price_paise: price, ...sale, stock: i % 50, category_id: categoryIds.get(p.category)!, created_at: when, updated_at: when });
+          // Three sizes each (decision 048): the product's row summarises them (lowest price, highest, total stock).
+          const sizes = [
+            { label: 'Small · 4" pot', price_paise: price, stock: i % 50 },
+            { label: 'Medium · 6" pot', price_paise: Math.round(price * 1.5), stock: i % 7 },
+            { label: 'Large · 8" pot', price_paise: price * 2, stock: i % 3 },
+          ];
+          const stock = sizes.reduce((n, size) => n + size.stock, 0);
+          products.push({ id, name: p.name, description: p.description, price_paise: price, max_price_paise: price * 2, ...sale, stock, category_id: categoryIds.get(p.category)!, created_at: when, updated_at: when });
+          for (const [position, size] of sizes.entries()) {
+            const compareAt = position === 0 && "compare_at_paise" in sale ? sale.compare_at_paise : null;
+            variants.push({ id: `${id}-${position}`, product_id: id, position, sku: `BENCH-${i}-${position}`, ...size, compare_at_paise: compareAt, created_at: when, updated_at: when });
+          }
           images.push({ id: `bench-img-${i}`, product_id: id, position: 0, url: `/illustrations/products/${p.image}-1.svg`, width: 800, height: 800 });
         }
         await trx.insertInto("products").values(products).execute();
+        await trx.insertInto("product_variants").values(variants).execute();
         await trx.insertInto("product_images").values(images).execute();
       }
     });
@@ -145,12 +158,15 @@ async function requestsFor(database: Database, size: number): Promise<[string, s
     .executeTakeFirstOrThrow();
   const middle = await db.selectFrom("products").select(["id", "created_at"]).orderBy("created_at").orderBy("id").offset(Math.floor(size / 2)).limit(1).executeTakeFirstOrThrow();
   const deep = await db.selectFrom("products").select(["id", "created_at"]).orderBy("created_at").orderBy("id").offset(Math.floor(size * 0.9)).limit(1).executeTakeFirstOrThrow();
+  const lastSize = await db.selectFrom("product_variants").select("id").where("product_id", "=", middle.id).orderBy("position", "desc").limit(1).executeTakeFirstOrThrow();
   return [
     ["/", "/"],
     ["/shop", "/shop"],
     ["/shop?page=5", "/shop?page=5"],
     ["category page", `/category/${biggest.id}`],
     ["product page", `/product/${middle.id}`],
+    ["product page, its last size chosen", `/product/${middle.id}?variant=${lastSize.id}`],
+    ["/api/products/{id} (with its sizes)", `/api/products/${middle.id}`],
     ["/api/products?limit=12", "/api/products?limit=12"],
     ["API deep page (after=cursor at 90%)", `/api/products?limit=12&after=${encodeCursor(deep)}`],
     // Deeper offsets are refused with a 400 pointing to `after` (decision 026, API_MAX_OFFSET): the deepest one served.
@@ -191,7 +207,9 @@ async function runSize(dialect: "sqlite" | "postgres", size: number, adminUrl: s
     await seedSampleData(database);
     if (size > sampleProducts.length) await bulkLoad(database.db, size - sampleProducts.length);
     // One sample plant on sale at every size, so /sale at 10 products renders a card too.
-    await database.db.updateTable("products").set((eb) => ({ compare_at_paise: eb("price_paise", "*", 2) })).where("name", "=", sampleProducts[0]!.name).execute();
+    const onSale = await database.db.selectFrom("products").select("id").where("name", "=", sampleProducts[0]!.name).executeTakeFirstOrThrow();
+    await database.db.updateTable("products").set((eb) => ({ compare_at_paise: eb("price_paise", "*", 2) })).where("id", "=", onSale.id).execute();
+    await database.db.updateTable("product_variants").set((eb) => ({ compare_at_paise: eb("price_paise", "*", 2) })).where("product_id", "=", onSale.id).execute();
     // What autovacuum does to a live database: statistics for the planner, GIN pending lists merged into the index
     // (a fresh bulk load leaves both undone, and a pending list is searched row by row).
     if (pg) await sql`vacuum analyze`.execute(database.db);

@@ -153,4 +153,36 @@ describe(`upgrading a database from the previous release (${PREVIOUS_RELEASE})`,
       await closeMail(5_000);
     }
   });
+
+  it("carries the catalogue, the cart and the order into sizes: each plant its one unlabelled size at its price and stock, the cart line and the order line holding it, a cancellation giving the order's units back to it", async () => {
+    const { userId, orderId } = await fillAsThePreviousRelease(database.db as unknown as Kysely<PreviousRelease>);
+    const before = await database.db.selectFrom("products").select(["id", "price_paise", "stock"]).orderBy("id").execute();
+    await migrateBesideOtherTests(() => migrateToLatest(database));
+
+    const sizes = await database.db.selectFrom("product_variants").select(["id", "product_id", "position", "label", "price_paise", "stock"]).orderBy("id").execute();
+    expect(sizes).toEqual(before.map((p) => ({ id: p.id, product_id: p.id, position: 0, label: "", price_paise: p.price_paise, stock: p.stock })));
+    const products = await database.db.selectFrom("products").select(["id", "price_paise", "stock", "max_price_paise"]).orderBy("id").execute();
+    expect(products).toEqual(before.map((p) => ({ ...p, max_price_paise: null })));
+
+    const cartLine = await database.db.selectFrom("cart_items").select(["product_id", "variant_id"]).where("user_id", "=", userId).executeTakeFirstOrThrow();
+    expect(cartLine.variant_id).toBe(cartLine.product_id);
+    const orderLine = await database.db.selectFrom("order_lines").select(["product_id", "variant_id", "variant_label", "sku"]).where("order_id", "=", orderId).executeTakeFirstOrThrow();
+    expect(orderLine).toEqual({ product_id: orderLine.product_id, variant_id: orderLine.product_id, variant_label: null, sku: null });
+
+    const config = loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, PUBLIC_URL: TEST_ORIGIN });
+    const { services, closeMail } = await composeShop(config, database, pino({ level: "silent" }));
+    try {
+      const meera = { id: userId, name: "Meera Iyer", email: "meera@example.com", username: "meera_i", image: null, emailVerified: true, isAdmin: false };
+      const rose = orderLine.product_id!;
+      const roseStock = (await database.db.selectFrom("product_variants").select("stock").where("id", "=", rose).executeTakeFirstOrThrow()).stock;
+      await services.orders.cancelOrder(meera, orderId);
+      expect((await database.db.selectFrom("product_variants").select("stock").where("id", "=", rose).executeTakeFirstOrThrow()).stock).toBe(roseStock + 2);
+      expect((await database.db.selectFrom("products").select("stock").where("id", "=", rose).executeTakeFirstOrThrow()).stock).toBe(roseStock + 2);
+      // The cart's line is one line of one size: adding the plant again adds to it.
+      await services.cart.addToCart(meera, { productId: cartLine.product_id! });
+      expect((await services.cart.getCart(meera)).lines).toMatchObject([{ productId: cartLine.product_id, variantId: cartLine.product_id, variantLabel: null, quantity: 3 }]);
+    } finally {
+      await closeMail(5_000);
+    }
+  });
 });

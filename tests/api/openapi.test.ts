@@ -18,7 +18,7 @@ afterEach(async () => {
 });
 
 const jsonAnswer = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
-const product = { id: "p1", name: "Fern", description: "", pricePaise: 1500, sale: null, stock: 3, categoryId: "c1", image: null, createdAt: "2026-01-01T00:00:00.000Z", reviewCount: 0, averageRating: null };
+const product = { id: "p1", name: "Fern", description: "", pricePaise: 1500, sale: null, priceVaries: false, stock: 3, categoryId: "c1", image: null, createdAt: "2026-01-01T00:00:00.000Z", reviewCount: 0, averageRating: null };
 const productPage = { items: [product], total: 1, totalCapped: false, limit: 12, offset: 0, hasMore: false, nextCursor: null };
 
 describe("GET /api/openapi.json", () => {

@@ -5,7 +5,7 @@ import type { Page } from "@playwright/test";
 import { messages } from "../../common/shared/messages.ts";
 import type { Database } from "../../server/platform/db/client.ts";
 import { sampleProducts } from "../../server/modules/catalog/index.ts";
-import { createProduct } from "../support/factories.ts";
+import { createProduct, setSelling } from "../support/factories.ts";
 import { expect, test } from "./support/fixtures.ts";
 import { ADMIN, logIn, urlIs } from "./support/pages.ts";
 import { addToCart } from "./support/shopper.ts";
@@ -31,7 +31,8 @@ test.afterEach(() => {
  */
 async function onlyOurOwnSales(shopDb: Database) {
   const onSale = sampleProducts.filter((p) => p.compareAtRupees !== undefined).map((p) => p.name);
-  await shopDb.db.updateTable("products").set({ compare_at_paise: null }).where("name", "in", onSale).execute();
+  const ids = (await shopDb.db.selectFrom("products").select("id").where("name", "in", onSale).execute()).map((p) => p.id);
+  for (const id of ids) await setSelling(shopDb.db, id, { compare_at_paise: null });
 }
 
 test("the owner puts a plant on sale: both prices and the saving on its card, page and cart line, on /sale from the banner; after the window's end it shows one price and leaves /sale, with no edit", async ({ page, browser, shopDb }) => {

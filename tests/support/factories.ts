@@ -99,3 +99,50 @@ export async function setSelling(db: Kysely<DB>, productId: string, fields: { st
   await db.updateTable("product_variants").set(fields).where("product_id", "=", productId).execute();
   await db.updateTable("products").set(fields).where("id", "=", productId).execute();
 }
+
+/**
+ * A plant sold in several sizes, made as the owner's form makes one: the first size under the product's id, the
+ * product's row summarising them (the lowest price, the highest when they differ, the total stock). Answers the
+ * product and its sizes' ids in order.
+ */
+export async function createProductWithSizes(
+  db: Kysely<DB>,
+  sizes: { label: string; price_paise: number; stock: number; compare_at_paise?: number | null }[],
+  overrides: Partial<Insertable<DB["products"]>> = {},
+) {
+  const [first, ...more] = sizes;
+  if (!first) throw new Error("a plant needs at least one size");
+  const prices = sizes.map((size) => size.price_paise);
+  const product = await createProduct(db, {
+    ...overrides,
+    price_paise: Math.min(...prices),
+    max_price_paise: Math.max(...prices) > Math.min(...prices) ? Math.max(...prices) : null,
+    stock: sizes.reduce((n, size) => n + size.stock, 0),
+  });
+  await db
+    .updateTable("product_variants")
+    .set({ label: first.label, price_paise: first.price_paise, compare_at_paise: first.compare_at_paise ?? null, stock: first.stock })
+    .where("id", "=", product.id)
+    .execute();
+  const ids = [product.id];
+  for (const [index, size] of more.entries()) {
+    const id = randomUUID();
+    await db
+      .insertInto("product_variants")
+      .values({
+        id,
+        product_id: product.id,
+        position: index + 1,
+        label: size.label,
+        sku: `SKU-${id}`,
+        price_paise: size.price_paise,
+        compare_at_paise: size.compare_at_paise ?? null,
+        stock: size.stock,
+        created_at: String(product.created_at),
+        updated_at: String(product.created_at),
+      })
+      .execute();
+    ids.push(id);
+  }
+  return { product, sizeIds: ids };
+}

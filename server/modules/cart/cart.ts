@@ -12,7 +12,7 @@ import { inShopperTransaction } from "../../platform/db/write-transaction.ts";
 import { ConflictError, InvalidInputError, NotFoundError, parseInput, UnauthorizedError, withMessagePrefix } from "../../platform/errors.ts";
 import type { RateLimiter } from "../../platform/rate-limit/rate-limit.ts";
 import type { SessionUser } from "../../platform/session-user.ts";
-import { coverImages, productsForLines, variantsForLines } from "../catalog/index.ts";
+import { coverImages, firstVariantOf, productsForLines, variantsForLines } from "../catalog/index.ts";
 import { appliedCoupon, applyCouponToCart, codeToApply, removeCouponFromCart, type LineToDiscount } from "../coupons/index.ts";
 import { lineProblem, summariseCart, toCartLine } from "./cart-summary.ts";
 import { createVisitorCartOperations } from "./visitor-cart.ts";
@@ -112,7 +112,7 @@ function variantWithLine(db: Kysely<DB>, userId: string, productId: string, vari
     .selectFrom(variantsForLines(db).as("v"))
     .leftJoin("cart_items as ci", (join) => join.onRef("ci.variant_id", "=", "v.id").on("ci.user_id", "=", userId))
     .where("v.product_id", "=", productId)
-    .where("v.id", "=", sql<string>`coalesce(${variantId}, (select id from product_variants where product_id = ${productId} order by position, id limit 1))`);
+    .where("v.id", "=", sql<string>`coalesce(${variantId}, (${firstVariantOf(db, productId)}))`);
 }
 
 /** A line to store, or to add to the shopper's line of the same variant. */

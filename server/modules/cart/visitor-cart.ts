@@ -12,7 +12,7 @@ import { inShopperTransaction, inWriteTransaction } from "../../platform/db/writ
 import { ConflictError, InvalidInputError, NotFoundError, parseInput, withMessagePrefix } from "../../platform/errors.ts";
 import type { RateLimiter, RateRule } from "../../platform/rate-limit/rate-limit.ts";
 import type { Caller } from "../../platform/session-user.ts";
-import { coverImages, productsForLines, variantsForLines } from "../catalog/index.ts";
+import { coverImages, firstVariantOf, productsForLines, variantsForLines } from "../catalog/index.ts";
 import { sellableName } from "#common/catalog/variant-names.ts";
 import { summariseCart, toCartLine } from "./cart-summary.ts";
 
@@ -269,7 +269,7 @@ export function createVisitorCartOperations(
           .selectFrom(variantsForLines(trx).as("v"))
           .leftJoin("visitor_cart_items as vi", (join) => join.onRef("vi.variant_id", "=", "v.id").on("vi.cart_id", "=", cartId))
           .select(["v.id", "v.stock", "vi.quantity"])
-          .where("v.id", "=", sql<string>`coalesce(${variantId ?? null}, (select id from product_variants where product_id = ${productId} order by position, id limit 1))`)
+          .where("v.id", "=", sql<string>`coalesce(${variantId ?? null}, (${firstVariantOf(trx, productId)}))`)
           .where("v.product_id", "=", productId)
           .executeTakeFirst();
         if (!product) throw new NotFoundError(`${c.addPrefix} ${messages.product.notFound}`);

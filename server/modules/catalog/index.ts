@@ -23,5 +23,5 @@ export {
 } from "./catalog-editing.ts";
 export { catalogImagesFromMedia } from "./catalog-images.ts";
 export { productStockTaking, putBackStock, readStock, variantStockTaking, withStockTaken, type StockTaking } from "./inventory.ts";
-export { listVariants, variantsForLines } from "./variants.ts";
+export { firstVariantOf, listVariants, variantsForLines } from "./variants.ts";
 export { categoryNames, countReviewChange, coverImages, linePriceAt, lockProduct, productExists, productsForLines, type LineSaleColumns } from "./product-references.ts";

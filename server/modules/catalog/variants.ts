@@ -11,6 +11,11 @@ export function variantsForLines(from: QueryCreator<DB>) {
   return from.selectFrom("product_variants").select(["id", "product_id", "label", "sku", "price_paise", "compare_at_paise", "stock"]);
 }
 
+/** The id of the product's first variant in the owner's order (the one a product page shows unless another is chosen), as a subquery. */
+export function firstVariantOf(from: QueryCreator<DB>, productId: string) {
+  return from.selectFrom("product_variants").select("id").where("product_id", "=", productId).orderBy("position").orderBy("id").limit(1);
+}
+
 /** A product's variants in the owner's order. */
 export function listVariants(from: Kysely<DB>, productId: string) {
   return from
