@@ -205,7 +205,7 @@ describe("the product form with sizes", () => {
     const { productId } = await service.createProduct(admin, form([medium, large]));
     const [m1, l1] = await loaded(productId);
     // A sale of two large plants while the form was open.
-    await database.db.updateTable("product_variants").set({ stock: 3 }).where("id", "=", l1!.id).execute();
+    await database.db.updateTable("product_variants").set({ stock: 3 }).where("id", "=", l1!.id!).execute();
     await database.db.updateTable("products").set({ stock: 13 }).where("id", "=", productId).execute();
 
     const error = await refusal(service.updateProduct(admin, { productId }, form([m1!, { ...l1!, stock: "9" }], { images: [] })));
