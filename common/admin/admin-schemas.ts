@@ -4,6 +4,7 @@ import { parseRupees } from "../shared/money.ts";
 import { idSchema, plainText, requiredText } from "../shared/fields.ts";
 import { searchTextSchema } from "../catalog/catalog-schemas.ts";
 import { adminMessages } from "./admin-messages.ts";
+import { MAX_SIZE_LABEL, MAX_SIZES, MAX_SKU } from "./size-limits.ts";
 
 const m = adminMessages.productForm;
 
@@ -83,11 +84,18 @@ const saleTimeSchema = z
     return z.NEVER;
   });
 
-/** Compare-at above the price; a window only with a compare-at price; an end after the start when both are of one kind. */
-function saleRules(form: { price: number; compareAt: number | null; saleStartsAt: string | null; saleEndsAt: string | null }, ctx: z.RefinementCtx): void {
-  if (form.compareAt !== null && form.compareAt <= form.price) ctx.addIssue({ code: "custom", path: ["compareAt"], message: m.compareAtNotAbove });
-  if (form.compareAt === null && (form.saleStartsAt !== null || form.saleEndsAt !== null)) {
-    ctx.addIssue({ code: "custom", path: ["compareAt"], message: m.saleWithoutCompareAt });
+/**
+ * Compare-at above the price; a window only with a compare-at price; an end after the start when both are of one kind.
+ * With sizes, each size's compare-at price is above its own price, and the product's window needs one of them to have one.
+ */
+function saleRules(form: SellingForm, ctx: z.RefinementCtx): void {
+  const sizes = form.variants ?? [{ price: form.price, compareAt: form.compareAt }];
+  const where = (index: number) => (form.variants ? ["variants", index, "compareAt"] : ["compareAt"]);
+  sizes.forEach((size, index) => {
+    if (size.compareAt !== null && size.price !== undefined && size.compareAt <= size.price) ctx.addIssue({ code: "custom", path: where(index), message: m.compareAtNotAbove });
+  });
+  if (sizes.every((size) => size.compareAt === null) && (form.saleStartsAt !== null || form.saleEndsAt !== null)) {
+    ctx.addIssue({ code: "custom", path: where(0), message: m.saleWithoutCompareAt });
   }
   const { saleStartsAt: starts, saleEndsAt: ends } = form;
   // Two wall times, or two instants, compare as text; a mix is checked by the service once both are instants.
@@ -108,10 +116,78 @@ const stockNumberSchema = z
  * An admin sets at most MAX_STOCK, but cancelled orders give their plants back, so a stock can pass it: saving a
  * form that leaves such a stock as it was (`stock` equal to `stockBefore`) is allowed, setting one is not.
  */
-function stockWithinLimit(form: { stock: number; stockBefore?: number | undefined }, ctx: z.RefinementCtx): void {
-  if (form.stock > MAX_STOCK && form.stock !== form.stockBefore) {
-    ctx.addIssue({ code: "custom", path: ["stock"], message: m.stockTooLarge(MAX_STOCK) });
+function stockWithinLimit(form: { stock?: number | undefined; stockBefore?: number | undefined }, ctx: z.RefinementCtx, path: (string | number)[] = []): void {
+  if (form.stock !== undefined && form.stock > MAX_STOCK && form.stock !== form.stockBefore) {
+    ctx.addIssue({ code: "custom", path: [...path, "stock"], message: m.stockTooLarge(MAX_STOCK) });
   }
+}
+
+
+/**
+ * One size (variant) of the product form: its id when it is one the product has (none for a new one), its label,
+ * SKU, price, compare-at price and stock, checked with the messages of the one-size form's fields. `stockBefore` is
+ * the stock the form showed for this size: as for the one-size form, a sale made meanwhile is never undone.
+ */
+const sizeSchema = z.object({
+  id: z
+    .string()
+    .optional()
+    .transform((value) => (value ? value : undefined))
+    .pipe(idSchema.optional()),
+  label: z
+    .string()
+    .optional()
+    .transform((value) => (value ?? "").trim())
+    .pipe(z.string().max(MAX_SIZE_LABEL, m.sizeLabelTooLong(MAX_SIZE_LABEL)).pipe(plainText())),
+  sku: z
+    .string({ error: m.skuRequired })
+    .optional()
+    .transform((value) => (value ?? "").trim())
+    .pipe(z.string().min(1, m.skuRequired).regex(new RegExp(`^[A-Za-z0-9._-]{1,${MAX_SKU}}$`), m.skuInvalid(MAX_SKU))),
+  price: priceSchema,
+  compareAt: compareAtSchema,
+  stock: stockNumberSchema,
+  stockBefore: stockNumberSchema.optional(),
+});
+export type SizeInput = z.output<typeof sizeSchema>;
+
+/** What the selling rules read of a form: its one price and stock, or its sizes, and the product's sale window. */
+interface SellingForm {
+  price?: number | undefined;
+  compareAt: number | null;
+  stock?: number | undefined;
+  stockBefore?: number | undefined;
+  saleStartsAt: string | null;
+  saleEndsAt: string | null;
+  variants?: SizeInput[] | undefined;
+}
+
+/**
+ * A form with sizes sells them instead of its one price and stock, which it may then leave out; without sizes those
+ * are required, with the messages they always had. With two sizes or more each has a label, and labels and SKUs differ
+ * (ignoring case, as the shop's unique SKU index does).
+ */
+function sizeRules(form: SellingForm, ctx: z.RefinementCtx): void {
+  if (!form.variants) {
+    if (form.price === undefined) ctx.addIssue({ code: "custom", path: ["price"], message: m.priceRequired });
+    if (form.stock === undefined) ctx.addIssue({ code: "custom", path: ["stock"], message: m.stockRequired });
+    stockWithinLimit(form, ctx);
+    return;
+  }
+  const labels = new Set<string>();
+  const skus = new Set<string>();
+  form.variants.forEach((size, index) => {
+    stockWithinLimit(size, ctx, ["variants", index]);
+    if (form.variants!.length > 1) {
+      const label = size.label.toLowerCase();
+      if (label === "") ctx.addIssue({ code: "custom", path: ["variants", index, "label"], message: m.sizeLabelRequired });
+      else if (labels.has(label)) ctx.addIssue({ code: "custom", path: ["variants", index, "label"], message: m.sizeLabelTwice });
+      labels.add(label);
+    }
+    const sku = size.sku.toLowerCase();
+    if (skus.has(sku)) ctx.addIssue({ code: "custom", path: ["variants", index, "sku"], message: m.skuTwice });
+    skus.add(sku);
+  });
 }
 
 const categoryNameSchema = requiredText(m.categoryRequired, 60);
@@ -123,8 +199,9 @@ const categoryNameSchema = requiredText(m.categoryRequired, 60);
 const productFields = z.object({
   name: requiredText(m.nameRequired, 100),
   description: requiredText(m.descriptionRequired, 5000, { multiLine: true }),
-  price: priceSchema,
-  stock: stockNumberSchema,
+  // Optional only for a form with sizes (`sizeRules` requires them otherwise, with their own messages).
+  price: priceSchema.optional(),
+  stock: stockNumberSchema.optional(),
   category: categoryNameSchema,
   categoryImage: z
     .string()
@@ -144,18 +221,23 @@ const productFields = z.object({
   compareAt: compareAtSchema,
   saleStartsAt: saleTimeSchema,
   saleEndsAt: saleTimeSchema,
+  /** The product's sizes in the owner's order; when given they replace price, compareAt, stock and stockBefore. */
+  variants: z.array(sizeSchema).min(1, m.sizesRequired).max(MAX_SIZES, m.tooManySizes(MAX_SIZES)).optional(),
 });
 
-export const productFormSchema = productFields.superRefine(stockWithinLimit).superRefine(saleRules);
+export const productFormSchema = productFields.superRefine(sizeRules).superRefine(saleRules);
 export type ProductFormInput = z.output<typeof productFormSchema>;
 
 /** Creating needs a picture; an edit may keep none (docs/product.md, Product form: the message only when creating). */
 export const newProductFormSchema = productFields
   .extend({ images: productFields.shape.images.refine((images) => images.length > 0, m.imagesRequired) })
-  .superRefine(stockWithinLimit)
+  .superRefine(sizeRules)
   .superRefine(saleRules);
 
-export const stockUpdateSchema = z.object({ stock: stockNumberSchema, stockBefore: stockNumberSchema.optional() }).superRefine(stockWithinLimit);
+export const stockUpdateSchema = z.object({ stock: stockNumberSchema, stockBefore: stockNumberSchema.optional() }).superRefine((form, ctx) => stockWithinLimit(form, ctx));
+
+/** A size of a product, as /api/admin/products/:productId/variants/:variantId/stock names it. */
+export const variantIdParamSchema = z.object({ productId: idSchema, variantId: idSchema });
 
 export const categoryRenameSchema = z.object({ name: requiredText(adminMessages.category.nameRequired, 60) });
 export const categoryImageSchema = z.object({ image: imageTokenSchema });
@@ -186,6 +268,8 @@ export const adminProductRowSchema = z
     pricePaise: z.int().min(0),
     stock: z.int().min(0),
     image: storedImage.nullable(),
+    /** The product's sizes in the owner's order, each with its own stock (one, with no label, for most plants). */
+    variants: z.array(z.strictObject({ id: z.string(), label: z.string(), stock: z.int().min(0) })),
   })
   .meta({ id: "AdminProductRow" });
 
@@ -218,11 +302,24 @@ export const productForEditSchema = z
     saleEndsAt: z.string().nullable().meta({ description: "The sale's end in the shop's time zone, as a date-and-time field shows it" }),
     categoryName: z.string(),
     images: z.array(storedImage.extend({ id: z.string() })),
+    variants: z.array(
+      z.strictObject({
+        id: z.string(),
+        label: z.string(),
+        sku: z.string(),
+        pricePaise: z.int().min(0),
+        compareAtPaise: z.int().min(0).nullable(),
+        stock: z.int().min(0),
+      }),
+    ),
   })
   .meta({ id: "ProductForEdit" });
 
 export const savedProductSchema = z.strictObject({ productId: z.string(), categoryId: z.string() }).meta({ id: "SavedProduct" });
 export const stockSetSchema = z.strictObject({ productId: z.string(), stock: z.int().min(0) }).meta({ id: "StockSet" });
+export const variantStockSetSchema = z
+  .strictObject({ productId: z.string(), variantId: z.string(), stock: z.int().min(0), productStock: z.int().min(0).meta({ description: "The product's total of its sizes now" }) })
+  .meta({ id: "VariantStockSet" });
 export const deletedProductSchema = z.strictObject({ productId: z.string() }).meta({ id: "DeletedProduct" });
 export const categoryRenamedSchema = z.strictObject({ categoryId: z.string(), name: z.string() }).meta({ id: "CategoryRenamed" });
 export const categoryChangedSchema = z.strictObject({ categoryId: z.string() }).meta({ id: "CategoryChanged" });

@@ -121,7 +121,14 @@ const productFields = {
 };
 
 /** A product with few left, as the owner's overview lists it (no id of its own: it stays inline in the API's document). */
-export const lowStockProductSchema = z.strictObject({ id: z.string(), name: z.string(), stock: z.int().min(0) });
+export const lowStockProductSchema = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  stock: z.int().min(0),
+  /** The size that is low (decision 048): its id and label ('' for a product's only size); `name` is its product's. */
+  variantId: z.string(),
+  label: z.string(),
+});
 
 export const productSummarySchema = z
   .strictObject({ ...productFields, image: imageRefSchema.nullable().meta({ description: "The first picture; null when there is none" }) })

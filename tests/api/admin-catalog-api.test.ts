@@ -66,6 +66,8 @@ function everyCall(productId: string, categoryId: string): [string, string, unkn
     ["GET", `/api/admin/products/${productId}`],
     ["PUT", `/api/admin/products/${productId}`, form],
     ["PATCH", `/api/admin/products/${productId}/stock`, { stock: 0 }],
+    // The factory's product has one size, under the product's id.
+    ["PATCH", `/api/admin/products/${productId}/variants/${productId}/stock`, { stock: 0 }],
     ["DELETE", `/api/admin/products/${productId}`],
     ["GET", "/api/admin/categories"],
     ["PATCH", `/api/admin/categories/${categoryId}`, { name: "Renamed" }],

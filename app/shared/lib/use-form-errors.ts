@@ -37,12 +37,17 @@ function focusTarget(form: HTMLFormElement, name: string): HTMLElement | null {
  * moves the focus to its first field in error, so keyboard and screen reader users land on what to fix.
  *
  * `read` turns the posted fields into the schema's input, for a form that posts a list under one name: it should
- * be what the page's action hands the service, so both sides check the same input.
+ * be what the page's action hands the service, so both sides check the same input. `key` names the field an issue is
+ * shown at (its first path segment, unless the form shows a list's items apart, as the product form's sizes).
  *
  * The schema loads when the form is first focused (`prepare`, for the form's onFocus) or, at the latest, at
  * the first submit, which then waits for it and submits again. If it cannot load, the server checks alone.
  */
-export function useFormErrors(load: SchemaLoader, serverErrors: Record<string, string> | undefined, { read = readFields }: { read?: FormReader } = {}) {
+export function useFormErrors(
+  load: SchemaLoader,
+  serverErrors: Record<string, string> | undefined,
+  { read = readFields, key = (path) => String(path[0]) }: { read?: FormReader; key?: (path: PropertyKey[]) => string } = {},
+) {
   const [clientErrors, setClientErrors] = useState<Record<string, string> | null>(null);
   const schema = useRef<{ loading: Promise<void>; value: z.ZodType | null; failed: boolean } | null>(null);
 
@@ -72,7 +77,7 @@ export function useFormErrors(load: SchemaLoader, serverErrors: Record<string, s
     if (!loaded.value) return;
     const parsed = loaded.value.safeParse(read(new FormData(form)));
     const found: Record<string, string> = {};
-    for (const issue of parsed.error?.issues ?? []) found[String(issue.path[0])] ??= issue.message;
+    for (const issue of parsed.error?.issues ?? []) found[key(issue.path)] ??= issue.message;
     setClientErrors(found);
     if (parsed.success) return;
     event.preventDefault();

@@ -15,6 +15,8 @@ import {
   savedProductSchema,
   stockSetSchema,
   stockUpdateSchema,
+  variantIdParamSchema,
+  variantStockSetSchema,
 } from "#common/admin/admin-schemas.ts";
 import { categoryIdParamSchema, productIdParamSchema } from "#common/catalog/catalog-schemas.ts";
 import type { PlatformEnv } from "../../platform/http/http-env.ts";
@@ -79,14 +81,27 @@ export function adminProductsApi(adminCatalog: CatalogEditingService) {
   .patch(
     "/:productId/stock",
     describeRoute({
-      summary: "Set a product's stock (admins)",
+      summary: "Set the stock of a product sold in one size (admins); a product with several sizes sets each size's",
       parameters: productParameters,
       requestBody: jsonBody(stockUpdateSchema),
-      responses: { 200: json(stockSetSchema, "Set"), ...problems(400, 401, 403, 404) },
+      responses: { 200: json(stockSetSchema, "Set"), ...problems(400, 401, 403, 404, 409) },
     }),
     async (c) => {
       const user = await admin(c);
       return c.json(await adminCatalog.setStock(user, c.req.param(), await readJson(c)));
+    },
+  )
+  .patch(
+    "/:productId/variants/:variantId/stock",
+    describeRoute({
+      summary: "Set one size's stock (admins); the product's total follows",
+      parameters: parameters(variantIdParamSchema, "path"),
+      requestBody: jsonBody(stockUpdateSchema),
+      responses: { 200: json(variantStockSetSchema, "Set"), ...problems(400, 401, 403, 404, 409) },
+    }),
+    async (c) => {
+      const user = await admin(c);
+      return c.json(await adminCatalog.setVariantStock(user, c.req.param(), await readJson(c)));
     },
   )
   .delete(

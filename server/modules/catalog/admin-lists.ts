@@ -35,6 +35,19 @@ export async function listProducts(ctx: Reads, viewer: SessionUser | null, input
   const found = await rows.orderBy("p.stock").orderBy("p.id").limit(ADMIN_PAGE_SIZE + 1).execute();
   const page = found.slice(0, ADMIN_PAGE_SIZE);
   const last = page.at(-1);
+  // The page's sizes in one read by product (the product_variants_product index): at most a page of products' worth.
+  const sizes = page.length
+    ? await ctx.db
+        .selectFrom("product_variants")
+        .select(["id", "product_id", "label", "stock"])
+        .where("product_id", "in", page.map((row) => row.id))
+        .orderBy("product_id")
+        .orderBy("position")
+        .orderBy("id")
+        .execute()
+    : [];
+  const sizesOf = new Map<string, typeof sizes>();
+  for (const size of sizes) sizesOf.set(size.product_id, [...(sizesOf.get(size.product_id) ?? []), size]);
   return {
     items: page.map((row) => ({
       id: row.id,
@@ -44,6 +57,7 @@ export async function listProducts(ctx: Reads, viewer: SessionUser | null, input
       pricePaise: row.price_paise,
       stock: row.stock,
       image: row.url ? { url: row.url, width: row.width ?? 800, height: row.height ?? 800 } : null,
+      variants: (sizesOf.get(row.id) ?? []).map((size) => ({ id: size.id, label: size.label, stock: size.stock })),
     })),
     next: found.length > ADMIN_PAGE_SIZE && last ? { afterStock: last.stock, afterId: last.id } : null,
     q: query.q,

@@ -5,7 +5,7 @@ import { categoryNames, listCategories, listProducts } from "./admin-lists.ts";
 import { deleteCategory, renameCategory, setCategoryImage } from "./category-editing.ts";
 import { deleteProduct } from "./product-deletion.ts";
 import { createProduct, getProductForEdit, updateProduct } from "./product-form.ts";
-import { setStock } from "./stock-in-place.ts";
+import { setStock, setVariantStock } from "./stock-in-place.ts";
 
 export type { CatalogEditingDependencies, CatalogImages, UploadedImage } from "./catalog-editing-context.ts";
 export { ADMIN_PAGE_SIZE } from "./admin-lists.ts";
@@ -31,6 +31,8 @@ export function createCatalogEditingService(deps: CatalogEditingDependencies) {
     updateProduct: (viewer: SessionUser | null, idInput: unknown, input: unknown) => updateProduct(ctx, viewer, idInput, input),
     getProductForEdit: (viewer: SessionUser | null, idInput: unknown): Promise<ProductForEdit> => getProductForEdit(ctx, viewer, idInput),
     setStock: (viewer: SessionUser | null, idInput: unknown, input: unknown): Promise<{ productId: string; stock: number }> => setStock(ctx, viewer, idInput, input),
+    setVariantStock: (viewer: SessionUser | null, idInput: unknown, input: unknown): Promise<{ productId: string; variantId: string; stock: number; productStock: number }> =>
+      setVariantStock(ctx, viewer, idInput, input),
     deleteProduct: (viewer: SessionUser | null, idInput: unknown): Promise<{ productId: string }> => deleteProduct(ctx, viewer, idInput),
     listProducts: (viewer: SessionUser | null, input: unknown): Promise<{ items: AdminProductRow[]; next: { afterStock: number; afterId: string } | null; q: string | undefined }> =>
       listProducts(ctx, viewer, input),

@@ -236,3 +236,75 @@ export async function summariseVariants(trx: Kysely<DB>, productId: string, now:
     .where("id", "=", productId)
     .execute();
 }
+
+/** One size as the owner's form saves it: an `id` the product has (kept), or none (new). */
+export interface VariantToSave {
+  id?: string | undefined;
+  label: string;
+  sku: string;
+  pricePaise: number;
+  compareAtPaise: number | null;
+  /** The stock to set; left alone when it equals `stockBefore`. */
+  stock: number;
+  /** The stock the form showed for this size: its stock is set only while it is still this (a sale is never undone). */
+  stockBefore?: number | undefined;
+}
+
+/**
+ * Writes a product's whole list of sizes from the owner's form, inside the caller's transaction: sizes not in the list
+ * are deleted (order lines keep their label and SKU copies and lose only the link; cart lines show the size as gone),
+ * kept ones are updated by id, new ones inserted, every one at its place in the list; then the product's summary.
+ * Refuses, naming the size by its place in the list (`variants.<index>.<field>`), a SKU another product has (ignoring
+ * case), a size the product no longer has, or a stock that moved from its `stockBefore` (the stock now in the message).
+ */
+export async function saveVariants(trx: Kysely<DB>, productId: string, variants: VariantToSave[], now: string): Promise<void> {
+  const existing = await trx.selectFrom("product_variants").select(["id", "sku"]).where("product_id", "=", productId).execute();
+  const existingIds = new Set(existing.map((row) => row.id));
+  variants.forEach((variant, index) => {
+    if (variant.id !== undefined && !existingIds.has(variant.id)) throw fieldConflict(`variants.${index}.id`, adminMessages.productForm.sizeGone);
+  });
+  // A SKU is unique across the shop; this product's own sizes give theirs up as they are renamed or deleted here.
+  const lowered = variants.map((variant) => variant.sku.toLowerCase());
+  const taken = await trx
+    .selectFrom("product_variants")
+    .select(sql<string>`lower(sku)`.as("sku"))
+    .where(sql<string>`lower(sku)`, "in", lowered)
+    .where("product_id", "<>", productId)
+    .limit(1)
+    .executeTakeFirst();
+  if (taken) throw fieldConflict(`variants.${lowered.indexOf(taken.sku)}.sku`, adminMessages.productForm.skuTaken);
+
+  const keptIds = new Set(variants.flatMap((variant) => (variant.id === undefined ? [] : [variant.id])));
+  const removed = existing.filter((row) => !keptIds.has(row.id)).map((row) => row.id);
+  if (removed.length) await trx.deleteFrom("product_variants").where("id", "in", removed).execute();
+  // Two kept sizes may swap SKUs: each SKU that changes is first parked on a value no form can type ('~' + the id),
+  // so the unique index never sees the same SKU twice halfway through.
+  const previousSku = new Map(existing.map((row) => [row.id, row.sku]));
+  const renamed = variants.filter((variant) => variant.id !== undefined && previousSku.get(variant.id) !== variant.sku);
+  for (const variant of renamed) {
+    await trx.updateTable("product_variants").set({ sku: `~${variant.id}` }).where("id", "=", variant.id!).execute();
+  }
+  for (const [position, variant] of variants.entries()) {
+    const selling = { position, label: variant.label, sku: variant.sku, price_paise: variant.pricePaise, compare_at_paise: variant.compareAtPaise, updated_at: now };
+    if (variant.id === undefined) {
+      await trx
+        .insertInto("product_variants")
+        .values({ id: randomUUID(), product_id: productId, ...selling, stock: variant.stock, created_at: now })
+        .execute();
+      continue;
+    }
+    // An unchanged stock is not written, so sales made while the form was open keep theirs.
+    const keepsStock = variant.stockBefore !== undefined && variant.stock === variant.stockBefore;
+    let update = trx
+      .updateTable("product_variants")
+      .set(keepsStock ? selling : { ...selling, stock: variant.stock })
+      .where("id", "=", variant.id);
+    if (!keepsStock && variant.stockBefore !== undefined) update = update.where("stock", "=", variant.stockBefore);
+    const updated = await update.executeTakeFirst();
+    if (updated.numUpdatedRows === 0n) {
+      const current = await trx.selectFrom("product_variants").select("stock").where("id", "=", variant.id).executeTakeFirstOrThrow();
+      throw fieldConflict(`variants.${position}.stock`, adminMessages.productForm.stockChanged(current.stock));
+    }
+  }
+  await summariseVariants(trx, productId, now);
+}

@@ -12,7 +12,8 @@ import { requireAdmin, type SessionUser } from "../../platform/session-user.ts";
 import type { ProductAspect } from "./changes.ts";
 import type { CatalogEditingContext, UploadedImage } from "./catalog-editing-context.ts";
 import { removeQuietly, removeUploadsQuietly, storeUploads, writeImages } from "./editing-pictures.ts";
-import { insertProduct, updateProductUnlessStockMoved } from "./inventory.ts";
+import { insertProduct, saveVariants, updateProductUnlessStockMoved, type VariantToSave } from "./inventory.ts";
+import { listVariants } from "./variants.ts";
 
 // The product form: its values for an edit, and its save, which creates or updates a product with its pictures
 // and, when the form names a category the shop does not have, that category too.
@@ -31,7 +32,10 @@ export async function getProductForEdit(ctx: Pick<CatalogEditingContext, "db" | 
     .where("p.id", "=", productId)
     .executeTakeFirst();
   if (!product) throw new NotFoundError(messages.product.notFound);
-  const pictures = await ctx.db.selectFrom("product_images").select(["id", "url", "width", "height"]).where("product_id", "=", productId).orderBy("position").execute();
+  const [pictures, variants] = await Promise.all([
+    ctx.db.selectFrom("product_images").select(["id", "url", "width", "height"]).where("product_id", "=", productId).orderBy("position").execute(),
+    listVariants(ctx.db, productId),
+  ]);
   return {
     id: product.id,
     name: product.name,
@@ -44,6 +48,14 @@ export async function getProductForEdit(ctx: Pick<CatalogEditingContext, "db" | 
     saleEndsAt: product.sale_ends_at === null ? null : instantToWallTime(product.sale_ends_at, ctx.timeZone),
     categoryName: product.category_name,
     images: pictures,
+    variants: variants.map((variant) => ({
+      id: variant.id,
+      label: variant.label,
+      sku: variant.sku,
+      pricePaise: variant.price_paise,
+      compareAtPaise: variant.compare_at_paise,
+      stock: variant.stock,
+    })),
   };
 }
 
@@ -80,27 +92,62 @@ async function saveProduct(ctx: ProductFormContext, viewer: SessionUser | null, 
       const category = await resolveCategory(trx, input, uploads);
       if (category.created && input.categoryImage) usedUploads.add(input.categoryImage.id);
       const now = new Date().toISOString();
-      // An edit that leaves the stock as the form showed it writes no stock: orders placed meanwhile keep theirs.
-      const keepsStock = productId !== undefined && input.stock === input.stockBefore;
-      const fields = {
+      const details = {
         name: capitaliseFirst(input.name),
         description: input.description,
-        price_paise: input.price,
-        compare_at_paise: input.compareAt,
         sale_starts_at: window.startsAt,
         sale_ends_at: window.endsAt,
-        ...(keepsStock ? {} : { stock: input.stock }),
         category_id: category.id,
         updated_at: now,
       };
       let id: string;
-      const aspects: ProductAspect[] = keepsStock ? ["details", "images"] : ["details", "stock", "images"];
-      if (productId) {
-        await updateProductUnlessStockMoved(trx, productId, fields, keepsStock ? undefined : input.stockBefore);
-        id = productId;
+      let aspects: ProductAspect[];
+      if (input.variants) {
+        // Sizes replace the one price and stock: the product's row then summarises them (saveVariants).
+        aspects = ["details", "stock", "availability", "images"];
+        const sizes: VariantToSave[] = input.variants.map((size) => ({
+          id: size.id,
+          label: size.label,
+          sku: size.sku,
+          pricePaise: size.price,
+          compareAtPaise: size.compareAt,
+          stock: size.stock,
+          stockBefore: size.stockBefore,
+        }));
+        if (productId) {
+          await updateProductUnlessStockMoved(trx, productId, details, undefined);
+          id = productId;
+        } else {
+          id = randomUUID();
+          const [first, ...rest] = sizes as [VariantToSave, ...VariantToSave[]];
+          const firstId = await insertProduct(trx, {
+            id,
+            ...details,
+            price_paise: first.pricePaise,
+            compare_at_paise: first.compareAtPaise,
+            stock: first.stock,
+            created_at: now,
+          });
+          // The first size was made with the product (its SKU given by saveVariants, which checks it is free); the rest
+          // join it, and the summary is made again.
+          sizes.splice(0, sizes.length, { ...first, id: firstId, stockBefore: first.stock }, ...rest);
+        }
+        await saveVariants(trx, id, sizes, now);
       } else {
-        id = randomUUID();
-        await insertProduct(trx, { id, ...fields, stock: input.stock, created_at: now });
+        // The one-size form (docs/product.md, Product form): its price, compare-at price and stock are its only size's.
+        const price = input.price!;
+        const stock = input.stock!;
+        // An edit that leaves the stock as the form showed it writes no stock: orders placed meanwhile keep theirs.
+        const keepsStock = productId !== undefined && stock === input.stockBefore;
+        const fields = { ...details, price_paise: price, compare_at_paise: input.compareAt, ...(keepsStock ? {} : { stock }) };
+        aspects = keepsStock ? ["details", "images"] : ["details", "stock", "images"];
+        if (productId) {
+          await updateProductUnlessStockMoved(trx, productId, fields, keepsStock ? undefined : input.stockBefore);
+          id = productId;
+        } else {
+          id = randomUUID();
+          await insertProduct(trx, { id, ...fields, stock, created_at: now });
+        }
       }
       const { dropped } = await writeImages(trx, id, input.images, uploads);
       for (const token of input.images) if (token.kind === "upload") usedUploads.add(token.id);
@@ -175,5 +222,7 @@ export function capitaliseFirst(name: string): string {
 function duplicateName(error: unknown): ServiceError {
   const text = String((error as { message?: unknown }).message ?? "") + String((error as { constraint?: unknown }).constraint ?? "");
   if (/categor/i.test(text)) return fieldConflict("category", m.category.nameTaken);
+  // A SKU taken by another product between saveVariants' check and its write.
+  if (/sku/i.test(text)) return fieldConflict("variants", m.productForm.skuTaken);
   return fieldConflict("name", m.productForm.nameTaken);
 }

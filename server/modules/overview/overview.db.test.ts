@@ -102,7 +102,9 @@ describe("the overview", () => {
   });
 
   it("lists products with 5 or fewer in stock, fewest first, ten at most, and says when there are more", async () => {
-    await app.database.db.updateTable("products").set({ stock: 100 }).execute(); // sample products out of the way
+    // Sample products out of the way: the list reads each size's stock.
+    await app.database.db.updateTable("products").set({ stock: 100 }).execute();
+    await app.database.db.updateTable("product_variants").set({ stock: 100 }).execute();
     const out = await createProduct(app.database.db, { name: "Out Of Stock Fern", stock: 0 });
     const five = await createProduct(app.database.db, { name: "Five Left Palm", stock: 5 });
     await createProduct(app.database.db, { name: "Six Left Cactus", stock: 6 });
@@ -112,8 +114,8 @@ describe("the overview", () => {
     expect(overview.lowStock).toEqual({
       threshold: 5,
       products: [
-        { id: out.id, name: "Out Of Stock Fern", stock: 0 },
-        { id: five.id, name: "Five Left Palm", stock: 5 },
+        { id: out.id, name: "Out Of Stock Fern", stock: 0, variantId: out.id, label: "" },
+        { id: five.id, name: "Five Left Palm", stock: 5, variantId: five.id, label: "" },
       ],
       more: false,
     });

@@ -50,3 +50,35 @@ describe("the product form, read as it is posted", () => {
     expect(productInputFromForm(form).images).toEqual(["image:a", "upload:b"]);
   });
 });
+
+describe("the product form's sizes, read as they are posted", () => {
+  it("zips the rows' fields back into sizes, in the rows' order, with an empty id for a new size", () => {
+    const form = emptyForm();
+    form.delete("price");
+    form.delete("stock");
+    for (const [id, label, sku, price, compareAt, stock, stockBefore] of [
+      ["v-large", 'Large · 10" pot', "FIG-L", "3800", "", "5", "5"],
+      ["", 'Small · 6" pot', "FIG-S", "900", "1200", "7", ""],
+    ] as const) {
+      form.append("sizeId", id);
+      form.append("sizeLabel", label);
+      form.append("sizeSku", sku);
+      form.append("sizePrice", price);
+      form.append("sizeCompareAt", compareAt);
+      form.append("sizeStock", stock);
+      form.append("sizeStockBefore", stockBefore);
+    }
+    const input = productInputFromForm(form);
+    expect(input.price).toBeUndefined();
+    expect(input.variants).toEqual([
+      { id: "v-large", label: 'Large · 10" pot', sku: "FIG-L", price: "3800", compareAt: "", stock: "5", stockBefore: "5" },
+      { id: undefined, label: 'Small · 6" pot', sku: "FIG-S", price: "900", compareAt: "1200", stock: "7", stockBefore: undefined },
+    ]);
+    // Without its one price and stock, the form's only messages are its own text fields'.
+    expect(messagesByField(productFormSchema.safeParse(input))).toEqual({ name: m.nameRequired, description: m.descriptionRequired, category: m.categoryRequired });
+  });
+
+  it("a form without size rows posts no sizes: the one-size form as it was", () => {
+    expect(productInputFromForm(emptyForm()).variants).toBeUndefined();
+  });
+});

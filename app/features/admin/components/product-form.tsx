@@ -1,9 +1,10 @@
-import { useCallback, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { Form, useNavigation } from "react-router";
 import { adminMessages } from "#common/admin/admin-messages.ts";
 import { FormField } from "../../../shared/ui/form-field.tsx";
 import { SubmitButton } from "../../../shared/ui/submit-button.tsx";
 import { useFormErrors } from "../../../shared/lib/use-form-errors.ts";
+import { emptyRow, rowFromLoaded, SizesField, sizesFromForm, type LoadedSize, type SizeRow } from "./sizes-field.tsx";
 
 const m = adminMessages.productForm;
 
@@ -45,8 +46,11 @@ export function ProductForm({
   productImages,
   categoryImage,
   stockBefore,
+  sizes = [],
 }: {
   heading: string;
+  /** Editing: the product's sizes as loaded (again after a refused save, for their stock as it is now). */
+  sizes?: LoadedSize[];
   /** Adding a product, which needs a picture; an edit may keep none. */
   creating: boolean;
   /** Editing: the stock as loaded (again after a refused save), so that saving an unchanged stock never undoes a sale. */
@@ -63,16 +67,42 @@ export function ProductForm({
   const imagesBusy = useCallback((busy: boolean) => setUploading((now) => ({ ...now, images: busy })), []);
   const categoryImageBusy = useCallback((busy: boolean) => setUploading((now) => ({ ...now, categoryImage: busy })), []);
   const navigation = useNavigation();
+  // A plant sold in several sizes edits them as rows; one sold in one size shows the one price and stock fields until
+  // the owner adds a size (docs/product.md, Product form).
+  const [rows, setRows] = useState<SizeRow[] | null>(() => (sizes.length > 1 ? sizes.map(rowFromLoaded) : null));
+  const form = useRef<HTMLFormElement>(null);
+  // A refused save reloads the sizes: each row's stockBefore becomes its stock now, so the next save goes through.
+  // Keyed by the stocks loaded, not the list (a new array each render).
+  const loadedStocks = sizes.map((size) => `${size.id}:${size.stock}`).join(",");
+  useEffect(() => {
+    const stockOf = new Map(loadedStocks.split(",").map((pair) => [pair.split(":")[0], Number(pair.split(":")[1])] as const));
+    setRows((now) => now && now.map((row) => ({ ...row, stockBefore: (row.id !== undefined ? stockOf.get(row.id) : undefined) ?? row.stockBefore })));
+  }, [loadedStocks]);
+  const addSize = () => {
+    // The one-size fields become the first row, as typed, with its SKU (and id) kept when the plant has one.
+    const typed = (name: string) => {
+      const field = form.current?.elements.namedItem(name);
+      return field instanceof HTMLInputElement ? field.value : "";
+    };
+    const only = sizes.length === 1 ? sizes[0] : undefined;
+    const first: SizeRow = {
+      ...(only ? rowFromLoaded(only) : emptyRow()),
+      price: typed("price"),
+      compareAt: typed("compareAt"),
+      stock: typed("stock"),
+    };
+    setRows([first, emptyRow()]);
+  };
   // The browser checks what the action will hand the service, with the service's schema: the pictures too, so an
   // empty form shows every message at once instead of the picture's only after the rest are right.
   const { errors, onSubmit, prepare } = useFormErrors(
     () => import("#common/admin/admin-schemas.ts").then((schemas) => (creating ? schemas.newProductFormSchema : schemas.productFormSchema)),
     failure?.fieldErrors,
-    { read: productInputFromForm },
+    { read: productInputFromForm, key: (path) => (path[0] === "variants" && path.length > 1 ? path.join(".") : String(path[0])) },
   );
   const busy = navigation.state === "submitting" || uploading.images || uploading.categoryImage;
   return (
-    <Form method="post" onSubmit={onSubmit} onFocus={prepare} noValidate className="mt-6 grid max-w-2xl gap-5">
+    <Form ref={form} method="post" onSubmit={onSubmit} onFocus={prepare} noValidate className="mt-6 grid max-w-2xl gap-5">
       <h1 className="text-3xl font-bold text-stone-900">{heading}</h1>
       {failure ? (
         <div role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
@@ -82,11 +112,26 @@ export function ProductForm({
       ) : null}
       <FormField label="Product Name" name="name" defaultValue={values?.name} error={errors.name} autoComplete="off" />
       <FormField label="Product Description" name="description" multiline rows={4} defaultValue={values?.description} error={errors.description} />
-      <FormField label="Product Price" name="price" inputMode="decimal" defaultValue={values?.price} error={errors.price} />
+      {rows ? (
+        <SizesField rows={rows} onChange={setRows} errors={errors} />
+      ) : (
+        <div>
+          <FormField label="Product Price" name="price" inputMode="decimal" defaultValue={values?.price} error={errors.price} />
+          <button type="button" className="btn-outline mt-2 text-sm" onClick={addSize}>
+            Add a size
+          </button>
+        </div>
+      )}
       <fieldset className="grid gap-3 rounded-lg border border-stone-200 p-4">
         <legend className="px-1 text-sm font-semibold text-stone-800">Sale (optional)</legend>
-        <FormField label="Compare-at Price" name="compareAt" inputMode="decimal" defaultValue={values?.compareAt} error={errors.compareAt} />
-        <p className="-mt-2 text-sm text-stone-600">The regular price, shown struck through beside the product price while the sale runs.</p>
+        {rows ? (
+          <p className="text-sm text-stone-600">Each size's compare-at price is in its row: the sale's dates below are the plant's, for every size.</p>
+        ) : (
+          <>
+            <FormField label="Compare-at Price" name="compareAt" inputMode="decimal" defaultValue={values?.compareAt} error={errors.compareAt} />
+            <p className="-mt-2 text-sm text-stone-600">The regular price, shown struck through beside the product price while the sale runs.</p>
+          </>
+        )}
         <div className="grid gap-3 sm:grid-cols-2">
           <FormField label="Sale Starts" name="saleStartsAt" type="datetime-local" defaultValue={values?.saleStartsAt} error={errors.saleStartsAt} />
           <FormField label="Sale Ends" name="saleEndsAt" type="datetime-local" defaultValue={values?.saleEndsAt} error={errors.saleEndsAt} />
@@ -105,8 +150,12 @@ export function ProductForm({
         <p className="mt-1 text-sm text-stone-600">Pick an existing category, or type a new name: a new category needs a Category Image.</p>
       </div>
       <FormField label="Category Description (for a new category)" name="categoryDescription" placeholder={adminMessages.category.defaultDescription} error={errors.categoryDescription} />
-      <FormField label="Stock Quantity" name="stock" inputMode="numeric" defaultValue={values?.stock} error={errors.stock} />
-      {stockBefore === undefined ? null : <input type="hidden" name="stockBefore" value={stockBefore} />}
+      {rows ? null : (
+        <>
+          <FormField label="Stock Quantity" name="stock" inputMode="numeric" defaultValue={values?.stock} error={errors.stock} />
+          {stockBefore === undefined ? null : <input type="hidden" name="stockBefore" value={stockBefore} />}
+        </>
+      )}
       <div>
         <SubmitButton busy={busy} busyLabel={uploading.images || uploading.categoryImage ? "Uploading pictures…" : "Saving…"}>
           {heading}
@@ -135,5 +184,6 @@ export function productInputFromForm(form: FormData) {
     categoryImage: text("categoryImage"),
     categoryDescription: text("categoryDescription"),
     images: form.getAll("images").filter((value): value is string => typeof value === "string" && value !== ""),
+    variants: sizesFromForm(form),
   };
 }

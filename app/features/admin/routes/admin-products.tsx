@@ -1,6 +1,7 @@
 import { Form, Link, useNavigation } from "react-router";
 import { adminMessages } from "#common/admin/admin-messages.ts";
 import { formatPrice } from "#common/shared/money.ts";
+import { sellableName } from "#common/catalog/variant-names.ts";
 import { AdminNav } from "../components/admin-nav.tsx";
 import { ConfirmDelete } from "../components/confirm-delete.tsx";
 import { readForm } from "../../../shared/lib/forms.ts";
@@ -29,7 +30,60 @@ export async function action({ context, request }: Route.ActionArgs) {
   if (form.get("intent") === "delete") {
     return actionResult(() => context.services.adminCatalog.deleteProduct(admin, target), { intent: "delete" as const, rowId: String(productId) });
   }
-  return actionResult(() => context.services.adminCatalog.setStock(admin, target, { stock: form.get("stock"), stockBefore: form.get("stockBefore") ?? undefined }), { intent: "stock" as const, rowId: String(productId) });
+  const stockInput = { stock: form.get("stock"), stockBefore: form.get("stockBefore") ?? undefined };
+  const variantId = form.get("variantId");
+  // A product with several sizes posts the size whose stock is set: each size has its own field and its own answer.
+  if (typeof variantId === "string" && variantId) {
+    return actionResult(() => context.services.adminCatalog.setVariantStock(admin, { productId, variantId }, stockInput), { intent: "stock" as const, rowId: variantId });
+  }
+  return actionResult(() => context.services.adminCatalog.setStock(admin, target, stockInput), { intent: "stock" as const, rowId: String(productId) });
+}
+
+/** One stock field saved in place: the product's (one size) or a size's, named by its label. */
+function StockField({
+  productId,
+  variantId,
+  stock,
+  label,
+  result,
+  saving,
+}: {
+  productId: string;
+  variantId: string | undefined;
+  stock: number;
+  label: string;
+  result: { ok: true } | { ok: false; message: string; fieldErrors: Record<string, string> } | undefined;
+  saving: boolean;
+}) {
+  const fieldId = `stock-${variantId ?? productId}`;
+  const stockError = result && !result.ok ? (result.fieldErrors.stock ?? result.message) : null;
+  return (
+    <div>
+      <Form method="post" className="flex items-center gap-2">
+        <input type="hidden" name="intent" value="stock" />
+        <input type="hidden" name="stockBefore" value={stock} />
+        <input type="hidden" name="productId" value={productId} />
+        {variantId ? <input type="hidden" name="variantId" value={variantId} /> : null}
+        <label className="sr-only" htmlFor={fieldId}>
+          {label}
+        </label>
+        <input
+          id={fieldId}
+          name="stock"
+          inputMode="numeric"
+          defaultValue={stock}
+          key={`${fieldId}-${stock}`}
+          className="field-input w-24"
+          aria-invalid={stockError ? true : undefined}
+        />
+        <button type="submit" className="btn-outline text-sm" aria-disabled={saving || undefined}>
+          Save
+        </button>
+        {result?.ok ? <span role="status" className="text-sm text-leaf-800">{m.stockSaved}</span> : null}
+      </Form>
+      {stockError ? <p className="field-error">{stockError}</p> : null}
+    </div>
+  );
 }
 
 export default function AdminProducts({ loaderData, actionData }: Route.ComponentProps) {
@@ -76,9 +130,11 @@ export default function AdminProducts({ loaderData, actionData }: Route.Componen
           </thead>
           <tbody className="divide-y divide-stone-200">
             {items.map((product) => {
-              const rowResult = actionData && actionData.rowId === product.id ? actionData : undefined;
-              const stockError = rowResult && !rowResult.ok && rowResult.intent === "stock" ? (rowResult.fieldErrors.stock ?? rowResult.message) : null;
-              const savingStock = navigation.formData?.get("productId") === product.id && navigation.formData.get("intent") === "stock";
+              // The stock's answer is the row's (one size) or one size's: each field shows only its own.
+              const stockResult = (rowId: string) => (actionData && actionData.intent === "stock" && actionData.rowId === rowId ? actionData : undefined);
+              const savingStock = (rowId: string) =>
+                navigation.formData?.get("intent") === "stock" && (navigation.formData.get("variantId") || navigation.formData.get("productId")) === rowId;
+              const sizes = product.variants.length > 1 ? product.variants : [];
               return (
                 <tr key={product.id} data-testid="admin-product-row">
                   <td className="py-2">
@@ -92,28 +148,32 @@ export default function AdminProducts({ loaderData, actionData }: Route.Componen
                   <td className="py-2 text-stone-700">{product.categoryName}</td>
                   <td className="py-2 text-right">{formatPrice(product.pricePaise)}</td>
                   <td className="py-2">
-                    <Form method="post" className="flex items-center gap-2">
-                      <input type="hidden" name="intent" value="stock" />
-                      <input type="hidden" name="stockBefore" value={product.stock} />
-                      <input type="hidden" name="productId" value={product.id} />
-                      <label className="sr-only" htmlFor={`stock-${product.id}`}>
-                        Stock of {product.name}
-                      </label>
-                      <input
-                        id={`stock-${product.id}`}
-                        name="stock"
-                        inputMode="numeric"
-                        defaultValue={product.stock}
-                        key={`${product.id}-${product.stock}`}
-                        className="field-input w-24"
-                        aria-invalid={stockError ? true : undefined}
+                    {sizes.length ? (
+                      <ul className="grid gap-2">
+                        {sizes.map((size) => (
+                          <li key={size.id}>
+                            <span className="block text-sm text-stone-700">{size.label}</span>
+                            <StockField
+                              productId={product.id}
+                              variantId={size.id}
+                              stock={size.stock}
+                              label={`Stock of ${sellableName(product.name, size.label)}`}
+                              result={stockResult(size.id)}
+                              saving={savingStock(size.id)}
+                            />
+                          </li>
+                        ))}
+                      </ul>
+                    ) : (
+                      <StockField
+                        productId={product.id}
+                        variantId={undefined}
+                        stock={product.stock}
+                        label={`Stock of ${product.name}`}
+                        result={stockResult(product.id)}
+                        saving={savingStock(product.id)}
                       />
-                      <button type="submit" className="btn-outline text-sm" aria-disabled={savingStock || undefined}>
-                        Save
-                      </button>
-                      {rowResult?.ok && rowResult.intent === "stock" ? <span role="status" className="text-sm text-leaf-800">{m.stockSaved}</span> : null}
-                    </Form>
-                    {stockError ? <p className="field-error">{stockError}</p> : null}
+                    )}
                   </td>
                   <td className="py-2">
                     <ConfirmDelete idField="productId" id={product.id} name={product.name} question={m.confirmDelete(product.name)} />

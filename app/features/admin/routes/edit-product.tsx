@@ -58,6 +58,14 @@ export default function EditProduct({ loaderData, actionData }: Route.ComponentP
         }}
         categoryNames={categoryNames}
         stockBefore={product.stock}
+        sizes={product.variants.map((size) => ({
+          id: size.id,
+          label: size.label,
+          sku: size.sku,
+          price: paiseToRupeesInput(size.pricePaise),
+          compareAt: size.compareAtPaise === null ? "" : paiseToRupeesInput(size.compareAtPaise),
+          stock: size.stock,
+        }))}
         failure={actionData && !actionData.ok ? actionData : undefined}
         productImages={(field) => (
           <ImagesField

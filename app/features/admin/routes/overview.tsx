@@ -1,3 +1,4 @@
+import { sellableName } from "#common/catalog/variant-names.ts";
 import { Link } from "react-router";
 import { formatDay } from "#common/shared/dates.ts";
 import { formatPrice, formatPriceExact } from "#common/shared/money.ts";
@@ -120,9 +121,9 @@ export default function AdminOverview({ loaderData: overview }: Route.ComponentP
         {lowStock.products.length ? (
           <ul className="mt-3 divide-y divide-stone-200 rounded-lg border border-stone-200 bg-white">
             {lowStock.products.map((product) => (
-              <li key={product.id} className="flex items-center justify-between gap-4 px-4 py-2">
+              <li key={product.variantId} className="flex items-center justify-between gap-4 px-4 py-2">
                 <Link to={`/product/${product.id}`} className="font-medium text-leaf-800 underline underline-offset-4">
-                  {product.name}
+                  {sellableName(product.name, product.label)}
                 </Link>
                 <span className={product.stock === 0 ? "font-semibold text-red-700" : "text-stone-700"}>
                   {product.stock === 0 ? "Out of stock" : `${product.stock} left`}
