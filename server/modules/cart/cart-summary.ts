@@ -11,6 +11,24 @@ import { shippingFor } from "#common/shared/discount.ts";
 
 const c = messages.cart;
 
+/**
+ * What a cart line reads of its size (`v`, variantsForLines) and product (`p`, productsForLines), in an account's cart
+ * and a visitor's alike.
+ */
+export const SIZE_AND_PRODUCT_COLUMNS = [
+  "v.product_id as product_id",
+  "v.id as variant_id",
+  "v.label as variant_label",
+  "v.sku",
+  "p.name",
+  "v.price_paise",
+  "v.compare_at_paise",
+  "p.sale_starts_at",
+  "p.sale_ends_at",
+  "v.stock",
+  "p.category_id",
+] as const;
+
 /** Why a cart line cannot be ordered as it stands, in checkout's words (cart and checkout agree); null when it can. */
 export function lineProblem(product: { name: string; stock: number } | null | undefined, quantity: number): string | null {
   if (!product) return messages.checkout.noLongerSold;

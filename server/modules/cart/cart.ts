@@ -14,7 +14,7 @@ import type { RateLimiter } from "../../platform/rate-limit/rate-limit.ts";
 import type { SessionUser } from "../../platform/session-user.ts";
 import { coverImages, firstVariantOf, productsForLines, variantsForLines } from "../catalog/index.ts";
 import { appliedCoupon, applyCouponToCart, codeToApply, removeCouponFromCart, type LineToDiscount } from "../coupons/index.ts";
-import { lineProblem, summariseCart, toCartLine } from "./cart-summary.ts";
+import { lineProblem, SIZE_AND_PRODUCT_COLUMNS, summariseCart, toCartLine } from "./cart-summary.ts";
 import { createVisitorCartOperations } from "./visitor-cart.ts";
 
 export { cartFingerprint, lineProblem } from "./cart-summary.ts";
@@ -38,22 +38,8 @@ export function cartLines(from: Kysely<DB>, userId: string) {
     .where("ci.user_id", "=", userId);
 }
 
-/** What a cart line reads of its variant and product, for the cart and the checkout. */
-const LINE_COLUMNS = [
-  "ci.id",
-  "ci.quantity",
-  "v.product_id as product_id",
-  "v.id as variant_id",
-  "v.label as variant_label",
-  "v.sku",
-  "p.name",
-  "v.price_paise",
-  "v.compare_at_paise",
-  "p.sale_starts_at",
-  "p.sale_ends_at",
-  "v.stock",
-  "p.category_id",
-] as const;
+/** What a cart line reads, for the cart and the checkout. */
+const LINE_COLUMNS = ["ci.id", "ci.quantity", ...SIZE_AND_PRODUCT_COLUMNS] as const;
 
 /** The lines a discount code is judged on: those that can be ordered, with their products' categories. */
 export function linesToDiscount(rows: readonly { category_id: string | null }[], lines: readonly CartLine[]): LineToDiscount[] {

@@ -14,7 +14,7 @@ import type { RateLimiter, RateRule } from "../../platform/rate-limit/rate-limit
 import type { Caller } from "../../platform/session-user.ts";
 import { coverImages, firstVariantOf, productsForLines, variantsForLines } from "../catalog/index.ts";
 import { sellableName } from "#common/catalog/variant-names.ts";
-import { summariseCart, toCartLine } from "./cart-summary.ts";
+import { SIZE_AND_PRODUCT_COLUMNS, summariseCart, toCartLine } from "./cart-summary.ts";
 
 // A visitor's cart (docs/decisions/037): kept under a random token the visitor's browser holds in a cookie, found by
 // the token's SHA-256, with the same rules and words as an account's cart. The HTTP layer turns the outcomes below
@@ -84,23 +84,7 @@ function linesOf(db: Kysely<DB>, cartId: string) {
     .leftJoin(variantsForLines(db).as("v"), "v.id", "vi.variant_id")
     .leftJoin(productsForLines(db).as("p"), "p.id", "v.product_id")
     .leftJoin(coverImages(db).as("img"), "img.product_id", "p.id")
-    .select([
-      "vi.id",
-      "vi.quantity",
-      "v.product_id as product_id",
-      "v.id as variant_id",
-      "v.label as variant_label",
-      "p.name",
-      "v.price_paise",
-      "v.compare_at_paise",
-      "p.sale_starts_at",
-      "p.sale_ends_at",
-      "v.stock",
-      "img.url",
-      "img.width",
-      "img.height",
-      "img.media_key",
-    ])
+    .select(["vi.id", "vi.quantity", ...SIZE_AND_PRODUCT_COLUMNS, "img.url", "img.width", "img.height", "img.media_key"])
     .where("vi.cart_id", "=", cartId)
     .orderBy("vi.created_at")
     .orderBy("vi.id")

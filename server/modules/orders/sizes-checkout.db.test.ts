@@ -131,22 +131,29 @@ describe("a size sold out is a change of availability", () => {
 });
 
 describe("the last unit of a size, raced for", () => {
+  /**
+   * `count` shoppers, each with one of both sizes in the cart (half added the second size first: the lines are taken
+   * in one order whatever order they were added in), all checking out at once; answers the orders placed and refused.
+   */
+  async function raceForBothSizes(productId: string, sizeIds: string[], count: number) {
+    const shoppers = [];
+    for (let i = 0; i < count; i++) {
+      const user = await shopper();
+      const sizes = i % 2 === 0 ? [sizeIds[1]!, sizeIds[0]!] : [sizeIds[0]!, sizeIds[1]!];
+      for (const variantId of sizes) await app.services.cart.addToCart(user, { productId, variantId });
+      shoppers.push(user);
+    }
+    const results = await Promise.allSettled(shoppers.map((user) => app.services.orders.placeOrder(user, checkoutInput())));
+    return { placed: results.filter((r) => r.status === "fulfilled"), refused: results.filter((r): r is PromiseRejectedResult => r.status === "rejected") };
+  }
+
   it("sells a size's last 3 units to exactly 3 of 60 shoppers racing for them, each also buying the plant's other size, never lowering a size or the total below what was sold", async () => {
     const { product, sizeIds } = await createProductWithSizes(app.database.db, [
       { label: "Small", price_paise: 30_000, stock: 100 },
       { label: "Large", price_paise: 90_000, stock: 3 },
     ]);
-    const shoppers = [];
-    for (let i = 0; i < 60; i++) {
-      const user = await shopper();
-      // Half add the large size first: the lines are taken in one order whatever order they were added in.
-      const sizes = i % 2 === 0 ? [sizeIds[1]!, sizeIds[0]!] : [sizeIds[0]!, sizeIds[1]!];
-      for (const variantId of sizes) await app.services.cart.addToCart(user, { productId: product.id, variantId });
-      shoppers.push(user);
-    }
-    const results = await Promise.allSettled(shoppers.map((user) => app.services.orders.placeOrder(user, checkoutInput())));
-    const refused = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
-    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(3);
+    const { placed, refused } = await raceForBothSizes(product.id, sizeIds, 60);
+    expect(placed).toHaveLength(3);
     for (const r of refused) expect(r.reason).toBeInstanceOf(ConflictError);
     expect(await sizeStocks(product.id)).toEqual([97, 0]);
     expect(await productStock(product.id)).toBe(97);
@@ -160,16 +167,8 @@ describe("the last unit of a size, raced for", () => {
       { label: "Small", price_paise: 30_000, stock: 4 },
       { label: "Large", price_paise: 90_000, stock: 4 },
     ]);
-    const shoppers = [];
-    for (let i = 0; i < 40; i++) {
-      const user = await shopper();
-      const sizes = i % 2 === 0 ? [sizeIds[1]!, sizeIds[0]!] : [sizeIds[0]!, sizeIds[1]!];
-      for (const variantId of sizes) await app.services.cart.addToCart(user, { productId: product.id, variantId });
-      shoppers.push(user);
-    }
-    const results = await Promise.allSettled(shoppers.map((user) => app.services.orders.placeOrder(user, checkoutInput())));
-    const refused = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
-    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(4);
+    const { placed, refused } = await raceForBothSizes(product.id, sizeIds, 40);
+    expect(placed).toHaveLength(4);
     for (const r of refused) expect(r.reason).toBeInstanceOf(ConflictError);
     expect(await sizeStocks(product.id)).toEqual([0, 0]);
     expect(await productStock(product.id)).toBe(0);
