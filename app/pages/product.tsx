@@ -119,6 +119,12 @@ export const meta: Route.MetaFunction = ({ matches, data }) => {
   ];
 };
 
+/** The pictures with the one at `first` (a size's own) moved to the front; as they are when it is null. */
+function picturesFor<T>(images: readonly T[], first: number | null): readonly T[] {
+  const own = first === null ? undefined : images[first];
+  return own === undefined ? images : [own, ...images.filter((_, index) => index !== first)];
+}
+
 const availability = (stock: number) => (stock > 0 ? "https://schema.org/InStock" : "https://schema.org/OutOfStock");
 
 /**
@@ -146,6 +152,7 @@ function productOffers(product: Route.ComponentProps["loaderData"], origin: stri
       name: variant.label,
       sku: variant.sku,
       url: `${url}?variant=${encodeURIComponent(variant.id)}`,
+      ...(variant.pictureIndex !== null && product.images[variant.pictureIndex] ? { image: origin + product.images[variant.pictureIndex]!.url } : {}),
       priceCurrency: "INR",
       price: paiseToDecimal(variant.pricePaise),
       availability: availability(variant.stock),
@@ -186,6 +193,8 @@ export default function Product({ loaderData: product }: Route.ComponentProps) {
   // A plant sold in one size shows the product's own figures, as it always did; else the chosen size's.
   const shown = sized ? size.variant : product;
   const inStock = shown.stock > 0;
+  // A size with a picture of its own shows it first (docs/decisions/048); the plant's others follow in their order.
+  const pictures = picturesFor(product.images, sized ? size.variant.pictureIndex : null);
   // The product page links to its edit form for admins only (docs/product.md, Product page); the form checks again.
   const isAdmin = (useRouteLoaderData("root") as { user?: { isAdmin: boolean } | null } | undefined)?.user?.isAdmin === true;
   return (
@@ -194,8 +203,8 @@ export default function Product({ loaderData: product }: Route.ComponentProps) {
         label={`Pictures of ${product.name}`}
         className="overflow-hidden rounded-2xl bg-leaf-50"
         slides={
-          product.images.length
-            ? product.images.map((image, index) => (
+          pictures.length
+            ? pictures.map((image, index) => (
                 <Picture
                   key={image.url}
                   image={image}

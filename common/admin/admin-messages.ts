@@ -20,6 +20,7 @@ export const adminMessages = {
     nameTaken: "Another product already has this name. Choose a different one.",
     unknownImage: "One of the pictures is no longer part of this product. Reload the page and try again.",
     pictureTwice: "The same uploaded picture is chosen twice. Choose each picture once and try again.",
+    sizePictureGone: "Choose one of this plant's saved pictures for this size (a picture added now can be chosen once the plant is saved).",
     hasSizes: "This plant is sold in several sizes: set each size's price and stock in its row.",
     stockChanged: (now: number) => `The stock changed while you were editing it: ${now} in stock now. Check the stock and save again.`,
     notAPicture: "One of the pictures is not one of this form's. Reload the page and try again.",

@@ -148,6 +148,12 @@ const sizeSchema = z.object({
   compareAt: compareAtSchema,
   stock: stockNumberSchema,
   stockBefore: stockNumberSchema.optional(),
+  /** One of the product's saved pictures (its id), shown first while this size is chosen; empty: none of its own. */
+  image: z
+    .string()
+    .optional()
+    .transform((value) => (value ? value : null))
+    .pipe(idSchema.nullable()),
 });
 export type SizeInput = z.output<typeof sizeSchema>;
 
@@ -310,6 +316,7 @@ export const productForEditSchema = z
         pricePaise: z.int().min(0),
         compareAtPaise: z.int().min(0).nullable(),
         stock: z.int().min(0),
+        imageId: z.string().nullable().meta({ description: "The size's own picture, one of `images`; null: none" }),
       }),
     ),
   })

@@ -143,6 +143,7 @@ export const productVariantSchema = z
     pricePaise: paise.meta({ description: "What a shopper pays now for this size" }),
     sale: saleNowSchema.nullable(),
     stock: z.int().min(0),
+    pictureIndex: z.int().min(0).nullable().meta({ description: "The size's own picture, as its place in the product's `images`; null: none" }),
   })
   .meta({ id: "ProductVariant" });
 

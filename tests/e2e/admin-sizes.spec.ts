@@ -5,7 +5,7 @@ import sharp from "sharp";
 import { adminMessages } from "../../common/admin/admin-messages.ts";
 import { sellableName } from "../../common/catalog/variant-names.ts";
 import { messages } from "../../common/shared/messages.ts";
-import { createCategory } from "../support/factories.ts";
+import { createCategory, createProductWithSizes } from "../support/factories.ts";
 import { allowStatusLogs, expect as baseExpect, test } from "./support/fixtures.ts";
 import { ADMIN, submitLogin, toast, urlIs } from "./support/pages.ts";
 
@@ -184,4 +184,37 @@ test("the sizes' messages name their row: a missing label and a SKU another plan
   await expect(sizeRow(page, 1).getByLabel("SKU", { exact: true })).toHaveAccessibleDescription(f.skuTaken);
   await expect(sizeRow(page, 2).getByLabel("Label", { exact: true })).toHaveValue(LARGE);
   allowStatusLogs(consoleErrors, 409);
+});
+
+test("the owner gives a size a picture of its own: the product page opens on it when that size is chosen, from the address and by choosing, and on the plant's first picture for the other size", async ({ page, shopDb }) => {
+  const name = `Pictured Fig ${randomUUID().slice(0, 8)}`;
+  const [firstPicture, secondPicture] = ["/illustrations/products/fiddle-leaf-fig-1.svg", "/illustrations/products/fiddle-leaf-fig-2.svg"];
+  const { product, sizeIds } = await createProductWithSizes(
+    shopDb.db,
+    [
+      { label: MEDIUM, price_paise: 250_000, stock: 10 },
+      { label: LARGE, price_paise: 380_000, stock: 5 },
+    ],
+    { name, images: [firstPicture!, secondPicture!] },
+  );
+  await page.goto("/login");
+  await submitLogin(page, ADMIN);
+  await expect(toast(page, messages.auth.loggedIn)).toBeVisible();
+
+  await page.goto(`/product/${product.id}/edit`);
+  const picture = sizeRow(page, 2).getByLabel("Picture", { exact: true });
+  await hydrated(picture);
+  await picture.selectOption({ label: "Picture 2" });
+  await page.getByRole("button", { name: f.updateHeading }).click();
+  await expect(page).toHaveURL(urlIs(`/product/${product.id}`));
+
+  const shownFirst = page.getByRole("region", { name: `Pictures of ${name}` }).locator("img").first();
+  await page.goto(`/product/${product.id}?variant=${sizeIds[1]}`);
+  await expect(shownFirst).toHaveAttribute("src", secondPicture!);
+  const sizes = page.getByRole("group", { name: messages.product.sizeLegend });
+  await hydrated(sizes.getByRole("radio", { name: new RegExp(MEDIUM) }));
+  await sizes.getByRole("radio", { name: new RegExp(MEDIUM) }).check();
+  await expect(shownFirst).toHaveAttribute("src", firstPicture!);
+  await sizes.getByRole("radio", { name: new RegExp(LARGE) }).check();
+  await expect(shownFirst).toHaveAttribute("src", secondPicture!);
 });

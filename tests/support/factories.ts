@@ -108,7 +108,7 @@ export async function setSelling(db: Kysely<DB>, productId: string, fields: { st
 export async function createProductWithSizes(
   db: Kysely<DB>,
   sizes: { label: string; price_paise: number; stock: number; compare_at_paise?: number | null }[],
-  overrides: Partial<Insertable<DB["products"]>> = {},
+  overrides: Partial<Insertable<DB["products"]>> & { images?: string[] } = {},
 ) {
   const [first, ...more] = sizes;
   if (!first) throw new Error("a plant needs at least one size");

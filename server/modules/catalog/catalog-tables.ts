@@ -51,6 +51,8 @@ export interface ProductVariantTable {
   price_paise: number;
   compare_at_paise: number | null;
   stock: number;
+  /** One of the product's pictures, shown first while this size is chosen; null: the product's own order. */
+  image_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

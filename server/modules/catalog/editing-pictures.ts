@@ -67,3 +67,19 @@ export async function writeImages(trx: Kysely<DB>, productId: string, tokens: Im
   const kept = new Set(wanted.map((image) => image.url));
   return { dropped: current.filter((row) => !kept.has(row.url)).map((row) => row.url), changed };
 }
+
+/**
+ * Gives each size (by its place in the form) its own picture, or none, after the product's pictures were written:
+ * a size's picture must be one the product has now, else that row is refused ('variants.<index>.image'). Written
+ * for every size each save, since rewriting the pictures may have unlinked them (their rows are made again).
+ */
+export async function linkSizePictures(trx: Kysely<DB>, productId: string, pictures: (string | null)[]): Promise<void> {
+  const chosen = pictures.filter((id): id is string => id !== null);
+  const present = new Set(
+    chosen.length ? (await trx.selectFrom("product_images").select("id").where("product_id", "=", productId).where("id", "in", chosen).execute()).map((row) => row.id) : [],
+  );
+  for (const [position, imageId] of pictures.entries()) {
+    if (imageId !== null && !present.has(imageId)) throw new InvalidInputError(m.productForm.sizePictureGone, { [`variants.${position}.image`]: m.productForm.sizePictureGone });
+    await trx.updateTable("product_variants").set({ image_id: imageId }).where("product_id", "=", productId).where("position", "=", position).execute();
+  }
+}

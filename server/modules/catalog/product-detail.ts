@@ -33,7 +33,7 @@ export async function getProduct(ctx: Pick<CatalogContext, "db">, input: unknown
   const now = shopClock.now();
   const images = await ctx.db
     .selectFrom("product_images")
-    .select(["url", "width", "height", "media_key as mediaKey"])
+    .select(["id", "url", "width", "height", "media_key as mediaKey"])
     .where("product_id", "=", productId)
     .orderBy("position")
     .execute();
@@ -51,10 +51,11 @@ export async function getProduct(ctx: Pick<CatalogContext, "db">, input: unknown
       // The sale window is the product's; each size has its own compare-at price.
       ...pricedAt({ ...variant, sale_starts_at: product.sale_starts_at, sale_ends_at: product.sale_ends_at }, now),
       stock: variant.stock,
+      pictureIndex: variant.image_id === null ? null : nullIfMissing(images.findIndex((image) => image.id === variant.image_id)),
     })),
     categoryId: product.category_id,
     category: { id: product.category_id, name: product.category_name },
-    images: images.map((image, index) => ({
+    images: images.map(({ id: _id, ...image }, index) => ({
       ...image,
       alt: `${product.name}, picture ${index + 1} of ${images.length}`,
     })),
@@ -64,3 +65,5 @@ export async function getProduct(ctx: Pick<CatalogContext, "db">, input: unknown
     averageRating: averageRating(product.review_count, product.rating_total),
   };
 }
+
+const nullIfMissing = (index: number) => (index < 0 ? null : index);

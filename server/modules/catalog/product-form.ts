@@ -11,7 +11,7 @@ import { fieldConflict, InvalidInputError, NotFoundError, parseInput, type Servi
 import { requireAdmin, type SessionUser } from "../../platform/session-user.ts";
 import type { ProductAspect } from "./changes.ts";
 import type { CatalogEditingContext, UploadedImage } from "./catalog-editing-context.ts";
-import { removeQuietly, removeUploadsQuietly, storeUploads, writeImages } from "./editing-pictures.ts";
+import { linkSizePictures, removeQuietly, removeUploadsQuietly, storeUploads, writeImages } from "./editing-pictures.ts";
 import { insertProduct, saveVariants, updateProductUnlessStockMoved, type VariantToSave } from "./inventory.ts";
 import { listVariants } from "./variants.ts";
 
@@ -55,6 +55,7 @@ export async function getProductForEdit(ctx: Pick<CatalogEditingContext, "db" | 
       pricePaise: variant.price_paise,
       compareAtPaise: variant.compare_at_paise,
       stock: variant.stock,
+      imageId: variant.image_id,
     })),
   };
 }
@@ -150,6 +151,8 @@ async function saveProduct(ctx: ProductFormContext, viewer: SessionUser | null, 
         }
       }
       const { dropped } = await writeImages(trx, id, input.images, uploads);
+      // After the pictures: the form names each size's picture among those the product now has.
+      if (input.variants) await linkSizePictures(trx, id, input.variants.map((size) => size.image));
       for (const token of input.images) if (token.kind === "upload") usedUploads.add(token.id);
       ctx.changes.publish(trx, { type: "product", productId: id, aspects });
       if (category.created) ctx.changes.publish(trx, { type: "category", categoryId: category.id });

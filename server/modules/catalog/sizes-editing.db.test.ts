@@ -8,6 +8,7 @@ import { createLocalChangeFeed, type Change } from "../../platform/change-feed/c
 import { ConflictError, InvalidInputError } from "../../platform/errors.ts";
 import type { SessionUser } from "../../platform/session-user.ts";
 import { createCatalogEditingService, listLowStockProducts, type CatalogEditingService, type CatalogImages } from "./index.ts";
+import { getProduct } from "./product-detail.ts";
 
 // The owner's form with sizes (docs/product.md, Product form): the list it posts is the product's list of sizes, and
 // the product's row summarises them after every save.
@@ -30,6 +31,7 @@ interface Size {
   stock: string;
   compareAt?: string;
   stockBefore?: string;
+  image?: string | undefined;
 }
 
 const form = (variants: Size[], overrides: Record<string, unknown> = {}) => ({
@@ -276,5 +278,50 @@ describe("the overview's low stock, by size", () => {
       { id: productId, name: "Fiddle leaf fig", variantId: sizes[1]!.id, label: large.label, stock: 5 },
     ]);
     expect(await listLowStockProducts(database.db, 5, 1)).toHaveLength(1);
+  });
+});
+
+describe("a size's own picture", () => {
+  /** The product page's figures: each size's picture as its place among the plant's pictures. */
+  const pictureIndexes = async (productId: string) =>
+    (await getProduct({ db: database.db }, { productId })).variants.map((size) => [size.label, size.pictureIndex]);
+  const pictureIds = async (productId: string) =>
+    (await database.db.selectFrom("product_images").select("id").where("product_id", "=", productId).orderBy("position").execute()).map((row) => row.id);
+
+  it("takes one of the plant's saved pictures, keeps it when the pictures are reordered, and shows it on the product's data by its new place", async () => {
+    const { productId } = await service.createProduct(admin, form([medium, large], { images: ["upload:one", "upload:two"] }));
+    const [first, second] = await pictureIds(productId);
+    const sizes = await loaded(productId);
+    await service.updateProduct(admin, { productId }, form([sizes[0]!, { ...sizes[1]!, image: second }] as Size[], { images: [`image:${first}`, `image:${second}`] }));
+    expect(await pictureIndexes(productId)).toEqual([
+      ['Medium · 8" pot', null],
+      ['Large · 10" pot', 1],
+    ]);
+    expect((await service.getProductForEdit(admin, { productId })).variants.map((size) => size.imageId)).toEqual([null, second]);
+
+    // The owner moves the second picture first: the pictures' rows are written again, and the size keeps its own.
+    await service.updateProduct(admin, { productId }, form([sizes[0]!, { ...sizes[1]!, image: second }] as Size[], { images: [`image:${second}`, `image:${first}`] }));
+    expect(await pictureIndexes(productId)).toEqual([
+      ['Medium · 8" pot', null],
+      ['Large · 10" pot', 0],
+    ]);
+  });
+
+  it("refuses, on that size's row, a picture that is not one of the plant's, and one removed in the same save", async () => {
+    const other = await createProduct(database.db);
+    const [otherPicture] = await pictureIds(other.id);
+    const { productId } = await service.createProduct(admin, form([medium, large], { images: ["upload:one", "upload:two"] }));
+    const [first, second] = await pictureIds(productId);
+    const sizes = await loaded(productId);
+    const foreign = await refusal(service.updateProduct(admin, { productId }, form([sizes[0]!, { ...sizes[1]!, image: otherPicture }] as Size[], { images: [`image:${first}`, `image:${second}`] })));
+    expect(foreign.fieldErrors).toEqual({ "variants.1.image": m.sizePictureGone });
+    const removed = await refusal(service.updateProduct(admin, { productId }, form([{ ...sizes[0]!, image: second }, sizes[1]!] as Size[], { images: [`image:${first}`] })));
+    expect(removed.fieldErrors).toEqual({ "variants.0.image": m.sizePictureGone });
+    // Nothing was saved: both pictures are still there, and no size took one.
+    expect(await pictureIds(productId)).toEqual([first, second]);
+    expect(await pictureIndexes(productId)).toEqual([
+      ['Medium · 8" pot', null],
+      ['Large · 10" pot', null],
+    ]);
   });
 });

@@ -20,7 +20,7 @@ export function firstVariantOf(from: QueryCreator<DB>, productId: string) {
 export function listVariants(from: Kysely<DB>, productId: string) {
   return from
     .selectFrom("product_variants")
-    .select(["id", "label", "sku", "price_paise", "compare_at_paise", "stock", "position"])
+    .select(["id", "label", "sku", "price_paise", "compare_at_paise", "stock", "position", "image_id"])
     .where("product_id", "=", productId)
     .orderBy("position")
     .orderBy("id")

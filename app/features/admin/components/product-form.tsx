@@ -4,7 +4,7 @@ import { adminMessages } from "#common/admin/admin-messages.ts";
 import { FormField } from "../../../shared/ui/form-field.tsx";
 import { SubmitButton } from "../../../shared/ui/submit-button.tsx";
 import { useFormErrors } from "../../../shared/lib/use-form-errors.ts";
-import { emptyRow, rowFromLoaded, SizesField, sizesFromForm, type LoadedSize, type SizeRow } from "./sizes-field.tsx";
+import { emptyRow, rowFromLoaded, SizesField, sizesFromForm, type LoadedSize, type SizePicture, type SizeRow } from "./sizes-field.tsx";
 
 const m = adminMessages.productForm;
 
@@ -47,8 +47,11 @@ export function ProductForm({
   categoryImage,
   stockBefore,
   sizes = [],
+  pictures = [],
 }: {
   heading: string;
+  /** Editing: the product's saved pictures, which a size may take as its own. */
+  pictures?: SizePicture[];
   /** Editing: the product's sizes as loaded (again after a refused save, for their stock as it is now). */
   sizes?: LoadedSize[];
   /** Adding a product, which needs a picture; an edit may keep none. */
@@ -113,7 +116,7 @@ export function ProductForm({
       <FormField label="Product Name" name="name" defaultValue={values?.name} error={errors.name} autoComplete="off" />
       <FormField label="Product Description" name="description" multiline rows={4} defaultValue={values?.description} error={errors.description} />
       {rows ? (
-        <SizesField rows={rows} onChange={setRows} errors={errors} />
+        <SizesField rows={rows} onChange={setRows} errors={errors} pictures={pictures} />
       ) : (
         <div>
           <FormField label="Product Price" name="price" inputMode="decimal" defaultValue={values?.price} error={errors.price} />

@@ -2,8 +2,9 @@ import { useEffect, useRef, useState } from "react";
 import { MAX_SIZES } from "#common/admin/size-limits.ts";
 
 // The product form's sizes (docs/product.md, Product form): a plant sold in several sizes has one row per size, each
-// with its label, SKU, price, compare-at price and stock, in the order the shop shows them. The rows post as lists
-// (sizeId, sizeLabel, sizeSku, sizePrice, sizeCompareAt, sizeStock, sizeStockBefore), one value per row, in order.
+// with its label, SKU, price, compare-at price, stock and, once the plant has saved pictures, one of them as its own,
+// in the order the shop shows them. The rows post as lists (sizeId, sizeLabel, sizeSku, sizePrice, sizeCompareAt,
+// sizeStock, sizeStockBefore, sizeImage), one value per row, in order.
 
 /** A size as the edit form loads it. */
 export interface LoadedSize {
@@ -13,6 +14,14 @@ export interface LoadedSize {
   price: string;
   compareAt: string;
   stock: number;
+  /** The id of its own picture; empty: none. */
+  image: string;
+}
+
+/** One of the plant's saved pictures, as a size's picture choice names it. */
+export interface SizePicture {
+  id: string;
+  name: string;
 }
 
 /** A row of the form: `id` and `stockBefore` for a size the product has, neither for a new one. */
@@ -25,13 +34,14 @@ export interface SizeRow {
   compareAt: string;
   stock: string;
   stockBefore: number | undefined;
+  image: string;
 }
 
 let nextKey = 0;
 const newKey = () => `size-${++nextKey}`;
 
 export const rowFromLoaded = (size: LoadedSize): SizeRow => ({ key: newKey(), ...size, stock: String(size.stock), stockBefore: size.stock });
-export const emptyRow = (): SizeRow => ({ key: newKey(), id: undefined, label: "", sku: "", price: "", compareAt: "", stock: "", stockBefore: undefined });
+export const emptyRow = (): SizeRow => ({ key: newKey(), id: undefined, label: "", sku: "", price: "", compareAt: "", stock: "", stockBefore: undefined, image: "" });
 
 /** How a row is named to assistive technology: its label, else its place. */
 export const sizeName = (row: SizeRow, index: number) => (row.label.trim() ? `'${row.label.trim()}'` : `size ${index + 1}`);
@@ -52,10 +62,13 @@ export function SizesField({
   rows,
   onChange,
   errors,
+  pictures = [],
 }: {
   rows: SizeRow[];
   onChange: (rows: SizeRow[]) => void;
   errors: Record<string, string>;
+  /** The plant's saved pictures: a size may take one as its own (shown first when the size is chosen). */
+  pictures?: SizePicture[];
 }) {
   // After a move or a removal the focus follows the row (or lands on the list), not on a button that left.
   const [focusAfter, setFocusAfter] = useState<string | null>(null);
@@ -67,7 +80,7 @@ export function SizesField({
     setFocusAfter(null);
   }, [focusAfter]);
 
-  const set = (index: number, field: (typeof FIELDS)[number]["field"], value: string) =>
+  const set = (index: number, field: (typeof FIELDS)[number]["field"] | "image", value: string) =>
     onChange(rows.map((row, at) => (at === index ? { ...row, [field]: value } : row)));
   const move = (index: number, by: -1 | 1, row: SizeRow) => {
     const to = index + by;
@@ -127,6 +140,38 @@ export function SizesField({
                 );
               })}
             </div>
+            {pictures.length ? (
+              <div>
+                <label htmlFor={`${row.key}-image`} className="field-label">
+                  Picture
+                </label>
+                <select
+                  id={`${row.key}-image`}
+                  name="sizeImage"
+                  data-field={`variants.${index}.image`}
+                  className="field-input"
+                  value={pictures.some((picture) => picture.id === row.image) ? row.image : ""}
+                  onChange={(event) => set(index, "image", event.target.value)}
+                  aria-invalid={errors[`variants.${index}.image`] ? true : undefined}
+                  aria-describedby={errors[`variants.${index}.image`] ? `${row.key}-image-error` : undefined}
+                >
+                  <option value="">The plant's pictures, as ordered</option>
+                  {pictures.map((picture) => (
+                    <option key={picture.id} value={picture.id}>
+                      {picture.name}
+                    </option>
+                  ))}
+                </select>
+                {errors[`variants.${index}.image`] ? (
+                  <p id={`${row.key}-image-error`} className="field-error">
+                    {errors[`variants.${index}.image`]}
+                  </p>
+                ) : null}
+              </div>
+            ) : (
+              // Without saved pictures a size has none of its own; the list stays one value per row.
+              <input type="hidden" name="sizeImage" value="" />
+            )}
             <div className="flex flex-wrap gap-2">
               <button
                 type="button"
@@ -175,7 +220,9 @@ export function sizesFromForm(form: FormData) {
   const list = (name: string) => form.getAll(name).map((value) => (typeof value === "string" ? value : ""));
   const skus = list("sizeSku");
   if (!skus.length) return undefined;
-  const [ids, labels, prices, compareAts, stocks, stocksBefore] = ["sizeId", "sizeLabel", "sizePrice", "sizeCompareAt", "sizeStock", "sizeStockBefore"].map(list) as string[][];
+  const [ids, labels, prices, compareAts, stocks, stocksBefore, images] = ["sizeId", "sizeLabel", "sizePrice", "sizeCompareAt", "sizeStock", "sizeStockBefore", "sizeImage"].map(
+    list,
+  ) as string[][];
   return skus.map((sku, index) => ({
     id: ids?.[index] || undefined,
     label: labels?.[index] ?? "",
@@ -184,5 +231,6 @@ export function sizesFromForm(form: FormData) {
     compareAt: compareAts?.[index] ?? "",
     stock: stocks?.[index] ?? "",
     stockBefore: stocksBefore?.[index] || undefined,
+    image: images?.[index] || undefined,
   }));
 }

@@ -65,7 +65,9 @@ export default function EditProduct({ loaderData, actionData }: Route.ComponentP
           price: paiseToRupeesInput(size.pricePaise),
           compareAt: size.compareAtPaise === null ? "" : paiseToRupeesInput(size.compareAtPaise),
           stock: size.stock,
+          image: size.imageId ?? "",
         }))}
+        pictures={product.images.map((image, index) => ({ id: image.id, name: `Picture ${index + 1}` }))}
         failure={actionData && !actionData.ok ? actionData : undefined}
         productImages={(field) => (
           <ImagesField

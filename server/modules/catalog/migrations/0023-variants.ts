@@ -27,6 +27,8 @@ export function variantsMigration({ timestamp }: MigrationContext) {
         .addColumn("price_paise", "integer", (c) => c.notNull().check(sql`price_paise >= 0`))
         .addColumn("compare_at_paise", "integer")
         .addColumn("stock", "integer", (c) => c.notNull().check(sql`stock >= 0`))
+        // The size's own picture: one of its plant's, shown first when the size is chosen (none: the plant's first).
+        .addColumn("image_id", "text", (c) => c.references("product_images.id").onDelete("set null"))
         .addColumn("created_at", timestamp, (c) => c.notNull())
         .addColumn("updated_at", timestamp, (c) => c.notNull())
         .execute();
