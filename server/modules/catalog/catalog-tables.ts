@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from "kysely";
+import type { Difficulty, LightLevel, PetSafety, PlantPlace } from "#common/catalog/care-profile.ts";
 import type { Timestamp } from "../../platform/db/values.ts";
 
 // The catalog's tables as Kysely sees them, created by ./migrations and added to the database's type (DB) here, so
@@ -35,6 +36,15 @@ export interface ProductTable {
   sale_ends_at: ColumnType<string | Date | null, string | null | undefined, string | null>;
   /** Set when the variants' prices differ: the highest ('From Rs. X' on a card). price_paise is the lowest (migration 0023). */
   max_price_paise: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The care profile (migration 0024, decision 049): each part optional, null when the owner has not said. */
+  care_light: ColumnType<LightLevel | null, LightLevel | null | undefined, LightLevel | null>;
+  care_watering: ColumnType<string | null, string | null | undefined, string | null>;
+  care_water_every_days: ColumnType<number | null, number | null | undefined, number | null>;
+  care_pet_safe: ColumnType<PetSafety | null, PetSafety | null | undefined, PetSafety | null>;
+  care_difficulty: ColumnType<Difficulty | null, Difficulty | null | undefined, Difficulty | null>;
+  care_place: ColumnType<PlantPlace | null, PlantPlace | null | undefined, PlantPlace | null>;
+  care_height_cm: ColumnType<number | null, number | null | undefined, number | null>;
+  care_flowering: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /**

@@ -52,7 +52,10 @@ export function summaries(db: Kysely<DB>) {
   return withSummaryColumns(db.selectFrom("products as p"));
 }
 
-type SummaryRow = Omit<Selectable<ProductTable>, "updated_at"> & {
+/** The care profile is read by the product page, not by cards: a card's row leaves it out. */
+type CareColumn = Extract<keyof ProductTable, `care_${string}`>;
+
+type SummaryRow = Omit<Selectable<ProductTable>, "updated_at" | CareColumn> & {
   image_url: string | null;
   image_width: number | null;
   image_height: number | null;

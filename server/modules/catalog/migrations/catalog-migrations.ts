@@ -8,6 +8,7 @@ import { catalogSearchMigration } from "./0012-catalog-search.ts";
 import { nameSearchMigration } from "./0013-name-search.ts";
 import { salePricesMigration } from "./0022-sale-prices.ts";
 import { variantsMigration } from "./0023-variants.ts";
+import { careProfileMigration } from "./0024-care-profile.ts";
 
 /** The catalog's parts of the migration history (server/migrations.ts puts every owner's together). */
 export const catalogMigrations: readonly MigrationPart[] = [
@@ -20,4 +21,5 @@ export const catalogMigrations: readonly MigrationPart[] = [
   { name: "0013-name-search", migration: nameSearchMigration },
   { name: "0022-sale-prices", migration: salePricesMigration },
   { name: "0023-variants", migration: variantsMigration },
+  { name: "0024-care-profile", migration: careProfileMigration },
 ];
