@@ -5,6 +5,7 @@ export default [
   index("pages/home.tsx"),
   route("shop", "pages/shop.tsx"),
   route("sale", "pages/sale.tsx"),
+  route("plant-finder", "features/catalog/routes/plant-finder.tsx"),
   route("product/:productId", "pages/product.tsx"),
   route("category/:categoryId", "pages/category.tsx"),
   route("login", "features/accounts/routes/login.tsx"),

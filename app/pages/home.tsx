@@ -74,9 +74,14 @@ export default function Home({ loaderData }: Route.ComponentProps) {
               <p className="mt-3 text-stone-700">
                 Healthy, hand-picked plants for every room, balcony and garden, grown with care by our nursery.
               </p>
-              <Link to="/shop" className="btn-primary mt-5">
-                {messages.home.shopCollection}
-              </Link>
+              <div className="mt-5 flex flex-wrap gap-3">
+                <Link to="/shop" className="btn-primary">
+                  {messages.home.shopCollection}
+                </Link>
+                <Link to="/plant-finder" className="btn-outline">
+                  {messages.home.findYourPlant}
+                </Link>
+              </div>
             </div>
           </div>
         </div>

@@ -30,6 +30,7 @@ export const messages = {
 
   home: {
     shopCollection: "Shop Collection",
+    findYourPlant: "Find your plant",
     promiseTiles: ["Free Shipping", "24/7 Customer Support", "Money Back Guarantee"] as const,
     newProducts: "New Products",
     promoBanner: "Summer Sale 50%",
@@ -365,5 +366,13 @@ export const messages = {
     linkTaken: (provider: string) => `That ${provider} account is already linked to another account here.`,
     linkFailed: (provider: string) => `Linking ${provider} did not work. Please try again.`,
     manage: "Sign-in methods",
+  },
+  // The plant finder's page (docs/product.md, "Plant finder"); its questions are in common/catalog/plant-finder.ts.
+  plantFinder: {
+    heading: "Plant finder",
+    intro: "Four questions about your home, and we'll show you the plants that will be happy there.",
+    submit: "Show my plants",
+    navLink: "Plant finder",
+    again: "Answer again",
   },
 } as const;

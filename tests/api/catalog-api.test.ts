@@ -144,7 +144,7 @@ describe("sitemap and robots", () => {
     expect(locations(index)).toEqual(["http://127.0.0.1:4999/sitemaps/pages.xml", "http://127.0.0.1:4999/sitemaps/products-1.xml"]);
 
     const pages = await (await app.request("/sitemaps/pages.xml")).text();
-    expect(locations(pages)).toEqual(["http://127.0.0.1:4999/", "http://127.0.0.1:4999/shop", "http://127.0.0.1:4999/sale", `http://127.0.0.1:4999/category/${product.category_id}`]);
+    expect(locations(pages)).toEqual(["http://127.0.0.1:4999/", "http://127.0.0.1:4999/shop", "http://127.0.0.1:4999/sale", "http://127.0.0.1:4999/plant-finder", `http://127.0.0.1:4999/category/${product.category_id}`]);
     const products = await app.request("/sitemaps/products-1.xml");
     expect(products.headers.get("content-type")).toContain("application/xml");
     expect(locations(await products.text())).toEqual([`http://127.0.0.1:4999/product/${product.id}`]);

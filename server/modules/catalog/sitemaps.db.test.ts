@@ -7,7 +7,7 @@ import { createSitemapService } from "./sitemaps.ts";
 const ORIGIN = "https://shop.example";
 // Files of 3 addresses stand in for the protocol's 50,000: the same code, a catalogue small enough for a test.
 // Room in the pages file for its three fixed pages (home, shop, sale) and one category.
-const URLS_PER_FILE = 4;
+const URLS_PER_FILE = 5;
 
 let database: TestDatabase;
 beforeEach(async () => {
@@ -26,7 +26,7 @@ async function text(pieces: AsyncGenerator<string>): Promise<string> {
 const locations = (xml: string) => [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((match) => match[1]!);
 
 describe("sitemap index", () => {
-  it("splits 7 products into files of at most 4, each product in exactly one file, oldest first", async () => {
+  it("splits 7 products into files of at most 5, each product in exactly one file, oldest first", async () => {
     const category = await createCategory(database.db);
     const products = [];
     for (let i = 0; i < 7; i++) products.push(await createProduct(database.db, { category_id: category.id }));
@@ -40,12 +40,12 @@ describe("sitemap index", () => {
       `${ORIGIN}/sitemaps/products-2.xml`,
     ]);
     const files = await Promise.all([1, 2].map(async (n) => locations(await text(await sitemaps.productsFile(n, ORIGIN)))));
-    expect(files.map((file) => file.length)).toEqual([4, 3]);
+    expect(files.map((file) => file.length)).toEqual([5, 2]);
     expect(files.flat()).toEqual(products.map((p) => `${ORIGIN}/product/${p.id}`));
     await expect(sitemaps.productsFile(3, ORIGIN)).rejects.toMatchObject({ status: 404 });
 
     const pages = await text(sitemaps.pagesFile(ORIGIN));
-    expect(locations(pages)).toEqual([`${ORIGIN}/`, `${ORIGIN}/shop`, `${ORIGIN}/sale`, `${ORIGIN}/category/${category.id}`]);
+    expect(locations(pages)).toEqual([`${ORIGIN}/`, `${ORIGIN}/shop`, `${ORIGIN}/sale`, `${ORIGIN}/plant-finder`, `${ORIGIN}/category/${category.id}`]);
   });
 
   it("never tags two services' layouts alike, as a restarted process or another process would count from the same start", async () => {

@@ -10,7 +10,7 @@ import type { ListCursor } from "./list-cursor.ts";
 export const SITEMAP_MAX_URLS = 50_000;
 /** Rows read from the database at a time while a file is written out. */
 const BATCH = 1000;
-const STATIC_PATHS = ["/", "/shop", "/sale"];
+const STATIC_PATHS = ["/", "/shop", "/sale", "/plant-finder"];
 
 export type SitemapService = ReturnType<typeof createSitemapService>;
 
