@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { data, isRouteErrorResponse, Link, useRouteLoaderData, useSearchParams, type ShouldRevalidateFunctionArgs } from "react-router";
+import { careProperties } from "#common/catalog/care-labels.ts";
 import { chosenVariant } from "#common/catalog/variant-names.ts";
 import { paiseToDecimal } from "#common/shared/money.ts";
 import { messages } from "#common/shared/messages.ts";
@@ -17,6 +18,7 @@ import { requireUser } from "../shared/lib/session.ts";
 import { pageMeta, shopFrom } from "../shared/lib/seo.ts";
 import { useLiveProduct } from "../features/catalog/lib/use-live-product.ts";
 import { SizeChoice } from "../features/catalog/components/size-choice.tsx";
+import { CareCard } from "../features/catalog/components/care-card.tsx";
 import type { Route } from "./+types/product";
 
 /**
@@ -110,6 +112,8 @@ export const meta: Route.MetaFunction = ({ matches, data }) => {
         // A plant in several sizes has a SKU per size, on its offers.
         ...(data.variants.length > 1 ? {} : { sku: data.variants[0]?.sku ?? data.id }),
         offers: productOffers(data, origin),
+        // The care profile's parts that are said, as name and value pairs (docs/product.md, Product page).
+        ...(careProperties(data.care).length > 0 ? { additionalProperty: careProperties(data.care) } : {}),
         // Only with reviews: an aggregate of none is not valid structured data.
         ...(data.reviewCount > 0 && data.averageRating !== null
           ? { aggregateRating: { "@type": "AggregateRating", ratingValue: data.averageRating, reviewCount: data.reviewCount, bestRating: 5, worstRating: 1 } }
@@ -232,6 +236,7 @@ export default function Product({ loaderData: product }: Route.ComponentProps) {
         </p>
         {sized ? <SizeChoice variants={product.variants} chosenId={size.variant.id} onChoose={size.choose} keep={size.keep} /> : null}
         <p className="mt-6 leading-relaxed text-stone-700">{product.description}</p>
+        <CareCard care={product.care} />
         <div className="mt-8">
           {sized ? (
             <AddToCart

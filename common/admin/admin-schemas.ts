@@ -3,6 +3,7 @@ import { WALL_TIME } from "../shared/dates.ts";
 import { parseRupees } from "../shared/money.ts";
 import { idSchema, plainText, requiredText } from "../shared/fields.ts";
 import { searchTextSchema } from "../catalog/catalog-schemas.ts";
+import { careProfileInputSchema, careProfileSchema } from "../catalog/care-schemas.ts";
 import { adminMessages } from "./admin-messages.ts";
 import { MAX_SIZE_LABEL, MAX_SIZES, MAX_SKU } from "./size-limits.ts";
 
@@ -229,6 +230,11 @@ const productFields = z.object({
   saleEndsAt: saleTimeSchema,
   /** The product's sizes in the owner's order; when given they replace price, compareAt, stock and stockBefore. */
   variants: z.array(sizeSchema).min(1, m.sizesRequired).max(MAX_SIZES, m.tooManySizes(MAX_SIZES)).optional(),
+  /**
+   * The plant's care profile, every part optional ('' or null: not said). The form always sends it; an API client that
+   * leaves it out keeps the profile the product has (a new product has none).
+   */
+  care: careProfileInputSchema.optional(),
 });
 
 export const productFormSchema = productFields.superRefine(sizeRules).superRefine(saleRules);
@@ -319,6 +325,7 @@ export const productForEditSchema = z
         imageId: z.string().nullable().meta({ description: "The size's own picture, one of `images`; null: none" }),
       }),
     ),
+    care: careProfileSchema,
   })
   .meta({ id: "ProductForEdit" });
 

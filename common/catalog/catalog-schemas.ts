@@ -2,6 +2,7 @@ import { z } from "zod";
 import { API_MAX_LIMIT, API_MAX_OFFSET, SHOP_MAX_PAGES, SHOP_PAGE_SIZE } from "../shared/constants.ts";
 import { idSchema, plainText } from "../shared/fields.ts";
 import { ratingSummarySchema } from "../reviews/review-schemas.ts";
+import { careProfileSchema } from "./care-schemas.ts";
 
 /** What a shopper or the owner types into a search box: plain text, at most 100 characters; an empty search is no search. */
 export const searchTextSchema = z
@@ -154,6 +155,7 @@ export const productDetailSchema = z
     images: z.array(imageRefSchema),
     category: z.strictObject({ id: z.string(), name: z.string() }),
     updatedAt: isoDateTime,
+    care: careProfileSchema,
   })
   .meta({ id: "ProductDetail" });
 

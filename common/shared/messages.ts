@@ -75,6 +75,18 @@ export const messages = {
     sizeSoldOut: "Sold out",
     fromPrice: "From",
   },
+  // The product form's care profile (docs/product.md, Product form): each part optional, each refused with its own words.
+  careProfile: {
+    lightInvalid: "Choose a light level from the list",
+    wateringTooLong: (max: number) => `Watering can be at most ${max} characters`,
+    waterEveryDaysInvalid: (max: number) => `Water every: a whole number of days from 1 to ${max}, or empty`,
+    petSafeInvalid: "Choose pet-safe, not pet-safe or not known",
+    difficultyInvalid: "Choose a difficulty from the list",
+    placeInvalid: "Choose indoor, outdoor or indoor or outdoor",
+    heightInvalid: (max: number) => `Mature height: a whole number of centimetres from 1 to ${max}, or empty`,
+    floweringTooLong: (max: number) => `Flowering season can be at most ${max} characters`,
+    notAProfile: "The care profile must be an object of its parts",
+  },
   reviews: {
     heading: "Reviews",
     empty: "No reviews yet. Be the first to review this product!",

@@ -6,6 +6,7 @@ import { toIsoString } from "../../platform/db/values.ts";
 import { NotFoundError, parseInput } from "../../platform/errors.ts";
 import type { CatalogContext } from "./catalog-context.ts";
 import { shopClock } from "../../platform/clock.ts";
+import { CARE_COLUMNS, careFromRow } from "./care-columns.ts";
 import { PRODUCT_COLUMNS, pricedAt } from "./product-rows.ts";
 import { listVariants } from "./variants.ts";
 
@@ -25,7 +26,7 @@ export async function getProduct(ctx: Pick<CatalogContext, "db">, input: unknown
   const product = await ctx.db
     .selectFrom("products as p")
     .innerJoin("categories as c", "c.id", "p.category_id")
-    .select([...PRODUCT_COLUMNS, "p.updated_at", "c.name as category_name"])
+    .select([...PRODUCT_COLUMNS, ...CARE_COLUMNS, "p.updated_at", "c.name as category_name"])
     .where("p.id", "=", productId)
     .executeTakeFirst();
   if (!product) throw new NotFoundError(messages.product.notFound);
@@ -63,6 +64,7 @@ export async function getProduct(ctx: Pick<CatalogContext, "db">, input: unknown
     updatedAt: toIsoString(product.updated_at),
     reviewCount: product.review_count,
     averageRating: averageRating(product.review_count, product.rating_total),
+    care: careFromRow(product),
   };
 }
 

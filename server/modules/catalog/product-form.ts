@@ -11,6 +11,7 @@ import { fieldConflict, InvalidInputError, NotFoundError, parseInput, type Servi
 import { requireAdmin, type SessionUser } from "../../platform/session-user.ts";
 import type { ProductAspect } from "./changes.ts";
 import type { CatalogEditingContext, UploadedImage } from "./catalog-editing-context.ts";
+import { careColumns, CARE_COLUMNS, careFromRow } from "./care-columns.ts";
 import { linkSizePictures, removeQuietly, removeUploadsQuietly, storeUploads, writeImages } from "./editing-pictures.ts";
 import { insertProduct, saveVariants, updateProductUnlessStockMoved, type VariantToSave } from "./inventory.ts";
 import { listVariants } from "./variants.ts";
@@ -28,7 +29,7 @@ export async function getProductForEdit(ctx: Pick<CatalogEditingContext, "db" | 
   const product = await ctx.db
     .selectFrom("products as p")
     .innerJoin("categories as c", "c.id", "p.category_id")
-    .select(["p.id", "p.name", "p.description", "p.price_paise", "p.stock", "p.compare_at_paise", "p.sale_starts_at", "p.sale_ends_at", "c.name as category_name"])
+    .select(["p.id", "p.name", "p.description", "p.price_paise", "p.stock", "p.compare_at_paise", "p.sale_starts_at", "p.sale_ends_at", ...CARE_COLUMNS, "c.name as category_name"])
     .where("p.id", "=", productId)
     .executeTakeFirst();
   if (!product) throw new NotFoundError(messages.product.notFound);
@@ -57,6 +58,7 @@ export async function getProductForEdit(ctx: Pick<CatalogEditingContext, "db" | 
       stock: variant.stock,
       imageId: variant.image_id,
     })),
+    care: careFromRow(product),
   };
 }
 
@@ -99,6 +101,8 @@ async function saveProduct(ctx: ProductFormContext, viewer: SessionUser | null, 
         sale_starts_at: window.startsAt,
         sale_ends_at: window.endsAt,
         category_id: category.id,
+        // Left out, an API client's save keeps the profile; the form always sends it. Part of the 'details' change.
+        ...(input.care ? careColumns(input.care) : {}),
         updated_at: now,
       };
       let id: string;

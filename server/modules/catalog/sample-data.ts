@@ -1,3 +1,5 @@
+import type { CareProfile } from "#common/catalog/care-profile.ts";
+
 // The sample catalogue (docs/product.md, Sample catalogue) with our own illustrations in public/illustrations.
 export interface SampleCategory {
   name: string;
@@ -19,6 +21,12 @@ export interface SampleProduct {
    * the others follow. Without it, one size with no label.
    */
   sizes?: { first: string; more: { label: string; rupees: number; stock: number }[] };
+  /**
+   * Its care profile, true of the plant (pet safety as the ASPCA's plant lists give it): a part left out is not said,
+   * as when the plant is not one species (the cactus's pets and height) or the part does not apply (a trailing vine's
+   * height, a foliage plant's flowers).
+   */
+  care: Partial<CareProfile>;
 }
 
 export const sampleCategories: SampleCategory[] = [
@@ -47,6 +55,7 @@ export const sampleProducts: SampleProduct[] = [
     stock: 25,
     category: "Indoor Plants",
     slug: "snake-plant",
+    care: { light: "low", watering: "When the soil has dried out completely", waterEveryDays: 14, petSafe: "no", difficulty: "beginner", place: "indoor", heightCm: 90 },
     description:
       "Sansevieria trifasciata: stiff, upright, sword-shaped leaves banded in dark and light green. It tolerates low light and irregular watering, and is one of the easiest houseplants to keep alive. Water only when the soil has dried out.",
   },
@@ -56,6 +65,7 @@ export const sampleProducts: SampleProduct[] = [
     stock: 40,
     category: "Succulents",
     slug: "aloe-vera",
+    care: { light: "bright-indirect", watering: "When the soil has dried out completely", waterEveryDays: 14, petSafe: "no", difficulty: "beginner", place: "both", heightCm: 60 },
     description:
       "A rosette of thick, fleshy, toothed leaves filled with a clear gel. Aloe vera loves bright light and well-drained soil; water deeply but rarely, and let the pot dry out in between.",
   },
@@ -65,6 +75,7 @@ export const sampleProducts: SampleProduct[] = [
     stock: 15,
     category: "Flowering Plants",
     slug: "rose-plant",
+    care: { light: "direct-sun", watering: "When the top 2 cm of soil is dry", waterEveryDays: 2, petSafe: "yes", difficulty: "intermediate", place: "outdoor", heightCm: 120, flowering: "Spring to autumn, in flushes" },
     description:
       "A potted rose bush that flowers in flushes through the warm months. Give it at least six hours of direct sun, regular water and feed, and deadhead spent blooms to keep new buds coming.",
   },
@@ -81,6 +92,7 @@ export const sampleProducts: SampleProduct[] = [
     },
     category: "Indoor Plants",
     slug: "fiddle-leaf-fig",
+    care: { light: "bright-indirect", watering: "When the top 5 cm of soil is dry", waterEveryDays: 7, petSafe: "no", difficulty: "intermediate", place: "indoor", heightCm: 300 },
     description:
       "Ficus lyrata: large, glossy, violin-shaped leaves on an upright stem. It wants bright, indirect light and a steady spot away from draughts; water when the top few centimetres of soil are dry.",
   },
@@ -90,6 +102,7 @@ export const sampleProducts: SampleProduct[] = [
     stock: 50,
     category: "Succulents",
     slug: "cactus-plant",
+    care: { light: "direct-sun", watering: "When the soil has dried out completely", waterEveryDays: 14, difficulty: "beginner", place: "indoor" },
     description:
       "A columnar cactus that stores water in its ribbed stem and protects itself with spines. Place it in the sunniest window you have and water sparingly, less still in winter.",
   },
@@ -100,6 +113,7 @@ export const sampleProducts: SampleProduct[] = [
     stock: 20,
     category: "Flowering Plants",
     slug: "jasmine-plant",
+    care: { light: "direct-sun", watering: "When the top 2 cm of soil is dry", waterEveryDays: 3, petSafe: "yes", difficulty: "intermediate", place: "outdoor", heightCm: 150, flowering: "Spring to autumn" },
     description:
       "Jasminum sambac: a climbing shrub with small, white, intensely fragrant flowers that open in the evening. It likes full sun, warmth and evenly moist soil; a trellis helps it climb.",
   },
@@ -110,6 +124,7 @@ export const sampleProducts: SampleProduct[] = [
     sizes: { first: 'Medium · 8" pot', more: [{ label: 'Large · 12" pot', rupees: 3200, stock: 6 }] },
     category: "Indoor Plants",
     slug: "areca-palm",
+    care: { light: "bright-indirect", watering: "When the top 2 cm of soil is dry", waterEveryDays: 5, petSafe: "yes", difficulty: "intermediate", place: "both", heightCm: 240 },
     description:
       "Dypsis lutescens: clusters of slender stems with feathery, arching fronds. It brightens a room with indirect light and enjoys humidity; keep the soil lightly moist but never soggy.",
   },
@@ -119,6 +134,7 @@ export const sampleProducts: SampleProduct[] = [
     stock: 30,
     category: "Indoor Plants",
     slug: "money-plant",
+    care: { light: "low", watering: "When the top 2 cm of soil is dry", waterEveryDays: 7, petSafe: "no", difficulty: "beginner", place: "indoor" },
     description:
       "Golden pothos (Epipremnum aureum): heart-shaped leaves splashed with yellow on trailing vines. It grows in soil or water, tolerates low light and can hang from a shelf or climb a moss pole.",
   },
@@ -129,6 +145,7 @@ export const sampleProducts: SampleProduct[] = [
     stock: 35,
     category: "Flowering Plants",
     slug: "marigold-plant",
+    care: { light: "direct-sun", watering: "When the top 2 cm of soil is dry", waterEveryDays: 2, petSafe: "no", difficulty: "beginner", place: "outdoor", heightCm: 60, flowering: "Spring to autumn" },
     description:
       "Tagetes: cheerful orange and yellow pom-pom flowers over feathery leaves. Marigolds love full sun, bloom for months and are easy to grow in pots or beds.",
   },
@@ -138,6 +155,7 @@ export const sampleProducts: SampleProduct[] = [
     stock: 12,
     category: "Outdoor Plants",
     slug: "bougainvillea",
+    care: { light: "direct-sun", watering: "When the top 5 cm of soil is dry", waterEveryDays: 7, difficulty: "beginner", place: "outdoor", heightCm: 300, flowering: "Several flushes a year, in warm weather" },
     description:
       "A vigorous woody climber covered in papery magenta bracts around tiny white flowers. It thrives in hot sun and prefers to dry out between waterings; prune after flowering to shape it.",
   },

@@ -5,6 +5,8 @@ import type { DB } from "../../platform/db/schema.ts";
 import { paiseFromRupees } from "#common/shared/money.ts";
 import { sampleCategories, sampleProducts } from "./sample-data.ts";
 import { inWriteTransaction } from "../../platform/db/write-transaction.ts";
+import { EMPTY_CARE_PROFILE } from "#common/catalog/care-profile.ts";
+import { careColumns } from "./care-columns.ts";
 import { addVariants, insertProduct } from "./inventory.ts";
 
 const ILLUSTRATIONS = "/illustrations";
@@ -92,6 +94,7 @@ async function insertSamples(trx: Kysely<DB>, now: Date): Promise<Pick<SeedResul
       compare_at_paise: product.compareAtRupees === undefined ? null : paiseFromRupees(product.compareAtRupees),
       stock: product.stock,
       category_id: categoryId,
+      ...careColumns({ ...EMPTY_CARE_PROFILE, ...product.care }),
       created_at: createdAt,
       updated_at: createdAt,
     });

@@ -4,6 +4,8 @@ import { adminMessages } from "#common/admin/admin-messages.ts";
 import { FormField } from "../../../shared/ui/form-field.tsx";
 import { SubmitButton } from "../../../shared/ui/submit-button.tsx";
 import { useFormErrors } from "../../../shared/lib/use-form-errors.ts";
+import type { CareProfile } from "#common/catalog/care-profile.ts";
+import { CareFields, careFromForm } from "./care-fields.tsx";
 import { emptyRow, rowFromLoaded, SizesField, sizesFromForm, type LoadedSize, type SizePicture, type SizeRow } from "./sizes-field.tsx";
 
 const m = adminMessages.productForm;
@@ -30,6 +32,7 @@ export interface ProductFormValues {
   compareAt?: string;
   saleStartsAt?: string;
   saleEndsAt?: string;
+  care?: CareProfile;
 }
 
 /**
@@ -101,7 +104,7 @@ export function ProductForm({
   const { errors, onSubmit, prepare } = useFormErrors(
     () => import("#common/admin/admin-schemas.ts").then((schemas) => (creating ? schemas.newProductFormSchema : schemas.productFormSchema)),
     failure?.fieldErrors,
-    { read: productInputFromForm, key: (path) => (path[0] === "variants" && path.length > 1 ? path.join(".") : String(path[0])) },
+    { read: productInputFromForm, key: (path) => ((path[0] === "variants" || path[0] === "care") && path.length > 1 ? path.join(".") : String(path[0])) },
   );
   const busy = navigation.state === "submitting" || uploading.images || uploading.categoryImage;
   return (
@@ -141,6 +144,7 @@ export function ProductForm({
         </div>
         <p className="-mt-1 text-sm text-stone-600">Empty: the sale runs until you remove the compare-at price. Outside its dates the compare-at price is charged.</p>
       </fieldset>
+      <CareFields care={values?.care} errors={errors} />
       {productImages({ onBusyChange: imagesBusy, error: errors.images })}
       {categoryImage({ onBusyChange: categoryImageBusy, error: errors.categoryImage })}
       <div>
@@ -188,5 +192,6 @@ export function productInputFromForm(form: FormData) {
     categoryDescription: text("categoryDescription"),
     images: form.getAll("images").filter((value): value is string => typeof value === "string" && value !== ""),
     variants: sizesFromForm(form),
+    care: careFromForm(form),
   };
 }

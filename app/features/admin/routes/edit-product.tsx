@@ -55,6 +55,7 @@ export default function EditProduct({ loaderData, actionData }: Route.ComponentP
           compareAt: product.compareAtPaise === null ? "" : paiseToRupeesInput(product.compareAtPaise),
           saleStartsAt: product.saleStartsAt ?? "",
           saleEndsAt: product.saleEndsAt ?? "",
+          care: product.care,
         }}
         categoryNames={categoryNames}
         stockBefore={product.stock}
