@@ -1,18 +1,12 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { sql } from "kysely";
-import { pino } from "pino";
 import { beforeEach, describe, expect, it } from "vitest";
 import { messages } from "#common/shared/messages.ts";
 import { createProductWithSizes } from "../../../tests/support/factories.ts";
-import { OWNER } from "../../../tests/support/shop-services.ts";
+import { composeAnotherCopy, OWNER } from "../../../tests/support/shop-services.ts";
 import { checkoutInput, createShopper } from "../../../tests/support/shoppers.ts";
 import { useAppWithMail } from "../../../tests/support/app-with-mail.ts";
 import { TEST_ORIGIN, type TestApp } from "../../../tests/support/test-app.ts";
 import { dialectUnderTest } from "../../../tests/support/test-database.ts";
-import { composeShop } from "../../compose.ts";
-import { loadConfig } from "../../config.ts";
 import { openDatabase, type Database } from "../../platform/db/client.ts";
 import type { SessionUser } from "../../platform/session-user.ts";
 import { ALERTS_PER_UNIT, createAlertsService, MAX_ALERTS_PER_PERSON, UNCONFIRMED_TTL_MS } from "./index.ts";
@@ -225,23 +219,17 @@ describe("two server copies on one database", () => {
    * connection and its write transactions take turns with the first copy's.
    */
   async function secondCopy() {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), "plant-shop-copy-"));
-    let database: Pick<Database, "db" | "dialect"> = app.database;
     let own: Database | undefined;
     if (dialectUnderTest === "postgres") {
       const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(app.database.db);
       own = openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL!, pgSchema: rows[0]!.schema, poolSize: 10 });
-      database = own;
     }
-    const config = loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, PUBLIC_URL: TEST_ORIGIN });
-    const shop = await composeShop(config, database, pino({ level: "silent" }));
+    const copy = await composeAnotherCopy(own ?? app.database, TEST_ORIGIN);
     return {
-      services: shop.services,
+      services: copy.services,
       async close() {
-        await shop.closeChanges();
-        await shop.mailer.close();
+        await copy.close();
         await own?.destroy();
-        rmSync(dataDir, { recursive: true, force: true });
       },
     };
   }
