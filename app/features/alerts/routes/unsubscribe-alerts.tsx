@@ -14,7 +14,7 @@ export const meta: Route.MetaFunction = ({ matches }) => privatePageMeta(matches
 /** The address a back-in-stock mail's unsubscribe link is for; null for a link this shop did not make. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
-  let email: string | null = null;
+  let email: string | null;
   try {
     email = context.services.alerts.unsubscribeAddress({ token });
   } catch {
