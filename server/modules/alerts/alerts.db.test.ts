@@ -212,6 +212,26 @@ async function shopperById(id: string): Promise<SessionUser> {
   return { id: row.id, name: row.name, email: row.email, username: row.username ?? "", image: null, emailVerified: true, isAdmin: false };
 }
 
+describe("a restock from the sizes of the owner's product form", () => {
+  it("mails the subscribers of the size whose stock the form brings back, and none of a size it leaves sold out", async () => {
+    const { product, sizeIds } = await createProductWithSizes(app.database.db, [...SIZES, { label: "Huge", price_paise: 900_000, stock: 0 }]);
+    const large = await subscribers(sizeIds[1]!, 4);
+    const huge = await subscribers(sizeIds[2]!, 2);
+    const form = await app.services.adminCatalog.getProductForEdit(OWNER, { productId: product.id });
+    const variants = form.variants.map((size) => ({
+      id: size.id,
+      label: size.label,
+      sku: size.sku,
+      price: String(size.pricePaise / 100),
+      stock: String(size.id === sizeIds[1] ? 1 : size.stock),
+      stockBefore: String(size.stock),
+    }));
+    await app.services.adminCatalog.updateProduct(OWNER, { productId: product.id }, { name: form.name, description: form.description, category: form.categoryName, images: [], variants });
+    expect((await mails("stock-alert")).map((mail) => mail.to)).toEqual(sorted(large.slice(0, ALERTS_PER_UNIT)));
+    expect((await waiting(sizeIds[2]!)).map((row) => row.email)).toEqual(huge);
+  });
+});
+
 describe("two server copies on one database", () => {
   /**
    * A second copy of the shop's services on the same database: on PostgreSQL with a pool of its own, as another
