@@ -37,5 +37,7 @@ export default [
   route("sign-in/provider", "features/accounts/routes/provider-sign-in.tsx"),
   route("choose-username", "features/accounts/routes/choose-username.tsx"),
   route("account/sign-in-methods", "features/accounts/routes/sign-in-methods.tsx"),
+  route("alerts/confirm", "features/alerts/routes/confirm-alert.tsx"),
+  route("alerts/unsubscribe", "features/alerts/routes/unsubscribe-alerts.tsx"),
   route("*", "shared/routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import { createAccountsService, createAuth, createProfilesService, profileAnnouncer, type SignInProvider } from "./modules/accounts/index.ts";
 import type { Sealer } from "./platform/sealed-values.ts";
 import type { Database } from "./platform/db/client.ts";
+import { createAlertsService } from "./modules/alerts/index.ts";
 import { createCartService, emptyCartOf } from "./modules/cart/index.ts";
 import {
   catalogImagesFromMedia,
@@ -125,6 +126,9 @@ export function createServices(infrastructure: Infrastructure, deps: ServiceDepe
   // Reviews read accounts' names, so accounts cannot import reviews (a cycle): the products a renamed person
   // reviewed reach the profile announcements from here.
   const announceProfileChange = profileAnnouncer(changes, listReviewedProducts);
+  // The catalog tells of a size back in stock inside the transaction that restocked it; the alerts mail the oldest
+  // subscribers there, so each is mailed once per restock whichever server copy made it.
+  const alerts = createAlertsService(database, { outbox, sealer: infrastructure.sealer, rateLimiter, shopName: deps.shopName, publicUrl: deps.publicUrl });
   return {
     /** The auth library's own HTTP handler, mounted at /api/auth. */
     authHandler: (request: Request) => auth.handler(request),
@@ -141,7 +145,7 @@ export function createServices(infrastructure: Infrastructure, deps: ServiceDepe
     profiles: createProfilesService(database.db, media, rateLimiter, announceProfileChange),
     catalog: createCatalogService(database.db, { rateLimiter }),
     /** The owner's catalogue: products, categories, their pictures (docs/decisions/023). */
-    adminCatalog: createCatalogEditingService({ database, changes, images: catalogImagesFromMedia(media), timeZone: deps.timeZone }),
+    adminCatalog: createCatalogEditingService({ database, changes, images: catalogImagesFromMedia(media), timeZone: deps.timeZone, restocked: alerts.restocked }),
     sitemaps: createSitemapService(database.db, changes),
     cart: createCartService(database, { shippingFeePaise: deps.shippingFeePaise, rateLimiter, timeZone: deps.timeZone, freeShippingAbovePaise: deps.freeShippingAbovePaise ?? null }),
     /** The owner's discount codes (docs/decisions/046); the cart applies them and the checkout counts their uses. */
@@ -160,7 +164,10 @@ export function createServices(infrastructure: Infrastructure, deps: ServiceDepe
       changes,
       announceProfileChange,
       timeZone: deps.timeZone,
+      restocked: alerts.restocked,
     }),
+    /** "Notify me when it's back": who waits for a sold-out size, mailed when it is restocked. */
+    alerts,
     /** The owner's overview: orders and revenue by day, low stock, unhandled messages. */
     overview: createOverviewService({ database, timeZone: deps.timeZone }),
     reviews: createReviewsService(database, { changes }),

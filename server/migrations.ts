@@ -3,6 +3,7 @@ import { migrateToLatest as migrateAll, migrateUpTo as migrateUpToName, migratio
 import { mailMigrations } from "./platform/mail/migrations/mail-migrations.ts";
 import { rateLimitMigrations } from "./platform/rate-limit/migrations/rate-limit-migrations.ts";
 import { accountsMigrations } from "./modules/accounts/index.ts";
+import { alertsMigrations } from "./modules/alerts/index.ts";
 import { cartMigrations } from "./modules/cart/index.ts";
 import { catalogMigrations } from "./modules/catalog/index.ts";
 import { contactMigrations } from "./modules/contact/index.ts";
@@ -23,6 +24,7 @@ const parts: readonly MigrationPart[] = [
   ...reviewsMigrations,
   ...contactMigrations,
   ...couponsMigrations,
+  ...alertsMigrations,
 ];
 
 /** Every migration's name, oldest first. */

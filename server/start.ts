@@ -76,6 +76,15 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   void sweepUploads();
   const uploadSweep = setInterval(sweepUploads, UPLOAD_SWEEP_INTERVAL_MS);
   uploadSweep.unref();
+  // Visitors' back-in-stock alerts never confirmed within a week are forgotten, hourly too.
+  const forgetAlerts = () =>
+    services.alerts.forgetUnconfirmed().then(
+      (forgotten) => forgotten && logger.info({ forgotten }, "unconfirmed stock alerts forgotten"),
+      (error: unknown) => logger.error({ err: error }, "unconfirmed stock alerts could not be forgotten"),
+    );
+  void forgetAlerts();
+  const alertSweep = setInterval(forgetAlerts, UPLOAD_SWEEP_INTERVAL_MS);
+  alertSweep.unref();
   const health: HealthState = { ready: false };
   const dev = config.mode === "development";
   const vite = dev
@@ -155,6 +164,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
         server.closeAllConnections();
       }, drainBy - Date.now());
       clearInterval(uploadSweep);
+      clearInterval(alertSweep);
       saleBoundaries.close();
       stopTestClock();
       await closeWithin(

@@ -19,6 +19,7 @@ import { pageMeta, shopFrom } from "../shared/lib/seo.ts";
 import { useLiveProduct } from "../features/catalog/lib/use-live-product.ts";
 import { SizeChoice } from "../features/catalog/components/size-choice.tsx";
 import { CareCard } from "../features/catalog/components/care-card.tsx";
+import { NotifyMe, STOCK_ALERT_INTENT } from "../features/alerts/components/notify-me.tsx";
 import type { Route } from "./+types/product";
 
 /**
@@ -39,9 +40,13 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   return { ...product, reviews, reviewsAfter: after, myReview, viewer, signedIn };
 }
 
-/** The page's forms: a review written or deleted (`intent`), else Add to Cart. */
+/** The page's forms: a review written or deleted, a back-in-stock alert (`intent`), else Add to Cart. */
 export async function action({ request, context, params }: Route.ActionArgs) {
   const form = await readFormFields(request);
+  // "Notify me when it's back": a visitor gives an address, a signed-in shopper is known.
+  if (form.intent === STOCK_ALERT_INTENT) {
+    return actionResult(() => context.services.alerts.subscribe(context.user, form, { clientIp: context.clientIp }), { intent: STOCK_ALERT_INTENT });
+  }
   // A visitor's Add to Cart goes into the cart their cookie keeps (docs/decisions/037); reviews need an account.
   if (!context.user && form.intent === undefined) return addToVisitorCart(context, form);
   const user = requireUser(context, request);
@@ -247,6 +252,14 @@ export default function Product({ loaderData: product }: Route.ComponentProps) {
             />
           ) : (
             <AddToCart productId={product.id} inStock={inStock} />
+          )}
+          {inStock ? null : (
+            <NotifyMe
+              key={size.variant.id}
+              variantId={size.variant.id}
+              signedIn={product.signedIn}
+              action={`/product/${product.id}?variant=${encodeURIComponent(size.variant.id)}`}
+            />
           )}
         </div>
         {isAdmin ? (

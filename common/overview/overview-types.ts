@@ -24,7 +24,13 @@ export const overviewSchema = z
     days: z.array(daySalesSchema).meta({ description: "Every day of the span, oldest first, days without orders included (as zeros)" }),
     lowStock: z.strictObject({
       threshold: z.int(),
-      products: z.array(lowStockProductSchema),
+      products: z.array(
+        lowStockProductSchema.extend({
+          waiting: z
+            .strictObject({ count: z.int().min(0), atLeast: z.boolean() })
+            .meta({ description: "How many people wait for a back-in-stock e-mail of this size (counted up to a cap: atLeast)" }),
+        }),
+      ),
       more: z.boolean(),
     }),
     unhandledMessages: z.strictObject({ count: z.int().min(0), atLeast: z.boolean().meta({ description: "The count is capped; the real number may be higher" }) }),

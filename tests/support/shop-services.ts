@@ -1,9 +1,11 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { pino } from "pino";
 import { composeShop } from "../../server/compose.ts";
 import { loadConfig } from "../../server/config.ts";
 import type { Services } from "../../server/create-services.ts";
-import { openDatabase } from "../../server/platform/db/client.ts";
+import { openDatabase, type Database } from "../../server/platform/db/client.ts";
 import type { SessionUser } from "../../server/platform/session-user.ts";
 import { SHOP_AUTH_SECRET } from "./shop-process.ts";
 
@@ -46,4 +48,22 @@ export async function withShopServices<T>({ dataDir, databaseUrl }: { dataDir: s
   } finally {
     await database.destroy();
   }
+}
+
+/**
+ * Another copy of the shop's services on `database` (its own connections, for PostgreSQL: as another server process
+ * would have), composed as the server composes them: for tests of what two copies do at once. Close it when done.
+ */
+export async function composeAnotherCopy(database: Pick<Database, "db" | "dialect">, publicUrl: string): Promise<{ services: Services; close(): Promise<void> }> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "plant-shop-copy-"));
+  const config = loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, PUBLIC_URL: publicUrl });
+  const shop = await composeShop(config, database, pino({ level: "silent" }));
+  return {
+    services: shop.services,
+    async close() {
+      await shop.closeChanges();
+      await shop.mailer.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }

@@ -5,6 +5,7 @@ import type { ChangeFeed } from "../../platform/change-feed/change-feed.ts";
 import type { StoredImage } from "../../platform/media/media.ts";
 import type { SessionUser } from "../../platform/session-user.ts";
 import { DEFAULT_SHOP_TIME_ZONE } from "../../platform/shop-day.ts";
+import { noRestockListener, type RestockListener } from "./inventory.ts";
 
 /**
  * Where the pictures of the product form come from: a finished upload (the tus endpoint of h/uploads) turned
@@ -37,6 +38,8 @@ export interface CatalogEditingDependencies {
   images: CatalogImages;
   /** The zone the product form's sale window is typed in (SHOP_TIME_ZONE); the shop's default when not given. */
   timeZone?: string | undefined;
+  /** Told of a size back in stock, inside the edit's transaction (the back-in-stock alerts); no one when not given. */
+  restocked?: RestockListener | undefined;
 }
 
 /**
@@ -46,8 +49,9 @@ export interface CatalogEditingDependencies {
 export interface CatalogEditingContext extends CatalogEditingDependencies {
   db: Kysely<DB>;
   timeZone: string;
+  restocked: RestockListener;
 }
 
 export function catalogEditingContext(deps: CatalogEditingDependencies): CatalogEditingContext {
-  return { ...deps, db: deps.database.db, timeZone: deps.timeZone ?? DEFAULT_SHOP_TIME_ZONE };
+  return { ...deps, db: deps.database.db, timeZone: deps.timeZone ?? DEFAULT_SHOP_TIME_ZONE, restocked: deps.restocked ?? noRestockListener };
 }

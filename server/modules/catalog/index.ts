@@ -22,6 +22,16 @@ export {
   type CatalogImages,
 } from "./catalog-editing.ts";
 export { catalogImagesFromMedia } from "./catalog-images.ts";
-export { productStockTaking, putBackStock, readStock, variantStockTaking, withStockTaken, type StockTaking } from "./inventory.ts";
+export {
+  noRestockListener,
+  productStockTaking,
+  putBackStock,
+  readStock,
+  variantStockTaking,
+  withStockTaken,
+  type Restock,
+  type RestockListener,
+  type StockTaking,
+} from "./inventory.ts";
 export { firstVariantOf, listVariants, variantsForLines } from "./variants.ts";
 export { categoryNames, countReviewChange, coverImages, linePriceAt, lockProduct, productExists, productsForLines, type LineSaleColumns } from "./product-references.ts";

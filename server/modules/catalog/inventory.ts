@@ -12,6 +12,45 @@ import { skuFor } from "./variants.ts";
 // change commits or rolls back with the order, the cancellation or the form that made it. The variant is the unit
 // sold (docs/decisions/048); every write of its stock moves its product's total by as much, in the same transaction.
 
+/** A size that had none in stock has `unitsBack` now (an owner's edit, a cancelled order). */
+export interface Restock {
+  productId: string;
+  variantId: string;
+  unitsBack: number;
+}
+
+/**
+ * Told of every restock inside the transaction that made it, while that transaction holds the size's row: what it
+ * does commits or rolls back with the restock, and two server copies can never both see one size go from 0 to
+ * more. The composition root gives the catalog's writers one (the back-in-stock alerts), so the catalog names no
+ * module that listens.
+ */
+export type RestockListener = (trx: Kysely<DB>, restock: Restock) => Promise<void>;
+
+/** No one listens (a composition without alerts: scripts, some tests). */
+export const noRestockListener: RestockListener = async () => {};
+
+/**
+ * Sets a variant's stock (and `fields`) only while it is still `stockBefore`, or, without it, still what was just
+ * read (read again after a sale slipped in): either way the stock it replaced is known exactly, so a restock is
+ * seen by the one transaction that made it. Answers that stock, or undefined when `stockBefore` no longer holds
+ * (or the variant is gone).
+ */
+async function replaceStock(trx: Kysely<DB>, variantId: string, stock: number, stockBefore: number | undefined, fields: Updateable<DB["product_variants"]>): Promise<number | undefined> {
+  for (;;) {
+    const expected = stockBefore ?? (await trx.selectFrom("product_variants").select("stock").where("id", "=", variantId).executeTakeFirst())?.stock;
+    if (expected === undefined) return undefined;
+    const updated = await trx.updateTable("product_variants").set({ ...fields, stock }).where("id", "=", variantId).where("stock", "=", expected).executeTakeFirst();
+    if (updated.numUpdatedRows > 0n) return Number(expected);
+    if (stockBefore !== undefined) return undefined;
+  }
+}
+
+/** Tells `restocked` when the variant went from none to some. */
+async function tellRestock(trx: Kysely<DB>, restocked: RestockListener, restock: Restock, stockBefore: number): Promise<void> {
+  if (stockBefore <= 0 && restock.unitsBack > 0) await restocked(trx, restock);
+}
+
 /** A line's quantity taken from a variant's stock (and its product's total) at `now`. */
 export interface StockTaking {
   productId: string;
@@ -64,12 +103,12 @@ export function productStockTaking(from: QueryCreator<DB>, { productId, quantity
   return from.updateTable("products").set({ stock: sql`stock - ${quantity}`, updated_at: now }).where("id", "=", productId).returning("stock");
 }
 
-/** The variant's product name, label and stock now (undefined once deleted): why a line could not be taken. */
-export function readStock(from: Kysely<DB>, variantId: string): Promise<{ name: string; label: string; stock: number } | undefined> {
+/** The variant's product (id and name), label and stock now (undefined once deleted): why a line could not be taken; what an alert names. */
+export function readStock(from: Kysely<DB>, variantId: string): Promise<{ productId: string; name: string; label: string; stock: number } | undefined> {
   return from
     .selectFrom("product_variants as v")
     .innerJoin("products as p", "p.id", "v.product_id")
-    .select(["p.name", "v.label", "v.stock"])
+    .select(["v.product_id as productId", "p.name", "v.label", "v.stock"])
     .where("v.id", "=", variantId)
     .executeTakeFirst();
 }
@@ -83,6 +122,7 @@ export async function putBackStock(
   trx: Kysely<DB>,
   variantId: string,
   quantity: number,
+  restocked: RestockListener,
 ): Promise<{ productId: string; variantBackInStock: boolean; backInStock: boolean } | undefined> {
   const now = new Date().toISOString();
   const variant = await trx
@@ -98,6 +138,8 @@ export async function putBackStock(
     .where("id", "=", variant.product_id)
     .returning("stock")
     .executeTakeFirst();
+  // The row is locked by this update: its stock before is exactly what it is now less what came back.
+  await tellRestock(trx, restocked, { productId: variant.product_id, variantId, unitsBack: variant.stock }, variant.stock - quantity);
   return { productId: variant.product_id, variantBackInStock: variant.stock === quantity, backInStock: product?.stock === quantity };
 }
 
@@ -161,22 +203,28 @@ export async function addVariants(
  * Sets one variant's stock alone, in place (the owner's list of products), unless it moved from `stockBefore` (a
  * sale made meanwhile is never undone); the product's total follows. Answers the product and its total now.
  */
-export async function setStockInPlace(trx: Kysely<DB>, variantId: string, stock: number, stockBefore: number | undefined): Promise<{ productId: string; productStock: number }> {
+export async function setStockInPlace(
+  trx: Kysely<DB>,
+  variantId: string,
+  stock: number,
+  stockBefore: number | undefined,
+  restocked: RestockListener,
+): Promise<{ productId: string; productStock: number }> {
   const now = new Date().toISOString();
-  let update = trx.updateTable("product_variants").set({ stock, updated_at: now }).where("id", "=", variantId);
-  if (stockBefore !== undefined) update = update.where("stock", "=", stockBefore);
-  const written = await update.returning("product_id").executeTakeFirst();
-  if (!written) {
+  const replaced = await replaceStock(trx, variantId, stock, stockBefore, { updated_at: now });
+  if (replaced === undefined) {
     const current = await trx.selectFrom("product_variants").select("stock").where("id", "=", variantId).executeTakeFirst();
     if (!current) throw new NotFoundError(messages.product.notFound);
     throw fieldConflict("stock", adminMessages.productForm.stockChanged(current.stock));
   }
+  const written = await trx.selectFrom("product_variants").select("product_id").where("id", "=", variantId).executeTakeFirstOrThrow();
   const product = await trx
     .updateTable("products")
     .set({ stock: sql`(select coalesce(sum(stock), 0) from product_variants where product_id = ${written.product_id})`, updated_at: now })
     .where("id", "=", written.product_id)
     .returning("stock")
     .executeTakeFirstOrThrow();
+  await tellRestock(trx, restocked, { productId: written.product_id, variantId, unitsBack: stock }, replaced);
   return { productId: written.product_id, productStock: product.stock };
 }
 
@@ -192,28 +240,37 @@ export async function soleVariant(trx: Kysely<DB>, productId: string): Promise<{
  * while the stock is still that, so a sale made while the form was open is never undone by saving it. Otherwise
  * 404, or a conflict naming the stock now (the form, reloaded, then shows it).
  */
-export async function updateProductUnlessStockMoved(trx: Kysely<DB>, productId: string, fields: Updateable<ProductTable>, stockBefore: number | undefined): Promise<void> {
+export async function updateProductUnlessStockMoved(
+  trx: Kysely<DB>,
+  productId: string,
+  fields: Updateable<ProductTable>,
+  stockBefore: number | undefined,
+  restocked: RestockListener,
+): Promise<void> {
   const { price_paise, compare_at_paise, stock, ...productFields } = fields;
   const now = String(fields.updated_at ?? new Date().toISOString());
   const variant = await soleVariant(trx, productId);
   const exists = variant ?? (await trx.selectFrom("products").select("id").where("id", "=", productId).executeTakeFirst());
   if (!exists) throw new NotFoundError(messages.product.notFound);
   const sellingFields = { price_paise, compare_at_paise, stock };
+  let restock: { stockBefore: number; restock: Restock } | undefined;
   if (Object.values(sellingFields).some((value) => value !== undefined)) {
     if (!variant) throw fieldConflict("price", adminMessages.productForm.hasSizes);
-    let update = trx
-      .updateTable("product_variants")
-      .set({ ...Object.fromEntries(Object.entries(sellingFields).filter(([, value]) => value !== undefined)), updated_at: now })
-      .where("id", "=", variant.id);
-    if (stockBefore !== undefined && stock !== undefined) update = update.where("stock", "=", stockBefore);
-    const updated = await update.executeTakeFirst();
-    if (updated.numUpdatedRows === 0n) {
-      const current = await trx.selectFrom("product_variants").select("stock").where("id", "=", variant.id).executeTakeFirstOrThrow();
-      throw fieldConflict("stock", adminMessages.productForm.stockChanged(current.stock));
+    const priceFields = { ...Object.fromEntries(Object.entries({ price_paise, compare_at_paise }).filter(([, value]) => value !== undefined)), updated_at: now };
+    if (stock === undefined) {
+      await trx.updateTable("product_variants").set(priceFields).where("id", "=", variant.id).execute();
+    } else {
+      const replaced = await replaceStock(trx, variant.id, Number(stock), stockBefore, priceFields);
+      if (replaced === undefined) {
+        const current = await trx.selectFrom("product_variants").select("stock").where("id", "=", variant.id).executeTakeFirstOrThrow();
+        throw fieldConflict("stock", adminMessages.productForm.stockChanged(current.stock));
+      }
+      restock = { stockBefore: replaced, restock: { productId, variantId: variant.id, unitsBack: Number(stock) } };
     }
   }
   await trx.updateTable("products").set(productFields).where("id", "=", productId).execute();
   await summariseVariants(trx, productId, now);
+  if (restock) await tellRestock(trx, restocked, restock.restock, restock.stockBefore);
 }
 
 /**
@@ -257,7 +314,7 @@ export interface VariantToSave {
  * Refuses, naming the size by its place in the list (`variants.<index>.<field>`), a SKU another product has (ignoring
  * case), a size the product no longer has, or a stock that moved from its `stockBefore` (the stock now in the message).
  */
-export async function saveVariants(trx: Kysely<DB>, productId: string, variants: VariantToSave[], now: string): Promise<void> {
+export async function saveVariants(trx: Kysely<DB>, productId: string, variants: VariantToSave[], now: string, restocked: RestockListener): Promise<void> {
   const existing = await trx.selectFrom("product_variants").select(["id", "sku"]).where("product_id", "=", productId).execute();
   const existingIds = new Set(existing.map((row) => row.id));
   variants.forEach((variant, index) => {
@@ -284,6 +341,7 @@ export async function saveVariants(trx: Kysely<DB>, productId: string, variants:
   for (const variant of renamed) {
     await trx.updateTable("product_variants").set({ sku: `~${variant.id}` }).where("id", "=", variant.id!).execute();
   }
+  const restocks: { stockBefore: number; restock: Restock }[] = [];
   for (const [position, variant] of variants.entries()) {
     const selling = { position, label: variant.label, sku: variant.sku, price_paise: variant.pricePaise, compare_at_paise: variant.compareAtPaise, updated_at: now };
     if (variant.id === undefined) {
@@ -295,16 +353,17 @@ export async function saveVariants(trx: Kysely<DB>, productId: string, variants:
     }
     // An unchanged stock is not written, so sales made while the form was open keep theirs.
     const keepsStock = variant.stockBefore !== undefined && variant.stock === variant.stockBefore;
-    let update = trx
-      .updateTable("product_variants")
-      .set(keepsStock ? selling : { ...selling, stock: variant.stock })
-      .where("id", "=", variant.id);
-    if (!keepsStock && variant.stockBefore !== undefined) update = update.where("stock", "=", variant.stockBefore);
-    const updated = await update.executeTakeFirst();
-    if (updated.numUpdatedRows === 0n) {
+    if (keepsStock) {
+      await trx.updateTable("product_variants").set(selling).where("id", "=", variant.id).execute();
+      continue;
+    }
+    const replaced = await replaceStock(trx, variant.id, variant.stock, variant.stockBefore, selling);
+    if (replaced === undefined) {
       const current = await trx.selectFrom("product_variants").select("stock").where("id", "=", variant.id).executeTakeFirstOrThrow();
       throw fieldConflict(`variants.${position}.stock`, adminMessages.productForm.stockChanged(current.stock));
     }
+    restocks.push({ stockBefore: replaced, restock: { productId, variantId: variant.id, unitsBack: variant.stock } });
   }
   await summariseVariants(trx, productId, now);
+  for (const { restock, stockBefore } of restocks) await tellRestock(trx, restocked, restock, stockBefore);
 }

@@ -20,7 +20,7 @@ import { listVariants } from "./variants.ts";
 // and, when the form names a category the shop does not have, that category too.
 
 /** What the product form's save uses of the editing context. */
-export type ProductFormContext = Pick<CatalogEditingContext, "database" | "changes" | "images" | "timeZone">;
+export type ProductFormContext = Pick<CatalogEditingContext, "database" | "changes" | "images" | "timeZone" | "restocked">;
 
 /** The edit form's values. */
 export async function getProductForEdit(ctx: Pick<CatalogEditingContext, "db" | "timeZone">, viewer: SessionUser | null, idInput: unknown): Promise<ProductForEdit> {
@@ -120,7 +120,7 @@ async function saveProduct(ctx: ProductFormContext, viewer: SessionUser | null, 
           stockBefore: size.stockBefore,
         }));
         if (productId) {
-          await updateProductUnlessStockMoved(trx, productId, details, undefined);
+          await updateProductUnlessStockMoved(trx, productId, details, undefined, ctx.restocked);
           id = productId;
         } else {
           id = randomUUID();
@@ -137,7 +137,7 @@ async function saveProduct(ctx: ProductFormContext, viewer: SessionUser | null, 
           // join it, and the summary is made again.
           sizes.splice(0, sizes.length, { ...first, id: firstId, stockBefore: first.stock }, ...rest);
         }
-        await saveVariants(trx, id, sizes, now);
+        await saveVariants(trx, id, sizes, now, ctx.restocked);
       } else {
         // The one-size form (docs/product.md, Product form): its price, compare-at price and stock are its only size's.
         const price = input.price!;
@@ -147,7 +147,7 @@ async function saveProduct(ctx: ProductFormContext, viewer: SessionUser | null, 
         const fields = { ...details, price_paise: price, compare_at_paise: input.compareAt, ...(keepsStock ? {} : { stock }) };
         aspects = keepsStock ? ["details", "images"] : ["details", "stock", "images"];
         if (productId) {
-          await updateProductUnlessStockMoved(trx, productId, fields, keepsStock ? undefined : input.stockBefore);
+          await updateProductUnlessStockMoved(trx, productId, fields, keepsStock ? undefined : input.stockBefore, ctx.restocked);
           id = productId;
         } else {
           id = randomUUID();

@@ -8,7 +8,7 @@ import { requireAdmin, type SessionUser } from "../../platform/session-user.ts";
 import type { CatalogEditingContext } from "./catalog-editing-context.ts";
 import { setStockInPlace, soleVariant } from "./inventory.ts";
 
-type StockContext = Pick<CatalogEditingContext, "database" | "changes">;
+type StockContext = Pick<CatalogEditingContext, "database" | "changes" | "restocked">;
 
 /**
  * Sets the stock alone (the in-place field of /admin/products) of a product sold in one size: its only size's. A
@@ -25,7 +25,7 @@ export async function setStock(ctx: StockContext, viewer: SessionUser | null, id
       if (!exists) throw new NotFoundError(messages.product.notFound);
       throw fieldConflict("stock", adminMessages.productForm.hasSizes);
     }
-    await setStockInPlace(trx, variant.id, stock, stockBefore);
+    await setStockInPlace(trx, variant.id, stock, stockBefore, ctx.restocked);
     announce(ctx, trx, productId, stock, stockBefore);
     return { productId, stock };
   });
@@ -44,7 +44,7 @@ export async function setVariantStock(
   return inWriteTransaction(ctx.database, async (trx) => {
     const variant = await trx.selectFrom("product_variants").select("id").where("id", "=", variantId).where("product_id", "=", productId).executeTakeFirst();
     if (!variant) throw new NotFoundError(messages.product.notFound);
-    const { productStock } = await setStockInPlace(trx, variantId, stock, stockBefore);
+    const { productStock } = await setStockInPlace(trx, variantId, stock, stockBefore, ctx.restocked);
     announce(ctx, trx, productId, stock, stockBefore);
     return { productId, variantId, stock, productStock };
   });

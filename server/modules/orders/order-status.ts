@@ -18,7 +18,7 @@ import type { OrdersContext } from "./orders-context.ts";
 // (stock back and the day's revenue out on a cancellation, an e-mail on shipping and cancelling).
 
 /** What the status changes use of the orders service's dependencies. */
-export type StatusContext = Pick<OrdersContext, "database" | "db" | "outbox" | "events" | "changes" | "timeZone" | "shopName" | "publicUrl" | "forUpdate">;
+export type StatusContext = Pick<OrdersContext, "database" | "db" | "outbox" | "events" | "changes" | "timeZone" | "shopName" | "publicUrl" | "forUpdate" | "restocked">;
 
 const hasCustomerEmail = (order: OrderDetail): order is OrderDetail & { customer: { email: string } } => order.customer.email !== null;
 
@@ -77,7 +77,7 @@ async function changeStatus(ctx: StatusContext, orderId: string, from: OrderStat
 }
 
 /** Puts back the stock of a cancelled order's lines (inside the caller's transaction). */
-async function returnStock(ctx: Pick<StatusContext, "changes">, trx: Kysely<DB>, orderId: string) {
+async function returnStock(ctx: Pick<StatusContext, "changes" | "restocked">, trx: Kysely<DB>, orderId: string) {
   // By size (decision 048); in product order, as the checkout takes them. A size deleted since takes nothing back.
   const lines = await trx
     .selectFrom("order_lines")
@@ -88,7 +88,7 @@ async function returnStock(ctx: Pick<StatusContext, "changes">, trx: Kysely<DB>,
     .orderBy("variant_id")
     .execute();
   for (const line of lines) {
-    const put = await putBackStock(trx, line.variant_id!, line.quantity);
+    const put = await putBackStock(trx, line.variant_id!, line.quantity, ctx.restocked);
     if (put) ctx.changes.publish(trx, { type: "product", productId: put.productId, aspects: put.backInStock || put.variantBackInStock ? ["stock", "availability"] : ["stock"] });
   }
 }

@@ -7,6 +7,7 @@ import type { EventLog } from "../../platform/event-log.ts";
 import type { ChangeFeed } from "../../platform/change-feed/change-feed.ts";
 import type { RateLimiter } from "../../platform/rate-limit/rate-limit.ts";
 import type { ProfileAnnouncer } from "../accounts/index.ts";
+import { noRestockListener, type RestockListener } from "../catalog/index.ts";
 import { newOrderNumber } from "./order-numbers.ts";
 import { cashOnDelivery, type PaymentMethod } from "./payments.ts";
 
@@ -32,6 +33,8 @@ export interface OrdersDependencies {
   timeZone: string;
   /** Announces a name saved on the profile by a checkout (its product pages show it on reviews): the accounts module's. */
   announceProfileChange: ProfileAnnouncer;
+  /** Told of a size a cancellation brought back in stock, inside its transaction (the back-in-stock alerts); no one when not given. */
+  restocked?: RestockListener;
   /** Draws a new order's number; tests give one that repeats itself, to prove a collision is drawn again. */
   orderNumbers?: () => string;
 }
@@ -40,7 +43,8 @@ export interface OrdersDependencies {
  * The dependencies with their defaults filled in, made once per service and handed to every operation of the
  * module: each operation names the part it uses (a `Pick` of this), so a reader sees what it touches.
  */
-export interface OrdersContext extends Omit<OrdersDependencies, "payment" | "orderNumbers" | "freeShippingAbovePaise"> {
+export interface OrdersContext extends Omit<OrdersDependencies, "payment" | "orderNumbers" | "freeShippingAbovePaise" | "restocked"> {
+  restocked: RestockListener;
   freeShippingAbovePaise: number | null;
   db: Kysely<DB>;
   payment: PaymentMethod;
@@ -50,9 +54,10 @@ export interface OrdersContext extends Omit<OrdersDependencies, "payment" | "ord
 }
 
 export function ordersContext(deps: OrdersDependencies): OrdersContext {
-  const { payment, orderNumbers, ...rest } = deps;
+  const { payment, orderNumbers, restocked, ...rest } = deps;
   return {
     ...rest,
+    restocked: restocked ?? noRestockListener,
     freeShippingAbovePaise: deps.freeShippingAbovePaise ?? null,
     db: deps.database.db,
     payment: payment ?? cashOnDelivery,

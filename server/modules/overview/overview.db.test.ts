@@ -114,8 +114,8 @@ describe("the overview", () => {
     expect(overview.lowStock).toEqual({
       threshold: 5,
       products: [
-        { id: out.id, name: "Out Of Stock Fern", stock: 0, variantId: out.id, label: "" },
-        { id: five.id, name: "Five Left Palm", stock: 5, variantId: five.id, label: "" },
+        { id: out.id, name: "Out Of Stock Fern", stock: 0, variantId: out.id, label: "", waiting: { count: 0, atLeast: false } },
+        { id: five.id, name: "Five Left Palm", stock: 5, variantId: five.id, label: "", waiting: { count: 0, atLeast: false } },
       ],
       more: false,
     });
@@ -124,6 +124,19 @@ describe("the overview", () => {
     overview = await app.services.overview.getOverview(boss);
     expect(overview.lowStock.products.map((p) => p.stock)).toEqual([0, 3, 3, 3, 3, 3, 3, 3, 3, 3]);
     expect(overview.lowStock.more).toBe(true);
+  });
+
+  it("says how many people wait for each sold-out size listed, confirmed alerts only", async () => {
+    await app.database.db.updateTable("products").set({ stock: 100 }).execute();
+    await app.database.db.updateTable("product_variants").set({ stock: 100 }).execute();
+    const fern = await createProduct(app.database.db, { name: "Waited For Fern", stock: 0 });
+    const palm = await createProduct(app.database.db, { name: "Unwanted Palm", stock: 0 });
+    for (let i = 0; i < 3; i++) await app.services.alerts.subscribe(await createShopper(app.database.db, app.database.dialect), { variantId: fern.id }, { clientIp: null });
+    // A visitor who has not confirmed does not count yet.
+    await app.services.alerts.subscribe(null, { variantId: fern.id, email: "visitor@example.com" }, { clientIp: "10.9.0.1" });
+    const listed = (await app.services.overview.getOverview(await admin())).lowStock.products;
+    expect(listed.find((size) => size.variantId === fern.id)?.waiting).toEqual({ count: 3, atLeast: false });
+    expect(listed.find((size) => size.variantId === palm.id)?.waiting).toEqual({ count: 0, atLeast: false });
   });
 
   it("counts the unhandled messages, and a handled one no longer", async () => {

@@ -11,6 +11,7 @@ import type { Database } from "../../platform/db/client.ts";
 import { addDays, shopDay } from "../../platform/shop-day.ts";
 import { requireAdmin, type SessionUser } from "../../platform/session-user.ts";
 import { listLowStockProducts } from "../catalog/index.ts";
+import { countWaiting } from "../alerts/index.ts";
 import { countUnhandledMessages } from "../contact/index.ts";
 import { readDailyTotals } from "../orders/index.ts";
 
@@ -43,6 +44,9 @@ export function createOverviewService(deps: OverviewDependencies) {
         listLowStockProducts(db, LOW_STOCK_THRESHOLD, LOW_STOCK_LIST_SIZE + 1),
         countUnhandledMessages(db, UNHANDLED_COUNT_CAP),
       ]);
+      const listed = lowStock.slice(0, LOW_STOCK_LIST_SIZE);
+      // The shop's best signal of what to grow next: who waits for each size listed (one bounded statement).
+      const waiting = await countWaiting(db, listed.map((size) => size.variantId));
       const byDay = new Map(totals.map((t) => [t.day, t]));
       const days: DaySales[] = Array.from({ length: OVERVIEW_DAYS }, (_, i) => {
         const day = addDays(from, i);
@@ -58,7 +62,7 @@ export function createOverviewService(deps: OverviewDependencies) {
         today: { day: today, ...sum(days.slice(-1)) },
         lastDays: { from, to: today, ...sum(days) },
         days,
-        lowStock: { threshold: LOW_STOCK_THRESHOLD, products: lowStock.slice(0, LOW_STOCK_LIST_SIZE), more: lowStock.length > LOW_STOCK_LIST_SIZE },
+        lowStock: { threshold: LOW_STOCK_THRESHOLD, products: listed.map((size) => ({ ...size, waiting: waiting.get(size.variantId) ?? { count: 0, atLeast: false } })), more: lowStock.length > LOW_STOCK_LIST_SIZE },
         unhandledMessages: { count: Math.min(unhandled, UNHANDLED_COUNT_CAP - 1), atLeast: unhandled >= UNHANDLED_COUNT_CAP },
       };
     },

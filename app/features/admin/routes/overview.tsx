@@ -2,6 +2,7 @@ import { sellableName } from "#common/catalog/variant-names.ts";
 import { Link } from "react-router";
 import { formatDay } from "#common/shared/dates.ts";
 import { formatPrice, formatPriceExact } from "#common/shared/money.ts";
+import { messages } from "#common/shared/messages.ts";
 import { AdminNav } from "../components/admin-nav.tsx";
 import { SalesChart } from "../components/sales-chart.tsx";
 import { requireAdmin } from "../../../shared/lib/session.ts";
@@ -125,8 +126,15 @@ export default function AdminOverview({ loaderData: overview }: Route.ComponentP
                 <Link to={`/product/${product.id}`} className="font-medium text-leaf-800 underline underline-offset-4">
                   {sellableName(product.name, product.label)}
                 </Link>
-                <span className={product.stock === 0 ? "font-semibold text-red-700" : "text-stone-700"}>
-                  {product.stock === 0 ? "Out of stock" : `${product.stock} left`}
+                <span className="flex items-center gap-3">
+                  {product.waiting.count > 0 ? (
+                    <span className="rounded-full bg-leaf-50 px-2 py-0.5 text-sm font-medium text-leaf-800" data-testid="waiting">
+                      {messages.alerts.waiting(product.waiting.count, product.waiting.atLeast)}
+                    </span>
+                  ) : null}
+                  <span className={product.stock === 0 ? "font-semibold text-red-700" : "text-stone-700"}>
+                    {product.stock === 0 ? "Out of stock" : `${product.stock} left`}
+                  </span>
                 </span>
               </li>
             ))}
