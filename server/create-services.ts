@@ -23,6 +23,7 @@ import type { UploadQuotaSettings } from "./platform/uploads/upload-quota.ts";
 import { UPLOADS_PATH } from "#common/shared/uploads.ts";
 import { createOrdersService, detachCustomer } from "./modules/orders/index.ts";
 import { createReviewsService, detachAuthor, listReviewedProducts } from "./modules/reviews/index.ts";
+import { createWishlistService } from "./modules/wishlist/index.ts";
 import { createOverviewService } from "./modules/overview/index.ts";
 import { createEventLog } from "./platform/event-log.ts";
 import { createRateLimiter } from "./platform/rate-limit/rate-limit.ts";
@@ -125,6 +126,7 @@ export function createServices(infrastructure: Infrastructure, deps: ServiceDepe
   // Reviews read accounts' names, so accounts cannot import reviews (a cycle): the products a renamed person
   // reviewed reach the profile announcements from here.
   const announceProfileChange = profileAnnouncer(changes, listReviewedProducts);
+  const catalog = createCatalogService(database.db, { rateLimiter });
   return {
     /** The auth library's own HTTP handler, mounted at /api/auth. */
     authHandler: (request: Request) => auth.handler(request),
@@ -139,7 +141,7 @@ export function createServices(infrastructure: Infrastructure, deps: ServiceDepe
       recordsElsewhere: { detachCustomer, detachReviews: detachAuthor, emptyCart: emptyCartOf },
     }, deps.signInProviders, { requireAdminTwoFactor: deps.requireAdminTwoFactor ?? false }),
     profiles: createProfilesService(database.db, media, rateLimiter, announceProfileChange),
-    catalog: createCatalogService(database.db, { rateLimiter }),
+    catalog,
     /** The owner's catalogue: products, categories, their pictures (docs/decisions/023). */
     adminCatalog: createCatalogEditingService({ database, changes, images: catalogImagesFromMedia(media), timeZone: deps.timeZone }),
     sitemaps: createSitemapService(database.db, changes),
@@ -164,6 +166,8 @@ export function createServices(infrastructure: Infrastructure, deps: ServiceDepe
     /** The owner's overview: orders and revenue by day, low stock, unhandled messages. */
     overview: createOverviewService({ database, timeZone: deps.timeZone }),
     reviews: createReviewsService(database, { changes }),
+    /** Saved plants (docs/product.md, Wishlist); an account's list goes with it by the foreign key's cascade. */
+    wishlist: createWishlistService(database, { catalog }),
     /** The live product pages' connections on this process, fed by `changes`. */
     productEvents: createProductEvents(changes, {
       perClient: deps.limits.liveStreams?.perClient ?? 32,
@@ -174,5 +178,5 @@ export function createServices(infrastructure: Infrastructure, deps: ServiceDepe
   };
 }
 
-/** The shop's domain services (catalog, cart, orders, reviews, accounts, contact, overview, the owner's catalogue). */
+/** The shop's domain services (catalog, cart, orders, reviews, wishlist, accounts, contact, overview, the owner's catalogue). */
 export type Services = ReturnType<typeof createServices>;

@@ -366,4 +366,25 @@ export const messages = {
     linkFailed: (provider: string) => `Linking ${provider} did not work. Please try again.`,
     manage: "Sign-in methods",
   },
+  /** The heart on product cards and the product page, and the /wishlist screen (docs/product.md, Wishlist). */
+  wishlist: {
+    title: "Wishlist",
+    heading: "Your wishlist",
+    navLink: "Wishlist",
+    save: (name: string) => `Save ${name} to wishlist`,
+    remove: (name: string) => `Remove ${name} from wishlist`,
+    /** A visitor's heart: a link to log in, which brings them back to the page. */
+    logInToSave: (name: string) => `Log in to save ${name} to your wishlist`,
+    saved: (name: string) => `${name} is on your wishlist.`,
+    removed: (name: string) => `${name} was removed from your wishlist.`,
+    empty: "Your wishlist is empty. Tap the heart on any plant to save it here.",
+    browse: "Browse the shop",
+    chooseSize: "Choose a size",
+    removeButton: "Remove",
+    more: "Show more",
+    logInFirst: "Please log in to use your wishlist.",
+    full: (max: number) => `Your wishlist is full (${max} plants). Remove a plant before saving another.`,
+    notValidPage: "Not a valid page of the wishlist.",
+    failed: "The wishlist could not be changed. Please try again.",
+  },
 } as const;

@@ -136,3 +136,13 @@ async function querySearch(ctx: Pick<CatalogContext, "db" | "search">, q: string
     nextCursor: null,
   };
 }
+
+/**
+ * The cards of the products with these ids (at most a page of them, e.g. a wishlist's), by id; an id of no
+ * product is left out. One indexed read by primary key, whatever the catalogue's size.
+ */
+export async function productSummariesOf(ctx: Pick<CatalogContext, "db">, ids: readonly string[]): Promise<Map<string, ProductSummary>> {
+  if (ids.length === 0) return new Map();
+  const rows = await summaries(ctx.db).where("p.id", "in", [...ids]).execute();
+  return new Map(rows.map((row) => [row.id, toSummary(row)]));
+}
