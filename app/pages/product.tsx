@@ -17,6 +17,7 @@ import { requireUser } from "../shared/lib/session.ts";
 import { pageMeta, shopFrom } from "../shared/lib/seo.ts";
 import { useLiveProduct } from "../features/catalog/lib/use-live-product.ts";
 import { SizeChoice } from "../features/catalog/components/size-choice.tsx";
+import { HeartButton } from "../features/wishlist/components/heart-button.tsx";
 import type { Route } from "./+types/product";
 
 /**
@@ -27,14 +28,17 @@ import type { Route } from "./+types/product";
 export async function loader({ params, context, request }: Route.LoaderArgs) {
   const product = await loadOr404(() => context.services.catalog.getProduct(params));
   const after = new URL(request.url).searchParams.get("reviewsAfter");
-  const [reviews, myReview] = await Promise.all([
+  const [reviews, myReview, saved] = await Promise.all([
     loadOrRefuse(() => context.services.reviews.listReviews(product.id, after ? { after } : {})),
     loadOrRefuse(() => context.services.reviews.getMyReview(context.user, product.id)),
+    // The heart: false in the page every shopper shares, which is only ever one whose shopper has not saved it.
+    context.services.wishlist.isSaved(context.user, product.id),
   ]);
   const viewer = context.user ? { id: context.user.id, isAdmin: context.user.isAdmin } : null;
-  // A page shared by every signed-in shopper is one whose viewer has no review of this product (docs/decisions/045).
+  // A page shared by every signed-in shopper is one whose viewer has no review of this product (docs/decisions/045)
+  // and has not saved it (server/shopper-pages.ts).
   const signedIn = viewer !== null || context.sharedWithShoppers;
-  return { ...product, reviews, reviewsAfter: after, myReview, viewer, signedIn };
+  return { ...product, reviews, reviewsAfter: after, myReview, viewer, signedIn, saved };
 }
 
 /** The page's forms: a review written or deleted (`intent`), else Add to Cart. */
@@ -232,7 +236,7 @@ export default function Product({ loaderData: product }: Route.ComponentProps) {
         </p>
         {sized ? <SizeChoice variants={product.variants} chosenId={size.variant.id} onChoose={size.choose} keep={size.keep} /> : null}
         <p className="mt-6 leading-relaxed text-stone-700">{product.description}</p>
-        <div className="mt-8">
+        <div className="mt-8 flex flex-wrap items-start gap-3">
           {sized ? (
             <AddToCart
               productId={product.id}
@@ -243,6 +247,7 @@ export default function Product({ loaderData: product }: Route.ComponentProps) {
           ) : (
             <AddToCart productId={product.id} inStock={inStock} />
           )}
+          <HeartButton productId={product.id} productName={product.name} saved={product.saved} signedIn={product.signedIn} size="page" />
         </div>
         {isAdmin ? (
           <Link to={`/product/${product.id}/edit`} className="btn-outline mt-4 inline-block">

@@ -375,8 +375,9 @@ export const messages = {
     remove: (name: string) => `Remove ${name} from wishlist`,
     /** A visitor's heart: a link to log in, which brings them back to the page. */
     logInToSave: (name: string) => `Log in to save ${name} to your wishlist`,
-    saved: (name: string) => `${name} is on your wishlist.`,
-    removed: (name: string) => `${name} was removed from your wishlist.`,
+    /** The toast after a heart's form without JavaScript (with it, the heart itself changes where the focus is). */
+    savedFlash: "Saved to your wishlist.",
+    removedFlash: "Removed from your wishlist.",
     empty: "Your wishlist is empty. Tap the heart on any plant to save it here.",
     browse: "Browse the shop",
     chooseSize: "Choose a size",

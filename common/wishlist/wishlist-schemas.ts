@@ -50,6 +50,7 @@ export const wishlistItemSchema = z
   .strictObject({
     savedAt: z.string().meta({ description: "When the shopper saved it (ISO-8601)" }),
     product: productSummarySchema,
+    sizes: z.int().min(1).meta({ description: "How many sizes the plant is sold in: with more than one, the shopper chooses on the product page" }),
   })
   .meta({ id: "WishlistItem" });
 

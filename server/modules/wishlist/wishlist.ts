@@ -21,7 +21,7 @@ export type WishlistService = ReturnType<typeof createWishlistService>;
  * removing are idempotent; a list holds at most WISHLIST_MAX_ITEMS plants. The plants themselves (price, sale,
  * stock) come from the catalog's service, so the list always shows them as the shop sells them now.
  */
-export function createWishlistService(database: Pick<Database, "db" | "dialect">, { catalog }: { catalog: Pick<CatalogService, "productSummariesOf"> }) {
+export function createWishlistService(database: Pick<Database, "db" | "dialect">, { catalog }: { catalog: Pick<CatalogService, "productSummariesOf" | "sizeCountsOf"> }) {
   const { db } = database;
 
   function signedIn(viewer: SessionUser | null): SessionUser {
@@ -105,11 +105,12 @@ export function createWishlistService(database: Pick<Database, "db" | "dialect">
       // One more than asked tells whether another page follows, without counting.
       const found = await rows.orderBy("created_at", "desc").orderBy("product_id", "desc").limit(limit + 1).execute();
       const page = found.slice(0, limit);
-      const products = await catalog.productSummariesOf(page.map((row) => row.product_id));
+      const ids = page.map((row) => row.product_id);
+      const [products, sizes] = await Promise.all([catalog.productSummariesOf(ids), catalog.sizeCountsOf(ids)]);
       // A product deleted between the two reads is simply left out (its row goes with it by the foreign key).
       const items = page.flatMap((row) => {
         const product: ProductSummary | undefined = products.get(row.product_id);
-        return product ? [{ savedAt: toIsoString(row.created_at), product }] : [];
+        return product ? [{ savedAt: toIsoString(row.created_at), product, sizes: sizes.get(row.product_id) ?? 1 }] : [];
       });
       const last = page.at(-1);
       return {
