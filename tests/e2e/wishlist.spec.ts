@@ -1,18 +1,25 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { BrowserContext, Page } from "@playwright/test";
+import type { BrowserContext, Locator, Page } from "@playwright/test";
 import { messages } from "../../common/shared/messages.ts";
 import type { Database } from "../../server/platform/db/client.ts";
 import { createCategory, createProduct } from "../support/factories.ts";
 import { insertSessions, insertShoppers } from "../support/shop-process.ts";
 import { createShopper } from "../support/shoppers.ts";
 import { expect as baseExpect, test } from "./support/fixtures.ts";
-import { hydrated, submitLogin, toast, urlIs } from "./support/pages.ts";
+import { submitLogin, toast, urlIs } from "./support/pages.ts";
 import { cartLink, cartCountName } from "./support/shopper.ts";
 
 const w = messages.wishlist;
 // A heart's change shows once the page's data is read again; on a busy machine that takes more than 5 s.
 const expect = baseExpect.configure({ timeout: 15_000 });
+/** As support/pages.ts's hydrated(), with this file's longer wait: a page loaded whole (after the login) hydrates slowly on a busy machine. */
+async function hydrated(element: Locator) {
+  await expect
+    .poll(() => element.evaluate((el) => Object.keys(el).some((key) => key.startsWith("__reactProps"))), { message: "the page hydrates" })
+    .toBe(true);
+}
+
 const origin = () => `http://127.0.0.1:${process.env.E2E_PORT}`;
 
 /** A verified shopper written into the server's database and signed in in this browser context. */
