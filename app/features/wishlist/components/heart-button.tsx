@@ -1,6 +1,7 @@
-import type { FormEvent } from "react";
+import { useEffect, type FormEvent } from "react";
 import { Link, useFetcher, useLocation } from "react-router";
 import { messages } from "#common/shared/messages.ts";
+import { toast } from "../../../shared/lib/toast.ts";
 
 /** The form fields the heart posts to /wishlist's action (app/pages/wishlist.tsx). */
 export const HEART_INTENTS = { save: "wishlist-save", remove: "wishlist-remove" } as const;
@@ -23,7 +24,12 @@ function HeartIcon({ filled, size }: { filled: boolean; size: number }) {
  */
 export function HeartButton({ productId, productName, saved, signedIn, size = "card" }: { productId: string; productName: string; saved: boolean; signedIn: boolean; size?: "card" | "page" }) {
   const location = useLocation();
-  const fetcher = useFetcher();
+  const fetcher = useFetcher<{ ok: true } | { ok: false; message: string }>();
+  const result = fetcher.data;
+  useEffect(() => {
+    // A refusal (the list is full, the plant was deleted) is said in a toast; the heart stays as it was.
+    if (fetcher.state === "idle" && result && !result.ok) toast.error(result.message);
+  }, [fetcher.state, result]);
   const here = location.pathname + location.search;
   const box = size === "card" ? "h-10 w-10" : "h-12 w-12";
   const look = `grid ${box} place-items-center rounded-full border border-stone-200 bg-white/90 text-clay-600 shadow-sm hover:bg-white hover:text-clay-700`;
