@@ -124,7 +124,7 @@ describe("hearts on shared pages", () => {
     expect(ashas.response.headers.get("cache-control")).toBe("private, no-store");
     // The visitor's heart asks them to log in and come back here.
     expect(visitors.html).toContain(visitorHeart(plant.name));
-    expect(visitors.html).toContain(`href="/login?redirectTo=${encodeURIComponent(path)}"`);
+    expect(visitors.html).toContain(`<form method="get" action="/login"><input type="hidden" name="redirectTo" value="${path}"/>`);
     expect(visitors.html).not.toContain("aria-pressed");
   });
 

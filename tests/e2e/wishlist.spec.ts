@@ -100,7 +100,7 @@ test.describe("the wishlist", () => {
 
     await page.context().clearCookies();
     await page.goto(`/product/${monstera.id}`);
-    await page.getByRole("link", { name: w.logInToSave(monstera.name) }).click();
+    await page.getByRole("button", { name: w.logInToSave(monstera.name) }).click();
     await expect(page).toHaveURL(urlIs(`/login?redirectTo=${encodeURIComponent(`/product/${monstera.id}`)}`));
     await submitLogin(page, { email, password });
     await expect(page).toHaveURL(urlIs(`/product/${monstera.id}`));

@@ -1,5 +1,5 @@
 import { useEffect, type FormEvent } from "react";
-import { Link, useFetcher, useLocation } from "react-router";
+import { Form, useFetcher, useLocation } from "react-router";
 import { messages } from "#common/shared/messages.ts";
 import { toast } from "../../../shared/lib/toast.ts";
 
@@ -19,8 +19,8 @@ function HeartIcon({ filled, size }: { filled: boolean; size: number }) {
  * (aria-pressed) named for the plant and what pressing it does. Before JavaScript it is a plain form posting to
  * /wishlist, which saves or removes and sends the browser back to this page; afterwards the same form goes
  * through a fetcher and the heart changes in place (at once, then as the page's loaders read it again).
- * A visitor's heart is a link to log in that brings them back to this page, the same for every visitor, so a
- * cached visitor's page holds nothing personal.
+ * A visitor's heart asks for the login page, which brings them back to this page: the same for every visitor, so
+ * a cached visitor's page holds nothing personal.
  */
 export function HeartButton({ productId, productName, saved, signedIn, size = "card" }: { productId: string; productName: string; saved: boolean; signedIn: boolean; size?: "card" | "page" }) {
   const location = useLocation();
@@ -35,10 +35,14 @@ export function HeartButton({ productId, productName, saved, signedIn, size = "c
   const look = `grid ${box} place-items-center rounded-full border border-stone-200 bg-white/90 text-clay-600 shadow-sm hover:bg-white hover:text-clay-700`;
   const iconSize = size === "card" ? 22 : 26;
   if (!signedIn) {
+    // A button of a form that asks for /login?redirectTo=<this page>, not a link: a card's only link is its name.
     return (
-      <Link to={`/login?redirectTo=${encodeURIComponent(here)}`} className={look} aria-label={messages.wishlist.logInToSave(productName)} title={messages.wishlist.logInToSave(productName)}>
-        <HeartIcon filled={false} size={iconSize} />
-      </Link>
+      <Form method="get" action="/login">
+        <input type="hidden" name="redirectTo" value={here} />
+        <button type="submit" className={look} aria-label={messages.wishlist.logInToSave(productName)} title={messages.wishlist.logInToSave(productName)}>
+          <HeartIcon filled={false} size={iconSize} />
+        </button>
+      </Form>
     );
   }
   // While the change is on its way the heart already shows it; the loaders' answer then confirms it.
