@@ -19,6 +19,7 @@ export default [
   route("add-product", "features/admin/routes/add-product.tsx"),
   route("product/:productId/edit", "features/admin/routes/edit-product.tsx"),
   route("cart", "pages/cart.tsx"),
+  route("wishlist", "pages/wishlist.tsx"),
   route("checkout", "features/orders/routes/checkout.tsx"),
   route("orders", "features/orders/routes/orders.tsx"),
   route("orders/:orderId", "features/orders/routes/order.tsx"),

@@ -12,6 +12,7 @@ import { adminMessagesApi, contactApi } from "./modules/contact/index.ts";
 import { adminCouponsApi } from "./modules/coupons/index.ts";
 import { adminOverviewApi } from "./modules/overview/index.ts";
 import { reviewsApi } from "./modules/reviews/index.ts";
+import { wishlistApi } from "./modules/wishlist/index.ts";
 import { uploadsApi } from "./platform/uploads/uploads-api.ts";
 
 const JSON_BODY_LIMIT = 64 * 1024;
@@ -42,6 +43,7 @@ export function apiRoutes(services: Services, infrastructure: Pick<Infrastructur
     .route("/admin/coupons", adminCouponsApi(services.coupons))
     .route("/cart", cartApi(services.cart, createVisitorCartCookies({ https: publicOrigin.startsWith("https:"), sealer: infrastructure.sealer })))
     .route("/orders", ordersApi(services.orders))
+    .route("/wishlist", wishlistApi(services.wishlist))
     .route("/products/:productId/reviews", reviewsApi(services.reviews))
     .route("/products", productsApi(services.catalog, services.productEvents))
     .route("/categories", categoriesApi(services.catalog))

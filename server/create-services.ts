@@ -24,6 +24,7 @@ import type { UploadQuotaSettings } from "./platform/uploads/upload-quota.ts";
 import { UPLOADS_PATH } from "#common/shared/uploads.ts";
 import { createOrdersService, detachCustomer } from "./modules/orders/index.ts";
 import { createReviewsService, detachAuthor, listReviewedProducts } from "./modules/reviews/index.ts";
+import { createWishlistService } from "./modules/wishlist/index.ts";
 import { createOverviewService } from "./modules/overview/index.ts";
 import { createEventLog } from "./platform/event-log.ts";
 import { createRateLimiter } from "./platform/rate-limit/rate-limit.ts";
@@ -129,6 +130,7 @@ export function createServices(infrastructure: Infrastructure, deps: ServiceDepe
   // The catalog tells of a size back in stock inside the transaction that restocked it; the alerts mail the oldest
   // subscribers there, so each is mailed once per restock whichever server copy made it.
   const alerts = createAlertsService(database, { outbox, sealer: infrastructure.sealer, rateLimiter, shopName: deps.shopName, publicUrl: deps.publicUrl });
+  const catalog = createCatalogService(database.db, { rateLimiter });
   return {
     /** The auth library's own HTTP handler, mounted at /api/auth. */
     authHandler: (request: Request) => auth.handler(request),
@@ -143,7 +145,7 @@ export function createServices(infrastructure: Infrastructure, deps: ServiceDepe
       recordsElsewhere: { detachCustomer, detachReviews: detachAuthor, emptyCart: emptyCartOf },
     }, deps.signInProviders, { requireAdminTwoFactor: deps.requireAdminTwoFactor ?? false }),
     profiles: createProfilesService(database.db, media, rateLimiter, announceProfileChange),
-    catalog: createCatalogService(database.db, { rateLimiter }),
+    catalog,
     /** The owner's catalogue: products, categories, their pictures (docs/decisions/023). */
     adminCatalog: createCatalogEditingService({ database, changes, images: catalogImagesFromMedia(media), timeZone: deps.timeZone, restocked: alerts.restocked }),
     sitemaps: createSitemapService(database.db, changes),
@@ -171,6 +173,8 @@ export function createServices(infrastructure: Infrastructure, deps: ServiceDepe
     /** The owner's overview: orders and revenue by day, low stock, unhandled messages. */
     overview: createOverviewService({ database, timeZone: deps.timeZone }),
     reviews: createReviewsService(database, { changes }),
+    /** Saved plants (docs/product.md, Wishlist); an account's list goes with it by the foreign key's cascade. */
+    wishlist: createWishlistService(database, { catalog }),
     /** The live product pages' connections on this process, fed by `changes`. */
     productEvents: createProductEvents(changes, {
       perClient: deps.limits.liveStreams?.perClient ?? 32,
@@ -181,5 +185,5 @@ export function createServices(infrastructure: Infrastructure, deps: ServiceDepe
   };
 }
 
-/** The shop's domain services (catalog, cart, orders, reviews, accounts, contact, overview, the owner's catalogue). */
+/** The shop's domain services (catalog, cart, orders, reviews, wishlist, accounts, contact, overview, the owner's catalogue). */
 export type Services = ReturnType<typeof createServices>;

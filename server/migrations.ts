@@ -10,6 +10,7 @@ import { contactMigrations } from "./modules/contact/index.ts";
 import { couponsMigrations } from "./modules/coupons/index.ts";
 import { ordersMigrations } from "./modules/orders/index.ts";
 import { reviewsMigrations } from "./modules/reviews/index.ts";
+import { wishlistMigrations } from "./modules/wishlist/index.ts";
 
 // The one migration history (docs/architecture.md, "Tables and their owners"): every owner's parts, each owner
 // after the owners its tables' foreign keys point to, which is the order a migration's parts run in. Databases
@@ -24,6 +25,7 @@ const parts: readonly MigrationPart[] = [
   ...reviewsMigrations,
   ...contactMigrations,
   ...couponsMigrations,
+  ...wishlistMigrations,
   ...alertsMigrations,
 ];
 

@@ -42,16 +42,23 @@ interface ShopperPagesOptions {
  * Signed-in shoppers' catalogue pages from one shared render (docs/decisions/045): answered before Hono when the
  * render is kept and the session needs no change (`front`), else through the chain (`middleware`), which renders
  * and keeps the shared page. Rendered for the person instead: the owner (whose pages differ and stay uncached),
- * an account still choosing its username, a request with any other cookie, and the page of a product the person
- * has reviewed (their review fills the form).
+ * an account still choosing its username, a request with any other cookie, the page of a product the person
+ * has reviewed (their review fills the form) or saved, and the grid pages of a person with a wishlist (their hearts).
  */
 export function shopperPages({ cache, services, sessionCookies, parts, trustedProxies, logger }: ShopperPagesOptions) {
   /** The person's parts on a page, or undefined when the page is to be theirs alone. */
   const personalFor = async (user: SessionUser | null, path: string): Promise<PersonalData | undefined> => {
     if (!user || user.isAdmin || !user.username) return undefined;
     const productId = SHARED_PAGES.exec(path)?.[1];
-    const [reviewed, cartCount] = await Promise.all([productId ? services.reviews.hasReviewed(user, productId) : false, services.cart.countItems(user)]);
-    if (reviewed) return undefined;
+    // The wishlist's hearts are the person's too, and the shared render shows every heart empty: a product page
+    // the person saved that product on, or a grid page of someone with any plant saved (one of the cards may be
+    // theirs), is rendered for them instead. Each is one indexed read, run beside the cart's count.
+    const [reviewed, hearts, cartCount] = await Promise.all([
+      productId ? services.reviews.hasReviewed(user, productId) : false,
+      productId ? services.wishlist.isSaved(user, productId) : services.wishlist.hasAny(user),
+      services.cart.countItems(user),
+    ]);
+    if (reviewed || hearts) return undefined;
     return { user: navUser(user), cartCount };
   };
   const middleware = sharedPages<PersonalData>({

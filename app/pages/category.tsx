@@ -5,12 +5,15 @@ import { CategoryProductList } from "../features/catalog/components/category-pro
 import { useLoadMoreFocus } from "../features/catalog/components/load-more-focus.ts";
 import { loadOr404 } from "../shared/lib/service-errors.ts";
 import { pageMeta } from "../shared/lib/seo.ts";
-import { productCardSlots } from "./product-card-slots.tsx";
+import { useProductCardSlots } from "./product-card-slots.tsx";
 import type { Route } from "./+types/category";
 
-export function loader({ params, request, context }: Route.LoaderArgs) {
+export async function loader({ params, request, context }: Route.LoaderArgs) {
   const page = new URL(request.url).searchParams.get("page") ?? undefined;
-  return loadOr404(() => context.services.catalog.getCategory({ ...params, page }));
+  const category = await loadOr404(() => context.services.catalog.getCategory({ ...params, page }));
+  // The hearts of the cards (none for a visitor, or in the page every shopper shares: context.user is null there).
+  const saved = await context.services.wishlist.savedAmong(context.user, category.products.map((product) => product.id));
+  return { ...category, saved };
 }
 
 export const meta: Route.MetaFunction = ({ matches, data }) =>
@@ -25,6 +28,7 @@ export const meta: Route.MetaFunction = ({ matches, data }) =>
 
 export default function Category({ loaderData: category }: Route.ComponentProps) {
   const { listRef, loadingMore } = useLoadMoreFocus(category.products.length);
+  const slotsFor = useProductCardSlots(category.saved);
   return (
     <section className="container-page py-10">
       <h1 className="text-3xl font-bold text-stone-900">{category.name}</h1>
@@ -32,7 +36,7 @@ export default function Category({ loaderData: category }: Route.ComponentProps)
       {category.products.length === 0 ? (
         <p className="py-16 text-center text-lg text-stone-700">{messages.category.empty}</p>
       ) : (
-        <CategoryProductList products={category.products} listRef={listRef} slotsFor={productCardSlots} />
+        <CategoryProductList products={category.products} listRef={listRef} slotsFor={slotsFor} />
       )}
       {category.hasMore ? (
         // Pages 1..page come together, so 'Load More' is a plain link that works without JavaScript.

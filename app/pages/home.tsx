@@ -9,7 +9,7 @@ import { HeadsetIcon, ShieldIcon, TruckIcon } from "../shared/ui/icons.tsx";
 import { readFormFields } from "../shared/lib/forms.ts";
 import { actionResult, loadOrRefuse } from "../shared/lib/service-errors.ts";
 import { pageMeta } from "../shared/lib/seo.ts";
-import { productCardSlots } from "./product-card-slots.tsx";
+import { useProductCardSlots } from "./product-card-slots.tsx";
 import type { Route } from "./+types/home";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -25,7 +25,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     loadOrRefuse(() => context.services.catalog.listNewestProducts()),
     loadOrRefuse(() => context.services.catalog.listCategoryPages({ page })),
   ]);
-  return { newProducts, categories };
+  // The hearts of the cards (none for a visitor, or in the page every shopper shares: context.user is null there).
+  const saved = await context.services.wishlist.savedAmong(context.user, newProducts.map((product) => product.id));
+  return { newProducts, categories, saved };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -45,7 +47,8 @@ const PROMISES = [
 ];
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { newProducts, categories } = loaderData;
+  const { newProducts, categories, saved } = loaderData;
+  const slotsFor = useProductCardSlots(saved);
   return (
     <>
       <div className="relative">
@@ -125,7 +128,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             {messages.home.promoBanner}
           </p>
         </Link>
-        <ProductGrid products={newProducts} slotsFor={productCardSlots} />
+        <ProductGrid products={newProducts} slotsFor={slotsFor} />
       </section>
 
       <section aria-labelledby="popular-categories" className="container-page mt-14">

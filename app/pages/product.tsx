@@ -20,6 +20,7 @@ import { useLiveProduct } from "../features/catalog/lib/use-live-product.ts";
 import { SizeChoice } from "../features/catalog/components/size-choice.tsx";
 import { CareCard } from "../features/catalog/components/care-card.tsx";
 import { NotifyMe, STOCK_ALERT_INTENT } from "../features/alerts/components/notify-me.tsx";
+import { HeartButton } from "../features/wishlist/components/heart-button.tsx";
 import type { Route } from "./+types/product";
 
 /**
@@ -30,14 +31,17 @@ import type { Route } from "./+types/product";
 export async function loader({ params, context, request }: Route.LoaderArgs) {
   const product = await loadOr404(() => context.services.catalog.getProduct(params));
   const after = new URL(request.url).searchParams.get("reviewsAfter");
-  const [reviews, myReview] = await Promise.all([
+  const [reviews, myReview, saved] = await Promise.all([
     loadOrRefuse(() => context.services.reviews.listReviews(product.id, after ? { after } : {})),
     loadOrRefuse(() => context.services.reviews.getMyReview(context.user, product.id)),
+    // The heart: false in the page every shopper shares, which is only ever one whose shopper has not saved it.
+    context.services.wishlist.isSaved(context.user, product.id),
   ]);
   const viewer = context.user ? { id: context.user.id, isAdmin: context.user.isAdmin } : null;
-  // A page shared by every signed-in shopper is one whose viewer has no review of this product (docs/decisions/045).
+  // A page shared by every signed-in shopper is one whose viewer has no review of this product (docs/decisions/045)
+  // and has not saved it (server/shopper-pages.ts).
   const signedIn = viewer !== null || context.sharedWithShoppers;
-  return { ...product, reviews, reviewsAfter: after, myReview, viewer, signedIn };
+  return { ...product, reviews, reviewsAfter: after, myReview, viewer, signedIn, saved };
 }
 
 /** The page's forms: a review written or deleted, a back-in-stock alert (`intent`), else Add to Cart. */
@@ -242,7 +246,7 @@ export default function Product({ loaderData: product }: Route.ComponentProps) {
         {sized ? <SizeChoice variants={product.variants} chosenId={size.variant.id} onChoose={size.choose} keep={size.keep} /> : null}
         <p className="mt-6 leading-relaxed text-stone-700">{product.description}</p>
         <CareCard care={product.care} />
-        <div className="mt-8">
+        <div className="mt-8 flex flex-wrap items-start gap-3">
           {sized ? (
             <AddToCart
               productId={product.id}
@@ -253,13 +257,16 @@ export default function Product({ loaderData: product }: Route.ComponentProps) {
           ) : (
             <AddToCart productId={product.id} inStock={inStock} />
           )}
+          <HeartButton productId={product.id} productName={product.name} saved={product.saved} signedIn={product.signedIn} size="page" />
           {inStock ? null : (
-            <NotifyMe
-              key={size.variant.id}
-              variantId={size.variant.id}
-              signedIn={product.signedIn}
-              action={`/product/${product.id}?variant=${encodeURIComponent(size.variant.id)}`}
-            />
+            <div className="basis-full">
+              <NotifyMe
+                key={size.variant.id}
+                variantId={size.variant.id}
+                signedIn={product.signedIn}
+                action={`/product/${product.id}?variant=${encodeURIComponent(size.variant.id)}`}
+              />
+            </div>
           )}
         </div>
         {isAdmin ? (

@@ -6,14 +6,17 @@ import { useLoadMoreFocus } from "../features/catalog/components/load-more-focus
 import { LoadMoreLink } from "../features/catalog/components/load-more-link.tsx";
 import { pageMeta } from "../shared/lib/seo.ts";
 import { loadOrRefuse } from "../shared/lib/service-errors.ts";
-import { productCardSlots } from "./product-card-slots.tsx";
+import { useProductCardSlots } from "./product-card-slots.tsx";
 import type { Route } from "./+types/sale";
 
 const s = messages.sale;
 
-export function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const params = Object.fromEntries(new URL(request.url).searchParams);
-  return loadOrRefuse(() => context.services.catalog.listSalePages(params));
+  const page = await loadOrRefuse(() => context.services.catalog.listSalePages(params));
+  // The hearts of the cards (none for a visitor, or in the page every shopper shares: context.user is null there).
+  const saved = await context.services.wishlist.savedAmong(context.user, page.items.map((product) => product.id));
+  return { ...page, saved };
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -25,7 +28,8 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 
 /** Everything on sale now (docs/decisions/047), paged like the shop: 12 more with each Load More link. */
 export default function Sale({ loaderData }: Route.ComponentProps) {
-  const { items, hasMore, page, sort } = loaderData;
+  const { items, hasMore, page, sort, saved } = loaderData;
+  const slotsFor = useProductCardSlots(saved);
   const submit = useSubmit();
   const { listRef, loadingMore } = useLoadMoreFocus(items.length);
   const nextPage = new URLSearchParams({ ...(sort === "newest" ? {} : { sort }), page: String(page + 1) });
@@ -67,7 +71,7 @@ export default function Sale({ loaderData }: Route.ComponentProps) {
             </Link>
           </p>
         ) : (
-          <ProductGrid products={items} eagerFirst headingLevel={2} listRef={listRef} slotsFor={productCardSlots} />
+          <ProductGrid products={items} eagerFirst headingLevel={2} listRef={listRef} slotsFor={slotsFor} />
         )}
         {hasMore ? <LoadMoreLink to={`/sale?${nextPage}`} onClick={loadingMore} /> : null}
       </div>

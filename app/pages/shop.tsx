@@ -9,14 +9,17 @@ import { SearchIcon } from "../shared/ui/icons.tsx";
 import { Spinner } from "../shared/ui/spinner.tsx";
 import { pageMeta } from "../shared/lib/seo.ts";
 import { loadOrRefuse } from "../shared/lib/service-errors.ts";
-import { productCardSlots } from "./product-card-slots.tsx";
+import { useProductCardSlots } from "./product-card-slots.tsx";
 import type { Route } from "./+types/shop";
 
 const TYPING_PAUSE_MS = 300;
 
-export function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const params = Object.fromEntries(new URL(request.url).searchParams);
-  return loadOrRefuse(() => context.services.catalog.listShopPages(params, context.request));
+  const page = await loadOrRefuse(() => context.services.catalog.listShopPages(params, context.request));
+  // The hearts of the cards (none for a visitor, or in the page every shopper shares: context.user is null there).
+  const saved = await context.services.wishlist.savedAmong(context.user, page.items.map((product) => product.id));
+  return { ...page, saved };
 }
 
 export const meta: Route.MetaFunction = ({ matches, data }) =>
@@ -27,7 +30,8 @@ export const meta: Route.MetaFunction = ({ matches, data }) =>
   });
 
 export default function Shop({ loaderData }: Route.ComponentProps) {
-  const { items, hasMore, page, q } = loaderData;
+  const { items, hasMore, page, q, saved } = loaderData;
+  const slotsFor = useProductCardSlots(saved);
   const submit = useSubmit();
   const navigation = useNavigation();
   const input = useRef<HTMLInputElement>(null);
@@ -83,7 +87,7 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
         {items.length === 0 ? (
           <p className="py-16 text-center text-lg text-stone-700">{messages.shop.empty}</p>
         ) : (
-          <ProductGrid products={items} eagerFirst headingLevel={2} listRef={listRef} slotsFor={productCardSlots} />
+          <ProductGrid products={items} eagerFirst headingLevel={2} listRef={listRef} slotsFor={slotsFor} />
         )}
         {hasMore ? <LoadMoreLink to={`/shop?${nextPage}`} onClick={loadingMore} /> : null}
       </div>

@@ -24,3 +24,8 @@ export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 export const REVIEW_MAX_LENGTH = 2000;
 export const REVIEWS_PAGE_SIZE = 10;
 export const REVIEWS_MAX_PAGE_SIZE = 50;
+
+/** How many plants one person may keep on their wishlist (docs/product.md, Wishlist): the list and its reads stay small. */
+export const WISHLIST_MAX_ITEMS = 200;
+/** Saved plants shown per page of /wishlist and of GET /api/wishlist, newest first. */
+export const WISHLIST_PAGE_SIZE = 24;

@@ -412,4 +412,26 @@ export const messages = {
     unsubscribed: "Done: you will get no more back-in-stock e-mails from us, unless you ask again.",
     waiting: (count: number, atLeast: boolean) => `${count}${atLeast ? "+" : ""} waiting`,
   },
+  /** The heart on product cards and the product page, and the /wishlist screen (docs/product.md, Wishlist). */
+  wishlist: {
+    title: "Wishlist",
+    heading: "Your wishlist",
+    navLink: "Wishlist",
+    save: (name: string) => `Save ${name} to wishlist`,
+    remove: (name: string) => `Remove ${name} from wishlist`,
+    /** A visitor's heart: a link to log in, which brings them back to the page. */
+    logInToSave: (name: string) => `Log in to save ${name} to your wishlist`,
+    /** The toast after a heart's form without JavaScript (with it, the heart itself changes where the focus is). */
+    savedFlash: "Saved to your wishlist.",
+    removedFlash: "Removed from your wishlist.",
+    empty: "Your wishlist is empty. Tap the heart on any plant to save it here.",
+    browse: "Browse the shop",
+    chooseSize: "Choose a size",
+    removeButton: "Remove",
+    more: "Show more",
+    logInFirst: "Please log in to use your wishlist.",
+    full: (max: number) => `Your wishlist is full (${max} plants). Remove a plant before saving another.`,
+    notValidPage: "Not a valid page of the wishlist.",
+    failed: "The wishlist could not be changed. Please try again.",
+  },
 } as const;

@@ -598,7 +598,7 @@ test.describe("accounts on small screens", () => {
     await logIn(page, ADMIN);
     await expect(page).toHaveURL(urlIs("/"));
     menu = await openMenu(page);
-    await expect(menu.getByRole("link")).toHaveText(["Home", "Shop", "Orders", "Admin", "Add Products", "Profile", "Cart"]);
+    await expect(menu.getByRole("link")).toHaveText(["Home", "Shop", "Orders", "Wishlist", "Admin", "Add Products", "Profile", "Cart"]);
     await expect(menu.getByRole("button", { name: "Logout" })).toBeVisible();
   });
 
@@ -606,7 +606,7 @@ test.describe("accounts on small screens", () => {
     const person = newPerson();
     const userId = await registerAndVerify(page, person);
     const menu = await openMenu(page);
-    await expect(menu.getByRole("link")).toHaveText(["Home", "Shop", "Orders", "Profile", "Cart"]);
+    await expect(menu.getByRole("link")).toHaveText(["Home", "Shop", "Orders", "Wishlist", "Profile", "Cart"]);
     await expect(menu.getByRole("link", { name: "Add Products" })).toHaveCount(0);
     await expect(menu.getByRole("link", { name: "Admin", exact: true })).toHaveCount(0);
     const profile = menu.getByRole("link", { name: "Profile" });

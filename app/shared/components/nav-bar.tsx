@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
+import { messages } from "#common/shared/messages.ts";
 import { CloseIcon, LoginIcon, LogoutIcon, MenuIcon, PlusIcon } from "../ui/icons.tsx";
 import { linkClass, PersonalPart, usePersonal } from "./personal-parts.tsx";
 
@@ -22,7 +23,7 @@ function navItems(signedIn: boolean, isAdmin: boolean): NavItem[] {
   return [
     { to: "/", label: "Home" },
     // The Shop link shows only when logged in (docs/product.md, Whole shop), as the shop always did.
-    ...(signedIn ? [{ to: "/shop", label: "Shop" }, { to: "/orders", label: "Orders" }] : []),
+    ...(signedIn ? [{ to: "/shop", label: "Shop" }, { to: "/orders", label: "Orders" }, { to: "/wishlist", label: messages.wishlist.navLink }] : []),
     // The owner's pages start at the overview, which links to each admin list (docs/product.md, Admin overview).
     ...(isAdmin ? [{ to: "/admin", label: "Admin" }] : []),
   ];

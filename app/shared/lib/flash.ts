@@ -15,6 +15,8 @@ const FLASH_TEXTS = {
   orderCancelled: messages.orders.cancelled,
   emailChanged: messages.accountChanges.emailChanged,
   accountDeleted: messages.accountChanges.accountDeleted,
+  wishlistSaved: messages.wishlist.savedFlash,
+  wishlistRemoved: messages.wishlist.removedFlash,
 } as const;
 export type FlashKey = keyof typeof FLASH_TEXTS;
 

@@ -7,7 +7,7 @@ import { catalogContext } from "./catalog-context.ts";
 import { getCategory, listCategories, listCategoryChoices, listCategoryPages } from "./category-lists.ts";
 import { getProduct, getProductVersion } from "./product-detail.ts";
 import { listSalePages, type SalePage } from "./sale-lists.ts";
-import { listNewestProducts, listProducts, listShopPages, suggestProducts, type Searcher } from "./product-lists.ts";
+import { listNewestProducts, listProducts, listShopPages, productSummariesOf, sizeCountsOf, suggestProducts, type Searcher } from "./product-lists.ts";
 
 export { searchRateRule, suggestionRateRule, type Searcher } from "./product-lists.ts";
 export { TOTAL_CAP } from "./product-rows.ts";
@@ -24,6 +24,10 @@ export function createCatalogService(db: Kysely<DB>, deps: { rateLimiter: RateLi
     listProducts: (input: unknown, searcher: Searcher): Promise<ProductPage> => listProducts(ctx, input, searcher),
     listShopPages: (input: unknown, searcher: Searcher): Promise<ProductPage & { page: number; q: string | undefined }> => listShopPages(ctx, input, searcher),
     suggestProducts: (input: unknown, searcher: Searcher): Promise<{ items: ProductSuggestion[] }> => suggestProducts(ctx, input, searcher),
+    /** The cards of the products with these ids, by id (for a list another module keeps, such as a wishlist). */
+    productSummariesOf: (ids: readonly string[]): Promise<Map<string, ProductSummary>> => productSummariesOf(ctx, ids),
+    /** How many sizes each of these products has, by id. */
+    sizeCountsOf: (ids: readonly string[]): Promise<Map<string, number>> => sizeCountsOf(ctx, ids),
     listNewestProducts: (limit: number = NEW_PRODUCTS_COUNT): Promise<ProductSummary[]> => listNewestProducts(ctx, limit),
     listSalePages: (input: unknown): Promise<SalePage> => listSalePages(ctx, input),
     getProductVersion: (input: unknown): Promise<{ updatedAt: string }> => getProductVersion(ctx, input),

@@ -1,5 +1,5 @@
 // The catalog module's public face: the composition root, the other modules and the tests import only this.
-export { createCatalogService } from "./catalog.ts";
+export { createCatalogService, type CatalogService } from "./catalog.ts";
 export { categoriesApi } from "./categories-api.ts";
 export { productsApi } from "./products-api.ts";
 export type { ProductAspect } from "./changes.ts";

@@ -136,3 +136,25 @@ async function querySearch(ctx: Pick<CatalogContext, "db" | "search">, q: string
     nextCursor: null,
   };
 }
+
+/**
+ * The cards of the products with these ids (at most a page of them, e.g. a wishlist's), by id; an id of no
+ * product is left out. One indexed read by primary key, whatever the catalogue's size.
+ */
+export async function productSummariesOf(ctx: Pick<CatalogContext, "db">, ids: readonly string[]): Promise<Map<string, ProductSummary>> {
+  if (ids.length === 0) return new Map();
+  const rows = await summaries(ctx.db).where("p.id", "in", [...ids]).execute();
+  return new Map(rows.map((row) => [row.id, toSummary(row)]));
+}
+
+/** How many sizes each of these products has (decision 048), by id: one read of the sizes' index by product. */
+export async function sizeCountsOf(ctx: Pick<CatalogContext, "db">, ids: readonly string[]): Promise<Map<string, number>> {
+  if (ids.length === 0) return new Map();
+  const rows = await ctx.db
+    .selectFrom("product_variants")
+    .select((eb) => ["product_id", eb.fn.countAll<number | string>().as("n")])
+    .where("product_id", "in", [...ids])
+    .groupBy("product_id")
+    .execute();
+  return new Map(rows.map((row) => [row.product_id, Number(row.n)]));
+}
