@@ -1,5 +1,6 @@
 import { isRouteErrorResponse, Link } from "react-router";
 import { messages } from "#common/shared/messages.ts";
+import { queryValues } from "#common/catalog/list-filters.ts";
 import { NotFound } from "../shared/components/not-found.tsx";
 import { CategoryProductList } from "../features/catalog/components/category-product-list.tsx";
 import { useLoadMoreFocus } from "../features/catalog/components/load-more-focus.ts";
@@ -9,8 +10,8 @@ import { productCardSlots } from "./product-card-slots.tsx";
 import type { Route } from "./+types/category";
 
 export function loader({ params, request, context }: Route.LoaderArgs) {
-  const page = new URL(request.url).searchParams.get("page") ?? undefined;
-  return loadOr404(() => context.services.catalog.getCategory({ ...params, page }));
+  const values = queryValues(new URL(request.url).searchParams);
+  return loadOr404(() => context.services.catalog.getFilteredCategory(params.categoryId, values));
 }
 
 export const meta: Route.MetaFunction = ({ matches, data }) =>

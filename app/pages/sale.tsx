@@ -1,6 +1,7 @@
 import { Form, Link, useSubmit } from "react-router";
 import { SALE_SORTS } from "#common/catalog/catalog-schemas.ts";
 import { messages } from "#common/shared/messages.ts";
+import { queryValues } from "#common/catalog/list-filters.ts";
 import { ProductGrid } from "../features/catalog/components/product-card.tsx";
 import { useLoadMoreFocus } from "../features/catalog/components/load-more-focus.ts";
 import { LoadMoreLink } from "../features/catalog/components/load-more-link.tsx";
@@ -12,7 +13,7 @@ import type { Route } from "./+types/sale";
 const s = messages.sale;
 
 export function loader({ request, context }: Route.LoaderArgs) {
-  const params = Object.fromEntries(new URL(request.url).searchParams);
+  const params = queryValues(new URL(request.url).searchParams);
   return loadOrRefuse(() => context.services.catalog.listSalePages(params));
 }
 

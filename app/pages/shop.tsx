@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "react";
 import { Form, useNavigation, useSubmit } from "react-router";
 import { messages } from "#common/shared/messages.ts";
+import { queryValues } from "#common/catalog/list-filters.ts";
 import { ProductGrid } from "../features/catalog/components/product-card.tsx";
 import { SearchCombobox } from "../features/catalog/components/search-combobox.tsx";
 import { useLoadMoreFocus } from "../features/catalog/components/load-more-focus.ts";
@@ -15,7 +16,7 @@ import type { Route } from "./+types/shop";
 const TYPING_PAUSE_MS = 300;
 
 export function loader({ request, context }: Route.LoaderArgs) {
-  const params = Object.fromEntries(new URL(request.url).searchParams);
+  const params = queryValues(new URL(request.url).searchParams);
   return loadOrRefuse(() => context.services.catalog.listShopPages(params, context.request));
 }
 
