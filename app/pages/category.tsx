@@ -1,6 +1,7 @@
 import { isRouteErrorResponse, Link } from "react-router";
 import { messages } from "#common/shared/messages.ts";
-import { queryValues } from "#common/catalog/list-filters.ts";
+import { narrows, queryValues } from "#common/catalog/list-filters.ts";
+import { FilterPanel, filteredHref, listSortChoices } from "../features/catalog/components/filter-panel.tsx";
 import { NotFound } from "../shared/components/not-found.tsx";
 import { CategoryProductList } from "../features/catalog/components/category-product-list.tsx";
 import { useLoadMoreFocus } from "../features/catalog/components/load-more-focus.ts";
@@ -30,15 +31,23 @@ export default function Category({ loaderData: category }: Route.ComponentProps)
     <section className="container-page py-10">
       <h1 className="text-3xl font-bold text-stone-900">{category.name}</h1>
       <p className="mt-2 text-stone-700">{category.description}</p>
+      <div className="mt-6">
+        <FilterPanel
+          filters={category.filters}
+          facets={category.facets}
+          sort={{ value: category.filters.sort ?? "", choices: listSortChoices(false) }}
+          clearHref={`/category/${category.id}`}
+        />
+      </div>
       {category.products.length === 0 ? (
-        <p className="py-16 text-center text-lg text-stone-700">{messages.category.empty}</p>
+        <p className="py-16 text-center text-lg text-stone-700">{narrows(category.filters) ? messages.filters.empty : messages.category.empty}</p>
       ) : (
         <CategoryProductList products={category.products} listRef={listRef} slotsFor={productCardSlots} />
       )}
       {category.hasMore ? (
         // Pages 1..page come together, so 'Load More' is a plain link that works without JavaScript.
         <div className="mt-10 text-center">
-          <Link to={`/category/${category.id}?page=${category.page + 1}`} preventScrollReset replace className="btn-outline" onClick={loadingMore}>
+          <Link to={filteredHref(`/category/${category.id}`, category.filters, [], category.page + 1)} preventScrollReset replace className="btn-outline" onClick={loadingMore}>
             {messages.shop.loadMore}
           </Link>
         </div>

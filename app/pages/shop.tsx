@@ -1,7 +1,8 @@
 import { useEffect, useRef } from "react";
 import { Form, useNavigation, useSubmit } from "react-router";
 import { messages } from "#common/shared/messages.ts";
-import { queryValues } from "#common/catalog/list-filters.ts";
+import { listFilterParams, narrows, NO_FILTERS, queryValues } from "#common/catalog/list-filters.ts";
+import { FilterPanel, filteredHref, listSortChoices } from "../features/catalog/components/filter-panel.tsx";
 import { ProductGrid } from "../features/catalog/components/product-card.tsx";
 import { SearchCombobox } from "../features/catalog/components/search-combobox.tsx";
 import { useLoadMoreFocus } from "../features/catalog/components/load-more-focus.ts";
@@ -28,7 +29,7 @@ export const meta: Route.MetaFunction = ({ matches, data }) =>
   });
 
 export default function Shop({ loaderData }: Route.ComponentProps) {
-  const { items, hasMore, page, q } = loaderData;
+  const { items, hasMore, page, q, filters, facets } = loaderData;
   const submit = useSubmit();
   const navigation = useNavigation();
   const input = useRef<HTMLInputElement>(null);
@@ -42,7 +43,7 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
 
   const { listRef, loadingMore } = useLoadMoreFocus(items.length);
 
-  const nextPage = new URLSearchParams({ ...(q ? { q } : {}), page: String(page + 1) });
+  const own: [string, string][] = q ? [["q", q]] : [];
   return (
     <>
       <div className="bg-leaf-800 py-12 text-center text-white">
@@ -73,20 +74,25 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
               onChoose={() => clearTimeout(typingTimer.current)}
             />
           </div>
+          {/* A new search keeps the filters chosen. */}
+          {listFilterParams(filters).map(([name, value]) => (
+            <input key={`${name}=${value}`} type="hidden" name={name} value={value} />
+          ))}
           <button type="submit" className="btn-primary">
             Search
           </button>
         </Form>
+        <FilterPanel filters={filters} facets={facets} hidden={own} sort={{ value: filters.sort ?? "", choices: listSortChoices(Boolean(q)) }} clearHref={filteredHref("/shop", NO_FILTERS, own)} />
         <div aria-live="polite" className="min-h-6 text-center text-sm text-stone-600">
           {searching ? <Spinner label="Searching" /> : null}
         </div>
 
         {items.length === 0 ? (
-          <p className="py-16 text-center text-lg text-stone-700">{messages.shop.empty}</p>
+          <p className="py-16 text-center text-lg text-stone-700">{narrows(filters) ? messages.filters.empty : messages.shop.empty}</p>
         ) : (
           <ProductGrid products={items} eagerFirst headingLevel={2} listRef={listRef} slotsFor={productCardSlots} />
         )}
-        {hasMore ? <LoadMoreLink to={`/shop?${nextPage}`} onClick={loadingMore} /> : null}
+        {hasMore ? <LoadMoreLink to={filteredHref("/shop", filters, own, page + 1)} onClick={loadingMore} /> : null}
       </div>
     </>
   );

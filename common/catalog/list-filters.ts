@@ -264,7 +264,7 @@ export function filtersForOption(filters: CareFilters, option: FacetOption): Car
 }
 
 /** The key of an option in a counts map: `light=low`. */
-export const optionKey = (option: FacetOption) => `${option.name}=${option.value}`;
+export const optionKey = (option: { name: string; value: string }) => `${option.name}=${option.value}`;
 
 /** Each option's count of plants, counted up to the list's cap: a count above it is shown as "1,000+". */
 export interface FacetCount {

@@ -48,9 +48,10 @@ interface KeyRow {
   id: string;
   created_at: string | Date;
   price_paise: number;
-  rating_average: number;
-  review_count: number;
-  compare_at_paise: number | null;
+  /** Not read for /sale, whose orders do not compare them. */
+  rating_average?: number;
+  review_count?: number;
+  compare_at_paise?: number | null;
 }
 
 type Db = Kysely<DB>;
@@ -107,7 +108,7 @@ const ORDERS: Record<ListOrder, { sql: Expression<unknown>[]; desc: boolean; com
   rating: {
     sql: [sql`p.rating_average`, sql`p.review_count`, sql`p.id`],
     desc: true,
-    compare: (a, b) => b.rating_average - a.rating_average || b.review_count - a.review_count || cmp(b.id, a.id),
+    compare: (a, b) => b.rating_average! - a.rating_average! || b.review_count! - a.review_count! || cmp(b.id, a.id),
   },
   saving: {
     sql: [sql`((p.compare_at_paise - p.price_paise) * 1.0 / p.compare_at_paise)`, sql`p.id`],
@@ -136,7 +137,11 @@ export async function readFilteredPage(
 ): Promise<FilteredPage> {
   const n = narrowingOf(scope, filters);
   const spec = ORDERS[order];
-  const keyColumns = ["p.id", "p.created_at", "p.price_paise", "p.rating_average", "p.review_count", "p.compare_at_paise"] as const;
+  // The keys every order compares, all in the index read (a row read per match cost 12 ms per 1,000 in SQLite).
+  const keyColumns =
+    scope.saleAt === undefined
+      ? (["p.id", "p.created_at", "p.price_paise", "p.rating_average", "p.review_count"] as const)
+      : (["p.id", "p.created_at", "p.price_paise", "p.compare_at_paise"] as const);
   // The count, and the whole list when it is short: read by cell and price (products_facets and its kin).
   const matches = (await narrowed(db, n, { cells: true, price: true, category: true })
     .select(keyColumns)
