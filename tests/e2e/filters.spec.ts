@@ -26,16 +26,20 @@ async function aCategoryOfPlants(shopDb: Database) {
   return { path: `/category/${category.id}`, tag, plants };
 }
 
-/** The names of the product cards shown, in order. */
+/** The names of the product cards shown (the category's list items' headings), in order. */
 const shownNames = (page: Page, tag: string) =>
   page
-    .getByRole("article")
+    .getByRole("main")
+    .getByRole("listitem")
     .getByRole("heading")
     .filter({ hasText: tag })
     .allTextContents()
     .then((names) => names.map((name) => name.replace(` ${tag}`, "").trim()));
 
 const filters = (page: Page) => page.getByRole("form", { name: t.heading });
+
+// Each test loads a dozen lists one after another on a machine the suite shares.
+test.describe.configure({ timeout: 90_000 });
 
 test("filters by light and pet safety and sorts by price, with each option's count, in the address; back and forward step through the choices", async ({ page, shopDb }) => {
   const { path, tag } = await aCategoryOfPlants(shopDb);
