@@ -142,16 +142,19 @@ export async function readFilteredPage(
     scope.saleAt === undefined
       ? (["p.id", "p.created_at", "p.price_paise", "p.rating_average", "p.review_count"] as const)
       : (["p.id", "p.created_at", "p.price_paise", "p.compare_at_paise"] as const);
-  // The count, and the whole list when it is short: read by cell and price (products_facets and its kin).
+  // The count, and the whole list when it is short: read by cell and price (products_facets and its kin). An order
+  // alone narrows nothing: its count reads ids only, and its list is the order's index read to the page.
+  const ordersOnly = !n.cells && n.minPaise === undefined && n.maxPaise === undefined;
   const matches = (await narrowed(db, n, { cells: true, price: true, category: true })
-    .select(keyColumns)
+    .select(ordersOnly ? (["p.id"] as const) : keyColumns)
     .where(sql<SqlBool>`1 = 1 ${plannedPerRun}`)
     .limit(TOTAL_CAP + 1)
     .execute()) as KeyRow[];
   const totalCapped = matches.length > TOTAL_CAP;
   const total = Math.min(matches.length, TOTAL_CAP);
   let rows: KeyRow[];
-  if (!totalCapped) {
+  if (!ordersOnly && !totalCapped) {
+    // Short: every match is here, ordered and paged without another read.
     const sorted = matches.sort(spec.compare);
     const from = page.after ? sorted.filter((row) => afterKey(row, page.after!)) : sorted;
     rows = from.slice(page.offset, page.offset + page.limit + 1);
