@@ -54,6 +54,12 @@ export async function listShopPages(ctx: ListContext, input: QueryValues, search
   const filters = readListFilters(input);
   if (q) await ctx.rateLimiter.hit(searchRateRule, searcher.clientIp ?? "unknown");
   const limit = SHOP_PAGE_SIZE * page;
+  if (q && !narrows(filters) && !filters.sort) {
+    // A plain search reads only its page's windows (docs/decisions/042); its options are counted once one is
+    // chosen, which ranks all its matches up to the cap.
+    const result = await querySearch(ctx, q, { limit, offset: 0 });
+    return { ...result, hasMore: result.hasMore && page < SHOP_MAX_PAGES, page, q, filters, facets: [] };
+  }
   if (q) {
     const found = await searchFiltered(ctx, q, filters, { limit, offset: 0 });
     return { ...found.page, hasMore: found.page.hasMore && page < SHOP_MAX_PAGES, page, q, filters, facets: found.facets };
@@ -181,7 +187,7 @@ async function cappedCount(ctx: Pick<CatalogContext, "db">, filtered: ProductsFr
   return Number(row.n);
 }
 
-async function querySearch(ctx: Pick<CatalogContext, "db" | "search">, q: string, query: ProductListQuery): Promise<ProductPage> {
+async function querySearch(ctx: Pick<CatalogContext, "db" | "search">, q: string, query: Pick<ProductListQuery, "limit" | "offset">): Promise<ProductPage> {
   const found = await ctx.search.search(q, { limit: query.limit + 1, offset: query.offset });
   const ids = found.ids.slice(0, query.limit);
   const rows = ids.length === 0 ? [] : await summaries(ctx.db).where("p.id", "in", ids).execute();
