@@ -6,7 +6,8 @@ import { sql, type Kysely } from "kysely";
 import { openDatabase, type Database } from "../server/platform/db/client.ts";
 import { migrateToLatest } from "../server/migrations.ts";
 import type { DB } from "../server/platform/db/schema.ts";
-import { createProductSearch, encodeCursor, sampleProducts, seedSampleData } from "../server/modules/catalog/index.ts";
+import { countFacets, createProductSearch, encodeCursor, readFilteredPage, sampleProducts, seedSampleData } from "../server/modules/catalog/index.ts";
+import { NO_FILTERS, readListFilters, type ListFilters } from "../common/catalog/list-filters.ts";
 import { createPostgresDatabase, startShopProcess, stopShopProcess, waitUntilHealthy } from "../tests/support/shop-process.ts";
 import { API_MAX_OFFSET } from "../common/shared/constants.ts";
 import { percentile } from "./statistics.ts";
@@ -45,6 +46,27 @@ const SPECIES: [string, string][] = [
 ];
 const LIGHT = ["bright indirect light", "full sun", "partial shade", "low light", "a sunny windowsill"];
 const WATER = ["water when the top soil is dry", "keep the soil evenly moist", "water sparingly", "mist the leaves often"];
+
+/**
+ * A care profile with a shop's spread (each part independent of the name, from a hash of the index): most plants
+ * like medium or bright light, a third are safe for pets, half are for beginners, most live indoors; a few parts are
+ * not known. The rarest combination the bench asks for (direct sun, pet safe, expert, indoor) is about 0.2 %.
+ */
+function syntheticCare(i: number) {
+  let h = Math.imul(i + 1, 2654435761) >>> 0;
+  const pick = <T>(weighted: [T, number][]) => {
+    h = Math.imul(h ^ (h >>> 15), 2246822507) >>> 0;
+    let roll = h % 100;
+    for (const [value, weight] of weighted) if ((roll -= weight) < 0) return value;
+    return weighted.at(-1)![0];
+  };
+  return {
+    care_light: pick<"low" | "medium" | "bright-indirect" | "direct-sun" | null>([["low", 25], ["medium", 35], ["bright-indirect", 27], ["direct-sun", 8], [null, 5]]),
+    care_pet_safe: pick<"yes" | "no" | null>([["yes", 35], ["no", 50], [null, 15]]),
+    care_difficulty: pick<"beginner" | "intermediate" | "expert" | null>([["beginner", 50], ["intermediate", 35], ["expert", 10], [null, 5]]),
+    care_place: pick<"indoor" | "outdoor" | "both" | null>([["indoor", 60], ["outdoor", 20], ["both", 15], [null, 5]]),
+  };
+}
 
 /** Unique names: every combination of adjective, species, cultivar and pot appears at most once (≈ 183,000). */
 function syntheticProduct(i: number) {
@@ -103,7 +125,7 @@ export async function bulkLoad(db: Kysely<DB>, count: number) {
             { label: 'Large · 8" pot', price_paise: price * 2, stock: i % 3 },
           ];
           const stock = sizes.reduce((n, size) => n + size.stock, 0);
-          products.push({ id, name: p.name, description: p.description, price_paise: price, max_price_paise: price * 2, ...sale, stock, category_id: categoryIds.get(p.category)!, created_at: when, updated_at: when });
+          products.push({ id, name: p.name, description: p.description, price_paise: price, max_price_paise: price * 2, ...sale, stock, category_id: categoryIds.get(p.category)!, created_at: when, updated_at: when, ...syntheticCare(i) });
           for (const [position, size] of sizes.entries()) {
             const compareAt = position === 0 && "compare_at_paise" in sale ? sale.compare_at_paise : null;
             variants.push({ id: `${id}-${position}`, product_id: id, position, sku: `BENCH-${i}-${position}`, ...size, compare_at_paise: compareAt, created_at: when, updated_at: when });
@@ -194,8 +216,41 @@ async function requestsFor(database: Database, size: number): Promise<[string, s
     ["/sale?sort=saving", "/sale?sort=saving"],
     ["/sale?sort=price-asc", "/sale?sort=price-asc"],
     ["/api/categories (first page)", "/api/categories"],
+    ...FILTERED.map((query): [string, string] => [`filter: /shop?${query}`, `/shop?${query}`]),
+    [`filter: category page ?light=medium&sort=newest`, `/category/${biggest.id}?light=medium&sort=newest`],
+    [`filter: category page ?${RARE}`, `/category/${biggest.id}?${RARE}`],
+    ["filter: /sale?pets=safe", "/sale?pets=safe"],
+    ["filter: /sale?light=low&sort=price-asc", "/sale?light=low&sort=price-asc"],
+    ["filter: /api/products?light=low&pets=safe", "/api/products?limit=12&light=low&pets=safe"],
+    ["filter: /api/products?sort=rating", "/api/products?limit=12&sort=rating"],
+    [`filter: /api/products?${RARE}`, `/api/products?limit=12&${RARE}`],
+    ["filter: /api/products?q=fern&pets=safe&sort=price-asc", "/api/products?limit=12&q=fern&pets=safe&sort=price-asc"],
   ];
 }
+
+/** The rarest combination asked for: about 0.2 % of the synthetic catalogue (syntheticCare). */
+const RARE = "light=direct-sun&pets=safe&care=expert&place=indoor";
+/** Filtered and ordered shop lists: typical choices, a rare one, a price range, deep pages, and searches. */
+const FILTERED = [
+  "light=low&pets=safe",
+  "light=bright-indirect&sort=price-asc",
+  "care=beginner&place=indoor&stock=1&sort=rating",
+  "min=300&max=500&sort=price-desc",
+  "sort=newest",
+  RARE,
+  `${RARE}&sort=price-asc`,
+  "pets=safe&sort=price-asc&page=5",
+  "light=low&care=expert&stock=1&page=5",
+  "q=fern&pets=safe&sort=price-asc",
+  "q=plant&light=low",
+  `q=fern&${RARE}`,
+];
+
+/** The filtered lists' queries alone, in the bench process: a page of 12 and every option's count. */
+const FILTER_QUERIES: [string, string][] = [
+  ["none (the shop's order)", ""],
+  ...FILTERED.filter((query) => !query.includes("q=") && !query.includes("page=")).map((query): [string, string] => [query, query]),
+];
 
 async function runSize(dialect: "sqlite" | "postgres", size: number, adminUrl: string | undefined) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "plant-shop-scale-"));
@@ -219,6 +274,17 @@ async function runSize(dialect: "sqlite" | "postgres", size: number, adminUrl: s
     const search = createProductSearch(database.db);
     const searchTimes = new Map<string, Latency>();
     for (const q of ONLY ? [] : SEARCHES) searchTimes.set(q, await timeRepeatedly(async () => (await search.search(q, { limit: 13, offset: 0 }), true)));
+    const filterTimes = new Map<string, Latency>();
+    for (const [label, query] of !ONLY || "filter".includes(ONLY) ? FILTER_QUERIES : []) {
+      const filters: ListFilters = query ? readListFilters(Object.fromEntries(new URLSearchParams(query))) : NO_FILTERS;
+      filterTimes.set(
+        label,
+        await timeRepeatedly(async () => {
+          await Promise.all([readFilteredPage(database.db, {}, filters, filters.sort ?? "oldest", { limit: 12, offset: 0 }), countFacets(database.db, {}, filters)]);
+          return true;
+        }),
+      );
+    }
     const shop = startShopProcess({
       port: PORT,
       dataDir,
@@ -229,7 +295,7 @@ async function runSize(dialect: "sqlite" | "postgres", size: number, adminUrl: s
       await waitUntilHealthy(shop);
       const results = new Map<string, Latency>();
       for (const [label, url] of requests) results.set(label, await measure(shop.url + url));
-      return { results, searchTimes, loadSeconds, labels: requests.map(([label]) => label) };
+      return { results, searchTimes, filterTimes, loadSeconds, labels: requests.map(([label]) => label) };
     } finally {
       await stopShopProcess(shop);
     }
@@ -264,6 +330,14 @@ export async function benchScale(products: number) {
       const a = small.searchTimes.get(q)!;
       const b = large.searchTimes.get(q)!;
       console.log(`| '${q}' | ${f(a.p50)} / ${f(a.p95)} / ${f(a.p99)} | ${f(b.p50)} / ${f(b.p95)} / ${f(b.p99)} | ${(b.p50 / a.p50).toFixed(2)} | ${(b.p95 / a.p95).toFixed(2)} |`);
+    }
+    console.log(`\n${dialect}: a filtered list's queries alone (a page of 12 and every option's count, in the bench process, ${SAMPLES} runs)`);
+    console.log(`| filters | ${sampleProducts.length} products p50/p95/p99 ms | ${products} products p50/p95/p99 ms | ratio p50 | ratio p95 |`);
+    console.log("|---|---|---|---|---|");
+    for (const [label] of small.filterTimes) {
+      const a = small.filterTimes.get(label)!;
+      const b = large.filterTimes.get(label)!;
+      console.log(`| ${label} | ${f(a.p50)} / ${f(a.p95)} / ${f(a.p99)} | ${f(b.p50)} / ${f(b.p95)} / ${f(b.p99)} | ${(b.p50 / a.p50).toFixed(2)} | ${(b.p95 / a.p95).toFixed(2)} |`);
     }
   }
 }

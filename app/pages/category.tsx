@@ -1,5 +1,7 @@
 import { isRouteErrorResponse, Link } from "react-router";
 import { messages } from "#common/shared/messages.ts";
+import { narrows, queryValues } from "#common/catalog/list-filters.ts";
+import { FilterPanel, filteredHref, listSortChoices } from "../features/catalog/components/filter-panel.tsx";
 import { NotFound } from "../shared/components/not-found.tsx";
 import { CategoryProductList } from "../features/catalog/components/category-product-list.tsx";
 import { useLoadMoreFocus } from "../features/catalog/components/load-more-focus.ts";
@@ -9,8 +11,8 @@ import { useProductCardSlots } from "./product-card-slots.tsx";
 import type { Route } from "./+types/category";
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
-  const page = new URL(request.url).searchParams.get("page") ?? undefined;
-  const category = await loadOr404(() => context.services.catalog.getCategory({ ...params, page }));
+  const values = queryValues(new URL(request.url).searchParams);
+  const category = await loadOr404(() => context.services.catalog.getFilteredCategory(params.categoryId, values));
   // The hearts of the cards (none for a visitor, or in the page every shopper shares: context.user is null there).
   const saved = await context.services.wishlist.savedAmong(context.user, category.products.map((product) => product.id));
   return { ...category, saved };
@@ -33,15 +35,23 @@ export default function Category({ loaderData: category }: Route.ComponentProps)
     <section className="container-page py-10">
       <h1 className="text-3xl font-bold text-stone-900">{category.name}</h1>
       <p className="mt-2 text-stone-700">{category.description}</p>
+      <div className="mt-6">
+        <FilterPanel
+          filters={category.filters}
+          facets={category.facets}
+          sort={{ value: category.filters.sort ?? "", choices: listSortChoices(false) }}
+          clearHref={`/category/${category.id}`}
+        />
+      </div>
       {category.products.length === 0 ? (
-        <p className="py-16 text-center text-lg text-stone-700">{messages.category.empty}</p>
+        <p className="py-16 text-center text-lg text-stone-700">{narrows(category.filters) ? messages.filters.empty : messages.category.empty}</p>
       ) : (
         <CategoryProductList products={category.products} listRef={listRef} slotsFor={slotsFor} />
       )}
       {category.hasMore ? (
         // Pages 1..page come together, so 'Load More' is a plain link that works without JavaScript.
         <div className="mt-10 text-center">
-          <Link to={`/category/${category.id}?page=${category.page + 1}`} preventScrollReset replace className="btn-outline" onClick={loadingMore}>
+          <Link to={filteredHref(`/category/${category.id}`, category.filters, [], category.page + 1)} preventScrollReset replace className="btn-outline" onClick={loadingMore}>
             {messages.shop.loadMore}
           </Link>
         </div>

@@ -1,6 +1,8 @@
-import { Form, Link, useSubmit } from "react-router";
+import { Link } from "react-router";
 import { SALE_SORTS } from "#common/catalog/catalog-schemas.ts";
 import { messages } from "#common/shared/messages.ts";
+import { narrows, queryValues } from "#common/catalog/list-filters.ts";
+import { FilterPanel, filteredHref } from "../features/catalog/components/filter-panel.tsx";
 import { ProductGrid } from "../features/catalog/components/product-card.tsx";
 import { useLoadMoreFocus } from "../features/catalog/components/load-more-focus.ts";
 import { LoadMoreLink } from "../features/catalog/components/load-more-link.tsx";
@@ -12,7 +14,7 @@ import type { Route } from "./+types/sale";
 const s = messages.sale;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const params = Object.fromEntries(new URL(request.url).searchParams);
+  const params = queryValues(new URL(request.url).searchParams);
   const page = await loadOrRefuse(() => context.services.catalog.listSalePages(params));
   // The hearts of the cards (none for a visitor, or in the page every shopper shares: context.user is null there).
   const saved = await context.services.wishlist.savedAmong(context.user, page.items.map((product) => product.id));
@@ -28,11 +30,10 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 
 /** Everything on sale now (docs/decisions/047), paged like the shop: 12 more with each Load More link. */
 export default function Sale({ loaderData }: Route.ComponentProps) {
-  const { items, hasMore, page, sort, saved } = loaderData;
+  const { items, hasMore, page, sort, filters, facets, saved } = loaderData;
   const slotsFor = useProductCardSlots(saved);
-  const submit = useSubmit();
   const { listRef, loadingMore } = useLoadMoreFocus(items.length);
-  const nextPage = new URLSearchParams({ ...(sort === "newest" ? {} : { sort }), page: String(page + 1) });
+  const own: [string, string][] = sort === "newest" ? [] : [["sort", sort]];
   return (
     <>
       <div className="bg-leaf-800 py-12 text-center text-white">
@@ -40,30 +41,15 @@ export default function Sale({ loaderData }: Route.ComponentProps) {
         <h1 className="mt-2 text-3xl font-bold sm:text-4xl">{s.heading}</h1>
       </div>
       <div className="container-page mt-8">
-        {/* A plain GET form: without JavaScript the button sorts; with it, choosing an order does. */}
-        <Form method="get" className="mb-8 flex items-center justify-end gap-2">
-          <label htmlFor="sale-sort" className="text-sm font-medium text-stone-700">
-            {s.sortLabel}
-          </label>
-          <select
-            id="sale-sort"
-            name="sort"
-            defaultValue={sort}
-            key={sort}
-            className="field-input w-auto"
-            onChange={(event) => submit(event.currentTarget.form, { replace: true, preventScrollReset: true })}
-          >
-            {SALE_SORTS.map((value) => (
-              <option key={value} value={value}>
-                {s.sorts[value]}
-              </option>
-            ))}
-          </select>
-          <button type="submit" className="btn-outline">
-            Sort
-          </button>
-        </Form>
-        {items.length === 0 ? (
+        <FilterPanel
+          filters={filters}
+          facets={facets}
+          sort={{ value: sort === "newest" ? "" : sort, choices: SALE_SORTS.map((value) => ({ value: value === "newest" ? "" : value, label: s.sorts[value] })) }}
+          clearHref="/sale"
+        />
+        {items.length === 0 && narrows(filters) ? (
+          <p className="py-16 text-center text-lg text-stone-700">{messages.filters.empty}</p>
+        ) : items.length === 0 ? (
           <p className="py-16 text-center text-lg text-stone-700">
             {s.empty}{" "}
             <Link to="/shop" className="font-semibold text-leaf-800 underline">
@@ -73,7 +59,7 @@ export default function Sale({ loaderData }: Route.ComponentProps) {
         ) : (
           <ProductGrid products={items} eagerFirst headingLevel={2} listRef={listRef} slotsFor={slotsFor} />
         )}
-        {hasMore ? <LoadMoreLink to={`/sale?${nextPage}`} onClick={loadingMore} /> : null}
+        {hasMore ? <LoadMoreLink to={filteredHref("/sale", filters, own, page + 1)} onClick={loadingMore} /> : null}
       </div>
     </>
   );

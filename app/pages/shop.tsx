@@ -1,6 +1,8 @@
 import { useEffect, useRef } from "react";
 import { Form, useNavigation, useSubmit } from "react-router";
 import { messages } from "#common/shared/messages.ts";
+import { listFilterParams, narrows, NO_FILTERS, queryValues } from "#common/catalog/list-filters.ts";
+import { FilterPanel, filteredHref, listSortChoices } from "../features/catalog/components/filter-panel.tsx";
 import { ProductGrid } from "../features/catalog/components/product-card.tsx";
 import { SearchCombobox } from "../features/catalog/components/search-combobox.tsx";
 import { useLoadMoreFocus } from "../features/catalog/components/load-more-focus.ts";
@@ -15,7 +17,7 @@ import type { Route } from "./+types/shop";
 const TYPING_PAUSE_MS = 300;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const params = Object.fromEntries(new URL(request.url).searchParams);
+  const params = queryValues(new URL(request.url).searchParams);
   const page = await loadOrRefuse(() => context.services.catalog.listShopPages(params, context.request));
   // The hearts of the cards (none for a visitor, or in the page every shopper shares: context.user is null there).
   const saved = await context.services.wishlist.savedAmong(context.user, page.items.map((product) => product.id));
@@ -30,7 +32,7 @@ export const meta: Route.MetaFunction = ({ matches, data }) =>
   });
 
 export default function Shop({ loaderData }: Route.ComponentProps) {
-  const { items, hasMore, page, q, saved } = loaderData;
+  const { items, hasMore, page, q, filters, facets, saved } = loaderData;
   const slotsFor = useProductCardSlots(saved);
   const submit = useSubmit();
   const navigation = useNavigation();
@@ -45,7 +47,7 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
 
   const { listRef, loadingMore } = useLoadMoreFocus(items.length);
 
-  const nextPage = new URLSearchParams({ ...(q ? { q } : {}), page: String(page + 1) });
+  const own: [string, string][] = q ? [["q", q]] : [];
   return (
     <>
       <div className="bg-leaf-800 py-12 text-center text-white">
@@ -76,20 +78,25 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
               onChoose={() => clearTimeout(typingTimer.current)}
             />
           </div>
+          {/* A new search keeps the filters chosen. */}
+          {listFilterParams(filters).map(([name, value]) => (
+            <input key={`${name}=${value}`} type="hidden" name={name} value={value} />
+          ))}
           <button type="submit" className="btn-primary">
             Search
           </button>
         </Form>
+        <FilterPanel filters={filters} facets={facets} hidden={own} sort={{ value: filters.sort ?? "", choices: listSortChoices(Boolean(q)) }} clearHref={filteredHref("/shop", NO_FILTERS, own)} />
         <div aria-live="polite" className="min-h-6 text-center text-sm text-stone-600">
           {searching ? <Spinner label="Searching" /> : null}
         </div>
 
         {items.length === 0 ? (
-          <p className="py-16 text-center text-lg text-stone-700">{messages.shop.empty}</p>
+          <p className="py-16 text-center text-lg text-stone-700">{narrows(filters) ? messages.filters.empty : messages.shop.empty}</p>
         ) : (
           <ProductGrid products={items} eagerFirst headingLevel={2} listRef={listRef} slotsFor={slotsFor} />
         )}
-        {hasMore ? <LoadMoreLink to={`/shop?${nextPage}`} onClick={loadingMore} /> : null}
+        {hasMore ? <LoadMoreLink to={filteredHref("/shop", filters, own, page + 1)} onClick={loadingMore} /> : null}
       </div>
     </>
   );

@@ -3,6 +3,7 @@ import { API_MAX_LIMIT, API_MAX_OFFSET, SHOP_MAX_PAGES, SHOP_PAGE_SIZE } from ".
 import { idSchema, plainText } from "../shared/fields.ts";
 import { ratingSummarySchema } from "../reviews/review-schemas.ts";
 import { careProfileSchema } from "./care-schemas.ts";
+import { listFilterFields, priceRangeInOrder } from "./list-filters.ts";
 
 /** What a shopper or the owner types into a search box: plain text, at most 100 characters; an empty search is no search. */
 export const searchTextSchema = z
@@ -14,7 +15,8 @@ export const searchTextSchema = z
   .transform((q) => (q ? q : undefined));
 
 /** Query of GET /api/products and of the shop page. */
-export const productListQuerySchema = z.object({
+export const productListQuerySchema = z
+  .object({
   limit: z.coerce.number().int().min(1).max(API_MAX_LIMIT).default(SHOP_PAGE_SIZE),
   // Skipped rows are still read, so an offset is allowed only as deep as costs little (docs/decisions/026).
   offset: z.coerce
@@ -27,7 +29,11 @@ export const productListQuerySchema = z.object({
   categoryId: idSchema.optional(),
   /** The `nextCursor` of the page before: the next page by key, as cheap at the 100,000th product as at the first. */
   after: z.string().max(200).regex(/^[A-Za-z0-9_-]+$/, "Not a valid page cursor").optional(),
-});
+  // The shop's filters and orders (common/catalog/list-filters.ts), as the shop's pages take them.
+  ...listFilterFields,
+})
+  .refine(...priceRangeInOrder)
+  .refine((query) => !(query.after && query.sort), { message: "`after` pages the default order: with sort, page with offset", path: ["after"] });
 export type ProductListQuery = z.output<typeof productListQuerySchema>;
 
 /** The shop page shows pages 1..page at once, so a Load More result is a link (/shop?q=fern&page=2). */

@@ -45,6 +45,10 @@ export interface ProductTable {
   care_place: ColumnType<PlantPlace | null, PlantPlace | null | undefined, PlantPlace | null>;
   care_height_cm: ColumnType<number | null, number | null | undefined, number | null>;
   care_flowering: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Computed by the database (migration 0025): the facet cell the filters read, never written. */
+  care_cell: ColumnType<number, never, never>;
+  /** Computed by the database (migration 0025): the average review, 0 without reviews. */
+  rating_average: ColumnType<number, never, never>;
 }
 
 /**

@@ -5,6 +5,9 @@ import { NotFoundError, parseInput } from "../../platform/errors.ts";
 import type { CatalogContext } from "./catalog-context.ts";
 import { decodeCategoryCursor, encodeCategoryCursor } from "./list-cursor.ts";
 import { summaries, TOTAL_CAP, toCategory, toSummary } from "./product-rows.ts";
+import { readListFilters, type FacetCount, type ListFilters, type QueryValues } from "#common/catalog/list-filters.ts";
+import { countFacets } from "./filtered-lists.ts";
+import { filteredPage } from "./product-lists.ts";
 
 // The shop's categories: the API's pages, the home page's pages 1..n, and a category's own page.
 
@@ -82,5 +85,29 @@ export async function getCategory(ctx: Reads, input: unknown): Promise<CategoryW
     products: products.slice(0, shown).map(toSummary),
     page,
     hasMore: products.length > shown && page < SHOP_MAX_PAGES,
+  };
+}
+
+/** A category's page with the shop's filters: its products filtered and ordered, and each option's count. */
+export type FilteredCategoryPage = CategoryWithProducts & { filters: ListFilters; facets: FacetCount[]; total: number; totalCapped: boolean };
+
+/** A category's page (pages 1..page), read with the filters of its address (forgivingly, like the shop's). */
+export async function getFilteredCategory(ctx: Reads, categoryIdParam: string | undefined, input: QueryValues): Promise<FilteredCategoryPage> {
+  const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+  const { categoryId, page } = parseInput(categoryPageQuerySchema, { categoryId: categoryIdParam, page: first(input.page) });
+  const category = await ctx.db.selectFrom("categories").selectAll().where("id", "=", categoryId).executeTakeFirst();
+  if (!category) throw new NotFoundError("Category not found");
+  const filters = readListFilters(input);
+  const scope = { categoryId };
+  const [found, facets] = await Promise.all([filteredPage(ctx, scope, filters, { limit: SHOP_PAGE_SIZE * page, offset: 0 }), countFacets(ctx.db, scope, filters)]);
+  return {
+    ...toCategory(category),
+    products: found.items,
+    page,
+    hasMore: found.hasMore && page < SHOP_MAX_PAGES,
+    filters,
+    facets,
+    total: found.total,
+    totalCapped: found.totalCapped,
   };
 }

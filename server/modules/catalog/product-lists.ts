@@ -7,6 +7,9 @@ import type { Caller } from "../../platform/session-user.ts";
 import type { CatalogContext } from "./catalog-context.ts";
 import { decodeCursor, encodeCursor } from "./list-cursor.ts";
 import { summaries, TOTAL_CAP, toSummary, withSummaryColumns, type ProductsFrom } from "./product-rows.ts";
+import { narrows, readListFilters, toListFilters, type FacetCount, type ListFilters, type QueryValues } from "#common/catalog/list-filters.ts";
+import { countFacets, filterRanked, readFilteredPage, type FilteredPage, type ListOrder, type ListScope } from "./filtered-lists.ts";
+import { SEARCH_RESULT_CAP } from "./search/product-search.ts";
 
 // The shop's product lists: the API's pages, the shop page's pages 1..n, the search box's suggestions and the
 // newest products.
@@ -36,12 +39,72 @@ export async function listProducts(ctx: ListContext, input: unknown, searcher: S
   return queryProducts(ctx, query);
 }
 
-/** The shop page shows pages 1..page together, so "Load More" is a plain link that also works without JavaScript. */
-export async function listShopPages(ctx: ListContext, input: unknown, searcher: Searcher): Promise<ProductPage & { page: number; q: string | undefined }> {
-  const { q, page } = parseInput(shopPageQuerySchema, input);
+/** What a shop list's page answers: its products, the filters it was read with, and each filter option's count. */
+export type FilteredShopPage = ProductPage & { page: number; q: string | undefined; filters: ListFilters; facets: FacetCount[] };
+
+/** The first value of a name that may be repeated in an address. */
+const firstValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+/**
+ * The shop page shows pages 1..page together, so "Load More" is a plain link that also works without JavaScript.
+ * The address's filters are read forgivingly (readListFilters): a value the shop has no filter for is left out.
+ */
+export async function listShopPages(ctx: ListContext, input: QueryValues, searcher: Searcher): Promise<FilteredShopPage> {
+  const { q, page } = parseInput(shopPageQuerySchema, { q: firstValue(input.q), page: firstValue(input.page) });
+  const filters = readListFilters(input);
   if (q) await ctx.rateLimiter.hit(searchRateRule, searcher.clientIp ?? "unknown");
-  const result = await queryProducts(ctx, { q, limit: SHOP_PAGE_SIZE * page, offset: 0 });
-  return { ...result, hasMore: result.hasMore && page < SHOP_MAX_PAGES, page, q };
+  const limit = SHOP_PAGE_SIZE * page;
+  if (q && !narrows(filters) && !filters.sort) {
+    // A plain search reads only its page's windows (docs/decisions/042); its options are counted once one is
+    // chosen, which ranks all its matches up to the cap.
+    const result = await querySearch(ctx, q, { limit, offset: 0 });
+    return { ...result, hasMore: result.hasMore && page < SHOP_MAX_PAGES, page, q, filters, facets: [] };
+  }
+  if (q) {
+    const found = await searchFiltered(ctx, q, filters, { limit, offset: 0 });
+    return { ...found.page, hasMore: found.page.hasMore && page < SHOP_MAX_PAGES, page, q, filters, facets: found.facets };
+  }
+  const [result, facets] = await Promise.all([filteredPage(ctx, {}, filters, { limit, offset: 0 }), countFacets(ctx.db, {}, filters)]);
+  return { ...result, hasMore: result.hasMore && page < SHOP_MAX_PAGES, page, q, filters, facets };
+}
+
+/** A filtered list's page of product cards, in the filters' order (the shop's own when none). */
+export async function filteredPage(
+  ctx: Pick<CatalogContext, "db">,
+  scope: ListScope,
+  filters: ListFilters,
+  page: { limit: number; offset: number; after?: ReturnType<typeof decodeCursor> },
+  now?: number,
+  order: ListOrder = filters.sort ?? "oldest",
+): Promise<ProductPage> {
+  const found = await readFilteredPage(ctx.db, scope, filters, order, page);
+  return { ...(await cardsOf(ctx, found, now)), limit: page.limit, offset: page.after ? 0 : page.offset, nextCursor: found.hasMore && found.last && !filters.sort ? encodeCursor(found.last) : null };
+}
+
+/** The product cards of a filtered page, in its order. */
+async function cardsOf(ctx: Pick<CatalogContext, "db">, found: FilteredPage, now?: number): Promise<Pick<ProductPage, "items" | "total" | "totalCapped" | "hasMore">> {
+  const rows = found.ids.length === 0 ? [] : await summaries(ctx.db).where("p.id", "in", found.ids).execute();
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return {
+    items: found.ids.flatMap((id) => (byId.has(id) ? [toSummary(byId.get(id)!, now)] : [])),
+    total: found.total,
+    totalCapped: found.totalCapped,
+    hasMore: found.hasMore,
+  };
+}
+
+/**
+ * A search narrowed by filters or ordered: among the search's ranked matches, at most SEARCH_RESULT_CAP (the
+ * search's own bound), so a rare filter over a common word reads no more than the search does.
+ */
+async function searchFiltered(ctx: Pick<CatalogContext, "db" | "search">, q: string, filters: ListFilters, page: { limit: number; offset: number }) {
+  const found = await ctx.search.search(q, { limit: SEARCH_RESULT_CAP, offset: 0 });
+  const filtered = await filterRanked(ctx.db, found.ids, filters, page);
+  const cards = await cardsOf(ctx, filtered);
+  return {
+    page: { ...cards, totalCapped: found.totalCapped && !narrows(filters), limit: page.limit, offset: page.offset, nextCursor: null },
+    facets: filtered.facets,
+  };
 }
 
 /** GET /api/products/suggestions: the names of the best few matches, for the search box. */
@@ -67,7 +130,13 @@ export async function listNewestProducts(ctx: Pick<CatalogContext, "db">, limit:
  * created_at and id) reaches a deep page as cheaply as the first. A search is ranked by the search index instead.
  */
 async function queryProducts(ctx: Pick<CatalogContext, "db" | "search">, query: ProductListQuery): Promise<ProductPage> {
+  const filters = toListFilters(query);
+  if (query.q && (narrows(filters) || filters.sort)) return (await searchFiltered(ctx, query.q, filters, query)).page;
   if (query.q) return querySearch(ctx, query.q, query);
+  if (narrows(filters) || filters.sort) {
+    const scope = query.categoryId ? { categoryId: query.categoryId } : {};
+    return filteredPage(ctx, scope, filters, { limit: query.limit, offset: query.after ? 0 : query.offset, ...(query.after ? { after: decodeCursor(query.after) } : {}) });
+  }
   let filtered: ProductsFrom = ctx.db.selectFrom("products as p");
   if (query.categoryId) filtered = filtered.where("p.category_id", "=", query.categoryId);
   let paged = filtered;
@@ -118,7 +187,7 @@ async function cappedCount(ctx: Pick<CatalogContext, "db">, filtered: ProductsFr
   return Number(row.n);
 }
 
-async function querySearch(ctx: Pick<CatalogContext, "db" | "search">, q: string, query: ProductListQuery): Promise<ProductPage> {
+async function querySearch(ctx: Pick<CatalogContext, "db" | "search">, q: string, query: Pick<ProductListQuery, "limit" | "offset">): Promise<ProductPage> {
   const found = await ctx.search.search(q, { limit: query.limit + 1, offset: query.offset });
   const ids = found.ids.slice(0, query.limit);
   const rows = ids.length === 0 ? [] : await summaries(ctx.db).where("p.id", "in", ids).execute();

@@ -55,7 +55,7 @@ export function summaries(db: Kysely<DB>) {
 /** The care profile is read by the product page, not by cards: a card's row leaves it out. */
 type CareColumn = Extract<keyof ProductTable, `care_${string}`>;
 
-type SummaryRow = Omit<Selectable<ProductTable>, "updated_at" | CareColumn> & {
+type SummaryRow = Omit<Selectable<ProductTable>, "updated_at" | "rating_average" | CareColumn> & {
   image_url: string | null;
   image_width: number | null;
   image_height: number | null;

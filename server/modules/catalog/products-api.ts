@@ -39,7 +39,8 @@ export const productsApi = (catalog: CatalogService, productEvents: ProductEvent
       parameters: parameters(productListQuerySchema, "query"),
       responses: { 200: json(productPageSchema, "A page of products"), ...problems(400, 429), ...notModified },
     }),
-    async (c) => c.json(await catalog.listProducts(c.req.query(), { clientIp: clientIp(c) })),
+    // The repeatable filters come as lists (light=low&light=medium), the rest as single values.
+    async (c) => c.json(await catalog.listProducts({ ...c.req.query(), light: c.req.queries("light"), care: c.req.queries("care") }, { clientIp: clientIp(c) })),
   )
   .get(
     "/suggestions",

@@ -7,15 +7,20 @@ import { parseInput } from "../../platform/errors.ts";
 import type { CatalogContext } from "./catalog-context.ts";
 import type { DB } from "../../platform/db/schema.ts";
 import { summaries, toSummary } from "./product-rows.ts";
+import { narrows, readListFilters, type FacetCount, type ListFilters, type QueryValues } from "#common/catalog/list-filters.ts";
+import { countFacets } from "./filtered-lists.ts";
+import { filteredPage } from "./product-lists.ts";
 
 // The /sale page's list (docs/decisions/047): the products on sale now, pages 1..page at once like the shop.
 
-/** What /sale shows: the page's products, whether there are more, and the page and order asked for. */
+/** What /sale shows: the page's products, whether there are more, the page and order asked for, the filters. */
 export interface SalePage {
   items: ProductSummary[];
   hasMore: boolean;
   page: number;
   sort: SaleSort;
+  filters: ListFilters;
+  facets: FacetCount[];
 }
 
 /**
@@ -32,20 +37,34 @@ export function onSaleAt<O>(query: SelectQueryBuilder<DB & { p: DB["products"] }
     .where((eb) => eb.or([eb("p.sale_ends_at", "is", null), eb("p.sale_ends_at", ">", at)]));
 }
 
-export async function listSalePages(ctx: Pick<CatalogContext, "db">, input: unknown, now: number = shopClock.now()): Promise<SalePage> {
-  const { page, sort } = parseInput(salePageQuerySchema, input);
+/**
+ * /sale's pages 1..page in one of its orders, narrowed by the shop's filters (read forgivingly from the address;
+ * /sale keeps its own orders, so the filters' `sort` is its). Unfiltered, the list is read as before; filtered, by
+ * the filtered lists' reads within what is on sale (scope `saleAt`).
+ */
+export async function listSalePages(ctx: Pick<CatalogContext, "db">, input: QueryValues, now: number = shopClock.now()): Promise<SalePage> {
+  const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+  const { page, sort } = parseInput(salePageQuerySchema, { page: first(input.page), sort: first(input.sort) });
+  const filters = { ...readListFilters(input), sort: undefined };
   const limit = SHOP_PAGE_SIZE * page;
+  const facetsRead = countFacets(ctx.db, { saleAt: now }, filters);
+  if (narrows(filters)) {
+    const [found, facets] = await Promise.all([filteredPage(ctx, { saleAt: now }, filters, { limit, offset: 0 }, now, sort), facetsRead]);
+    return { items: found.items, hasMore: found.hasMore && page < SHOP_MAX_PAGES, page, sort, filters, facets };
+  }
   let query = onSaleAt(summaries(ctx.db), now);
   // Each order is one of migration 0022's partial indexes, read forwards or backwards until the page is full.
   if (sort === "newest") query = query.orderBy("p.created_at", "desc").orderBy("p.id", "desc");
   else if (sort === "price-asc") query = query.orderBy("p.price_paise").orderBy("p.id");
   else if (sort === "price-desc") query = query.orderBy("p.price_paise", "desc").orderBy("p.id", "desc");
   else query = query.orderBy(sql`((p.compare_at_paise - p.price_paise) * 1.0 / p.compare_at_paise)`, "desc").orderBy("p.id", "desc");
-  const rows = await query.limit(limit + 1).execute();
+  const [rows, facets] = await Promise.all([query.limit(limit + 1).execute(), facetsRead]);
   return {
     items: rows.slice(0, limit).map((row) => toSummary(row, now)),
     hasMore: rows.length > limit && page < SHOP_MAX_PAGES,
     page,
     sort,
+    filters,
+    facets,
   };
 }

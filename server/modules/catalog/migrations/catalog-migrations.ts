@@ -9,6 +9,7 @@ import { nameSearchMigration } from "./0013-name-search.ts";
 import { salePricesMigration } from "./0022-sale-prices.ts";
 import { variantsMigration } from "./0023-variants.ts";
 import { careProfileMigration } from "./0024-care-profile.ts";
+import { listFiltersMigration } from "./0025-list-filters.ts";
 
 /** The catalog's parts of the migration history (server/migrations.ts puts every owner's together). */
 export const catalogMigrations: readonly MigrationPart[] = [
@@ -22,4 +23,5 @@ export const catalogMigrations: readonly MigrationPart[] = [
   { name: "0022-sale-prices", migration: salePricesMigration },
   { name: "0023-variants", migration: variantsMigration },
   { name: "0024-care-profile", migration: careProfileMigration },
+  { name: "0025-list-filters", migration: listFiltersMigration },
 ];

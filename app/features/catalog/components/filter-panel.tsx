@@ -1,0 +1,200 @@
+import type { ReactNode } from "react";
+import { Form, Link, useLocation, useNavigation, useSubmit } from "react-router";
+import { DIFFICULTIES, LIGHT_LEVELS } from "#common/catalog/care-profile.ts";
+import { listFilterParams, optionKey, PLACE_FILTERS, PRICE_FILTER_MAX_RUPEES, type FacetCount, type ListFilters } from "#common/catalog/list-filters.ts";
+import { messages } from "#common/shared/messages.ts";
+import { Spinner } from "../../../shared/ui/spinner.tsx";
+
+const t = messages.filters;
+
+/** One order a list offers: its address value ("" for the list's own) and its words. */
+export interface SortChoice {
+  value: string;
+  label: string;
+}
+
+/**
+ * The address of a list with these filters: `path`, the list's own values first (a search's q), then the filters
+ * in one order (listFilterParams), then the page. What Load More and 'Clear filters' link to.
+ */
+export function filteredHref(path: string, filters: ListFilters, extra: [string, string][] = [], page?: number): string {
+  const params = new URLSearchParams([...extra, ...listFilterParams(filters), ...(page && page > 1 ? [["page", String(page)] as [string, string]] : [])]);
+  const query = params.toString();
+  return query ? `${path}?${query}` : path;
+}
+
+/**
+ * The filters of a shop list (decision on filters: common/catalog/list-filters.ts): a plain GET form, so without
+ * JavaScript 'Apply' loads the filtered list; with it, each change submits through the router, so the list updates
+ * without a full reload and the address (the whole state) changes with it, one history entry per change, so back
+ * and forward step through them. Each option shows how many plants it would leave.
+ *
+ * `hidden` are the list's own values kept through a change (a search's q); `sort` is the order's field (its name,
+ * current value and choices), since /sale has orders of its own.
+ */
+export function FilterPanel({
+  filters,
+  facets,
+  hidden = [],
+  sort,
+  clearHref,
+}: {
+  filters: ListFilters;
+  facets: FacetCount[];
+  hidden?: [string, string][];
+  sort: { value: string; choices: SortChoice[] };
+  clearHref: string;
+}) {
+  const submit = useSubmit();
+  const location = useLocation();
+  const navigation = useNavigation();
+  const updating = navigation.state === "loading" && navigation.location.pathname === location.pathname;
+  const count = new Map(facets.map((facet) => [optionKey(facet), facet]));
+  const countOf = (name: string, value: string) => {
+    const facet = count.get(`${name}=${value}`);
+    return facet ? ` ${t.count(facet.count, facet.capped)}` : "";
+  };
+  // The form's values without the empty ones (no price, any place, the list's own order): one short address.
+  const submitNow = (form: HTMLFormElement) => {
+    const params = new URLSearchParams();
+    for (const [name, value] of new FormData(form)) if (typeof value === "string" && value.trim() !== "") params.append(name, value.trim());
+    void submit(params, { method: "get", action: location.pathname, preventScrollReset: true });
+  };
+  // A change of a box or of the order submits at once; typed prices wait for Apply (or Enter).
+  const onChange = (event: React.ChangeEvent<HTMLFormElement>) => {
+    if (event.target instanceof HTMLInputElement && event.target.type === "number") return;
+    submitNow(event.currentTarget);
+  };
+  const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    submitNow(event.currentTarget);
+  };
+  const anyFilter = listFilterParams({ ...filters, sort: undefined }).length > 0 || sort.value !== "";
+  return (
+    // Keyed by the address: back and forward show the boxes of the list they return to.
+    <Form method="get" key={location.search} onChange={onChange} onSubmit={onSubmit} aria-labelledby="filters-heading" className="mb-8 rounded-lg border border-stone-200 bg-white p-4">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h2 id="filters-heading" className="text-lg font-semibold text-stone-900">
+          {t.heading}
+        </h2>
+        <div aria-live="polite" className="min-h-6 text-sm text-stone-600">
+          {updating ? <Spinner label={t.updating} /> : null}
+        </div>
+      </div>
+      {hidden.map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <div className="mt-3 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+        <Group legend={t.light}>
+          {LIGHT_LEVELS.map((light) => (
+            <Check key={light} name="light" value={light} checked={filters.light.includes(light)} label={t.lights[light] + countOf("light", light)} />
+          ))}
+        </Group>
+        <Group legend={t.care}>
+          {DIFFICULTIES.map((care) => (
+            <Check key={care} name="care" value={care} checked={filters.care.includes(care)} label={t.cares[care] + countOf("care", care)} />
+          ))}
+        </Group>
+        <Group legend={t.place}>
+          <Radio name="place" value="" checked={!filters.place} label={t.places.any} />
+          {PLACE_FILTERS.map((place) => (
+            <Radio key={place} name="place" value={place} checked={filters.place === place} label={t.places[place] + countOf("place", place)} />
+          ))}
+        </Group>
+        <Group legend={t.pets}>
+          <Check name="pets" value="safe" checked={filters.petSafe} label={t.petSafe + countOf("pets", "safe")} />
+        </Group>
+        <Group legend={t.stock}>
+          <Check name="stock" value="1" checked={filters.inStock} label={t.inStock + countOf("stock", "1")} />
+        </Group>
+        <Group legend={t.price}>
+          <div className="flex items-center gap-2">
+            <input
+              type="number"
+              name="min"
+              min={0}
+              max={PRICE_FILTER_MAX_RUPEES}
+              step={1}
+              inputMode="numeric"
+              defaultValue={filters.minRupees ?? ""}
+              placeholder={t.minPlaceholder}
+              aria-label={t.minPrice}
+              className="field-input w-28"
+            />
+            <span aria-hidden="true">–</span>
+            <input
+              type="number"
+              name="max"
+              min={0}
+              max={PRICE_FILTER_MAX_RUPEES}
+              step={1}
+              inputMode="numeric"
+              defaultValue={filters.maxRupees ?? ""}
+              placeholder={t.maxPlaceholder}
+              aria-label={t.maxPrice}
+              className="field-input w-28"
+            />
+          </div>
+        </Group>
+      </div>
+      <div className="mt-4 flex flex-wrap items-center gap-3">
+        <label htmlFor="list-sort" className="text-sm font-medium text-stone-700">
+          {t.sortLabel}
+        </label>
+        <select id="list-sort" name="sort" defaultValue={sort.value} className="field-input w-auto">
+          {sort.choices.map((choice) => (
+            <option key={choice.value} value={choice.value}>
+              {choice.label}
+            </option>
+          ))}
+        </select>
+        <button type="submit" className="btn-primary">
+          {t.apply}
+        </button>
+        {anyFilter ? (
+          <Link to={clearHref} preventScrollReset className="text-sm font-semibold text-leaf-800 underline">
+            {t.clear}
+          </Link>
+        ) : null}
+      </div>
+    </Form>
+  );
+}
+
+function Group({ legend, children }: { legend: string; children: ReactNode }) {
+  return (
+    <fieldset>
+      <legend className="mb-1 text-sm font-semibold text-stone-800">{legend}</legend>
+      <div className="flex flex-col gap-1">{children}</div>
+    </fieldset>
+  );
+}
+
+function Check({ name, value, checked, label }: { name: string; value: string; checked: boolean; label: string }) {
+  return (
+    <label className="flex items-center gap-2 text-sm text-stone-700">
+      <input type="checkbox" name={name} value={value} defaultChecked={checked} className="h-4 w-4" />
+      {label}
+    </label>
+  );
+}
+
+function Radio({ name, value, checked, label }: { name: string; value: string; checked: boolean; label: string }) {
+  return (
+    <label className="flex items-center gap-2 text-sm text-stone-700">
+      <input type="radio" name={name} value={value} defaultChecked={checked} className="h-4 w-4" />
+      {label}
+    </label>
+  );
+}
+
+/** The shop's orders for a list: its own first (featured, or a search's best match), then the shopper's choices. */
+export function listSortChoices(search: boolean): SortChoice[] {
+  return [
+    { value: "", label: search ? t.sorts.bestMatch : t.sorts.featured },
+    { value: "newest", label: t.sorts.newest },
+    { value: "price-asc", label: t.sorts["price-asc"] },
+    { value: "price-desc", label: t.sorts["price-desc"] },
+    { value: "rating", label: t.sorts.rating },
+  ];
+}

@@ -1,0 +1,275 @@
+import { z } from "zod";
+import { DIFFICULTIES, LIGHT_LEVELS, type Difficulty, type LightLevel } from "./care-profile.ts";
+
+// The shop's filters and orders (/shop, a category's page, /sale, a search, GET /api/products): what the address
+// holds, how it is read, and which "facet cells" a choice matches. The address is the whole state, so a filtered list
+// can be shared, and back and forward work:
+//
+//   light=low&light=medium   the light of the room (repeatable: any of them)
+//   pets=safe                only plants known to be safe for pets (not known is never safe)
+//   care=beginner            how much attention (repeatable: any of them)
+//   place=indoor|outdoor     where it lives ('both' plants match either)
+//   min=500&max=2000         the price in whole rupees, both ends included
+//   stock=1                  only plants that can be bought now
+//   sort=newest|price-asc|price-desc|rating   (none: the shop's own order, oldest first)
+//
+// Every choice is a set of cells (below) beside a price range: a list reads only the rows of matching cells.
+
+export const LIST_SORTS = ["newest", "price-asc", "price-desc", "rating"] as const;
+export type ListSort = (typeof LIST_SORTS)[number];
+
+/** The places a shopper filters by: 'both' is no choice of its own, it belongs to each. */
+export const PLACE_FILTERS = ["indoor", "outdoor"] as const;
+export type PlaceFilter = (typeof PLACE_FILTERS)[number];
+
+/** The highest price filter in rupees: well above any plant, and far below where paise overflow. */
+export const PRICE_FILTER_MAX_RUPEES = 10_000_000;
+
+export interface ListFilters {
+  light: LightLevel[];
+  petSafe: boolean;
+  care: Difficulty[];
+  place: PlaceFilter | undefined;
+  /** Rupees, both included. */
+  minRupees: number | undefined;
+  maxRupees: number | undefined;
+  inStock: boolean;
+  sort: ListSort | undefined;
+}
+
+export const NO_FILTERS: ListFilters = {
+  light: [],
+  petSafe: false,
+  care: [],
+  place: undefined,
+  minRupees: undefined,
+  maxRupees: undefined,
+  inStock: false,
+  sort: undefined,
+};
+
+/** A query string's values by name, repeated names as lists (what both the API and the pages hand in). */
+export type QueryValues = Record<string, string | string[] | undefined>;
+
+/** Every value of a name, repeated or not. */
+export function queryValues(params: URLSearchParams): QueryValues {
+  const values: Record<string, string | string[]> = {};
+  for (const key of new Set(params.keys())) {
+    const all = params.getAll(key);
+    values[key] = all.length === 1 ? all[0]! : all;
+  }
+  return values;
+}
+
+const list = <T extends string>(values: readonly T[], what: string) => {
+  const one = z.enum(values as unknown as [T, ...T[]], { error: `${what} is one of: ${values.join(", ")}` });
+  return z
+    .union([one, z.array(one).max(values.length * 2, `${what} is given at most ${values.length * 2} times`)], {
+      error: `${what} is one of: ${values.join(", ")}`,
+    })
+    .optional()
+    .transform((chosen) => [...new Set(chosen === undefined ? [] : Array.isArray(chosen) ? chosen : [chosen])]);
+};
+
+const rupees = (what: string) =>
+  z.coerce
+    .number({ error: `${what} is a whole number of rupees` })
+    .int(`${what} is a whole number of rupees`)
+    .min(0, `${what} is a whole number of rupees`)
+    .max(PRICE_FILTER_MAX_RUPEES, `${what} is at most ${PRICE_FILTER_MAX_RUPEES.toLocaleString("en-IN")} rupees`)
+    .optional();
+
+/**
+ * The filters of a query, strictly: an unknown value is an error naming what is allowed (the API answers 400).
+ * Repeatable names come as a list when repeated. Spread into a list's own query schema (q, limit…), with
+ * `priceRangeInOrder` beside it.
+ */
+export const listFilterFields = {
+  light: list(LIGHT_LEVELS, "light").meta({ description: "Light of the room, repeatable (any of them)" }),
+  pets: z.enum(["safe"], { error: "pets is safe" }).optional().meta({ description: "`safe`: only plants known to be safe for pets" }),
+  care: list(DIFFICULTIES, "care").meta({ description: "How much care, repeatable (any of them)" }),
+  place: z
+    .enum(PLACE_FILTERS, { error: `place is one of: ${PLACE_FILTERS.join(", ")}` })
+    .optional()
+    .meta({ description: "Where it lives; plants for both match either" }),
+  min: rupees("min").meta({ description: "Lowest price in rupees (included)" }),
+  max: rupees("max").meta({ description: "Highest price in rupees (included)" }),
+  stock: z.enum(["1"], { error: "stock is 1" }).optional().meta({ description: "`1`: only plants in stock" }),
+  sort: z
+    .enum(LIST_SORTS, { error: `sort is one of: ${LIST_SORTS.join(", ")}` })
+    .optional()
+    .meta({ description: "Order; none: oldest first (a search: best match first)" }),
+};
+
+/** A price range is given low end first. */
+export const priceRangeInOrder: [(f: { min?: number | undefined; max?: number | undefined }) => boolean, { message: string; path: string[] }] = [
+  (f) => f.min === undefined || f.max === undefined || f.min <= f.max,
+  { message: "min is at most max", path: ["min"] },
+];
+
+export const listFiltersSchema = z.object(listFilterFields).refine(...priceRangeInOrder);
+
+type ParsedFilters = z.output<typeof listFiltersSchema>;
+
+export function toListFilters(parsed: ParsedFilters): ListFilters {
+  return {
+    light: parsed.light ?? [],
+    petSafe: parsed.pets === "safe",
+    care: parsed.care ?? [],
+    place: parsed.place,
+    minRupees: parsed.min,
+    maxRupees: parsed.max,
+    inStock: parsed.stock === "1",
+    sort: parsed.sort,
+  };
+}
+
+/**
+ * The filters of a page's address, forgivingly: a value the shop has no filter for is left out (an old or edited
+ * link still shows plants), a price range given backwards is turned round. A shopper never meets an error page here.
+ */
+export function readListFilters(values: QueryValues): ListFilters {
+  const keep = <T extends string>(raw: unknown, allowed: readonly T[]) =>
+    [...new Set((Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).filter((v): v is T => allowed.includes(v as T)))];
+  const one = (raw: unknown) => (Array.isArray(raw) ? raw[0] : raw) as string | undefined;
+  const price = (raw: unknown) => {
+    const text = one(raw)?.trim();
+    if (!text || !/^\d{1,8}$/.test(text)) return undefined;
+    const n = Number(text);
+    return n <= PRICE_FILTER_MAX_RUPEES ? n : undefined;
+  };
+  let minRupees = price(values.min);
+  let maxRupees = price(values.max);
+  if (minRupees !== undefined && maxRupees !== undefined && minRupees > maxRupees) [minRupees, maxRupees] = [maxRupees, minRupees];
+  const place = one(values.place);
+  const sort = one(values.sort);
+  return {
+    light: keep(values.light, LIGHT_LEVELS),
+    petSafe: one(values.pets) === "safe",
+    care: keep(values.care, DIFFICULTIES),
+    place: PLACE_FILTERS.includes(place as PlaceFilter) ? (place as PlaceFilter) : undefined,
+    minRupees,
+    maxRupees,
+    inStock: one(values.stock) === "1",
+    sort: LIST_SORTS.includes(sort as ListSort) ? (sort as ListSort) : undefined,
+  };
+}
+
+/** The filters as address values, in one order (so one choice is one address): what links and Load More carry. */
+export function listFilterParams(filters: ListFilters): [string, string][] {
+  const params: [string, string][] = [];
+  for (const light of LIGHT_LEVELS) if (filters.light.includes(light)) params.push(["light", light]);
+  if (filters.petSafe) params.push(["pets", "safe"]);
+  for (const care of DIFFICULTIES) if (filters.care.includes(care)) params.push(["care", care]);
+  if (filters.place) params.push(["place", filters.place]);
+  if (filters.minRupees !== undefined) params.push(["min", String(filters.minRupees)]);
+  if (filters.maxRupees !== undefined) params.push(["max", String(filters.maxRupees)]);
+  if (filters.inStock) params.push(["stock", "1"]);
+  if (filters.sort) params.push(["sort", filters.sort]);
+  return params;
+}
+
+/** Whether anything narrows the list (an order alone does not). */
+export function narrows(filters: ListFilters): boolean {
+  return (
+    filters.light.length > 0 ||
+    filters.petSafe ||
+    filters.care.length > 0 ||
+    filters.place !== undefined ||
+    filters.minRupees !== undefined ||
+    filters.maxRupees !== undefined ||
+    filters.inStock
+  );
+}
+
+// ---- Facet cells: one small integer per product from its care profile and whether it is in stock (migration
+// 0025-list-filters computes it in the database). Unknown (null) is a value of its own in each part, so "not known"
+// never matches a filter.
+
+const LIGHT_CODES = [null, ...LIGHT_LEVELS] as const;
+const PET_CODES = [null, "yes", "no"] as const;
+const DIFFICULTY_CODES = [null, ...DIFFICULTIES] as const;
+const PLACE_CODES = [null, ...PLACE_FILTERS, "both"] as const;
+
+/** The cell of a profile: light × pets × difficulty × place × in stock (5 × 3 × 4 × 4 × 2 = 480 cells). */
+export function facetCell(p: { light: string | null; petSafe: string | null; difficulty: string | null; place: string | null; inStock: boolean }): number {
+  const code = (codes: readonly (string | null)[], value: string | null) => Math.max(0, codes.indexOf(value));
+  return (((code(LIGHT_CODES, p.light) * PET_CODES.length + code(PET_CODES, p.petSafe)) * DIFFICULTY_CODES.length + code(DIFFICULTY_CODES, p.difficulty)) * PLACE_CODES.length + code(PLACE_CODES, p.place)) * 2 + (p.inStock ? 1 : 0);
+}
+
+/** The SQL that computes facetCell from a products row: the generated column's expression (both databases). */
+export function facetCellSql(): string {
+  const cases = (column: string, codes: readonly (string | null)[]) =>
+    `(case ${column} ${codes.flatMap((value, i) => (value === null ? [] : [`when '${value}' then ${i}`])).join(" ")} else 0 end)`;
+  const light = cases("care_light", LIGHT_CODES);
+  const pets = cases("care_pet_safe", PET_CODES);
+  const difficulty = cases("care_difficulty", DIFFICULTY_CODES);
+  const place = cases("care_place", PLACE_CODES);
+  return `((((${light} * ${PET_CODES.length} + ${pets}) * ${DIFFICULTY_CODES.length} + ${difficulty}) * ${PLACE_CODES.length} + ${place}) * 2 + (case when stock > 0 then 1 else 0 end))`;
+}
+
+/** The care parts of the filters (not price or order): which of them a facet count varies. */
+export type CareFilters = Pick<ListFilters, "light" | "petSafe" | "care" | "place" | "inStock">;
+
+/** The cells matching the care filters; undefined when they match every cell (no care filter). */
+export function matchingCells(filters: CareFilters): number[] | undefined {
+  if (filters.light.length === 0 && !filters.petSafe && filters.care.length === 0 && !filters.place && !filters.inStock) return undefined;
+  const cells: number[] = [];
+  const lights = filters.light.length ? filters.light : LIGHT_CODES;
+  const pets = filters.petSafe ? (["yes"] as const) : PET_CODES;
+  const difficulties = filters.care.length ? filters.care : DIFFICULTY_CODES;
+  const places = filters.place ? [filters.place, "both" as const] : PLACE_CODES;
+  const stocks = filters.inStock ? [true] : [false, true];
+  for (const light of lights)
+    for (const petSafe of pets)
+      for (const difficulty of difficulties)
+        for (const place of places) for (const inStock of stocks) cells.push(facetCell({ light, petSafe, difficulty, place, inStock }));
+  return cells.sort((a, b) => a - b);
+}
+
+/** The options whose counts a filter panel shows, each a change to the filters. */
+export type FacetOption =
+  | { name: "light"; value: LightLevel }
+  | { name: "pets"; value: "safe" }
+  | { name: "care"; value: Difficulty }
+  | { name: "place"; value: PlaceFilter }
+  | { name: "stock"; value: "1" };
+
+export const FACET_OPTIONS: readonly FacetOption[] = [
+  ...LIGHT_LEVELS.map((value) => ({ name: "light" as const, value })),
+  { name: "pets", value: "safe" },
+  ...DIFFICULTIES.map((value) => ({ name: "care" as const, value })),
+  ...PLACE_FILTERS.map((value) => ({ name: "place" as const, value })),
+  { name: "stock", value: "1" },
+];
+
+/**
+ * What an option's count counts: the list with the other groups' choices kept and this group's choice replaced by
+ * the option alone. So a count says how many plants the option leaves of what the rest of the panel allows, the same
+ * whether the option is ticked or not (ticking two lights shows the plants of either: the sum).
+ */
+export function filtersForOption(filters: CareFilters, option: FacetOption): CareFilters {
+  switch (option.name) {
+    case "light":
+      return { ...filters, light: [option.value] };
+    case "pets":
+      return { ...filters, petSafe: true };
+    case "care":
+      return { ...filters, care: [option.value] };
+    case "place":
+      return { ...filters, place: option.value };
+    case "stock":
+      return { ...filters, inStock: true };
+  }
+}
+
+/** The key of an option in a counts map: `light=low`. */
+export const optionKey = (option: { name: string; value: string }) => `${option.name}=${option.value}`;
+
+/** Each option's count of plants, counted up to the list's cap: a count above it is shown as "1,000+". */
+export interface FacetCount {
+  name: FacetOption["name"];
+  value: string;
+  count: number;
+  capped: boolean;
+}

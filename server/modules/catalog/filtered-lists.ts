@@ -1,0 +1,262 @@
+import { sql, type Expression, type Kysely, type SqlBool } from "kysely";
+import {
+  FACET_OPTIONS,
+  facetCell,
+  filtersForOption,
+  matchingCells,
+  type CareFilters,
+  type FacetCount,
+  type ListFilters,
+  type ListSort,
+} from "#common/catalog/list-filters.ts";
+import type { DB } from "../../platform/db/schema.ts";
+import { plannedPerRun } from "../../platform/db/pg-statements.ts";
+import { toIsoString } from "../../platform/db/values.ts";
+import type { ListCursor } from "./list-cursor.ts";
+import { TOTAL_CAP } from "./product-rows.ts";
+import { onSaleAt } from "./sale-lists.ts";
+
+// Filtered and ordered lists (common/catalog/list-filters.ts), bounded however large the catalogue: what a list
+// reads follows the page asked for and the cap of its count, never the number of products.
+//
+// A filter is a set of facet cells (migration 0025) and a price range. A list first reads its matches' keys by cell
+// and price, at most TOTAL_CAP + 1 of them: that is its count, and when there are no more, the whole list, ordered
+// here. When there are more, the matches are at least TOTAL_CAP / catalogue of the rows, and the list is read in its
+// order along the order's index, testing each entry's cell and price in the index, until the page is full. The cells
+// and price columns of every index a list reads make both reads index-only.
+
+/** Which products a list is of: the whole shop, a category, or what is on sale at `saleAt`. */
+export interface ListScope {
+  categoryId?: string;
+  saleAt?: number;
+}
+
+/** The orders a list is read in: the shop's own (oldest first), a shopper's choice, or /sale's saving. */
+export type ListOrder = ListSort | "oldest" | "saving";
+
+/** What a list's page holds: product ids in order, and the list's count up to the cap. */
+export interface FilteredPage {
+  ids: string[];
+  hasMore: boolean;
+  total: number;
+  totalCapped: boolean;
+  /** The last row's list key (created_at, id), for a cursor of the shop's own order. */
+  last: { created_at: string; id: string } | undefined;
+}
+
+interface KeyRow {
+  id: string;
+  created_at: string | Date;
+  price_paise: number;
+  /** Not read for /sale, whose orders do not compare them. */
+  rating_average?: number;
+  review_count?: number;
+  compare_at_paise?: number | null;
+}
+
+type Db = Kysely<DB>;
+
+const paise = (rupees: number) => rupees * 100;
+
+/** The cells as a literal list: numbers this module computed, so one statement text per choice of cells. */
+const cellList = (cells: readonly number[]) => sql.raw(`(${cells.join(", ")})`);
+
+interface Narrowing {
+  scope: ListScope;
+  cells: number[] | undefined;
+  minPaise: number | undefined;
+  maxPaise: number | undefined;
+}
+
+function narrowingOf(scope: ListScope, filters: CareFilters & Pick<ListFilters, "minRupees" | "maxRupees">): Narrowing {
+  return {
+    scope,
+    cells: matchingCells(filters),
+    minPaise: filters.minRupees === undefined ? undefined : paise(filters.minRupees),
+    maxPaise: filters.maxRupees === undefined ? undefined : paise(filters.maxRupees),
+  };
+}
+
+/**
+ * The products of a scope narrowed by cells and price. `seek` says whether the database may look the rows up by
+ * those columns (the count, the short list); without it they are only tested, per entry of the order's index: a
+ * unary plus (or `|| ''`) keeps a column out of index seeks in both databases, so the long list walks its order.
+ */
+function narrowed(db: Db, n: Narrowing, seek: { cells: boolean; price: boolean; category: boolean }) {
+  let query = db.selectFrom("products as p");
+  if (n.scope.saleAt !== undefined) query = onSaleAt(query, n.scope.saleAt);
+  if (n.scope.categoryId !== undefined) {
+    const categoryId = n.scope.categoryId;
+    query = seek.category ? query.where("p.category_id", "=", categoryId) : query.where(sql<string>`p.category_id || ''`, "=", categoryId);
+  }
+  if (n.cells) {
+    const cells = n.cells;
+    query = query.where(seek.cells ? sql<SqlBool>`p.care_cell in ${cellList(cells)}` : sql<SqlBool>`+p.care_cell in ${cellList(cells)}`);
+  }
+  const price = seek.price ? sql`p.price_paise` : sql`+p.price_paise`;
+  if (n.minPaise !== undefined) query = query.where(sql<SqlBool>`${price} >= ${n.minPaise}`);
+  if (n.maxPaise !== undefined) query = query.where(sql<SqlBool>`${price} <= ${n.maxPaise}`);
+  return query;
+}
+
+/** The columns the orders compare, in the SQL of each and in a comparison of rows here (the same order). */
+const ORDERS: Record<ListOrder, { sql: Expression<unknown>[]; desc: boolean; compare: (a: KeyRow, b: KeyRow) => number }> = {
+  oldest: { sql: [sql`p.created_at`, sql`p.id`], desc: false, compare: (a, b) => cmp(iso(a), iso(b)) || cmp(a.id, b.id) },
+  newest: { sql: [sql`p.created_at`, sql`p.id`], desc: true, compare: (a, b) => cmp(iso(b), iso(a)) || cmp(b.id, a.id) },
+  "price-asc": { sql: [sql`p.price_paise`, sql`p.id`], desc: false, compare: (a, b) => a.price_paise - b.price_paise || cmp(a.id, b.id) },
+  "price-desc": { sql: [sql`p.price_paise`, sql`p.id`], desc: true, compare: (a, b) => b.price_paise - a.price_paise || cmp(b.id, a.id) },
+  rating: {
+    sql: [sql`p.rating_average`, sql`p.review_count`, sql`p.id`],
+    desc: true,
+    compare: (a, b) => b.rating_average! - a.rating_average! || b.review_count! - a.review_count! || cmp(b.id, a.id),
+  },
+  saving: {
+    sql: [sql`((p.compare_at_paise - p.price_paise) * 1.0 / p.compare_at_paise)`, sql`p.id`],
+    desc: true,
+    compare: (a, b) => saving(b) - saving(a) || cmp(b.id, a.id),
+  },
+};
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const iso = (row: KeyRow) => toIsoString(row.created_at);
+const saving = (row: KeyRow) => (row.compare_at_paise ? (row.compare_at_paise - row.price_paise) / row.compare_at_paise : 0);
+
+/** After the cursor's row in the shop's own order (oldest first). */
+const afterKey = (row: KeyRow, after: ListCursor) => iso(row) > after.createdAt || (iso(row) === after.createdAt && row.id > after.id);
+
+/**
+ * One page of a filtered list: `offset` rows in (pages of the shop, at most the API's deepest offset) or after a
+ * cursor (the shop's own order only), `limit` rows.
+ */
+export async function readFilteredPage(
+  db: Db,
+  scope: ListScope,
+  filters: ListFilters,
+  order: ListOrder,
+  page: { limit: number; offset: number; after?: ListCursor },
+): Promise<FilteredPage> {
+  const n = narrowingOf(scope, filters);
+  const spec = ORDERS[order];
+  // The keys every order compares, all in the index read (a row read per match cost 12 ms per 1,000 in SQLite).
+  const keyColumns =
+    scope.saleAt === undefined
+      ? (["p.id", "p.created_at", "p.price_paise", "p.rating_average", "p.review_count"] as const)
+      : (["p.id", "p.created_at", "p.price_paise", "p.compare_at_paise"] as const);
+  // The count, and the whole list when it is short: read by cell and price (products_facets and its kin). An order
+  // alone narrows nothing: its count reads ids only, and its list is the order's index read to the page.
+  const ordersOnly = !n.cells && n.minPaise === undefined && n.maxPaise === undefined;
+  const matches = (await narrowed(db, n, { cells: true, price: true, category: true })
+    .select(ordersOnly ? (["p.id"] as const) : keyColumns)
+    .where(sql<SqlBool>`1 = 1 ${plannedPerRun}`)
+    .limit(TOTAL_CAP + 1)
+    .execute()) as KeyRow[];
+  const totalCapped = matches.length > TOTAL_CAP;
+  const total = Math.min(matches.length, TOTAL_CAP);
+  let rows: KeyRow[];
+  if (!ordersOnly && !totalCapped) {
+    // Short: every match is here, ordered and paged without another read.
+    const sorted = matches.sort(spec.compare);
+    const from = page.after ? sorted.filter((row) => afterKey(row, page.after!)) : sorted;
+    rows = from.slice(page.offset, page.offset + page.limit + 1);
+  } else {
+    // A long list: along its order's index, each entry's cell and price tested in the index.
+    let query = narrowed(db, n, { cells: false, price: order === "price-asc" || order === "price-desc", category: false }).select(keyColumns);
+    if (page.after) {
+      const after = page.after;
+      query = query.where("p.created_at", ">=", after.createdAt).where((eb) => eb.or([eb("p.created_at", ">", after.createdAt), eb("p.id", ">", after.id)]));
+    }
+    for (const column of spec.sql) query = query.orderBy(column, spec.desc ? "desc" : "asc");
+    rows = (await query
+      .where(sql<SqlBool>`1 = 1 ${plannedPerRun}`)
+      .limit(page.limit + 1)
+      .offset(page.offset)
+      .execute()) as KeyRow[];
+  }
+  const shown = rows.slice(0, page.limit);
+  const last = shown.at(-1);
+  return {
+    ids: shown.map((row) => row.id),
+    hasMore: rows.length > page.limit,
+    total,
+    totalCapped,
+    last: last ? { created_at: iso(last), id: last.id } : undefined,
+  };
+}
+
+/**
+ * How many plants each option of the panel would leave (filtersForOption), each counted up to the cap, in one
+ * statement: one capped read by cell and price per option.
+ */
+export async function countFacets(db: Db, scope: ListScope, filters: ListFilters): Promise<FacetCount[]> {
+  const counted = await db
+    .selectNoFrom((eb) =>
+      FACET_OPTIONS.map((option, i) => {
+        const n = narrowingOf(scope, { ...filtersForOption(filters, option), minRupees: filters.minRupees, maxRupees: filters.maxRupees });
+        const capped = narrowed(db, n, { cells: true, price: true, category: true }).select(sql<number>`1`.as("one")).limit(TOTAL_CAP + 1);
+        return eb
+          .selectFrom(capped.as(`c${i}`))
+          .select((inner) => inner.fn.countAll<number>().as("n"))
+          .as(`n${i}`);
+      }),
+    )
+    .where(sql<SqlBool>`1 = 1 ${plannedPerRun}`)
+    .executeTakeFirstOrThrow();
+  const row = counted as Record<string, number | string | null>;
+  return FACET_OPTIONS.map((option, i) => {
+    const count = Number(row[`n${i}`] ?? 0);
+    return { name: option.name, value: option.value, count: Math.min(count, TOTAL_CAP), capped: count > TOTAL_CAP };
+  });
+}
+
+interface SearchKeyRow extends KeyRow {
+  care_cell: number;
+}
+
+/**
+ * A search's matches filtered, ordered and counted: the search ranks at most SEARCH_RESULT_CAP products (its own
+ * bound), so their keys are read by id, at most that many, and filtered, counted and ordered here. `ranked` are the
+ * search's ids, best first; with no order chosen the list keeps the search's.
+ */
+export async function filterRanked(
+  db: Db,
+  ranked: string[],
+  filters: ListFilters,
+  page: { limit: number; offset: number },
+): Promise<FilteredPage & { facets: FacetCount[] }> {
+  const rows =
+    ranked.length === 0
+      ? []
+      : ((await db
+          .selectFrom("products as p")
+          .select(["p.id", "p.created_at", "p.price_paise", "p.rating_average", "p.review_count", "p.compare_at_paise", "p.care_cell"])
+          .where("p.id", "in", ranked)
+          .execute()) as SearchKeyRow[]);
+  const rank = new Map(ranked.map((id, i) => [id, i]));
+  const minPaise = filters.minRupees === undefined ? -Infinity : paise(filters.minRupees);
+  const maxPaise = filters.maxRupees === undefined ? Infinity : paise(filters.maxRupees);
+  const inRange = rows.filter((row) => row.price_paise >= minPaise && row.price_paise <= maxPaise);
+  const cellsOf = (care: CareFilters) => {
+    const cells = matchingCells(care);
+    return cells ? new Set(cells) : undefined;
+  };
+  const kept = (cells: Set<number> | undefined) => (cells ? inRange.filter((row) => cells.has(row.care_cell)) : inRange);
+  const matches = kept(cellsOf(filters));
+  const sorted = filters.sort ? matches.sort(ORDERS[filters.sort].compare) : matches.sort((a, b) => rank.get(a.id)! - rank.get(b.id)!);
+  const shown = sorted.slice(page.offset, page.offset + page.limit);
+  const facets = FACET_OPTIONS.map((option) => {
+    const count = kept(cellsOf(filtersForOption(filters, option))).length;
+    return { name: option.name, value: option.value, count: Math.min(count, TOTAL_CAP), capped: count > TOTAL_CAP };
+  });
+  const last = shown.at(-1);
+  return {
+    ids: shown.map((row) => row.id),
+    hasMore: sorted.length > page.offset + page.limit,
+    total: Math.min(sorted.length, TOTAL_CAP),
+    totalCapped: false,
+    last: last ? { created_at: iso(last), id: last.id } : undefined,
+    facets,
+  };
+}
+
+/** The facet cell of a profile as the database computes it (for tests and the bench to compare with). */
+export { facetCell };
