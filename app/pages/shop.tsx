@@ -1,5 +1,6 @@
 import { useEffect, useRef } from "react";
-import { Form, useNavigation, useSubmit } from "react-router";
+import { Form, Link, useLocation, useNavigation, useSubmit } from "react-router";
+import { FINDER_MARK, finderReason } from "#common/catalog/plant-finder.ts";
 import { messages } from "#common/shared/messages.ts";
 import { listFilterParams, narrows, NO_FILTERS, queryValues } from "#common/catalog/list-filters.ts";
 import { FilterPanel, filteredHref, listSortChoices } from "../features/catalog/components/filter-panel.tsx";
@@ -47,7 +48,10 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
 
   const { listRef, loadingMore } = useLoadMoreFocus(items.length);
 
-  const own: [string, string][] = q ? [["q", q]] : [];
+  // A list the plant finder ended on keeps its mark through filter changes and Load More, so it goes on saying why.
+  const location = useLocation();
+  const finderSentence = finderReason(new URLSearchParams(location.search));
+  const own: [string, string][] = [...(q ? ([["q", q]] as [string, string][]) : []), ...(finderSentence ? ([["finder", FINDER_MARK]] as [string, string][]) : [])];
   return (
     <>
       <div className="bg-leaf-800 py-12 text-center text-white">
@@ -86,7 +90,15 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
             Search
           </button>
         </Form>
-        <FilterPanel filters={filters} facets={facets} hidden={own} sort={{ value: filters.sort ?? "", choices: listSortChoices(Boolean(q)) }} clearHref={filteredHref("/shop", NO_FILTERS, own)} />
+        {finderSentence ? (
+          <p className="mx-auto mb-6 max-w-2xl rounded-xl bg-leaf-50 p-4 text-center text-stone-800">
+            {finderSentence}{" "}
+            <Link to="/plant-finder" className="font-semibold text-leaf-800 underline">
+              {messages.plantFinder.again}
+            </Link>
+          </p>
+        ) : null}
+        <FilterPanel filters={filters} facets={facets} hidden={own} sort={{ value: filters.sort ?? "", choices: listSortChoices(Boolean(q)) }} clearHref={filteredHref("/shop", NO_FILTERS, q ? [["q", q]] : [])} />
         <div aria-live="polite" className="min-h-6 text-center text-sm text-stone-600">
           {searching ? <Spinner label="Searching" /> : null}
         </div>

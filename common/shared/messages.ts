@@ -411,7 +411,6 @@ export const messages = {
     heading: "Plant finder",
     intro: "Four questions about your home, and we'll show you the plants that will be happy there.",
     submit: "Show my plants",
-    navLink: "Plant finder",
     again: "Answer again",
   },
   // Back-in-stock alerts: "Notify me when it's back" on a sold-out size, its confirmation and unsubscribe pages.
