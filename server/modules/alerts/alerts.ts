@@ -15,6 +15,9 @@ import type { SessionUser } from "../../platform/session-user.ts";
 import { readStock, type RestockListener } from "../catalog/index.ts";
 import { backInStockEmail, confirmAlertEmail, plantAndSize } from "./alerts-mail.ts";
 
+// Back-in-stock alerts (docs/decisions/051): asked for on a sold-out size, confirmed by visitors from a mail, and
+// mailed, oldest first and a few per unit, inside the transaction that restocked the size.
+
 /** A restock of N units mails at most this many times N of the oldest subscribers; the rest wait for the next. */
 export const ALERTS_PER_UNIT = 3;
 /** However many units come back, one restock mails at most this many (its transaction is the owner's save). */

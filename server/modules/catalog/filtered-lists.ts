@@ -16,7 +16,7 @@ import type { ListCursor } from "./list-cursor.ts";
 import { TOTAL_CAP } from "./product-rows.ts";
 import { onSaleAt } from "./sale-lists.ts";
 
-// Filtered and ordered lists (common/catalog/list-filters.ts), bounded however large the catalogue: what a list
+// Filtered and ordered lists (common/catalog/list-filters.ts, docs/decisions/049), bounded however large the catalogue: what a list
 // reads follows the page asked for and the cap of its count, never the number of products.
 //
 // A filter is a set of facet cells (migration 0025) and a price range. A list first reads its matches' keys by cell

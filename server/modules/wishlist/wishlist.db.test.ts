@@ -5,6 +5,7 @@ import { messages } from "#common/shared/messages.ts";
 import { createCategory, createProduct } from "../../../tests/support/factories.ts";
 import { createShopper } from "../../../tests/support/shoppers.ts";
 import { createTestApp, type TestApp } from "../../../tests/support/test-app.ts";
+import { setTestClock } from "../../platform/clock.ts";
 
 let app: TestApp;
 beforeEach(async () => {
@@ -103,7 +104,16 @@ describe("the list", () => {
     const asha = await shopper("Asha Kulkarni");
     const plants = [];
     for (const name of ["First", "Second", "Third"]) plants.push(await createProduct(app.database.db, { name, stock: name === "Second" ? 0 : 5 }));
-    for (const plant of plants) await wishlist().save(asha, plant.id);
+    // Saved a minute apart by the shop's clock: two saves within one millisecond would be ordered by their ids.
+    const start = Date.parse("2026-06-01T10:00:00Z");
+    try {
+      for (const [i, plant] of plants.entries()) {
+        setTestClock(start + i * 60_000);
+        await wishlist().save(asha, plant.id);
+      }
+    } finally {
+      setTestClock(Date.now());
+    }
 
     const first = await wishlist().list(asha, { limit: "2" });
     expect(first.items.map((item) => item.product.name)).toEqual(["Third", "Second"]);

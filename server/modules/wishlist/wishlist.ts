@@ -5,11 +5,14 @@ import { messages } from "#common/shared/messages.ts";
 import { encodeWishlistCursor, wishlistProductParamSchema, wishlistQuerySchema } from "#common/wishlist/wishlist-schemas.ts";
 import type { WishlistPage, WishlistState } from "#common/wishlist/wishlist-types.ts";
 import type { Database } from "../../platform/db/client.ts";
+import { shopClock } from "../../platform/clock.ts";
 import { toIsoString } from "../../platform/db/values.ts";
 import { inShopperTransaction } from "../../platform/db/write-transaction.ts";
 import { ConflictError, NotFoundError, parseInput, UnauthorizedError } from "../../platform/errors.ts";
 import type { SessionUser } from "../../platform/session-user.ts";
 import { productExists, type CatalogService } from "../catalog/index.ts";
+
+// A shopper's saved plants (docs/decisions/050): every rule of the wishlist, the plants read through the catalog.
 
 const w = messages.wishlist;
 
@@ -49,7 +52,7 @@ export function createWishlistService(database: Pick<Database, "db" | "dialect">
         if (Number(n) >= WISHLIST_MAX_ITEMS) throw new ConflictError(w.full(WISHLIST_MAX_ITEMS));
         await trx
           .insertInto("wishlist_items")
-          .values({ user_id: user.id, product_id: productId, created_at: new Date().toISOString() })
+          .values({ user_id: user.id, product_id: productId, created_at: new Date(shopClock.now()).toISOString() })
           .onConflict((oc) => oc.columns(["user_id", "product_id"]).doNothing())
           .execute();
         return true;
