@@ -1,12 +1,12 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import type { Browser, Locator, Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import sharp from "sharp";
 import { adminMessages } from "../../common/admin/admin-messages.ts";
 import { messages } from "../../common/shared/messages.ts";
 import { createCategory, createProduct } from "../support/factories.ts";
 import { setStockAsAdmin } from "./support/api.ts";
 import { allowStatusLogs, expect as baseExpect, seriousAccessibilityViolations, test } from "./support/fixtures.ts";
-import { ADMIN, submitLogin, toast, urlIs } from "./support/pages.ts";
+import { ADMIN, adminWithoutJavaScript, hydrated, logIn, urlIs } from "./support/pages.ts";
 import { signedInUnverified } from "./support/shopper.ts";
 
 // The owner's catalogue (docs/decisions/023): the product form, the products and categories lists, and who may see them.
@@ -16,28 +16,6 @@ const f = adminMessages.productForm;
 // Pictures are decoded to WebP and AVIF while the form is saved, and the machine running the suite may be
 // shared: what a page should show gets a longer while to appear. This bounds waiting; it asserts no timing.
 const expect = baseExpect.configure({ timeout: 30_000 });
-
-/** Waits until React has hydrated the element (as support/pages.ts's hydrated, with this file's longer wait). */
-async function hydrated(element: Locator) {
-  await expect
-    .poll(() => element.evaluate((el) => Object.keys(el).some((key) => key.startsWith("__reactProps"))), { message: "the page hydrates", timeout: 30_000 })
-    .toBe(true);
-}
-
-async function logIn(page: Page) {
-  await page.goto("/login");
-  await submitLogin(page, ADMIN);
-  await expect(toast(page, messages.auth.loggedIn)).toBeVisible();
-}
-/** A browser context without scripts, signed in as the admin through the login form (which posts without them). */
-async function adminWithoutJavaScript(browser: Browser) {
-  const context = await browser.newContext({ javaScriptEnabled: false });
-  const page = await context.newPage();
-  await page.goto("/login");
-  await submitLogin(page, ADMIN);
-  await expect(page).not.toHaveURL(/\/login/);
-  return { context, page };
-}
 
 /**
  * The product form's fields as a person finds them: each by its label, with the message it should carry. The
@@ -94,12 +72,12 @@ test.describe("the owner's catalogue", () => {
   test.describe.configure({ timeout: 120_000 });
 
   test("an empty Add Product form shows all six of its messages at once, each tied to its field, and the focus goes to Product Name", async ({ page }) => {
-    await logIn(page);
+    await logIn(page, ADMIN);
     await page.goto("/add-product");
     await expect(page.getByRole("heading", { name: f.addHeading, level: 1 })).toBeVisible();
     await expect(page.getByRole("navigation", { name: "Admin" })).toBeVisible();
     const save = page.getByRole("button", { name: f.addHeading });
-    await hydrated(save);
+    await hydrated(save, 30_000);
     await save.click();
     await expectMessagesOnFields(page, productFields(page));
     await expect(page.locator(".field-error")).toHaveCount(6);
@@ -111,10 +89,10 @@ test.describe("the owner's catalogue", () => {
   });
 
   test("the product form's messages change as fields are fixed; a form typed right but with no picture keeps only the picture's message, with the focus on the picture field", async ({ page }) => {
-    await logIn(page);
+    await logIn(page, ADMIN);
     await page.goto("/add-product");
     const save = page.getByRole("button", { name: f.addHeading });
-    await hydrated(save);
+    await hydrated(save, 30_000);
     await page.getByLabel("Product Name").fill("tiny fern");
     await page.getByLabel("Product Description").fill("Small and green.");
     await page.getByLabel("Product Price").fill("twelve");
@@ -158,10 +136,10 @@ test.describe("the owner's catalogue", () => {
       await on.getByRole("button", { name: f.updateHeading }).click();
     };
 
-    await logIn(page);
+    await logIn(page, ADMIN);
     await page.goto(`/product/${plant.id}/edit`);
     const remove = page.getByRole("button", { name: "Remove Picture 1" });
-    await hydrated(remove);
+    await hydrated(remove, 30_000);
     await remove.click();
     await emptyAndSave(page);
     await expectMessagesOnFields(page, updateFields(page));
@@ -189,7 +167,7 @@ test.describe("the owner's catalogue", () => {
     page.on("request", (request) => {
       if (request.method() === "PATCH" && new URL(request.url()).pathname.startsWith("/api/uploads/")) patches += 1;
     });
-    await logIn(page);
+    await logIn(page, ADMIN);
     await page.goto("/add-product");
     const name = unique("velvet calathea");
     const categoryName = unique("Prayer Plants");
@@ -197,7 +175,7 @@ test.describe("the owner's catalogue", () => {
     await page.getByLabel("Product Description").fill("Leaves that fold up at night.");
     await page.getByLabel("Product Price").fill("1,249.50");
     const productImages = page.getByLabel("Product Images", { exact: true });
-    await hydrated(productImages);
+    await hydrated(productImages, 30_000);
     await productImages.setInputFiles([
       { name: "calathea-big.png", mimeType: "image/png", buffer: big },
       { name: "calathea-small.png", mimeType: "image/png", buffer: small },
@@ -238,7 +216,7 @@ test.describe("the owner's catalogue", () => {
       stock: 4,
       images: ["/illustrations/products/aloe-vera-1.svg", "/illustrations/products/aloe-vera-2.svg", "/illustrations/products/cactus-plant-1.svg"],
     });
-    await logIn(page);
+    await logIn(page, ADMIN);
     await page.goto(`/product/${plant.id}`);
     await page.getByRole("link", { name: "Edit product" }).click();
     await expect(page).toHaveURL(urlIs(`/product/${plant.id}/edit`));
@@ -252,7 +230,7 @@ test.describe("the owner's catalogue", () => {
     await page.getByLabel("Product Name").fill(newName);
     await page.getByLabel("Stock Quantity").fill("17");
     const moveThird = page.getByRole("button", { name: "Move Picture 3 earlier" });
-    await hydrated(moveThird);
+    await hydrated(moveThird, 30_000);
     await moveThird.click();
     await moveThird.click();
     await page.getByRole("button", { name: "Remove Picture 2" }).click();
@@ -277,9 +255,9 @@ test.describe("the owner's catalogue", () => {
     const openForm = async (stock: number) => {
       await page.goto(`/product/${plant.id}/edit`);
       await expect(page.getByLabel("Stock Quantity")).toHaveValue(String(stock));
-      await hydrated(save);
+      await hydrated(save, 30_000);
     };
-    await logIn(page);
+    await logIn(page, ADMIN);
     await openForm(10);
 
     await lowerElsewhere(4);
@@ -303,7 +281,7 @@ test.describe("the owner's catalogue", () => {
 
   test("on a 390 px phone /admin/products scrolls its table sideways, never the whole page", async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 844 });
-    await logIn(page);
+    await logIn(page, ADMIN);
     await page.goto("/admin/products");
     await expect(page.getByRole("heading", { name: adminMessages.products.heading, level: 1 })).toBeVisible();
     const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, screen: window.innerWidth }));
@@ -312,7 +290,7 @@ test.describe("the owner's catalogue", () => {
 
   test("/admin/products lists lowest stock first, saves a stock in place, and deletes a product after its confirmation", async ({ page, shopDb }) => {
     const plant = await createProduct(shopDb.db, { name: unique("Admin List Fern"), stock: 0 });
-    await logIn(page);
+    await logIn(page, ADMIN);
     await page.goto("/admin/products");
     await expect(page.getByRole("heading", { name: adminMessages.products.heading, level: 1 })).toBeVisible();
     const firstStock = await page.getByTestId("admin-product-row").first().getByRole("textbox").inputValue();
@@ -340,7 +318,7 @@ test.describe("the owner's catalogue", () => {
   test("/admin/categories renames a category and refuses to delete one that still has products", async ({ page, shopDb, consoleErrors }) => {
     const category = await createCategory(shopDb.db, { name: unique("Aardvark Shelf") });
     await createProduct(shopDb.db, { category_id: category.id });
-    await logIn(page);
+    await logIn(page, ADMIN);
     await page.goto("/admin/categories");
     const row = page.getByTestId("admin-category-row").filter({ has: page.getByRole("link", { name: category.name }) });
     const newName = unique("Aardvark Ledge");

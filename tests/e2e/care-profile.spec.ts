@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
-import type { Browser, Locator, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { messages } from "../../common/shared/messages.ts";
 import { createProduct } from "../support/factories.ts";
 import { allowStatusLogs, expect as baseExpect, seriousAccessibilityViolations, test } from "./support/fixtures.ts";
-import { ADMIN, submitLogin, toast } from "./support/pages.ts";
+import { ADMIN, adminWithoutJavaScript, hydrated, logIn } from "./support/pages.ts";
 
 // A plant's care profile (docs/product.md, Product form and Product page): the owner fills the form's Care section,
 // and the product page shows it as a care card a screen reader reads line by line, and in its structured data.
@@ -12,27 +12,6 @@ const c = messages.careProfile;
 // The machine running the suite may be shared: a longer bound on waiting, asserting no timing.
 const expect = baseExpect.configure({ timeout: 30_000 });
 const unique = (name: string) => `${name} ${randomUUID().slice(0, 8)}`;
-
-async function hydrated(element: Locator) {
-  await expect
-    .poll(() => element.evaluate((el) => Object.keys(el).some((key) => key.startsWith("__reactProps"))), { message: "the page hydrates", timeout: 30_000 })
-    .toBe(true);
-}
-
-async function logIn(page: Page) {
-  await page.goto("/login");
-  await submitLogin(page, ADMIN);
-  await expect(toast(page, messages.auth.loggedIn)).toBeVisible();
-}
-
-async function adminWithoutJavaScript(browser: Browser) {
-  const context = await browser.newContext({ javaScriptEnabled: false });
-  const page = await context.newPage();
-  await page.goto("/login");
-  await submitLogin(page, ADMIN);
-  await expect(page).not.toHaveURL(/\/login/);
-  return { context, page };
-}
 
 /** The product page's structured data, as a search engine reads it. */
 async function structuredData(page: Page): Promise<{ additionalProperty?: unknown }> {
@@ -50,10 +29,10 @@ test("the owner fills a plant's Care section; its page shows the care card in wo
   await expect(page.getByRole("list", { name: "Plant care" })).toHaveCount(0);
   expect((await structuredData(page)).additionalProperty).toBeUndefined();
 
-  await logIn(page);
+  await logIn(page, ADMIN);
   await page.goto(`/product/${plant.id}/edit`);
   const care = careSection(page);
-  await hydrated(care.getByLabel("Light"));
+  await hydrated(care.getByLabel("Light"), 30_000);
   await care.getByLabel("Light").selectOption({ label: "Bright indirect light" });
   await care.getByLabel("Watering").fill("When the top 2 cm of soil is dry");
   await care.getByLabel("Water every (days)").fill("weekly");
@@ -99,7 +78,7 @@ test("the owner fills a plant's Care section; its page shows the care card in wo
   await page.goto(`/product/${plant.id}/edit`);
   await expect(care.getByLabel("Light")).toHaveValue("bright-indirect");
   await expect(care.getByLabel("Mature height (cm)")).toHaveValue("120");
-  await hydrated(care.getByLabel("Light"));
+  await hydrated(care.getByLabel("Light"), 30_000);
   for (const label of ["Light", "Pets", "Difficulty", "Where it grows"]) await care.getByLabel(label).selectOption("");
   for (const label of ["Watering", "Water every (days)", "Mature height (cm)", "Flowering season"]) await care.getByLabel(label).fill("");
   await page.getByRole("button", { name: "Update Product" }).click();

@@ -1,4 +1,4 @@
-import { expect, type Locator, type Page } from "@playwright/test";
+import { expect, type Browser, type Locator, type Page } from "@playwright/test";
 import { messages } from "../../../common/shared/messages.ts";
 
 // Page steps and locators every browser test shares.
@@ -25,9 +25,9 @@ export const mainNav = (page: Page) => page.getByRole("navigation", { name: "Mai
 export const toast = (page: Page, text: string) => page.getByRole("status").getByText(text, { exact: true });
 
 /** Waits until React has hydrated the element, so its handlers (fetcher forms, browser-side checks, the menu) run. */
-export async function hydrated(element: Locator) {
+export async function hydrated(element: Locator, timeout?: number) {
   await expect
-    .poll(() => element.evaluate((el) => Object.keys(el).some((key) => key.startsWith("__reactProps"))), { message: "the page hydrates" })
+    .poll(() => element.evaluate((el) => Object.keys(el).some((key) => key.startsWith("__reactProps"))), { message: "the page hydrates", ...(timeout ? { timeout } : {}) })
     .toBe(true);
 }
 
@@ -52,6 +52,16 @@ export async function logIn(page: Page, credentials: Credentials) {
   await page.goto("/login");
   await submitLogin(page, credentials);
   await expect(toast(page, messages.auth.loggedIn)).toBeVisible();
+}
+
+/** A browser context without scripts, signed in as the admin through the login form (which posts without them). */
+export async function adminWithoutJavaScript(browser: Browser) {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto("/login");
+  await submitLogin(page, ADMIN);
+  await expect(page).not.toHaveURL(/\/login/);
+  return { context, page };
 }
 
 export async function logOut(page: Page) {
