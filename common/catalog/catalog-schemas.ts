@@ -3,7 +3,7 @@ import { API_MAX_LIMIT, API_MAX_OFFSET, SHOP_MAX_PAGES, SHOP_PAGE_SIZE } from ".
 import { idSchema, plainText } from "../shared/fields.ts";
 import { ratingSummarySchema } from "../reviews/review-schemas.ts";
 import { careProfileSchema } from "./care-schemas.ts";
-import { listFilterFields, priceRangeInOrder } from "./list-filters.ts";
+import { listFilterFields, priceRangeInOrder } from "./list-filter-schemas.ts";
 
 /** What a shopper or the owner types into a search box: plain text, at most 100 characters; an empty search is no search. */
 export const searchTextSchema = z

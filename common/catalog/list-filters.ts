@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { DIFFICULTIES, LIGHT_LEVELS, type Difficulty, type LightLevel } from "./care-profile.ts";
 
 // The shop's filters and orders (/shop, a category's page, /sale, a search, GET /api/products): what the address
@@ -59,69 +58,6 @@ export function queryValues(params: URLSearchParams): QueryValues {
     values[key] = all.length === 1 ? all[0]! : all;
   }
   return values;
-}
-
-const list = <T extends string>(values: readonly T[], what: string) => {
-  const one = z.enum(values as unknown as [T, ...T[]], { error: `${what} is one of: ${values.join(", ")}` });
-  return z
-    .union([one, z.array(one).max(values.length * 2, `${what} is given at most ${values.length * 2} times`)], {
-      error: `${what} is one of: ${values.join(", ")}`,
-    })
-    .optional()
-    .transform((chosen) => [...new Set(chosen === undefined ? [] : Array.isArray(chosen) ? chosen : [chosen])]);
-};
-
-const rupees = (what: string) =>
-  z.coerce
-    .number({ error: `${what} is a whole number of rupees` })
-    .int(`${what} is a whole number of rupees`)
-    .min(0, `${what} is a whole number of rupees`)
-    .max(PRICE_FILTER_MAX_RUPEES, `${what} is at most ${PRICE_FILTER_MAX_RUPEES.toLocaleString("en-IN")} rupees`)
-    .optional();
-
-/**
- * The filters of a query, strictly: an unknown value is an error naming what is allowed (the API answers 400).
- * Repeatable names come as a list when repeated. Spread into a list's own query schema (q, limit…), with
- * `priceRangeInOrder` beside it.
- */
-export const listFilterFields = {
-  light: list(LIGHT_LEVELS, "light").meta({ description: "Light of the room, repeatable (any of them)" }),
-  pets: z.enum(["safe"], { error: "pets is safe" }).optional().meta({ description: "`safe`: only plants known to be safe for pets" }),
-  care: list(DIFFICULTIES, "care").meta({ description: "How much care, repeatable (any of them)" }),
-  place: z
-    .enum(PLACE_FILTERS, { error: `place is one of: ${PLACE_FILTERS.join(", ")}` })
-    .optional()
-    .meta({ description: "Where it lives; plants for both match either" }),
-  min: rupees("min").meta({ description: "Lowest price in rupees (included)" }),
-  max: rupees("max").meta({ description: "Highest price in rupees (included)" }),
-  stock: z.enum(["1"], { error: "stock is 1" }).optional().meta({ description: "`1`: only plants in stock" }),
-  sort: z
-    .enum(LIST_SORTS, { error: `sort is one of: ${LIST_SORTS.join(", ")}` })
-    .optional()
-    .meta({ description: "Order; none: oldest first (a search: best match first)" }),
-};
-
-/** A price range is given low end first. */
-export const priceRangeInOrder: [(f: { min?: number | undefined; max?: number | undefined }) => boolean, { message: string; path: string[] }] = [
-  (f) => f.min === undefined || f.max === undefined || f.min <= f.max,
-  { message: "min is at most max", path: ["min"] },
-];
-
-export const listFiltersSchema = z.object(listFilterFields).refine(...priceRangeInOrder);
-
-type ParsedFilters = z.output<typeof listFiltersSchema>;
-
-export function toListFilters(parsed: ParsedFilters): ListFilters {
-  return {
-    light: parsed.light ?? [],
-    petSafe: parsed.pets === "safe",
-    care: parsed.care ?? [],
-    place: parsed.place,
-    minRupees: parsed.min,
-    maxRupees: parsed.max,
-    inStock: parsed.stock === "1",
-    sort: parsed.sort,
-  };
 }
 
 /**

@@ -7,7 +7,8 @@ import type { Caller } from "../../platform/session-user.ts";
 import type { CatalogContext } from "./catalog-context.ts";
 import { decodeCursor, encodeCursor } from "./list-cursor.ts";
 import { summaries, TOTAL_CAP, toSummary, withSummaryColumns, type ProductsFrom } from "./product-rows.ts";
-import { narrows, readListFilters, toListFilters, type FacetCount, type ListFilters, type QueryValues } from "#common/catalog/list-filters.ts";
+import { toListFilters } from "#common/catalog/list-filter-schemas.ts";
+import { narrows, readListFilters, type FacetCount, type ListFilters, type QueryValues } from "#common/catalog/list-filters.ts";
 import { countFacets, filterRanked, readFilteredPage, type FilteredPage, type ListOrder, type ListScope } from "./filtered-lists.ts";
 import { SEARCH_RESULT_CAP } from "./search/product-search.ts";
 
