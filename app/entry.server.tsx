@@ -1,10 +1,12 @@
 import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
+import type { ReactNode } from "react";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream, renderToString } from "react-dom/server";
 import { createPath, isRouteErrorResponse, Router, ServerRouter, type AppLoadContext, type EntryContext, type HandleErrorFunction, type Navigator } from "react-router";
-import { PERSONAL_PART_MARKER, type PersonalData } from "#common/accounts/personal-data.ts";
+import { markedPartsOf, PERSONAL_PART_MARKER, type MarkedPart, type PersonalData } from "#common/accounts/personal-data.ts";
+import { HEART_PART } from "./features/wishlist/components/heart-button.tsx";
 import { PERSONAL_PARTS, type PersonalPartName } from "./shared/components/personal-parts.tsx";
 import { isUserFacingError } from "#common/shared/user-facing-error.ts";
 import { messages } from "#common/shared/messages.ts";
@@ -101,31 +103,61 @@ const staticNavigator: Navigator = {
  */
 const renderedParts = new Map<string, Map<string, Buffer>>();
 const RENDERED_PARTS_KEPT = 2_000;
+/** Hearts as rendered, by plant, name, place and state: the same for everyone, so a few per plant shown. */
+const renderedHearts = new Map<string, Buffer>();
+const RENDERED_HEARTS_KEPT = 5_000;
+
+/** Kept renders, most recently used last, the oldest dropped past `limit`. */
+function keptRender<V>(kept: Map<string, V>, key: string, limit: number, render: () => V): V {
+  const known = kept.get(key);
+  if (known !== undefined) {
+    kept.delete(key);
+    kept.set(key, known);
+    return known;
+  }
+  const made = render();
+  kept.set(key, made);
+  if (kept.size > limit) kept.delete(kept.keys().next().value!);
+  return made;
+}
+
+/** A part rendered on its own, at the shop's root, as UTF-8. */
+function renderPart(node: ReactNode): Buffer {
+  const html = renderToString(
+    <Router location={{ pathname: "/" }} navigator={staticNavigator} static>
+      {node}
+    </Router>,
+  );
+  return Buffer.from(html.replace(LEADING_PRELOADS, ""));
+}
 
 /**
  * Each part rendered for the person (UTF-8), at the shop's root: no part shows where it is (a shared page is never
  * the profile). The server puts them into a shared page in place of PERSONAL_PART_MARKER's markers.
  */
-export function renderPersonalParts(personal: PersonalData): Map<string, Buffer> {
-  const key = JSON.stringify(personal);
-  const known = renderedParts.get(key);
-  if (known) {
-    renderedParts.delete(key);
-    renderedParts.set(key, known);
-    return known;
-  }
-  const parts = new Map<string, Buffer>();
-  for (const part of Object.keys(PERSONAL_PARTS) as PersonalPartName[]) {
-    const html = renderToString(
-      <Router location={{ pathname: "/" }} navigator={staticNavigator} static>
-        {PERSONAL_PARTS[part](personal)}
-      </Router>,
-    );
-    parts.set(part, Buffer.from(html.replace(LEADING_PRELOADS, "")));
-  }
-  renderedParts.set(key, parts);
-  if (renderedParts.size > RENDERED_PARTS_KEPT) renderedParts.delete(renderedParts.keys().next().value!);
-  return parts;
+function renderNamedParts(personal: PersonalData): Map<string, Buffer> {
+  return keptRender(renderedParts, JSON.stringify(personal), RENDERED_PARTS_KEPT, () => {
+    const parts = new Map<string, Buffer>();
+    for (const part of Object.keys(PERSONAL_PARTS) as PersonalPartName[]) parts.set(part, renderPart(PERSONAL_PARTS[part](personal)));
+    return parts;
+  });
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/**
+ * What goes into each marked place of a shared page for this person, in order: the navigation's parts and their
+ * data by name, and each card's heart pressed or not. The server calls this through the build's entry, for a page
+ * it cut at its markers once (server/platform/http/front-shared-pages.ts).
+ */
+export function renderPersonalParts(personal: PersonalData, marked: readonly MarkedPart[]): Buffer[] {
+  const named = renderNamedParts(personal);
+  return marked.map(({ name, props }) => {
+    if (name !== HEART_PART.name) return named.get(name) ?? EMPTY;
+    const pressed = HEART_PART.pressedFor(personal, props);
+    if (pressed === undefined) return EMPTY;
+    return keptRender(renderedHearts, `${JSON.stringify(props)}:${pressed}`, RENDERED_HEARTS_KEPT, () => renderPart(HEART_PART.render(props, pressed)));
+  });
 }
 
 /**
@@ -134,8 +166,9 @@ export function renderPersonalParts(personal: PersonalData): Map<string, Buffer>
  * these bytes (docs/decisions/045). The server calls this through the build's entry.
  */
 export function fillPersonalParts(html: string, personal: PersonalData): string {
-  const parts = renderPersonalParts(personal);
-  return html.replace(PERSONAL_PART_MARKER, (_marker, part: string) => parts.get(part)?.toString() ?? "");
+  const parts = renderPersonalParts(personal, markedPartsOf(html));
+  let place = 0;
+  return html.replace(PERSONAL_PART_MARKER, () => parts[place++]!.toString());
 }
 
 /**

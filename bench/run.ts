@@ -194,6 +194,9 @@ async function main() {
   const signedInPaths = ["/shop", `/product/${firstProduct?.id}`];
   const database = openDatabase({ sqliteFile: path.join(dataDir, "shop.db") });
   const [shopper] = await insertShoppers(database.db, 1, { password: "bench-shopper-password-1", prefix: "bench", dialect: "sqlite" });
+  // The shopper has saved the first plant, as a shopper about to buy has: its heart is pressed on /shop and on its
+  // page, both still from the render every shopper shares (docs/decisions/050).
+  await database.db.insertInto("wishlist_items").values({ user_id: shopper!.userId, product_id: firstProduct!.id, created_at: new Date().toISOString() }).execute();
   await database.destroy();
   const asShopper = (p: string): Asking => ({ headers: { cookie: shopper!.cookie }, barePath: `${p}${p.includes("?") ? "&" : "?"}as=shopper` });
   // The same, asked as a browser asks (every browser sends Accept-Encoding): the bare server sends the compressed

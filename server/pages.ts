@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { Logger } from "pino";
 import { createRequestHandler, type ServerBuild } from "react-router";
-import type { PersonalData } from "#common/accounts/personal-data.ts";
+import type { MarkedPart, PersonalData } from "#common/accounts/personal-data.ts";
 import type { PublicShopConfig } from "./config.ts";
 import type { Services } from "./create-services.ts";
 import { DATABASE_RETRY_AFTER_SECONDS } from "./platform/db/connection-loss.ts";
@@ -25,14 +25,14 @@ export type PageHandler = (c: Context<PlatformEnv>, given: PageServices) => Prom
 export interface PersonalParts {
   /** The page with each marker (PERSONAL_PART_MARKER) replaced by the person's part. */
   fill(html: string, personal: PersonalData): Promise<string>;
-  /** Each part by name, as UTF-8, for a server that fills a page it split at the markers once. */
-  render(personal: PersonalData): Promise<Map<string, Buffer>>;
+  /** What goes into each marked place, in order, as UTF-8, for a server that fills a page it split at the markers once. */
+  render(personal: PersonalData, marked: readonly MarkedPart[]): Promise<Buffer[]>;
 }
 
 /** What the pages' server entry (app/entry.server.tsx) offers the server besides rendering. */
 interface PageEntry {
   fillPersonalParts?: (html: string, personal: PersonalData) => string;
-  renderPersonalParts?: (personal: PersonalData) => Map<string, Buffer>;
+  renderPersonalParts?: (personal: PersonalData, marked: readonly MarkedPart[]) => Buffer[];
 }
 
 /** Hands page requests to React Router, with the services and the response's CSP nonce as load context. */
@@ -83,7 +83,7 @@ export function createPersonalParts(build: ServerBuild | (() => Promise<ServerBu
   };
   return {
     fill: async (html, personal) => (await entry()).fill(html, personal),
-    render: async (personal) => (await entry()).render(personal),
+    render: async (personal, marked) => (await entry()).render(personal, marked),
   };
 }
 /**

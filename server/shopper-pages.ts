@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import { parse } from "hono/utils/cookie";
-import { navUser, PERSONAL_PART_MARKER, type PersonalData } from "#common/accounts/personal-data.ts";
+import { markedPartsOf, navUser, PERSONAL_PART_MARKER, readMarkedPart, type MarkedPart, type PersonalData } from "#common/accounts/personal-data.ts";
+import { HEART_PART_NAME } from "#common/wishlist/heart-part.ts";
 import type { Services } from "./create-services.ts";
 import type { PersonalParts } from "./pages.ts";
 import { frontSharedPages } from "./platform/http/front-shared-pages.ts";
@@ -38,42 +39,51 @@ interface ShopperPagesOptions {
   logger: Logger;
 }
 
+/** The person a shared page is for, and their parts' data but for the page's hearts (read once the page is known). */
+interface Asker {
+  user: SessionUser;
+  personal: Omit<PersonalData, "saved">;
+}
+
+/** The plants whose hearts a page shows, from its markers (each card's heart carries its plant's id). */
+function heartsOf(parts: readonly MarkedPart[]): string[] {
+  const ids = new Set<string>();
+  for (const { name, props } of parts) if (name === HEART_PART_NAME && typeof props?.productId === "string") ids.add(props.productId);
+  return [...ids];
+}
+
 /**
  * Signed-in shoppers' catalogue pages from one shared render (docs/decisions/045): answered before Hono when the
  * render is kept and the session needs no change (`front`), else through the chain (`middleware`), which renders
  * and keeps the shared page. Rendered for the person instead: the owner (whose pages differ and stay uncached),
- * an account still choosing its username, a request with any other cookie, the page of a product the person
- * has reviewed (their review fills the form) or saved, and the grid pages of a person with a wishlist (their hearts).
+ * an account still choosing its username, a request with any other cookie, and the page of a product the person
+ * has reviewed (their review fills the form). The wishlist's hearts are parts of the person (decision 050): the
+ * render marks each card's heart, and the person's saved plants among the page's are read to fill them.
  */
 export function shopperPages({ cache, services, sessionCookies, parts, trustedProxies, logger }: ShopperPagesOptions) {
-  /** The person's parts on a page, or undefined when the page is to be theirs alone. */
-  const personalFor = async (user: SessionUser | null, path: string): Promise<PersonalData | undefined> => {
+  /** The person's parts on a page but its hearts, or undefined when the page is to be theirs alone. */
+  const askerFor = async (user: SessionUser | null, path: string): Promise<Asker | undefined> => {
     if (!user || user.isAdmin || !user.username) return undefined;
     const productId = SHARED_PAGES.exec(path)?.[1];
-    // The wishlist's hearts are the person's too, and the shared render shows every heart empty: a product page
-    // the person saved that product on, or a grid page of someone with any plant saved (one of the cards may be
-    // theirs), is rendered for them instead. Each is one indexed read, run beside the cart's count.
-    const [reviewed, hearts, cartCount] = await Promise.all([
-      productId ? services.reviews.hasReviewed(user, productId) : false,
-      productId ? services.wishlist.isSaved(user, productId) : services.wishlist.hasAny(user),
-      services.cart.countItems(user),
-    ]);
-    if (reviewed || hearts) return undefined;
-    return { user: navUser(user), cartCount };
+    const [reviewed, cartCount] = await Promise.all([productId ? services.reviews.hasReviewed(user, productId) : false, services.cart.countItems(user)]);
+    if (reviewed) return undefined;
+    return { user, personal: { user: navUser(user), cartCount } };
   };
-  const middleware = sharedPages<PersonalData>({
+  const middleware = sharedPages<Asker>({
     cache,
-    fill: parts.fill,
-    personalFor: async (c) => (mayShare(c.req.path, c.req.header("cookie")) ? personalFor(await currentUser(c), c.req.path) : undefined),
+    // Rendered (or taken from the cache) before its hearts are known: they are read from its markers.
+    fill: async (html, { user, personal }) => parts.fill(html, { ...personal, saved: await services.wishlist.savedAmong(user, heartsOf(markedPartsOf(html))) }),
+    personalFor: async (c) => (mayShare(c.req.path, c.req.header("cookie")) ? askerFor(await currentUser(c), c.req.path) : undefined),
   });
-  const front = frontSharedPages<PersonalData>({
+  const front = frontSharedPages<PersonalData, MarkedPart>({
     cache,
     trustedProxies,
     logger,
     mayShare,
     marker: PERSONAL_PART_MARKER,
+    readPart: readMarkedPart,
     renderParts: parts.render,
-    personalFor: async ({ path, cookie, clientIp, userAgent }) => {
+    personalFor: async ({ path, cookie, clientIp, userAgent }, marked) => {
       const cookies = parse(cookie);
       const user = await services.accounts.liveSessionUser({
         clientIp,
@@ -81,8 +91,10 @@ export function shopperPages({ cache, services, sessionCookies, parts, trustedPr
         sessionCredential: cookies[sessionCookies.name] || null,
         forgetOnClose: cookies[sessionCookies.forgetOnCloseName] || null,
       });
-      const personal = user ? await personalFor(user, path) : undefined;
-      return personal && user ? { personal, accountId: user.id } : undefined;
+      if (!user) return undefined;
+      // The page is known here (its kept render), so its hearts are read beside the rest.
+      const [asker, saved] = await Promise.all([askerFor(user, path), services.wishlist.savedAmong(user, heartsOf(marked))]);
+      return asker ? { personal: { ...asker.personal, saved }, accountId: user.id } : undefined;
     },
   });
   return { middleware, front };

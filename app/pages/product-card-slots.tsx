@@ -7,7 +7,8 @@ import { usePersonal } from "../shared/components/personal-parts.tsx";
 /**
  * What the other features show on a catalog card, one place for every page with a product grid: the rating under
  * the price, the wishlist's heart over the picture. `saved` is which of the page's plants the person saved, read by
- * the page's loader (none in a page every visitor or every shopper shares: see server/shopper-pages.ts).
+ * the page's loader (none in a page every visitor or every shopper shares: there the server fills each shopper's
+ * hearts in, server/shopper-pages.ts).
  */
 export function useProductCardSlots(saved: readonly string[]): (product: ProductSummary) => ProductCardSlots {
   const { signedIn } = usePersonal();

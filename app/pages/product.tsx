@@ -34,12 +34,12 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   const [reviews, myReview, saved] = await Promise.all([
     loadOrRefuse(() => context.services.reviews.listReviews(product.id, after ? { after } : {})),
     loadOrRefuse(() => context.services.reviews.getMyReview(context.user, product.id)),
-    // The heart: false in the page every shopper shares, which is only ever one whose shopper has not saved it.
+    // The heart: false in the page every shopper shares, whose heart the server fills for each person.
     context.services.wishlist.isSaved(context.user, product.id),
   ]);
   const viewer = context.user ? { id: context.user.id, isAdmin: context.user.isAdmin } : null;
-  // A page shared by every signed-in shopper is one whose viewer has no review of this product (docs/decisions/045)
-  // and has not saved it (server/shopper-pages.ts).
+  // A page shared by every signed-in shopper is one whose viewer has no review of this product (docs/decisions/045,
+  // server/shopper-pages.ts).
   const signedIn = viewer !== null || context.sharedWithShoppers;
   return { ...product, reviews, reviewsAfter: after, myReview, viewer, signedIn, saved };
 }

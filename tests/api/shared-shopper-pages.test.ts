@@ -1,6 +1,7 @@
 import http from "node:http";
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
+import { messages } from "#common/shared/messages.ts";
 import { createProduct } from "../support/factories.ts";
 import { useAppWithPages } from "../support/app-with-pages.ts";
 import { insertSessions, SHOP_AUTH_SECRET } from "../support/shop-process.ts";
@@ -70,10 +71,11 @@ describe("pages shared by signed-in shoppers", () => {
     expect(visitor.html).not.toContain("personal-data");
   });
 
-  it("sends each part, and the data the browser hydrates them from, exactly as a page rendered for the person has them", async () => {
+  it("sends each part, the saved plant's heart among them, and the data the browser hydrates them from, exactly as a page rendered for the person has them", async () => {
     const plant = await newPlant();
     const person = await signedIn({ name: `O'Brien <Shared> & Co` });
     await shop.app.services.cart.addToCart(person.user, { productId: plant.id });
+    await shop.app.services.wishlist.save(person.user, plant.id);
     for (const path of ["/", "/shop?q=fern", `/product/${plant.id}`, `/category/${plant.category_id}`]) {
       await get(path, person.cookie);
       const shared = await get(path, person.cookie);
@@ -87,7 +89,9 @@ describe("pages shared by signed-in shoppers", () => {
       expect(JSON.parse(data ?? "null")).toEqual({
         user: { id: person.user.id, name: person.user.name, isAdmin: false, avatarUrl: `/avatars/initials.svg?name=${encodeURIComponent(person.user.name)}` },
         cartCount: 1,
+        saved: [plant.id],
       });
+      expect(shared.html, path).toContain(`aria-pressed="true" aria-label="${messages.wishlist.remove(plant.name)}"`);
     }
   });
 

@@ -108,3 +108,43 @@ test("a shopper without JavaScript gets the shared page with their own navigatio
   await expect(cartLink(page)).toHaveAccessibleName(cartCountName(1));
   await context.close();
 });
+
+test("a shopper's saved plant arrives pressed in the shared pages, hydrates as served, and its heart toggles in place", async ({ browser }) => {
+  const plant = await createProduct(state.database!.db, { name: "Shared Calathea", stock: 9 });
+  // Another shopper's visits render and keep the shared pages, every heart in them marked, none filled.
+  const other = await shopperContext(browser, "Nisha Other");
+  const otherPage = await other.context.newPage();
+  // (The plant's own category page: this file's plants are written straight into the database, which no kept /shop hears of.)
+  await otherPage.goto(`/product/${plant.id}`);
+  await otherPage.goto(`/category/${plant.category_id}`);
+  await other.context.close();
+
+  const { context } = await shopperContext(browser, "Tara Hearts");
+  const errors = watchErrors(context);
+  const saved = await context.request.put(`/api/wishlist/${plant.id}`, { headers: { Origin: state.shop!.url } });
+  expect(saved.status()).toBe(201);
+  const page = await context.newPage();
+  const heart = page.getByRole("button", { name: messages.wishlist.remove(plant.name) });
+
+  const grid = await page.goto(`/category/${plant.category_id}`);
+  expect(grid!.headers()["x-shared-page-cache"]).toBe("hit");
+  await hydrated(heart);
+  await expect(heart).toHaveAttribute("aria-pressed", "true");
+
+  const response = await page.goto(`/product/${plant.id}`);
+  expect(response!.headers()["x-shared-page-cache"]).toBe("hit");
+  const served = await response!.text();
+  await hydrated(heart);
+  // Hydration kept the heart's form exactly as the server filled it in.
+  const form = (html: string) => new DOMParser().parseFromString(html, "text/html").querySelector('form[action="/wishlist"]')!.outerHTML;
+  expect(await page.locator('form[action="/wishlist"]').evaluate((element) => element.outerHTML)).toBe(await page.evaluate(form, served));
+
+  await heart.click();
+  const emptyHeart = page.getByRole("button", { name: messages.wishlist.save(plant.name) });
+  await expect(emptyHeart).toHaveAttribute("aria-pressed", "false");
+  await expect(page).toHaveURL(new RegExp(`/product/${plant.id}$`));
+  const list = await context.request.get("/api/wishlist");
+  expect(((await list.json()) as { items: unknown[] }).items).toEqual([]);
+  await context.close();
+  expect(errors, "the browser reported errors").toEqual([]);
+});

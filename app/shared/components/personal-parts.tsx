@@ -75,7 +75,7 @@ let dataOfSharedPage: PersonalData | undefined;
 
 /** The person's data the server put into the shared page this browser loaded, read once. */
 function personalDataOfSharedPage(): PersonalData {
-  dataOfSharedPage ??= JSON.parse(document.getElementById(DATA_ID)?.textContent ?? "null") ?? { user: null, cartCount: 0 };
+  dataOfSharedPage ??= JSON.parse(document.getElementById(DATA_ID)?.textContent ?? "null") ?? { user: null, cartCount: 0, saved: [] };
   return dataOfSharedPage!;
 }
 
@@ -91,7 +91,16 @@ export function usePersonal(): { signedIn: boolean; isAdmin: boolean; data: Pers
     return { signedIn: true, isAdmin: false, data, shared: true };
   }
   const user = root?.user ?? null;
-  return { signedIn: user !== null, isAdmin: user?.isAdmin === true, data: { user, cartCount: root?.cartCount ?? 0 }, shared: false };
+  return { signedIn: user !== null, isAdmin: user?.isAdmin === true, data: { user, cartCount: root?.cartCount ?? 0, saved: [] }, shared: false };
+}
+
+/**
+ * The marker of a part that belongs to one card of a shared render (a plant's heart): the server renders the part
+ * for the person from these props (app/entry.server.tsx), and the component that left the marker renders the same
+ * part itself in the browser. Only where `usePersonal` says "marked".
+ */
+export function CardPartMarker({ part, props }: { part: string; props: Record<string, string> }) {
+  return <template data-personal-part={part} data-props={JSON.stringify(props)} />;
 }
 
 /** One personal part: rendered for the person, or its marker in a shared render. */

@@ -87,13 +87,6 @@ export function createWishlistService(database: Pick<Database, "db" | "dialect">
       return rows.map((row) => row.product_id);
     },
 
-    /** Whether the person has saved anything at all: one read of their index's first entry. */
-    async hasAny(viewer: SessionUser | null): Promise<boolean> {
-      if (!viewer) return false;
-      const row = await db.selectFrom("wishlist_items").select(sql<number>`1`.as("one")).where("user_id", "=", viewer.id).limit(1).executeTakeFirst();
-      return row !== undefined;
-    },
-
     /** The person's list, newest first, a page at a time after the key of the last one shown (GET /api/wishlist, /wishlist). */
     async list(viewer: SessionUser | null, query: unknown): Promise<WishlistPage> {
       const user = signedIn(viewer);

@@ -7,8 +7,6 @@ import { logRequest } from "./request-logger.ts";
 import type { ResponseCache, StoredAnswer } from "./response-cache.ts";
 import { deflatePieces, splicedGzip, type DeflatedPiece } from "./spliced-gzip.ts";
 
-const EMPTY = Buffer.alloc(0);
-
 /** Who asks for a page, as the front reads it off the request. */
 export interface FrontAsker {
   path: string;
@@ -17,7 +15,7 @@ export interface FrontAsker {
   userAgent: string | null;
 }
 
-export interface FrontSharedPagesOptions<Personal> {
+export interface FrontSharedPagesOptions<Personal, Part> {
   /** The shared renders (page-cache.ts's sharedPageCache), with the headers the chain sent captured. */
   cache: ResponseCache;
   trustedProxies: number;
@@ -28,31 +26,33 @@ export interface FrontSharedPagesOptions<Personal> {
    * The person's parts, and their account, for a live session that needs no change and a page they share; else
    * undefined, and Hono answers (a sliding session's cookie, the owner, a page of one's own).
    */
-  personalFor: (asker: FrontAsker) => Promise<{ personal: Personal; accountId: string } | undefined>;
-  /** Where a kept render has each part's place (global, the part's name captured). */
+  personalFor: (asker: FrontAsker, parts: readonly Part[]) => Promise<{ personal: Personal; accountId: string } | undefined>;
+  /** Where a kept render has each part's place (global). */
   marker: RegExp;
-  /** The person's parts by name, as UTF-8. */
-  renderParts: (personal: Personal) => Promise<Map<string, Buffer>>;
+  /** What a marker says of its part (read once per kept render). */
+  readPart: (marker: RegExpMatchArray) => Part;
+  /** The person's part for each place, in order, as UTF-8. */
+  renderParts: (personal: Personal, parts: readonly Part[]) => Promise<Buffer[]>;
 }
 
 /**
  * A kept render cut at its parts' places once: the bytes between them, and which part goes after each piece; the
  * pieces compressed once too, on the first answer in gzip.
  */
-interface Template {
+interface Template<Part> {
   pieces: Buffer[];
-  parts: string[];
+  parts: Part[];
   deflated?: Promise<DeflatedPiece[]>;
 }
 
-function cut(body: Buffer, marker: RegExp): Template {
+function cut<Part>(body: Buffer, marker: RegExp, readPart: (marker: RegExpMatchArray) => Part): Template<Part> {
   const html = body.toString("utf8");
   const pieces: Buffer[] = [];
-  const parts: string[] = [];
+  const parts: Part[] = [];
   let from = 0;
   for (const match of html.matchAll(marker)) {
     pieces.push(Buffer.from(html.slice(from, match.index)));
-    parts.push(match[1]!);
+    parts.push(readPart(match));
     from = match.index + match[0].length;
   }
   pieces.push(Buffer.from(html.slice(from)));
@@ -65,9 +65,9 @@ function cut(body: Buffer, marker: RegExp): Template {
  * the headers the whole chain sent when it was stored (private, no-store; its scripts by hash). Anything it cannot
  * answer so goes to Hono untouched: a miss, headers not captured yet, a session to slide or none, the owner.
  */
-export function frontSharedPages<Personal>({ cache, trustedProxies, logger, mayShare, personalFor, marker, renderParts }: FrontSharedPagesOptions<Personal>) {
+export function frontSharedPages<Personal, Part>({ cache, trustedProxies, logger, mayShare, personalFor, marker, readPart, renderParts }: FrontSharedPagesOptions<Personal, Part>) {
   /** Each kept render's cut, made on its first use and gone with it. */
-  const templates = new WeakMap<StoredAnswer, Template>();
+  const templates = new WeakMap<StoredAnswer, Template<Part>>();
   /** Takes the request (true) or leaves it to Hono having done nothing (false); `toHono` answers it later if need be. */
   const serve = (req: http.IncomingMessage, res: http.ServerResponse, toHono: () => void): boolean => {
     const cookie = header(req, "cookie");
@@ -81,12 +81,11 @@ export function frontSharedPages<Personal>({ cache, trustedProxies, logger, mayS
     const started = performance.now();
     const clientIp = connectionClientIp(req, trustedProxies);
     void (async () => {
-      const found = await personalFor({ path, cookie, clientIp, userAgent: header(req, "user-agent") ?? null });
-      if (!found) return toHono();
       let template = templates.get(entry);
-      if (!template) templates.set(entry, (template = cut(entry.body, marker)));
-      const rendered = await renderParts(found.personal);
-      const parts = template.parts.map((name) => rendered.get(name) ?? EMPTY);
+      if (!template) templates.set(entry, (template = cut(entry.body, marker, readPart)));
+      const found = await personalFor({ path, cookie, clientIp, userAgent: header(req, "user-agent") ?? null }, template.parts);
+      if (!found) return toHono();
+      const parts = await renderParts(found.personal, template.parts);
       const acceptEncoding = header(req, "accept-encoding");
       let body: Buffer;
       const encoding = acceptsGzip(acceptEncoding) ? "gzip" : chooseEncoding(acceptEncoding);
