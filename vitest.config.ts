@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 // Unit tests run once; tests that need a database (*.db.test.ts) run on SQLite and, when
@@ -7,6 +8,10 @@ const shared = { setupFiles: ["tests/support/fail-on-console-error.ts"], environ
 
 export default defineConfig({
   test: {
+    // Two files at a time at least: the database tests spend much of their time waiting on PostgreSQL, on sockets and
+    // on the processes they start, and Vitest's default on a two-core machine is one (cores − 1). Every file has its
+    // own database (a SQLite file or a PostgreSQL schema) and listens on ports the system picks, so files never meet.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // .ci/run names a file for per-project counts, to fail when the PostgreSQL project did not run.
     reporters: process.env.VITEST_PROJECT_COUNTS ? ["default", "./tests/support/project-counts-reporter.ts"] : ["default"],
     projects: [
