@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { messages } from "../../common/shared/messages.ts";
-import { createProduct } from "../support/factories.ts";
+import { careProfile, createProduct } from "../support/factories.ts";
 import { useAppWithPages } from "../support/app-with-pages.ts";
 import { insertSessions, SHOP_AUTH_SECRET } from "../support/shop-process.ts";
 import { createShopper } from "../support/shoppers.ts";
@@ -65,16 +65,7 @@ function structuredData(html: string): { additionalProperty?: unknown } {
   return JSON.parse(script) as { additionalProperty?: unknown };
 }
 
-const profile = {
-  light: "bright-indirect",
-  watering: "When the top 2 cm of soil is dry",
-  waterEveryDays: 7,
-  petSafe: "no",
-  difficulty: "beginner",
-  place: "indoor",
-  heightCm: 120,
-  flowering: "Spring",
-};
+const profile = careProfile();
 
 describe("a plant's care profile through the admin API and the product's JSON", () => {
   it("is saved by PUT, answered by the edit form's GET and the product's detail, and kept by a PUT without `care`", async () => {

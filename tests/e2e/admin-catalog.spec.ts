@@ -333,6 +333,22 @@ test.describe("the owner's catalogue", () => {
     allowStatusLogs(consoleErrors, 409);
   });
 
+  test("/admin/categories shows a refused rename under its name field, which it marks invalid and describes, and announces it", async ({ page, shopDb, consoleErrors }) => {
+    const taken = await createCategory(shopDb.db, { name: unique("Aardvark Corner") });
+    const category = await createCategory(shopDb.db, { name: unique("Aardvark Nook") });
+    await logIn(page, ADMIN);
+    await page.goto("/admin/categories");
+    const row = page.getByTestId("admin-category-row").filter({ has: page.getByRole("link", { name: category.name }) });
+    const field = row.getByLabel(`New name for ${category.name}`);
+    await expect(field).not.toHaveAttribute("aria-invalid", "true");
+    await field.fill(taken.name);
+    await row.getByRole("button", { name: "Rename" }).click();
+    await expectMessagesOnFields(page, [{ field, message: adminMessages.category.nameTaken }]);
+    await expect(row.getByRole("alert")).toHaveText(adminMessages.category.nameTaken);
+    expect(await shopDb.db.selectFrom("categories").select("name").where("id", "=", category.id).execute()).toEqual([{ name: category.name }]);
+    allowStatusLogs(consoleErrors, 409);
+  });
+
   test("a signed-in shopper gets the 403 page on every admin page; a visitor is sent to log in", async ({ page, shopDb, consoleErrors }) => {
     const plant = await createProduct(shopDb.db, { name: unique("Guarded Fern") });
     const pages = ["/add-product", `/product/${plant.id}/edit`, "/admin/products", "/admin/categories"];

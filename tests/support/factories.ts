@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Insertable, Kysely } from "kysely";
+import type { CareProfile } from "../../common/catalog/care-profile.ts";
 import type { DB } from "../../server/platform/db/schema.ts";
 
 let sequence = 0;
@@ -66,6 +67,21 @@ export async function createProduct(
       .execute();
   }
   return row;
+}
+
+/** A care profile with every part said, as the product's JSON and the edit form answer it; a new object per call. */
+export function careProfile(overrides: Partial<CareProfile> = {}): CareProfile {
+  return {
+    light: "bright-indirect",
+    watering: "When the top 2 cm of soil is dry",
+    waterEveryDays: 7,
+    petSafe: "no",
+    difficulty: "beginner",
+    place: "indoor",
+    heightCm: 120,
+    flowering: "Spring",
+    ...overrides,
+  };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { EMPTY_CARE_PROFILE, type CareProfile } from "#common/catalog/care-profile.ts";
+import { EMPTY_CARE_PROFILE } from "#common/catalog/care-profile.ts";
 import { messages } from "#common/shared/messages.ts";
-import { createProduct } from "../../../tests/support/factories.ts";
+import { careProfile, createProduct } from "../../../tests/support/factories.ts";
 import { createShopper } from "../../../tests/support/shoppers.ts";
 import { createTestDatabase, dialectUnderTest, type TestDatabase } from "../../../tests/support/test-database.ts";
 import { createLocalChangeFeed, type Change } from "../../platform/change-feed/change-feed.ts";
@@ -58,16 +58,8 @@ const typed = {
   heightCm: "120",
   flowering: "Spring",
 };
-const saved: CareProfile = {
-  light: "bright-indirect",
-  watering: "When the top 2 cm of soil is dry",
-  waterEveryDays: 7,
-  petSafe: "no",
-  difficulty: "beginner",
-  place: "indoor",
-  heightCm: 120,
-  flowering: "Spring",
-};
+/** What `typed` is saved as: trimmed, numbers as numbers. */
+const saved = careProfile();
 const emptied = Object.fromEntries(Object.keys(typed).map((part) => [part, ""]));
 
 describe(`a product's care profile (${dialectUnderTest})`, () => {

@@ -1,6 +1,6 @@
 import { DIFFICULTY_LABELS, LIGHT_LABELS, PET_SAFETY_LABELS, PLACE_LABELS } from "#common/catalog/care-labels.ts";
 import { CARE_FLOWERING_MAX_LENGTH, CARE_WATERING_MAX_LENGTH, type CareProfile } from "#common/catalog/care-profile.ts";
-import { FormField } from "../../../shared/ui/form-field.tsx";
+import { FieldError, fieldErrorProps, FormField } from "../../../shared/ui/form-field.tsx";
 
 /** The care profile's fields as the form posts them: `care.<part>`, each '' when not said. */
 const CARE_FIELDS = ["light", "watering", "waterEveryDays", "petSafe", "difficulty", "place", "heightCm", "flowering"] as const;
@@ -22,13 +22,12 @@ function ChoiceField({
   error: string | undefined;
 }) {
   const id = `field-${name}`;
-  const errorId = `${id}-error`;
   return (
     <div>
       <label htmlFor={id} className="field-label">
         {label}
       </label>
-      <select id={id} name={name} defaultValue={defaultValue ?? ""} className="field-input" aria-invalid={error ? true : undefined} aria-describedby={error ? errorId : undefined}>
+      <select id={id} name={name} defaultValue={defaultValue ?? ""} className="field-input" {...fieldErrorProps(id, error)}>
         <option value="">{empty}</option>
         {Object.entries(options).map(([value, words]) => (
           <option key={value} value={value}>
@@ -36,16 +35,34 @@ function ChoiceField({
           </option>
         ))}
       </select>
-      {error ? (
-        <p id={errorId} className="field-error">
-          {error}
-        </p>
-      ) : null}
+      <FieldError controlId={id} error={error} />
     </div>
   );
 }
 
-const number = (value: number | null | undefined) => (value === null || value === undefined ? "" : String(value));
+/** One of the profile's whole numbers (days, centimetres), empty when not said. */
+function CareNumberField({
+  label,
+  part,
+  care,
+  errors,
+}: {
+  label: string;
+  part: "waterEveryDays" | "heightCm";
+  care: CareProfile | undefined;
+  errors: Record<string, string | undefined>;
+}) {
+  const value = care?.[part];
+  return (
+    <FormField
+      label={label}
+      name={`care.${part}`}
+      inputMode="numeric"
+      defaultValue={value === null || value === undefined ? "" : String(value)}
+      error={errors[`care.${part}`]}
+    />
+  );
+}
 
 /**
  * The product form's Care section (docs/product.md, Product form): every part optional, 'Not said' when the owner
@@ -70,14 +87,14 @@ export function CareFields({ care, errors }: { care: CareProfile | undefined; er
           error={errors["care.watering"]}
           autoComplete="off"
         />
-        <FormField label="Water every (days)" name="care.waterEveryDays" inputMode="numeric" defaultValue={number(care?.waterEveryDays)} error={errors["care.waterEveryDays"]} />
+        <CareNumberField label="Water every (days)" part="waterEveryDays" care={care} errors={errors} />
       </div>
       <div className="grid gap-3 sm:grid-cols-2">
         <ChoiceField label="Difficulty" name="care.difficulty" options={DIFFICULTY_LABELS} empty="Not said" defaultValue={care?.difficulty} error={errors["care.difficulty"]} />
         <ChoiceField label="Where it grows" name="care.place" options={PLACE_LABELS} empty="Not said" defaultValue={care?.place} error={errors["care.place"]} />
       </div>
       <div className="grid gap-3 sm:grid-cols-2">
-        <FormField label="Mature height (cm)" name="care.heightCm" inputMode="numeric" defaultValue={number(care?.heightCm)} error={errors["care.heightCm"]} />
+        <CareNumberField label="Mature height (cm)" part="heightCm" care={care} errors={errors} />
         <FormField
           label="Flowering season"
           name="care.flowering"

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from "react";
 import type { UploadPurpose } from "#common/shared/uploads.ts";
 import { startResumableUpload, type ResumableUpload } from "#app/shared/lib/resumable-upload.ts";
+import { FieldError, fieldErrorProps } from "#app/shared/ui/form-field.tsx";
 
 /** An image the record already has (kept as `image:<id>` unless removed). */
 export interface ExistingImage {
@@ -32,6 +33,8 @@ export interface ImagesFieldProps {
   /** Who may upload depends on it: product and category images are for admins only. */
   purpose?: UploadPurpose;
   error?: string | undefined;
+  /** The error is announced when it appears: it comes back from a submit that leaves the focus elsewhere. */
+  announceError?: boolean;
   /** Told whenever uploads start or all finish, so the form can hold its submit button meanwhile. */
   onBusyChange?: (busy: boolean) => void;
 }
@@ -41,13 +44,12 @@ export interface ImagesFieldProps {
  * remove, and a progress bar per file while it uploads resumably (5 MiB tus chunks). What it submits is only the hidden
  * inputs; the server turns each `upload:<id>` into stored images and checks every `image:<id>` is the record's.
  */
-export function ImagesField({ name, label, multiple = false, initial = [], purpose = "product", error, onBusyChange }: ImagesFieldProps) {
+export function ImagesField({ name, label, multiple = false, initial = [], purpose = "product", error, announceError = false, onBusyChange }: ImagesFieldProps) {
   const [items, setItems] = useState<Item[]>(() =>
     initial.map((image) => ({ key: `image-${image.id}`, kind: "image", imageId: image.id, previewUrl: image.url, alt: image.alt ?? "" })),
   );
   const uploads = useRef(new Map<string, ResumableUpload>());
   const fieldId = useId();
-  const errorId = `${fieldId}-error`;
 
   const busy = items.some((item) => item.kind === "upload" && !item.uploadId && !item.error);
   useEffect(() => onBusyChange?.(busy), [busy, onBusyChange]);
@@ -128,8 +130,7 @@ export function ImagesField({ name, label, multiple = false, initial = [], purpo
         accept="image/*"
         multiple={multiple}
         aria-label={label}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? errorId : undefined}
+        {...fieldErrorProps(fieldId, error)}
         data-field={name}
         className="field-input"
         onChange={(event) => {
@@ -187,11 +188,7 @@ export function ImagesField({ name, label, multiple = false, initial = [], purpo
           })}
         </ol>
       ) : null}
-      {error ? (
-        <p id={errorId} className="field-error">
-          {error}
-        </p>
-      ) : null}
+      <FieldError controlId={fieldId} error={error} alert={announceError} />
     </fieldset>
   );
 }

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { MAX_SIZES } from "#common/admin/size-limits.ts";
+import { FieldError, fieldErrorProps } from "../../../shared/ui/form-field.tsx";
 
 // The product form's sizes (docs/product.md, Product form): a plant sold in several sizes has one row per size, each
 // with its label, SKU, price, compare-at price, stock and, once the plant has saved pictures, one of them as its own,
@@ -128,14 +129,9 @@ export function SizesField({
                       autoComplete="off"
                       value={row[field]}
                       onChange={(event) => set(index, field, event.target.value)}
-                      aria-invalid={error ? true : undefined}
-                      aria-describedby={error ? `${id}-error` : undefined}
+                      {...fieldErrorProps(id, error)}
                     />
-                    {error ? (
-                      <p id={`${id}-error`} className="field-error">
-                        {error}
-                      </p>
-                    ) : null}
+                    <FieldError controlId={id} error={error} />
                   </div>
                 );
               })}
@@ -152,8 +148,7 @@ export function SizesField({
                   className="field-input"
                   value={pictures.some((picture) => picture.id === row.image) ? row.image : ""}
                   onChange={(event) => set(index, "image", event.target.value)}
-                  aria-invalid={errors[`variants.${index}.image`] ? true : undefined}
-                  aria-describedby={errors[`variants.${index}.image`] ? `${row.key}-image-error` : undefined}
+                  {...fieldErrorProps(`${row.key}-image`, errors[`variants.${index}.image`])}
                 >
                   <option value="">The plant's pictures, as ordered</option>
                   {pictures.map((picture) => (
@@ -162,11 +157,7 @@ export function SizesField({
                     </option>
                   ))}
                 </select>
-                {errors[`variants.${index}.image`] ? (
-                  <p id={`${row.key}-image-error`} className="field-error">
-                    {errors[`variants.${index}.image`]}
-                  </p>
-                ) : null}
+                <FieldError controlId={`${row.key}-image`} error={errors[`variants.${index}.image`]} />
               </div>
             ) : (
               // Without saved pictures a size has none of its own; the list stays one value per row.

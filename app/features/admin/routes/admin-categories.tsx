@@ -7,6 +7,7 @@ import { readForm } from "../../../shared/lib/forms.ts";
 import { actionResult, loadOrRefuse } from "../../../shared/lib/service-errors.ts";
 import { requireAdmin } from "../../../shared/lib/session.ts";
 import { privatePageMeta } from "../../../shared/lib/seo.ts";
+import { FieldError, fieldErrorProps } from "../../../shared/ui/form-field.tsx";
 import type { Route } from "./+types/admin-categories";
 
 const m = adminMessages.category;
@@ -50,6 +51,11 @@ export default function AdminCategories({ loaderData, actionData }: Route.Compon
       <ul className="mt-6 divide-y divide-stone-200">
         {items.map((category) => {
           const result = actionData?.rowId === category.id ? actionData : undefined;
+          // A refused rename or picture is said under the field it is about, which it describes; a refused delete
+          // (still in use) is about the row.
+          const refusal = result && !result.ok ? result : undefined;
+          const renameError = refusal?.intent === "rename" ? refusal.message : undefined;
+          const nameId = `name-${category.id}`;
           return (
             <li key={category.id} className="flex flex-wrap items-start gap-4 py-4" data-testid="admin-category-row">
               <img src={category.image.url} width={64} height={64} alt="" className="size-16 rounded object-cover" />
@@ -60,27 +66,28 @@ export default function AdminCategories({ loaderData, actionData }: Route.Compon
                 <Form method="post" className="flex flex-wrap items-end gap-2">
                   <input type="hidden" name="intent" value="rename" />
                   <input type="hidden" name="categoryId" value={category.id} />
-                  <label className="sr-only" htmlFor={`name-${category.id}`}>
+                  <label className="sr-only" htmlFor={nameId}>
                     New name for {category.name}
                   </label>
-                  <input id={`name-${category.id}`} name="name" defaultValue={category.name} key={category.name} className="field-input w-56" />
+                  <input id={nameId} name="name" defaultValue={category.name} key={category.name} className="field-input w-56" {...fieldErrorProps(nameId, renameError)} />
                   <button type="submit" className="btn-outline text-sm">
                     Rename
                   </button>
                 </Form>
+                <FieldError controlId={nameId} error={renameError} alert />
                 <Form method="post" className="grid max-w-md gap-2">
                   <input type="hidden" name="intent" value="image" />
                   <input type="hidden" name="categoryId" value={category.id} />
-                  <ImagesField name="image" label={`New image for ${category.name}`} purpose="category" />
+                  <ImagesField name="image" label={`New image for ${category.name}`} purpose="category" error={refusal?.intent === "image" ? refusal.message : undefined} announceError />
                   <div>
                     <button type="submit" className="btn-outline text-sm">
                       Change image
                     </button>
                   </div>
                 </Form>
-                {result && !result.ok ? (
+                {refusal?.intent === "delete" ? (
                   <p role="alert" className="field-error">
-                    {result.message}
+                    {refusal.message}
                   </p>
                 ) : null}
                 {result?.ok && result.intent !== "delete" ? (

@@ -85,16 +85,8 @@ export function FilterPanel({
         <input key={name} type="hidden" name={name} value={value} />
       ))}
       <div className="mt-3 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-        <Group legend={t.light}>
-          {LIGHT_LEVELS.map((light) => (
-            <Check key={light} name="light" value={light} checked={filters.light.includes(light)} label={t.lights[light] + countOf("light", light)} />
-          ))}
-        </Group>
-        <Group legend={t.care}>
-          {DIFFICULTIES.map((care) => (
-            <Check key={care} name="care" value={care} checked={filters.care.includes(care)} label={t.cares[care] + countOf("care", care)} />
-          ))}
-        </Group>
+        <CheckGroup legend={t.light} name="light" options={LIGHT_LEVELS} labels={t.lights} chosen={filters.light} countOf={countOf} />
+        <CheckGroup legend={t.care} name="care" options={DIFFICULTIES} labels={t.cares} chosen={filters.care} countOf={countOf} />
         <Group legend={t.place}>
           <Radio name="place" value="" checked={!filters.place} label={t.places.any} />
           {PLACE_FILTERS.map((place) => (
@@ -167,6 +159,31 @@ function Group({ legend, children }: { legend: string; children: ReactNode }) {
       <legend className="mb-1 text-sm font-semibold text-stone-800">{legend}</legend>
       <div className="flex flex-col gap-1">{children}</div>
     </fieldset>
+  );
+}
+
+/** A filter of which any options may be ticked (light, care): a box per option, in the list's order, with its count. */
+function CheckGroup<Option extends string>({
+  legend,
+  name,
+  options,
+  labels,
+  chosen,
+  countOf,
+}: {
+  legend: string;
+  name: string;
+  options: readonly Option[];
+  labels: Record<Option, string>;
+  chosen: readonly Option[];
+  countOf: (name: string, value: string) => string;
+}) {
+  return (
+    <Group legend={legend}>
+      {options.map((option) => (
+        <Check key={option} name={name} value={option} checked={chosen.includes(option)} label={labels[option] + countOf(name, option)} />
+      ))}
+    </Group>
   );
 }
 
