@@ -1,4 +1,3 @@
-import { sql } from "kysely";
 import type { ProductSummary } from "#common/catalog/catalog-types.ts";
 import { WISHLIST_MAX_ITEMS } from "#common/shared/constants.ts";
 import { messages } from "#common/shared/messages.ts";
