@@ -1,5 +1,6 @@
 import { Form, Link } from "react-router";
 import { couponMessages as m } from "#common/coupons/coupon-messages.ts";
+import { FieldError, fieldErrorProps } from "../../../shared/ui/form-field.tsx";
 
 /** What a coupon form's action answered: the page passes its action data when it was one of these forms. */
 export type CouponOutcome = { ok: boolean; intent: "apply-coupon" | "remove-coupon"; message?: string; fieldErrors?: Record<string, string> } | undefined;
@@ -19,7 +20,7 @@ export function CouponForm({ coupon, visitor, outcome, loginTo }: { coupon: { co
       </p>
     );
   }
-  const refusal = outcome && !outcome.ok ? (outcome.fieldErrors?.code ?? outcome.message ?? null) : null;
+  const refusal = outcome && !outcome.ok ? (outcome.fieldErrors?.code ?? outcome.message) : undefined;
   if (coupon) {
     return (
       <Form method="post" className="mt-4 grid gap-1" aria-label={m.codeLabel}>
@@ -48,18 +49,13 @@ export function CouponForm({ coupon, visitor, outcome, loginTo }: { coupon: { co
           name="code"
           autoComplete="off"
           className="field-input min-w-0 flex-1"
-          aria-invalid={refusal ? true : undefined}
-          aria-describedby={refusal ? "coupon-code-error" : undefined}
+          {...fieldErrorProps("coupon-code", refusal)}
         />
         <button type="submit" name="intent" value="apply-coupon" className="btn-outline">
           {m.apply}
         </button>
       </div>
-      {refusal ? (
-        <p id="coupon-code-error" role="alert" className="text-sm font-medium text-red-700">
-          {refusal}
-        </p>
-      ) : null}
+      <FieldError controlId="coupon-code" error={refusal} alert />
     </Form>
   );
 }

@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { messages } from "#common/shared/messages.ts";
+import { FieldError, fieldErrorProps } from "../../../shared/ui/form-field.tsx";
 import { StarIcon } from "./stars.tsx";
 
 /**
@@ -17,12 +18,9 @@ export function StarPicker({
   error?: string | undefined;
 }) {
   const [chosen, setChosen] = useState<number | null>(defaultValue);
-  const errorId = `field-${name}-error`;
+  const groupId = `field-${name}`;
   return (
-    <fieldset
-      aria-invalid={error ? true : undefined}
-      aria-describedby={error ? errorId : undefined}
-    >
+    <fieldset {...fieldErrorProps(groupId, error)}>
       <legend className="field-label">{messages.reviews.rating}</legend>
       <div className="flex items-center gap-1">
         {[1, 2, 3, 4, 5].map((n) => (
@@ -53,11 +51,7 @@ export function StarPicker({
           {chosen ? messages.reviews.starName(chosen) : ""}
         </span>
       </div>
-      {error ? (
-        <p id={errorId} className="field-error">
-          {error}
-        </p>
-      ) : null}
+      <FieldError controlId={groupId} error={error} />
     </fieldset>
   );
 }
