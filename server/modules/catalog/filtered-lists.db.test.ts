@@ -54,6 +54,18 @@ describe("the database's facet cell", () => {
     expect(await cell()).toBe(inStock - 1);
     await setSelling(database.db, snake.id, { stock: 3 });
     expect(await cell()).toBe(inStock);
+    await setSelling(database.db, snake.id, { stock: 1 });
+    expect(await cell()).toBe(inStock);
+  });
+
+  it("follows a care edit and the review totals as well as the in-stock bit", async () => {
+    const { snake } = await plants();
+    const row = () => database.db.selectFrom("products").select(["care_cell", "care_light", "care_pet_safe", "care_difficulty", "care_place", "stock", "rating_average"]).where("id", "=", snake.id).executeTakeFirstOrThrow();
+    await database.db.updateTable("products").set({ care_light: "direct-sun", care_place: "outdoor" }).where("id", "=", snake.id).execute();
+    const edited = await row();
+    expect(edited.care_cell).toBe(facetCell({ light: "direct-sun", petSafe: edited.care_pet_safe, difficulty: edited.care_difficulty, place: "outdoor", inStock: edited.stock > 0 }));
+    await database.db.updateTable("products").set({ review_count: 2, rating_total: 9 }).where("id", "=", snake.id).execute();
+    expect((await row()).rating_average).toBe(4.5);
   });
 });
 

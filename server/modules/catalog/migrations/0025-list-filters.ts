@@ -56,7 +56,7 @@ export function listFiltersMigration({ dialect }: MigrationContext) {
   };
 }
 
-const SQLITE_AVERAGE = "(case when review_count > 0 then rating_total * 1.0 / review_count else 0 end)";
+export const SQLITE_AVERAGE = "(case when review_count > 0 then rating_total * 1.0 / review_count else 0 end)";
 const POSTGRES_AVERAGE = "(case when review_count > 0 then rating_total::double precision / review_count else 0 end)";
 
 async function addSqliteColumns(db: Kysely<unknown>) {
