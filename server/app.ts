@@ -32,6 +32,7 @@ import { shareImages } from "./platform/http/share-images.ts";
 import { PROJECT_ROOT } from "./project-root.ts";
 import { initialsAvatarSvg, PROFILE_PAGE_BODY, registerAccountsCacheRules } from "./modules/accounts/index.ts";
 import { createVisitorCartCookies, mergeVisitorCartOnSignIn } from "./modules/cart/index.ts";
+import { oneClickUnsubscribe, UNSUBSCRIBE_PATH } from "./modules/alerts/index.ts";
 import type { Infrastructure, Services } from "./create-services.ts";
 import type { PlatformEnv } from "./platform/http/http-env.ts";
 
@@ -117,7 +118,9 @@ export function createApp({ config, services, infrastructure, logger, health, pa
   app.use(compression());
   // The catalogue's JSON for anonymous callers, before any step a cached answer does not need (docs/decisions/027).
   for (const route of CACHED_API_ROUTES) app.use(route, apiCache);
-  app.use(sameOriginOnly(origin));
+  // The alerts' unsubscribe link also takes a mail program's one-click POST, from the mail provider's servers, where
+  // only its token counts (oneClickUnsubscribe, below; docs/decisions/051).
+  app.use(sameOriginOnly(origin, { tokenLinks: [UNSUBSCRIBE_PATH] }));
   app.use(refuseControlCharactersInUrl());
   const sessionCookies = createSessionCookies({ https: config.publicUrl.protocol === "https:" });
   // A visitor's cart joins the account's at any sign-in: every way of signing in answers through here (decision 037).
@@ -151,6 +154,7 @@ export function createApp({ config, services, infrastructure, logger, health, pa
   });
   app.route("/api", apiRoutes(services, infrastructure, origin));
   app.route("/", seoFiles(services.sitemaps, origin));
+  app.route("/", oneClickUnsubscribe(services.alerts));
   app.route("/", shareImages(PUBLIC_DIR));
   app.get("/avatars/initials.svg", (c) =>
     c.body(initialsAvatarSvg((c.req.query("name") ?? "").slice(0, 100)), 200, {

@@ -16,6 +16,11 @@ export interface CapturedMail {
   subject: string;
   text: string;
   html: string;
+  /**
+   * The message's headers by lower-case name (the first of a name given twice), each value as written after the
+   * colon, unfolded: what a mail program reads, with no decoding of its own.
+   */
+  headers: Record<string, string>;
   /** The message as received, headers and encoded body. */
   raw: string;
 }
@@ -99,6 +104,7 @@ export async function startSmtpCapture({ port: wantedPort = 0, spoolDir }: Captu
               subject: parsed.subject ?? "",
               text: parsed.text ?? "",
               html: parsed.html === false ? "" : parsed.html,
+              headers: headersOf(parsed.headerLines),
               raw: raw.toString("utf8"),
             });
             callback();
@@ -160,6 +166,16 @@ export async function startSmtpCapture({ port: wantedPort = 0, spoolDir }: Captu
       return new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+function headersOf(lines: readonly { key: string; line: string }[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const { key, line } of lines) {
+    // A long header goes on over lines that start with white space; unfolding drops only the line breaks (RFC 5322).
+    const unfolded = line.replace(/\r?\n(?=[ \t])/g, "");
+    headers[key] ??= unfolded.slice(unfolded.indexOf(":") + 1).trim();
+  }
+  return headers;
 }
 
 function addressText(address: AddressObject | AddressObject[] | undefined): string {

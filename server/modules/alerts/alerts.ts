@@ -40,6 +40,12 @@ const subscribeSchema = z.object({ variantId: idSchema, email: z.string().option
 const visitorEmailSchema = z.object({ email: emailSchema });
 const tokenSchema = z.object({ token: z.string().min(1).max(512) });
 
+/**
+ * The page of the mails' unsubscribe link. A POST to it, the mail programs' one-click unsubscribe (RFC 8058) among
+ * them, is authorized by the link's token alone, so the server takes it from any origin (server/app.ts).
+ */
+export const UNSUBSCRIBE_PATH = "/alerts/unsubscribe";
+
 /** The purpose the unsubscribe links' sealed addresses are sealed for (they are good for no other). */
 const UNSUBSCRIBE_PURPOSE = "stock alert unsubscribe";
 
@@ -68,7 +74,7 @@ export function createAlertsService(database: Pick<Database, "db" | "dialect">, 
     for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
     return url.toString();
   };
-  const unsubscribeUrl = (email: string) => link("/alerts/unsubscribe", { token: sealer.seal(UNSUBSCRIBE_PURPOSE, email) });
+  const unsubscribeUrl = (email: string) => link(UNSUBSCRIBE_PATH, { token: sealer.seal(UNSUBSCRIBE_PURPOSE, email) });
 
   /** The address an unsubscribe link is for (the page asks before it acts); 404 for a link this shop did not make. */
   function unsubscribeAddress(input: unknown): string {
@@ -118,6 +124,7 @@ export function createAlertsService(database: Pick<Database, "db" | "dialect">, 
     // Oldest first into the outbox too, so the worker sends them in the order they waited.
     due.sort((a, b) => toIsoString(a.created_at).localeCompare(toIsoString(b.created_at)) || a.id.localeCompare(b.id));
     for (const alert of due) {
+      // With the one-click unsubscribe headers: the outbox keeps them with the mail until it is sent.
       const mail = backInStockEmail({ shopName, plant, productUrl, unsubscribeUrl: unsubscribeUrl(alert.email) });
       await outbox.enqueue(trx, { kind: "stock-alert", reference: variantId, to: alert.email, ...mail });
     }

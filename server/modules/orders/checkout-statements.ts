@@ -90,6 +90,7 @@ export type StoredOrder = Omit<Insertable<OrderTable>, "counted_on" | "number"> 
   mailSubject: string;
   mailTextBody: string;
   mailHtmlBody: string;
+  mailHeaders: string | null;
   mailQueuedAt: string;
 };
 
@@ -140,6 +141,7 @@ export const storeOrderRows = compiledOnce((db, v: StoredOrder) => {
         subject: v.mailSubject,
         textBody: v.mailTextBody,
         htmlBody: v.mailHtmlBody,
+        headers: v.mailHeaders,
         queuedAt: v.mailQueuedAt,
       }),
     );

@@ -331,6 +331,7 @@ async function storeOrder(
       mailSubject: mail.subject,
       mailTextBody: mail.textBody,
       mailHtmlBody: mail.htmlBody,
+      mailHeaders: mail.headers,
       mailQueuedAt: mail.queuedAt,
     });
   } else {

@@ -10,13 +10,25 @@ import type { PlatformEnv } from "./http-env.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
+export interface SameOriginOptions {
+  /**
+   * Links (exact paths) whose POST with a `token` in the address acts on that token alone, never on the caller's
+   * cookies, and is therefore taken from anywhere: a mail provider's one-click unsubscribe (RFC 8058) posts to the
+   * link from its own servers, or from its webmail's page, with an origin that is not the shop's. Another site's
+   * page could post there only with a token it was mailed, which is all such a post acts on.
+   */
+  tokenLinks?: readonly string[];
+}
+
 /**
  * Refuses state-changing requests sent by another site's page: browsers always name the page's origin
  * on such requests, so a mismatch with PUBLIC_URL is a cross-site request forgery.
  */
-export function sameOriginOnly(publicOrigin: string) {
+export function sameOriginOnly(publicOrigin: string, { tokenLinks = [] }: SameOriginOptions = {}) {
+  const links = new Set(tokenLinks);
+  const toTokenLink = (c: Context<PlatformEnv>) => c.req.method === "POST" && links.has(c.req.path) && c.req.query("token") !== undefined;
   return createMiddleware<PlatformEnv>(async (c, next) => {
-    if (!SAFE_METHODS.has(c.req.method)) {
+    if (!SAFE_METHODS.has(c.req.method) && !toTokenLink(c)) {
       const origin = c.req.header("origin");
       const crossSite = c.req.header("sec-fetch-site") === "cross-site";
       // A request that carries cookies acts for somebody: it must say where it comes from.

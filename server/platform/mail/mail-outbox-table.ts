@@ -15,6 +15,8 @@ export interface MailOutboxTable {
   subject: string;
   text_body: string | null;
   html_body: string | null;
+  /** The mail's own headers (a List-Unsubscribe) as sealed JSON; null without any, and once sent or given up. */
+  headers: string | null;
   status: MailStatus;
   attempts: Generated<number>;
   next_attempt_at: Timestamp;

@@ -83,6 +83,39 @@ describe("queueing", () => {
   });
 });
 
+describe("a mail's own headers", () => {
+  const UNSUBSCRIBE = `<https://shop.example/alerts/unsubscribe?token=${TOKEN}>`;
+  const withHeaders = (): OutboxMail => ({ ...mail(), headers: { "List-Unsubscribe": UNSUBSCRIBE, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" } });
+
+  it("are kept with the queued mail, sealed (a link in them carries a token), reach the SMTP server as sent by a worker started afterwards, and are cleared once it is sent", async () => {
+    const id = await createMailOutbox(testSealer).enqueue(database.db, withHeaders());
+    const queued = await database.db.selectFrom("mail_outbox").select("headers").where("id", "=", id).executeTakeFirstOrThrow();
+    expect(queued.headers).not.toBeNull();
+    expect(queued.headers).not.toContain(TOKEN);
+
+    const capture = await startSmtpCapture();
+    try {
+      // A worker of its own, as after a restart: all it has of the headers is the row.
+      const mailer = createMailer({ smtpUrl: capture.url, from: "Plant Shop <shop@example.com>", outboxDir: "/nonexistent" });
+      await createMailWorker({ outbox: createMailOutbox(testSealer), database, mailer, logger: silent() }).sendDue();
+      await mailer.close();
+      const received = await capture.waitFor((m) => m.subject === "Mail 1");
+      expect(received.headers["list-unsubscribe"]).toBe(UNSUBSCRIBE);
+      expect(received.headers["list-unsubscribe-post"]).toBe("List-Unsubscribe=One-Click");
+    } finally {
+      await capture.close();
+    }
+    expect(await database.db.selectFrom("mail_outbox").select(["status", "headers"]).where("id", "=", id).executeTakeFirstOrThrow()).toEqual({ status: "sent", headers: null });
+  });
+
+  it("are refused when one would add a recipient or start a header of its own", async () => {
+    const outbox = createMailOutbox(testSealer);
+    await expect(outbox.enqueue(database.db, { ...mail(), headers: { Bcc: "someone.else@example.com" } })).rejects.toThrow("a mail cannot carry a header named");
+    await expect(outbox.enqueue(database.db, { ...mail(), headers: { "List-Unsubscribe": `${UNSUBSCRIBE}\r\nBcc: someone.else@example.com` } })).rejects.toThrow("must be one line");
+    expect(await database.db.selectFrom("mail_outbox").select("id").execute()).toEqual([]);
+  });
+});
+
 describe("retries", () => {
   it("retries a failed mail with exponential backoff kept in the row, so a new worker after a restart carries on", async () => {
     const clock = manualClock();

@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { sql, type InsertQueryBuilder, type InsertResult, type Kysely, type QueryCreator, type SqlBool } from "kysely";
 import type { Logger } from "pino";
+import { hasControlCharacters } from "#common/shared/fields.ts";
 import type { Database } from "../db/client.ts";
 import type { DB } from "../db/schema.ts";
 import { toIsoString } from "../db/values.ts";
@@ -38,11 +39,17 @@ export interface MailOutbox {
   onQueued(listener: () => void): () => void;
   /** A queued body in clear: the table holds it sealed, because its links carry tokens (decision 015). */
   openBody(sealed: string | null): string;
+  /** A queued mail's own headers in clear (sealed too: a List-Unsubscribe link carries a token); none when it has none. */
+  openHeaders(sealed: string | null): Record<string, string> | undefined;
 }
 
 const BODY_PURPOSE = "mail body";
+const HEADERS_PURPOSE = "mail headers";
+/** A header name as RFC 5322 allows it, without those nodemailer writes itself from the message's fields. */
+const HEADER_NAME = /^[A-Za-z][A-Za-z0-9-]*$/;
+const WRITTEN_BY_NODEMAILER = new Set(["from", "to", "cc", "bcc", "subject", "date", "message-id", "mime-version", "content-type", "content-transfer-encoding"]);
 
-/** A mail as queued: its bodies sealed (decision 015), due from `queuedAt`. */
+/** A mail as queued: its bodies and its own headers (JSON) sealed (decision 015), due from `queuedAt`. */
 export interface OutboxRow {
   id: string;
   kind: string;
@@ -51,6 +58,7 @@ export interface OutboxRow {
   subject: string;
   textBody: string;
   htmlBody: string;
+  headers: string | null;
   queuedAt: string;
 }
 
@@ -64,6 +72,7 @@ export function insertOutboxRow(into: QueryCreator<DB>, row: OutboxRow): InsertQ
     subject: row.subject,
     text_body: row.textBody,
     html_body: row.htmlBody,
+    headers: row.headers,
     status: "pending",
     next_attempt_at: row.queuedAt,
     created_at: row.queuedAt,
@@ -76,10 +85,21 @@ export function createMailOutbox(sealer: Sealer): MailOutbox {
   const notify = () => {
     for (const listener of listeners) listener();
   };
-  /** A pending mail's row, its bodies sealed, due now. */
-  const queuedRow = ({ kind, reference, to, subject, text, html }: OutboxMail): OutboxRow => {
+  /** A pending mail's row, its bodies and headers sealed, due now. */
+  const queuedRow = ({ kind, reference, to, subject, text, html, headers }: OutboxMail): OutboxRow => {
     const now = new Date().toISOString();
-    return { id: randomUUID(), kind, reference: reference ?? null, recipient: to, subject, textBody: sealer.seal(BODY_PURPOSE, text), htmlBody: sealer.seal(BODY_PURPOSE, html), queuedAt: now };
+    const own = headers && Object.keys(headers).length ? sealer.seal(HEADERS_PURPOSE, JSON.stringify(checkedHeaders(headers))) : null;
+    return {
+      id: randomUUID(),
+      kind,
+      reference: reference ?? null,
+      recipient: to,
+      subject,
+      textBody: sealer.seal(BODY_PURPOSE, text),
+      htmlBody: sealer.seal(BODY_PURPOSE, html),
+      headers: own,
+      queuedAt: now,
+    };
   };
   return {
     async enqueue(db, mail) {
@@ -99,7 +119,24 @@ export function createMailOutbox(sealer: Sealer): MailOutbox {
     openBody(sealed) {
       return sealed === null ? "" : (sealer.open(BODY_PURPOSE, sealed) ?? "");
     },
+    openHeaders(sealed) {
+      const json = sealed === null ? null : sealer.open(HEADERS_PURPOSE, sealed);
+      return json === null ? undefined : (JSON.parse(json) as Record<string, string>);
+    },
   };
+}
+
+/**
+ * The headers a caller gives, refused when one could break the message: a name that is no header name or one the
+ * message's own fields write (a second To would reach other people), a value over several lines (a header of its
+ * own after the break). Only the shop's code writes them, so a refusal is a mistake in it, found at the first mail.
+ */
+function checkedHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
+  for (const [name, value] of Object.entries(headers)) {
+    if (!HEADER_NAME.test(name) || WRITTEN_BY_NODEMAILER.has(name.toLowerCase())) throw new Error(`a mail cannot carry a header named ${JSON.stringify(name)}`);
+    if (hasControlCharacters(value)) throw new Error(`the mail header ${name} must be one line of text`);
+  }
+  return { ...headers };
 }
 
 export interface MailRetryPolicy {
@@ -259,7 +296,7 @@ export function createMailWorker({
       .set((eb) => ({ next_attempt_at: v.leaseUntil, attempts: eb("attempts", "+", 1), claim: v.token }))
       .where(dialect === "postgres" ? sql<SqlBool>`id = any(array(${dueIds.forUpdate().skipLocked()}))` : sql<SqlBool>`id in (${dueIds})`)
       .where("status", "=", "pending")
-      .returning(["id", "kind", "reference", "recipient", "subject", "text_body", "html_body", "attempts"]);
+      .returning(["id", "kind", "reference", "recipient", "subject", "text_body", "html_body", "headers", "attempts"]);
   });
 
   /**
@@ -284,7 +321,13 @@ export function createMailWorker({
     const update = () => db.updateTable("mail_outbox");
     let sent;
     try {
-      sent = await mailer.send({ to: mail.recipient, subject: mail.subject, text: outbox.openBody(mail.text_body), html: outbox.openBody(mail.html_body) });
+      sent = await mailer.send({
+        to: mail.recipient,
+        subject: mail.subject,
+        text: outbox.openBody(mail.text_body),
+        html: outbox.openBody(mail.html_body),
+        headers: outbox.openHeaders(mail.headers),
+      });
     } catch (error) {
       const giveUp = mail.attempts >= retry.maxAttempts;
       const nextAttemptAt = iso(now() + retryDelayMs(retry, mail.attempts));
@@ -294,7 +337,7 @@ export function createMailWorker({
       await mine(
         update().set(
           giveUp
-            ? { status: "failed", last_error: reason, claim: null, finished_at: iso(now()), text_body: null, html_body: null }
+            ? { status: "failed", last_error: reason, claim: null, finished_at: iso(now()), text_body: null, html_body: null, headers: null }
             : { next_attempt_at: nextAttemptAt, last_error: reason, claim: null },
         ),
       ).execute();
@@ -314,7 +357,7 @@ export function createMailWorker({
     if (!ids.length) return;
     await db
       .updateTable("mail_outbox")
-      .set({ status: "sent", claim: null, finished_at: iso(now()), text_body: null, html_body: null, last_error: null })
+      .set({ status: "sent", claim: null, finished_at: iso(now()), text_body: null, html_body: null, headers: null, last_error: null })
       .where("id", "in", ids)
       .where("claim", "=", claim)
       .execute();

@@ -12,6 +12,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /** Headers beside the usual ones, by name (a back-in-stock mail's List-Unsubscribe); each value one line. */
+  headers?: Readonly<Record<string, string>> | undefined;
 }
 
 export interface SentMail {
@@ -48,7 +50,7 @@ function createSmtpMailer(smtpUrl: string, from: string): Mailer {
   return {
     kind: "smtp",
     async send(message) {
-      await transport.sendMail({ from, ...message });
+      await transport.sendMail({ from, ...message, headers: { ...message.headers } });
     },
     async close() {
       transport.close();
@@ -61,7 +63,7 @@ function createOutboxMailer({ from, outboxDir }: MailerOptions): Mailer {
   return {
     kind: "outbox",
     async send(message) {
-      const info = await composer.sendMail({ from, ...message });
+      const info = await composer.sendMail({ from, ...message, headers: { ...message.headers } });
       const raw = info.message;
       if (!Buffer.isBuffer(raw)) throw new Error("nodemailer did not return the message as a buffer");
       await mkdir(outboxDir, { recursive: true, mode: 0o700 });

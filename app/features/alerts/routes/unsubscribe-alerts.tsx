@@ -24,12 +24,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 /**
- * One press stops every alert of the address. The token may come in the form or in the address itself, so a mail
- * program's one-click unsubscribe (a POST to the link) works too.
+ * One press stops every alert of the address. The button posts the token in its form, to the bare path: a POST to
+ * the link itself (the token in the address) is a mail program's one-click unsubscribe (RFC 8058), which the server
+ * answers before the pages (server/modules/alerts/one-click-unsubscribe.ts), so that it needs no page and may come
+ * from another origin. A GET only shows the button: link scanners open every link of a mail.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await readFormFields(request);
-  const token = form.token ?? new URL(request.url).searchParams.get("token");
+  const { token } = await readFormFields(request);
   return actionResult(() => context.services.alerts.unsubscribe({ token }));
 }
 
@@ -43,7 +44,7 @@ export default function UnsubscribeAlerts({ loaderData, actionData }: Route.Comp
           {am.unsubscribed}
         </p>
       ) : loaderData.email ? (
-        <Form method="post" className="grid gap-4 rounded-2xl border border-stone-200 p-6">
+        <Form method="post" action="/alerts/unsubscribe" className="grid gap-4 rounded-2xl border border-stone-200 p-6">
           <FormMessage message={actionData && !actionData.ok ? actionData.message : null} />
           <p className="text-stone-800">{am.unsubscribeIntro(loaderData.email)}</p>
           <input type="hidden" name="token" value={loaderData.token} />
