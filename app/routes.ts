@@ -30,6 +30,7 @@ export default [
   route("admin/coupons", "features/admin/routes/admin-coupons.tsx"),
   route("admin/orders", "pages/admin-orders.tsx"),
   route("admin/orders/:orderId", "pages/admin-order.tsx"),
+  route("admin/orders/:orderId/packing-slip", "pages/admin-packing-slip.tsx"),
   route("login/link", "features/accounts/routes/sign-in-link.tsx"),
   route("account/two-factor", "features/accounts/routes/two-factor.tsx"),
   route("account/email", "features/accounts/routes/change-email.tsx"),

@@ -1,4 +1,4 @@
-import { Form, isRouteErrorResponse, useNavigation } from "react-router";
+import { Form, isRouteErrorResponse, Link, useNavigation } from "react-router";
 import { messages } from "#common/shared/messages.ts";
 import { NEXT_STATUSES } from "#common/orders/order-types.ts";
 import { FormMessage } from "../shared/ui/form-message.tsx";
@@ -33,6 +33,11 @@ export default function AdminOrder({ loaderData: order, actionData }: Route.Comp
       <OrderHeading order={order} back={{ to: "/admin/orders", label: "All orders" }} />
       <p className="mb-6 text-stone-800">
         Customer: <CustomerContact customer={order.customer} />
+      </p>
+      <p className="mb-6">
+        <Link to={`/admin/orders/${order.id}/packing-slip`} className="btn-outline">
+          {messages.gifts.printSlip}
+        </Link>
       </p>
       <FormMessage message={formLevelMessage(failure)} />
       {NEXT_STATUSES[order.status].length ? (

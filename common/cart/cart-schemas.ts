@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { MAX_CART_QUANTITY } from "../shared/constants.ts";
+import { GIFT_MESSAGE_MAX, MAX_CART_QUANTITY } from "../shared/constants.ts";
 import { messages } from "../shared/messages.ts";
-import { addressSchema, formNumber, idSchema, phoneSchema, requiredText } from "../shared/fields.ts";
+import { addressSchema, formNumber, idSchema, multiLineText, PHONE_PATTERN, phoneSchema, requiredText } from "../shared/fields.ts";
 import { imageRefSchema, saleNowSchema } from "../catalog/catalog-schemas.ts";
 
 const c = messages.cart;
@@ -21,25 +21,62 @@ export const setQuantitySchema = z.object({
   quantity: formNumber(quantity),
 });
 
-export const checkoutSchema = z.object({
-  name: requiredText(messages.validation.nameRequired, 100),
-  phone: phoneSchema,
-  address: addressSchema,
-  saveToProfile: z.preprocess((v) => v === true || v === "on" || v === "true", z.boolean()).default(false),
-  /** Made by the checkout page once per attempt; the same key never makes a second order. */
-  idempotencyKey: z
-    .string({ error: messages.checkout.attemptKeyInvalid })
-    .regex(/^[A-Za-z0-9_-]{8,100}$/, messages.checkout.attemptKeyInvalid),
-  /** The checkout page always sends it (docs/decisions/009); only a raw API client may leave it out. */
-  cartFingerprint: z
-    .string({ error: messages.checkout.cartFingerprintInvalid })
-    .regex(/^[A-Za-z0-9_-]{1,100}$/, messages.checkout.cartFingerprintInvalid)
-    .optional()
-    .meta({
-      description:
-        "The `fingerprint` of the cart (GET /api/cart) whose summary the shopper was shown. If the cart's lines, quantities or prices differ from it now, nothing is ordered: 409 with code CART_CHANGED, and the shopper should look at the cart again. Left out, the cart is ordered as it stands.",
-    }),
+/** A checkbox as a form sends it ("on", or nothing) or JSON does (true). */
+const checkbox = () => z.preprocess((v) => v === true || v === "on" || v === "true", z.boolean()).default(false);
+
+/**
+ * A gift's fields, checked only when the order is a gift: a checkout without the box ticked ignores them (the
+ * page sends them empty). The address is the order's shipping address, which is the recipient's.
+ */
+const giftFieldsSchema = z.object({
+  giftName: requiredText(messages.checkout.giftNameRequired, 100),
+  giftPhone: requiredText(messages.checkout.giftPhoneRequired, 30).regex(PHONE_PATTERN, messages.validation.phoneInvalid),
+  giftMessage: z.preprocess(
+    (v) => (v === undefined || v === null ? "" : v),
+    multiLineText()
+      .trim()
+      .refine((value) => [...value].length <= GIFT_MESSAGE_MAX, messages.checkout.giftMessageTooLong(GIFT_MESSAGE_MAX)),
+  ),
 });
+
+export const checkoutSchema = z
+  .object({
+    name: requiredText(messages.validation.nameRequired, 100),
+    phone: phoneSchema,
+    address: addressSchema,
+    saveToProfile: checkbox(),
+    gift: checkbox().meta({ description: "The order is a gift: giftName and giftPhone are then required, and the shipping address is the recipient's" }),
+    giftName: z.string().optional().meta({ description: "The recipient's name (required when gift is true; up to 100 characters)" }),
+    giftPhone: z.string().optional().meta({ description: "The recipient's phone number (required when gift is true)" }),
+    giftMessage: z.string().optional().meta({ description: `A message for the recipient, printed on the packing slip: up to ${GIFT_MESSAGE_MAX} characters, optional` }),
+    giftHidePrices: checkbox().meta({ description: "The packing slip shows no prices, totals or payment (only with gift)" }),
+    /** Made by the checkout page once per attempt; the same key never makes a second order. */
+    idempotencyKey: z
+      .string({ error: messages.checkout.attemptKeyInvalid })
+      .regex(/^[A-Za-z0-9_-]{8,100}$/, messages.checkout.attemptKeyInvalid),
+    /** The checkout page always sends it (docs/decisions/009); only a raw API client may leave it out. */
+    cartFingerprint: z
+      .string({ error: messages.checkout.cartFingerprintInvalid })
+      .regex(/^[A-Za-z0-9_-]{1,100}$/, messages.checkout.cartFingerprintInvalid)
+      .optional()
+      .meta({
+        description:
+          "The `fingerprint` of the cart (GET /api/cart) whose summary the shopper was shown. If the cart's lines, quantities or prices differ from it now, nothing is ordered: 409 with code CART_CHANGED, and the shopper should look at the cart again. Left out, the cart is ordered as it stands.",
+      }),
+  })
+  .superRefine((details, ctx) => {
+    // Each gift field's problem at its own field, as the other fields' are; checked only for a gift.
+    if (!details.gift) return;
+    const checked = giftFieldsSchema.safeParse(details);
+    if (!checked.success) for (const issue of checked.error.issues) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
+  });
+
+/** The gift of a checked checkout's details, as the order stores it; null when the order is no gift. */
+export function giftOf(details: z.output<typeof checkoutSchema>): { recipientName: string; recipientPhone: string; message: string | null; hidePrices: boolean } | null {
+  if (!details.gift) return null;
+  const gift = giftFieldsSchema.parse(details);
+  return { recipientName: gift.giftName, recipientPhone: gift.giftPhone, message: gift.giftMessage || null, hidePrices: details.giftHidePrices };
+}
 
 // ---- What the JSON API answers (and the cart and checkout pages show).
 

@@ -56,6 +56,16 @@ export const orderSummarySchema = z
   })
   .meta({ id: "OrderSummary" });
 
+/** A gift order's recipient, message and whether the packing slip hides the prices (docs/decisions/052). */
+export const giftSchema = z
+  .strictObject({
+    recipientName: z.string(),
+    recipientPhone: z.string(),
+    message: z.string().nullable().meta({ description: "Up to 300 characters; null without one" }),
+    hidePrices: z.boolean().meta({ description: "The packing slip shows no prices, totals or payment" }),
+  })
+  .meta({ id: "Gift" });
+
 export const orderDetailSchema = orderSummarySchema
   .extend({
     userId: z.string().nullable().meta({ description: "Null once the customer deleted their account (the order stays for the shop's records)" }),
@@ -68,6 +78,7 @@ export const orderDetailSchema = orderSummarySchema
     shipPhone: z.string(),
     shipAddress: z.string(),
     paymentMethod: z.string(),
+    gift: giftSchema.nullable().meta({ description: "Set when the order is a gift (shipped to its recipient at the shipping address); null otherwise" }),
   })
   .meta({ id: "OrderDetail" });
 

@@ -3,6 +3,7 @@ import type {
   adminOrderPageSchema,
   customerSchema,
   daySalesSchema,
+  giftSchema,
   orderDetailSchema,
   orderLineSchema,
   orderStatusSchema,
@@ -18,6 +19,7 @@ export type OrderSummary = z.infer<typeof orderSummarySchema>;
 export type OrderDetail = z.infer<typeof orderDetailSchema>;
 export type ViewedOrder = z.infer<typeof viewedOrderSchema>;
 export type AdminOrderPage = z.infer<typeof adminOrderPageSchema>;
+export type Gift = z.infer<typeof giftSchema>;
 export type DaySales = z.infer<typeof daySalesSchema>;
 
 /** Where an order may go next (docs/product.md, Orders): pending → processing → shipped → delivered, or cancelled early. */

@@ -29,3 +29,6 @@ export const REVIEWS_MAX_PAGE_SIZE = 50;
 export const WISHLIST_MAX_ITEMS = 200;
 /** Saved plants shown per page of /wishlist and of GET /api/wishlist, newest first. */
 export const WISHLIST_PAGE_SIZE = 24;
+
+/** How long a gift message may be, in characters as people count them (code points: an emoji is one). */
+export const GIFT_MESSAGE_MAX = 300;

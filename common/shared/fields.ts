@@ -55,6 +55,8 @@ export function requiredText(message: string, max: number, { multiLine = false }
 
 export const emailSchema = requiredText(messages.validation.emailRequired, 254).regex(EMAIL_PATTERN, messages.validation.invalidEmail);
 
-export const phoneSchema = requiredText(messages.validation.phoneRequired, 30).regex(/^\+?[0-9][0-9 -]{5,}$/, messages.validation.phoneInvalid);
+/** Digits, spaces and dashes after an optional +: a phone number as people type it. */
+export const PHONE_PATTERN = /^\+?[0-9][0-9 -]{5,}$/;
+export const phoneSchema = requiredText(messages.validation.phoneRequired, 30).regex(PHONE_PATTERN, messages.validation.phoneInvalid);
 /** A postal address may be typed on several lines. */
 export const addressSchema = requiredText(messages.validation.addressRequired, 500, { multiLine: true });

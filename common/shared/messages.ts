@@ -258,6 +258,26 @@ export const messages = {
     attemptKeyInvalid: "Send an idempotencyKey of 8 to 100 letters, digits, '-' or '_', made once for each order you mean to place.",
     /** Likewise: the page sends the fingerprint of the cart it showed. */
     cartFingerprintInvalid: "Send as cartFingerprint the fingerprint of the cart you showed (GET /api/cart answers it), or leave it out.",
+    isGift: "This is a gift",
+    giftHint: "We ship to the address above, which is the recipient's. Fill these in only for a gift.",
+    giftName: "Recipient's name",
+    giftPhone: "Recipient's phone",
+    giftMessage: "Gift message (optional)",
+    hidePrices: "Hide prices from the recipient",
+    giftNameRequired: "Enter the recipient's name for a gift",
+    giftPhoneRequired: "Enter the recipient's phone number for a gift",
+    giftMessageTooLong: (max: number) => `The gift message can be at most ${max} characters`,
+  },
+  gifts: {
+    /** 'Gift for Meera, +91 98765 43210' on the buyer's order page and mails and the owner's order page. */
+    giftFor: (name: string, phone: string) => `Gift for ${name}, ${phone}`,
+    message: "Gift message",
+    pricesHidden: "Prices are hidden from the recipient: the packing slip shows none.",
+    pricesShown: "Prices are shown to the recipient on the packing slip.",
+    printSlip: "Print packing slip",
+    slipHeading: "Packing slip",
+    print: "Print",
+    shipTo: "Ship to",
   },
   orders: {
     placed: "Thank you! Your order has been placed.",

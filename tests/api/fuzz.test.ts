@@ -159,7 +159,7 @@ const ACTION_FIELDS: Record<string, string[]> = {
   "/admin/categories": ["intent", "categoryId", "name", "image"],
   "/admin/messages": ["id", "handled"],
   "/cart": ["intent", "itemId", "quantity", "code"],
-  "/checkout": ["name", "phone", "address", "saveToProfile", "idempotencyKey", "cartFingerprint", "intent", "code"],
+  "/checkout": ["name", "phone", "address", "saveToProfile", "gift", "giftName", "giftPhone", "giftMessage", "giftHidePrices", "idempotencyKey", "cartFingerprint", "intent", "code"],
   "/admin/coupons": ["intent", "id", "code", "kind", "value", "minSubtotal", "startsAt", "endsAt", "maxUses", "oncePerCustomer", "categoryIds"],
   "/orders/{orderId}": ["confirm"],
   "/admin/orders/{orderId}": ["status"],

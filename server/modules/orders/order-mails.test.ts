@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { messages } from "#common/shared/messages.ts";
 import type { OrderDetail } from "#common/orders/order-types.ts";
 import { orderMail } from "./order-mails.ts";
 
@@ -20,6 +21,7 @@ const order = (fields: Partial<OrderDetail>): OrderDetail & { customer: { email:
   shipPhone: "+91 98765 43210",
   shipAddress: "12 Garden Road",
   paymentMethod: "Cash on Delivery",
+  gift: null,
   ...fields,
   customer: { name: "Asha", email: "asha@example.com" },
 });
@@ -35,5 +37,21 @@ describe("order mails", () => {
     const mail = orderMail(shop, "placed", order({ discountPaise: 0, couponCode: null, shippingPaise: 0, totalPaise: 100_000 }));
     expect(mail.text).not.toContain("Discount");
     expect(mail.text).toContain("Shipping: Free\nTotal: Rs. 1,000.00");
+  });
+
+  it("show a gift's recipient, message and hidden prices after the delivery address, in text and HTML (escaped)", () => {
+    const gift = { recipientName: "Meera <Iyer>", recipientPhone: "+91 99887 76655", message: "Happy birthday!\nLove, Asha", hidePrices: true };
+    const mail = orderMail(shop, "placed", order({ gift }));
+    expect(mail.text).toContain(`Delivery address:\nAsha\n12 Garden Road\n+91 98765 43210\n\nGift for Meera <Iyer>, +91 99887 76655\nGift message: Happy birthday!\nLove, Asha\n${messages.gifts.pricesHidden}`);
+    expect(mail.html).toContain("Gift for Meera &lt;Iyer&gt;, +91 99887 76655");
+    expect(mail.html).toContain("Happy birthday!<br>");
+    expect(mail.html).toContain(messages.gifts.pricesHidden);
+  });
+
+  it("say when a gift's prices are shown to the recipient, leave out a message it has none of, and show nothing of a gift for an order that is none", () => {
+    const shown = orderMail(shop, "shipped", order({ gift: { recipientName: "Meera", recipientPhone: "98765 12345", message: null, hidePrices: false } }));
+    expect(shown.text).toContain(`Gift for Meera, 98765 12345\n${messages.gifts.pricesShown}`);
+    expect(shown.text).not.toContain(messages.gifts.message);
+    expect(orderMail(shop, "placed", order({})).text).not.toContain("Gift");
   });
 });

@@ -2,6 +2,7 @@
 import { sellableName } from "#common/catalog/variant-names.ts";
 import { formatPriceExact } from "#common/shared/money.ts";
 import { couponMessages } from "#common/coupons/coupon-messages.ts";
+import { messages } from "#common/shared/messages.ts";
 import type { OrderDetail } from "#common/orders/order-types.ts";
 import { escapeHtml, escapeMultiline, type MailContent, oneLine, renderHtml, renderText } from "../../platform/mail/mail-layout.ts";
 import type { OutboxMail } from "../../platform/mail/mail-outbox.ts";
@@ -18,6 +19,8 @@ export interface OrderMailDetails {
   shipping: string;
   total: string;
   address: string;
+  /** A gift's lines: 'Gift for …, …', the message if any, and whether the recipient sees prices; null for no gift. */
+  gift: { giftFor: string; message: string | null; prices: string } | null;
 }
 
 const ORDER_NEWS = {
@@ -31,11 +34,13 @@ export function orderEmail(kind: keyof typeof ORDER_NEWS, order: OrderMailDetail
   const news = ORDER_NEWS[kind];
   const reason = `you placed order ${order.orderNumber} at ${order.shopName}.`;
   const lineText = order.lines.map((line) => `${line.quantity} × ${line.name}: ${line.lineTotal}`);
+  const gift = order.gift;
+  const giftText = gift ? [gift.giftFor, ...(gift.message ? [`${messages.gifts.message}: ${gift.message}`] : []), gift.prices].join("\n") : null;
   const totals = [`Subtotal: ${order.subtotal}`, ...(order.discount ? [`${couponMessages.discount} ${order.discount}`] : []), `Shipping: ${order.shipping}`, `Total: ${order.total}`];
   return {
     subject: news.subject.replace("{n}", oneLine(order.orderNumber)),
     text: renderText(
-      [`Hello ${order.name},`, news.headline, lineText.join("\n"), totals.join("\n"), `Delivery address:\n${order.address}`, order.url],
+      [`Hello ${order.name},`, news.headline, lineText.join("\n"), totals.join("\n"), `Delivery address:\n${order.address}`, ...(giftText ? [giftText] : []), order.url],
       reason,
       order.shopName,
     ),
@@ -47,6 +52,15 @@ export function orderEmail(kind: keyof typeof ORDER_NEWS, order: OrderMailDetail
         lineText.map(escapeHtml).join("<br>\n"),
         totals.map(escapeHtml).join("<br>\n"),
         `<strong>Delivery address</strong><br>\n${escapeMultiline(order.address)}`,
+        ...(gift
+          ? [
+              [
+                `<strong>${escapeHtml(gift.giftFor)}</strong>`,
+                ...(gift.message ? [`${escapeHtml(messages.gifts.message)}: ${escapeMultiline(gift.message)}`] : []),
+                escapeHtml(gift.prices),
+              ].join("<br>\n"),
+            ]
+          : []),
       ],
       button: { label: `See order ${order.orderNumber}`, url: order.url },
       reason,
@@ -72,6 +86,11 @@ export function orderMail(shop: { shopName: string; publicUrl: URL }, kind: keyo
       shipping: order.shippingPaise === 0 ? couponMessages.free : formatPriceExact(order.shippingPaise),
       total: formatPriceExact(order.totalPaise),
       address: `${order.shipName}\n${order.shipAddress}\n${order.shipPhone}`,
+      gift: order.gift && {
+        giftFor: messages.gifts.giftFor(order.gift.recipientName, order.gift.recipientPhone),
+        message: order.gift.message,
+        prices: order.gift.hidePrices ? messages.gifts.pricesHidden : messages.gifts.pricesShown,
+      },
     }),
   };
 }

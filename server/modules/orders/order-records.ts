@@ -4,7 +4,7 @@ import { legacyOrderNumber, type OrderDetail, type OrderSummary } from "#common/
 import { orderStatusSchema } from "#common/orders/order-schemas.ts";
 import { idSchema } from "#common/shared/fields.ts";
 import type { DB } from "../../platform/db/schema.ts";
-import type { OrderLineTable, OrderTable } from "./orders-tables.ts";
+import type { OrderGiftTable, OrderLineTable, OrderTable } from "./orders-tables.ts";
 import { toIsoString } from "../../platform/db/values.ts";
 import { NotFoundError } from "../../platform/errors.ts";
 import { requireSignedIn, type SessionUser } from "../../platform/session-user.ts";
@@ -33,7 +33,8 @@ export async function loadOrder(from: Kysely<DB>, orderId: unknown): Promise<Ord
   const order = await ordersWithCustomer(from).where("orders.id", "=", id.data).executeTakeFirst();
   if (!order) return undefined;
   const lines = await from.selectFrom("order_lines").selectAll().where("order_id", "=", order.id).orderBy("position").execute();
-  return toDetail(order, lines);
+  const gift = await from.selectFrom("order_gifts").selectAll().where("order_id", "=", order.id).executeTakeFirst();
+  return toDetail(order, lines, gift ?? null);
 }
 
 /** The order if the viewer may see it: its owner or an admin. Anyone else gets the same 404 as for none. */
@@ -45,7 +46,7 @@ export async function visibleOrder(db: Kysely<DB>, viewer: SessionUser | null, o
 }
 
 /** An order and its lines (in position order) as the API shows them. */
-export function toDetail(order: OrderRow, lines: Selectable<OrderLineTable>[]): OrderDetail {
+export function toDetail(order: OrderRow, lines: Selectable<OrderLineTable>[], gift: Selectable<OrderGiftTable> | null): OrderDetail {
   return {
     ...toSummary(order, lines.reduce((n, l) => n + l.quantity, 0)),
     userId: order.user_id,
@@ -67,6 +68,7 @@ export function toDetail(order: OrderRow, lines: Selectable<OrderLineTable>[]): 
     shipPhone: order.ship_phone,
     shipAddress: order.ship_address,
     paymentMethod: order.payment_method,
+    gift: gift && { recipientName: gift.recipient_name, recipientPhone: gift.recipient_phone, message: gift.message, hidePrices: Number(gift.hide_prices) === 1 },
   };
 }
 

@@ -55,10 +55,21 @@ export interface OrderDailyTotalTable {
   revenue_paise: number;
 }
 
+/** A gift order's recipient and message (migration 0028); an order that is no gift has no row. */
+export interface OrderGiftTable {
+  order_id: string;
+  recipient_name: string;
+  recipient_phone: string;
+  message: string | null;
+  /** 1: the packing slip shows no prices, totals or payment; 0: it does. */
+  hide_prices: number;
+}
+
 declare module "../../platform/db/schema.ts" {
   interface DB {
     orders: OrderTable;
     order_lines: OrderLineTable;
     order_daily_totals: OrderDailyTotalTable;
+    order_gifts: OrderGiftTable;
   }
 }

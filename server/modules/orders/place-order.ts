@@ -4,7 +4,7 @@ import type { z } from "zod";
 import { messages } from "#common/shared/messages.ts";
 import { ERROR_CODES } from "#common/shared/user-facing-error.ts";
 import type { OrderDetail } from "#common/orders/order-types.ts";
-import { checkoutSchema } from "#common/cart/cart-schemas.ts";
+import { checkoutSchema, giftOf } from "#common/cart/cart-schemas.ts";
 import { shopClock } from "../../platform/clock.ts";
 import type { DB } from "../../platform/db/schema.ts";
 import { inShopperTransaction, isUniqueViolation } from "../../platform/db/write-transaction.ts";
@@ -306,8 +306,11 @@ async function storeOrder(
     quantity,
   }));
   const ordered = cart.lines.map((line) => line.id);
+  // A gift's row, stored in this transaction with the order; an order that is no gift stores none (decision 052).
+  const gift = giftOf(details);
+  const giftRow = gift && { order_id: hold.orderId, recipient_name: gift.recipientName, recipient_phone: gift.recipientPhone, message: gift.message, hide_prices: gift.hidePrices ? 1 : 0 };
   // Built from the rows about to be written, not read back: the same detail, two statements fewer.
-  const placed = toDetail(order, orderLines);
+  const placed = toDetail(order, orderLines, giftRow);
   // The confirmation commits with the order: no order without its mail, no mail for an order that never was.
   const confirmation = orderMail(ctx, "placed", { ...placed, customer: { ...placed.customer, email: user.email } });
   const use = cart.coupon ? { couponId: cart.coupon.couponId, orderId: hold.orderId, userId: user.id, now } : null;
@@ -342,6 +345,8 @@ async function storeOrder(
     // The code's row is shared by every checkout using it: counted late (on PostgreSQL by the last statement, with the stock).
     if (use) refuseCode(await claimCouponUse(trx, use, ctx.database.dialect));
   }
+  // After the order's row (on PostgreSQL written by the statement above), which it references.
+  if (giftRow) await trx.insertInto("order_gifts").values(giftRow).execute();
   if (details.saveToProfile) {
     await saveDeliveryDetails(trx, user.id, details, now);
     // The name is public (the profile page, the person's reviews): announced once the order commits.

@@ -1,7 +1,8 @@
 import { Link } from "react-router";
 import { sizeLine } from "#common/catalog/variant-names.ts";
 import { formatPriceExact } from "#common/shared/money.ts";
-import type { Customer, OrderDetail, OrderStatus } from "#common/orders/order-types.ts";
+import type { Customer, Gift, OrderDetail, OrderStatus } from "#common/orders/order-types.ts";
+import { messages } from "#common/shared/messages.ts";
 import { ShopTime } from "../../../shared/ui/shop-time.tsx";
 import { OrderSummary } from "./order-summary.tsx";
 
@@ -45,6 +46,23 @@ export function OrderHeading({ order, back }: { order: OrderDetail; back: { to: 
         </span>
       </div>
     </>
+  );
+}
+
+/** A gift order's recipient, message and whether the recipient sees prices (the buyer's and the owner's order pages). */
+export function GiftDetails({ gift }: { gift: Gift }) {
+  return (
+    <section aria-labelledby="gift-heading" className="sm:col-span-2">
+      <h2 id="gift-heading" className="font-semibold text-stone-900">
+        {messages.gifts.giftFor(gift.recipientName, gift.recipientPhone)}
+      </h2>
+      {gift.message ? (
+        <p className="mt-1 text-stone-700">
+          {messages.gifts.message}: <span className="whitespace-pre-line">{gift.message}</span>
+        </p>
+      ) : null}
+      <p className="mt-1 text-stone-700">{gift.hidePrices ? messages.gifts.pricesHidden : messages.gifts.pricesShown}</p>
+    </section>
   );
 }
 
@@ -98,6 +116,7 @@ export function OrderView({ order }: { order: OrderDetail }) {
             <h2 className="font-semibold text-stone-900">Payment</h2>
             <p className="mt-1 text-stone-700">{order.paymentMethod}</p>
           </div>
+          {order.gift ? <GiftDetails gift={order.gift} /> : null}
         </div>
       </div>
       <OrderSummary

@@ -1,3 +1,4 @@
+import { useEffect, useState } from "react";
 import { Form, Link, redirect, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
 import { sellableName } from "#common/catalog/variant-names.ts";
 import type { CartLine } from "#common/cart/cart-types.ts";
@@ -88,6 +89,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             <label className="flex items-center gap-2 text-stone-800">
               <input type="checkbox" name="saveToProfile" className="size-4 accent-leaf-700" /> Remember these details on my profile
             </label>
+            <GiftFields errors={errors} />
             <fieldset className="mt-4">
               <legend className="text-xl font-semibold text-stone-900">Payment</legend>
               <label className="mt-2 flex items-center gap-2 text-stone-800">
@@ -115,6 +117,34 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
         ) : null}
       </div>
     </section>
+  );
+}
+
+/**
+ * 'This is a gift' and the recipient's details. Without JavaScript every field shows (the server ignores them unless
+ * the box is ticked); once the page runs, the details show only while the box is ticked.
+ */
+function GiftFields({ errors }: { errors: Record<string, string | undefined> }) {
+  const [running, setRunning] = useState(false);
+  const [isGift, setIsGift] = useState(false);
+  useEffect(() => setRunning(true), []);
+  const c = messages.checkout;
+  return (
+    <fieldset className="mt-4 grid gap-4 rounded-lg border border-stone-200 p-4">
+      <legend className="px-1 text-lg font-semibold text-stone-900">Gift</legend>
+      <label className="flex items-center gap-2 text-stone-800">
+        <input type="checkbox" name="gift" checked={isGift} onChange={(event) => setIsGift(event.currentTarget.checked)} className="size-4 accent-leaf-700" /> {c.isGift}
+      </label>
+      <div className="grid gap-4" hidden={running && !isGift}>
+        <p className="text-sm text-stone-600">{c.giftHint}</p>
+        <FormField label={c.giftName} name="giftName" autoComplete="off" error={errors.giftName} />
+        <FormField label={c.giftPhone} name="giftPhone" type="tel" autoComplete="off" error={errors.giftPhone} />
+        <FormField label={c.giftMessage} name="giftMessage" multiline rows={3} error={errors.giftMessage} />
+        <label className="flex items-center gap-2 text-stone-800">
+          <input type="checkbox" name="giftHidePrices" className="size-4 accent-leaf-700" /> {c.hidePrices}
+        </label>
+      </div>
+    </fieldset>
   );
 }
 
