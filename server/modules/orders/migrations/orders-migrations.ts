@@ -5,7 +5,7 @@ import { orderNumbersMigration } from "./0014-order-numbers-contact-dedup.ts";
 import { nullableOrderCustomerMigration } from "./0018-account-deletion.ts";
 import { orderDiscountMigration } from "./0021-coupons.ts";
 import { orderLineVariantsMigration } from "./0023-variants.ts";
-import { giftOrdersMigration } from "./0028-gift-orders.ts";
+import { giftOrdersMigration } from "./0030-gift-orders.ts";
 
 /** The orders' parts of the migration history (server/migrations.ts puts every owner's together). */
 export const ordersMigrations: readonly MigrationPart[] = [
@@ -15,5 +15,5 @@ export const ordersMigrations: readonly MigrationPart[] = [
   { name: "0018-account-deletion", migration: nullableOrderCustomerMigration },
   { name: "0021-coupons", migration: orderDiscountMigration },
   { name: "0023-variants", migration: orderLineVariantsMigration },
-  { name: "0028-gift-orders", migration: giftOrdersMigration },
+  { name: "0030-gift-orders", migration: giftOrdersMigration },
 ];
