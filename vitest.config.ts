@@ -4,7 +4,9 @@ import { defineConfig } from "vitest/config";
 // Unit tests run once; tests that need a database (*.db.test.ts) run on SQLite and, when
 // TEST_DATABASE_URL is set, again on PostgreSQL, since the shop runs on both (docs/decisions/002).
 const databaseTests = ["server/**/*.db.test.ts", "tests/api/**/*.test.ts"];
-const shared = { setupFiles: ["tests/support/fail-on-console-error.ts"], environment: "node" as const };
+// A test's time limit is there to end a test that hangs, not to time it (speed is measured in bench/): with two files
+// at a time on two cores, a database test that starts an app, writes pictures and waits on PostgreSQL can pass 5 s.
+const shared = { setupFiles: ["tests/support/fail-on-console-error.ts"], environment: "node" as const, testTimeout: 30_000, hookTimeout: 30_000 };
 
 export default defineConfig({
   test: {
