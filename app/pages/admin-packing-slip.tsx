@@ -3,7 +3,7 @@ import { sellableName } from "#common/catalog/variant-names.ts";
 import { formatPriceExact } from "#common/shared/money.ts";
 import { messages } from "#common/shared/messages.ts";
 import { NotFound } from "../shared/components/not-found.tsx";
-import { OrderSummary } from "../features/orders/components/order-summary.tsx";
+import { OrderSummary, orderSummary } from "../features/orders/components/order-summary.tsx";
 import { loadOr404 } from "../shared/lib/service-errors.ts";
 import { requireAdmin } from "../shared/lib/session.ts";
 import type { Route } from "./+types/admin-packing-slip";
@@ -81,14 +81,7 @@ export default function PackingSlip({ loaderData: { order, shopName } }: Route.C
             <h2 className="font-semibold text-stone-900">Payment</h2>
             <p className="mt-1 text-stone-800">{order.paymentMethod}</p>
           </div>
-          <OrderSummary
-            itemCount={order.itemCount}
-            subtotalPaise={order.subtotalPaise}
-            shippingPaise={order.shippingPaise}
-            totalPaise={order.totalPaise}
-            discountPaise={order.discountPaise}
-            couponCode={order.couponCode}
-          />
+          <OrderSummary {...orderSummary(order)} />
         </div>
       ) : null}
     </section>

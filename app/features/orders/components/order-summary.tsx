@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import type { Cart } from "#common/cart/cart-types.ts";
+import type { OrderDetail } from "#common/orders/order-types.ts";
 import { couponMessages } from "#common/coupons/coupon-messages.ts";
 import { messages } from "#common/shared/messages.ts";
 import { formatPriceExact } from "#common/shared/money.ts";
@@ -64,5 +65,17 @@ export function cartSummary(cart: Cart) {
     discountPaise: cart.discountPaise,
     couponCode: cart.coupon?.code ?? null,
     freeShippingMorePaise: cart.freeShippingMorePaise,
+  };
+}
+
+/** The summary's figures of a placed order, as its pages and its packing slip show them. */
+export function orderSummary(order: OrderDetail) {
+  return {
+    itemCount: order.itemCount,
+    subtotalPaise: order.subtotalPaise,
+    shippingPaise: order.shippingPaise,
+    totalPaise: order.totalPaise,
+    discountPaise: order.discountPaise,
+    couponCode: order.couponCode,
   };
 }

@@ -4,7 +4,7 @@ import { formatPriceExact } from "#common/shared/money.ts";
 import type { Customer, Gift, OrderDetail, OrderStatus } from "#common/orders/order-types.ts";
 import { messages } from "#common/shared/messages.ts";
 import { ShopTime } from "../../../shared/ui/shop-time.tsx";
-import { OrderSummary } from "./order-summary.tsx";
+import { OrderSummary, orderSummary } from "./order-summary.tsx";
 
 const STATUS_STYLES: Record<OrderStatus, string> = {
   pending: "bg-amber-100 text-amber-900",
@@ -119,14 +119,7 @@ export function OrderView({ order }: { order: OrderDetail }) {
           {order.gift ? <GiftDetails gift={order.gift} /> : null}
         </div>
       </div>
-      <OrderSummary
-        itemCount={order.itemCount}
-        subtotalPaise={order.subtotalPaise}
-        shippingPaise={order.shippingPaise}
-        totalPaise={order.totalPaise}
-        discountPaise={order.discountPaise}
-        couponCode={order.couponCode}
-      />
+      <OrderSummary {...orderSummary(order)} />
     </div>
   );
 }
