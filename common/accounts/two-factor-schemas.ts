@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { messages } from "../shared/messages.ts";
-import { plainText } from "../shared/fields.ts";
+import { formCheckbox, plainText } from "../shared/fields.ts";
 import { PASSWORD_MAX } from "./account-schemas.ts";
 
 const t = messages.twoFactor;
@@ -26,7 +26,7 @@ export const secondFactorSchema = z.object({
     .trim()
     .transform((code) => code.replace(/\s+/g, ""))
     .pipe(z.string().regex(/^(\d{6}|[A-Za-z0-9]{5}-?[A-Za-z0-9]{5})$/, t.codeRequired)),
-  trustDevice: z.preprocess((value) => value === true || value === "on" || value === "true", z.boolean()).default(false),
+  trustDevice: formCheckbox(),
 });
 
 /** Whether a second-factor code is one of the recovery codes rather than the app's. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { GIFT_MESSAGE_MAX, MAX_CART_QUANTITY } from "../shared/constants.ts";
 import { messages } from "../shared/messages.ts";
-import { addressSchema, formNumber, idSchema, multiLineText, PHONE_PATTERN, phoneSchema, requiredText } from "../shared/fields.ts";
+import { addressSchema, formCheckbox, formNumber, idSchema, multiLineText, PHONE_PATTERN, phoneSchema, requiredText } from "../shared/fields.ts";
 import { imageRefSchema, saleNowSchema } from "../catalog/catalog-schemas.ts";
 
 const c = messages.cart;
@@ -20,9 +20,6 @@ export const addToCartSchema = z.object({
 export const setQuantitySchema = z.object({
   quantity: formNumber(quantity),
 });
-
-/** A checkbox as a form sends it ("on", or nothing) or JSON does (true). */
-const checkbox = () => z.preprocess((v) => v === true || v === "on" || v === "true", z.boolean()).default(false);
 
 /**
  * A gift's fields, checked only when the order is a gift: a checkout without the box ticked ignores them (the
@@ -44,12 +41,12 @@ export const checkoutSchema = z
     name: requiredText(messages.validation.nameRequired, 100),
     phone: phoneSchema,
     address: addressSchema,
-    saveToProfile: checkbox(),
-    gift: checkbox().meta({ description: "The order is a gift: giftName and giftPhone are then required, and the shipping address is the recipient's" }),
+    saveToProfile: formCheckbox(),
+    gift: formCheckbox().meta({ description: "The order is a gift: giftName and giftPhone are then required, and the shipping address is the recipient's" }),
     giftName: z.string().optional().meta({ description: "The recipient's name (required when gift is true; up to 100 characters)" }),
     giftPhone: z.string().optional().meta({ description: "The recipient's phone number (required when gift is true)" }),
     giftMessage: z.string().optional().meta({ description: `A message for the recipient, printed on the packing slip: up to ${GIFT_MESSAGE_MAX} characters, optional` }),
-    giftHidePrices: checkbox().meta({ description: "The packing slip shows no prices, totals or payment (only with gift)" }),
+    giftHidePrices: formCheckbox().meta({ description: "The packing slip shows no prices, totals or payment (only with gift)" }),
     /** Made by the checkout page once per attempt; the same key never makes a second order. */
     idempotencyKey: z
       .string({ error: messages.checkout.attemptKeyInvalid })

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idSchema } from "../shared/fields.ts";
+import { formCheckbox, idSchema } from "../shared/fields.ts";
 import { parseRupees } from "../shared/money.ts";
 import { couponMessages as m } from "./coupon-messages.ts";
 
@@ -31,7 +31,6 @@ const localDateTime = z.preprocess(
   blankToUndefined,
   z.string({ error: m.dateInvalid }).regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/, m.dateInvalid).optional(),
 );
-const checkbox = z.preprocess((v) => v === true || v === "on" || v === "true", z.boolean()).default(false);
 
 export const createCouponSchema = z
   .object({
@@ -46,7 +45,7 @@ export const createCouponSchema = z
       (v) => (typeof v === "string" && /^\s*\d+\s*$/.test(v) ? Number(v) : blankToUndefined(v)),
       z.int({ error: m.maxUsesInvalid }).min(1, m.maxUsesInvalid).max(1_000_000_000, m.maxUsesInvalid).optional(),
     ),
-    oncePerCustomer: checkbox,
+    oncePerCustomer: formCheckbox(),
     categoryIds: z.preprocess((v) => (v === undefined || v === "" ? [] : Array.isArray(v) ? v : [v]), z.array(idSchema, { error: m.categoryUnknown }).max(100)),
   })
   .transform((input, ctx) => {

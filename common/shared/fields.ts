@@ -40,6 +40,9 @@ export function formNumber<T extends z.ZodType>(number: T) {
   return z.preprocess((value) => (typeof value === "string" && /^\s*[-+]?\d+\s*$/.test(value) ? Number(value) : value), number);
 }
 
+/** A checkbox as a form sends it ("on", or nothing at all when unticked) or as JSON does (true): false unless ticked. */
+export const formCheckbox = () => z.preprocess((value) => value === true || value === "on" || value === "true", z.boolean()).default(false);
+
 /** Ids are opaque strings made by the server; anything else cannot name a record. */
 export const idSchema = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, "Not a valid id");
 

@@ -32,8 +32,10 @@ export async function loadOrder(from: Kysely<DB>, orderId: unknown): Promise<Ord
   if (!id.success) return undefined;
   const order = await ordersWithCustomer(from).where("orders.id", "=", id.data).executeTakeFirst();
   if (!order) return undefined;
-  const lines = await from.selectFrom("order_lines").selectAll().where("order_id", "=", order.id).orderBy("position").execute();
-  const gift = await from.selectFrom("order_gifts").selectAll().where("order_id", "=", order.id).executeTakeFirst();
+  const [lines, gift] = await Promise.all([
+    from.selectFrom("order_lines").selectAll().where("order_id", "=", order.id).orderBy("position").execute(),
+    from.selectFrom("order_gifts").selectAll().where("order_id", "=", order.id).executeTakeFirst(),
+  ]);
   return toDetail(order, lines, gift ?? null);
 }
 
