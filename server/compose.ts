@@ -47,6 +47,7 @@ export async function composeShop(config: Config, database: Pick<Database, "db" 
     timeZone: config.shop.timeZone,
     shippingFeePaise: config.shop.shippingFeePaise,
     freeShippingAbovePaise: config.shop.freeShippingAbovePaise,
+    upi: config.upi,
     outbox,
     logger,
     limits: config.limits,

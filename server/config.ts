@@ -6,6 +6,8 @@ import { isCommonPassword } from "./modules/accounts/index.ts";
 import { DEFAULT_SHOP_TIME_ZONE, isKnownTimeZone } from "./platform/shop-day.ts";
 import type { SignInProvider } from "./modules/accounts/index.ts";
 import { parseSignInProviders } from "./sign-in-provider-config.ts";
+import { UPI_ID_PATTERN } from "#common/orders/order-schemas.ts";
+import type { UpiPayee } from "./modules/orders/index.ts";
 import type { UploadQuotaSettings } from "./platform/uploads/upload-quota.ts";
 
 const booleanFlag = z
@@ -56,6 +58,11 @@ const envSchema = z.object({
   // Test only: a file holding an ISO instant the shop's clock reads as now (sale windows, docs/decisions/047).
   TEST_CLOCK_FILE: z.string().min(1).optional(),
   SHIPPING_FEE_PAISE: numberSetting("a whole number of paise", 0, 10_000_000).default(2000),
+  // UPI at checkout (docs/decisions/054): the shop's UPI ID, the payee name apps show (the shop's name unless set),
+  // and how long an order waits for its payment before the shop cancels it.
+  SHOP_UPI_ID: z.string().trim().regex(UPI_ID_PATTERN, "must be a UPI ID such as greenleaf@okaxis").optional(),
+  SHOP_UPI_NAME: z.string().trim().min(1).max(60).optional(),
+  UPI_PAYMENT_MINUTES: numberSetting("a whole number of minutes", 5, 7 * 24 * 60).default(30),
   // Unset: shipping is never free. Compared with the subtotal after a discount code (docs/decisions/046).
   FREE_SHIPPING_ABOVE_PAISE: numberSetting("a whole number of paise", 1, 1_000_000_000).optional(),
   // Anonymous pages and catalogue JSON are dropped when they change (docs/decisions/027); this only bounds how long.
@@ -128,6 +135,8 @@ export interface Config {
     /** Live product streams: per client, and for the process before its open-file limit bounds it further. */
     liveStreams: { perClient: number; max: number };
   };
+  /** UPI at checkout: the shop's UPI ID, the payee name and the minutes to pay; undefined without SHOP_UPI_ID. */
+  upi: UpiPayee | undefined;
   /** OpenID Connect providers shoppers may sign in with: Google (GOOGLE_*) and another (OIDC_*), when configured. */
   signInProviders: SignInProvider[];
 }
@@ -188,6 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       liveStreams: { perClient: e.LIVE_STREAMS_PER_CLIENT, max: e.LIVE_STREAMS_MAX },
     },
     signInProviders: signIn.providers,
+    upi: e.SHOP_UPI_ID ? { id: e.SHOP_UPI_ID, name: e.SHOP_UPI_NAME ?? e.SHOP_NAME, minutesToPay: e.UPI_PAYMENT_MINUTES } : undefined,
     uploads: {
       perAccountBytes: e.UPLOAD_QUOTA_PER_ADMIN_MB * MB,
       totalBytes: e.UPLOAD_QUOTA_TOTAL_MB * MB,

@@ -22,7 +22,7 @@ import { createResumableUploads } from "./platform/uploads/resumable-uploads.ts"
 import type { FreeDiskSpace } from "./platform/uploads/free-disk-space.ts";
 import type { UploadQuotaSettings } from "./platform/uploads/upload-quota.ts";
 import { UPLOADS_PATH } from "#common/shared/uploads.ts";
-import { createOrdersService, detachCustomer } from "./modules/orders/index.ts";
+import { createOrdersService, detachCustomer, type UpiPayee } from "./modules/orders/index.ts";
 import { createReviewsService, detachAuthor, listReviewedProducts } from "./modules/reviews/index.ts";
 import { createWishlistService } from "./modules/wishlist/index.ts";
 import { createOverviewService } from "./modules/overview/index.ts";
@@ -46,6 +46,8 @@ export interface ServiceDependencies {
   shippingFeePaise: number;
   /** FREE_SHIPPING_ABOVE_PAISE: from this subtotal (after the discount) shipping is free; null or left out, never. */
   freeShippingAbovePaise?: number | null;
+  /** The shop's UPI ID, payee name and minutes to pay (SHOP_UPI_ID, SHOP_UPI_NAME, UPI_PAYMENT_MINUTES); none, no UPI. */
+  upi?: UpiPayee | null;
   /** Every e-mail is queued here and sent by the mail worker (./mail-outbox.ts). */
   outbox: MailOutbox;
   logger: Logger;
@@ -167,6 +169,7 @@ export function createServices(infrastructure: Infrastructure, deps: ServiceDepe
       announceProfileChange,
       timeZone: deps.timeZone,
       restocked: alerts.restocked,
+      upi: deps.upi ?? null,
     }),
     /** "Notify me when it's back": who waits for a sold-out size, mailed when it is restocked. */
     alerts,

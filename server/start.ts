@@ -65,6 +65,8 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     changes: infrastructure.changes,
     onError: (error) => logger.error({ err: error }, "sale boundaries could not be read"),
   });
+  // Every copy cancels the UPI orders not paid in time; each is cancelled exactly once (docs/decisions/054).
+  const stopUnpaidWatch = services.orders.watchUnpaidOrders((error) => logger.error({ err: error }, "unpaid orders could not be cancelled"));
   // The operator sees what the live pages may hold: half the open-file limit, when lower, replaces LIVE_STREAMS_MAX.
   logger.info({ liveStreams: services.productEvents.limits, openFiles: openFileLimit() }, "live product streams bounded");
   // Abandoned uploads (tus expiration, a day) are swept hourly; the timer never keeps the process alive.
@@ -166,6 +168,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       clearInterval(uploadSweep);
       clearInterval(alertSweep);
       saleBoundaries.close();
+      stopUnpaidWatch();
       stopTestClock();
       await closeWithin(
         [

@@ -1,6 +1,6 @@
 import { Form, Link, useSearchParams } from "react-router";
 import { formatPriceExact } from "#common/shared/money.ts";
-import { ORDER_STATUSES } from "#common/orders/order-schemas.ts";
+import { ORDER_STATUS_LABELS, ORDER_STATUSES } from "#common/orders/order-schemas.ts";
 import { CustomerContact, StatusBadge } from "../features/orders/components/order-view.tsx";
 import { ShopTime } from "../shared/ui/shop-time.tsx";
 import { requireAdmin } from "../shared/lib/session.ts";
@@ -38,7 +38,7 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
             <option value="">All</option>
             {ORDER_STATUSES.map((s) => (
               <option key={s} value={s}>
-                {s}
+                {ORDER_STATUS_LABELS[s]}
               </option>
             ))}
           </select>
@@ -74,6 +74,8 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
                 <td className="whitespace-nowrap py-3 text-stone-700"><ShopTime instant={order.createdAt} /></td>
                 <td className="py-3">
                   <StatusBadge status={order.status} />
+                  {/* The reference the owner looks for in their bank's list before marking the order paid. */}
+                  {order.paymentReference ? <span className="mt-1 block text-sm text-stone-600">UTR {order.paymentReference}</span> : null}
                 </td>
                 <td className="py-3 text-right">{formatPriceExact(order.totalPaise)}</td>
               </tr>

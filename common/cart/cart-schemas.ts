@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PAYMENT_METHOD_IDS } from "../orders/order-schemas.ts";
 import { GIFT_MESSAGE_MAX, MAX_CART_QUANTITY } from "../shared/constants.ts";
 import { messages } from "../shared/messages.ts";
 import { addressSchema, formCheckbox, formNumber, idSchema, multiLineText, PHONE_PATTERN, phoneSchema, requiredText } from "../shared/fields.ts";
@@ -47,6 +48,10 @@ export const checkoutSchema = z
     giftPhone: z.string().optional().meta({ description: "The recipient's phone number (required when gift is true)" }),
     giftMessage: z.string().optional().meta({ description: `A message for the recipient, printed on the packing slip: up to ${GIFT_MESSAGE_MAX} characters, optional` }),
     giftHidePrices: formCheckbox().meta({ description: "The packing slip shows no prices, totals or payment (only with gift)" }),
+    payment: z
+      .enum(PAYMENT_METHOD_IDS, { error: messages.checkout.choosePayment })
+      .default("cod")
+      .meta({ description: "'cod' (Cash on Delivery, the default) or 'upi' (when the shop takes UPI): the order then awaits its payment" }),
     /** Made by the checkout page once per attempt; the same key never makes a second order. */
     idempotencyKey: z
       .string({ error: messages.checkout.attemptKeyInvalid })

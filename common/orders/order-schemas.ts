@@ -1,9 +1,50 @@
 import { z } from "zod";
 import { ORDER_NUMBER_PATTERN } from "./order-types.ts";
 
-/** Every status an order can have: the one list (the database's check constraint froze it in migration 0003). */
-export const ORDER_STATUSES = ["pending", "processing", "shipped", "delivered", "cancelled"] as const;
+/**
+ * Every status an order can have: the one list (the database's check constraint freezes it, as migration
+ * 0032-upi-payments left it). 'awaiting_payment': placed and its stock held, until its UPI payment is confirmed;
+ * 'refused': a shipped parcel the customer refused at the door (docs/decisions/054).
+ */
+export const ORDER_STATUSES = ["awaiting_payment", "pending", "processing", "shipped", "delivered", "cancelled", "refused"] as const;
 export const orderStatusSchema = z.enum(ORDER_STATUSES).meta({ id: "OrderStatus" });
+
+/** How a status reads to people: in badges, the admins' filter, messages. */
+export const ORDER_STATUS_LABELS: Record<(typeof ORDER_STATUSES)[number], string> = {
+  awaiting_payment: "awaiting payment",
+  pending: "pending",
+  processing: "processing",
+  shipped: "shipped",
+  delivered: "delivered",
+  cancelled: "cancelled",
+  refused: "refused on delivery",
+};
+
+/**
+ * Where an order's money stands, whatever the method (docs/decisions/054): 'awaiting' until it arrives (a UPI
+ * transfer the owner has not confirmed; cash the courier has not collected), 'paid', 'failed' (never arrived: not
+ * received in time, or the parcel refused), 'refunded' (paid, then given back when the order was cancelled).
+ */
+export const PAYMENT_STATES = ["awaiting", "paid", "failed", "refunded"] as const;
+export const paymentStateSchema = z.enum(PAYMENT_STATES).meta({ id: "PaymentState" });
+
+/** The ways a shopper can pay: Cash on Delivery always (where the rules allow it), UPI when the shop set SHOP_UPI_ID. */
+export const PAYMENT_METHOD_IDS = ["cod", "upi"] as const;
+export const paymentMethodIdSchema = z.enum(PAYMENT_METHOD_IDS).meta({ id: "PaymentMethodId" });
+
+/** The UPI ID format apps accept: a handle, '@', and the bank's name for it (SHOP_UPI_ID). */
+export const UPI_ID_PATTERN = /^[A-Za-z0-9._-]{2,256}@[A-Za-z][A-Za-z0-9]{1,63}$/;
+
+/** A UPI reference (UTR): the 12 digits a UPI app shows for a transfer. */
+export const upiReferenceSchema = z.object({
+  reference: z
+    .string({ error: "Enter the 12-digit UPI reference (UTR) from your UPI app." })
+    .transform((value) => value.replace(/\s+/g, ""))
+    .pipe(z.string().regex(/^\d{12}$/, "Enter the 12-digit UPI reference (UTR) from your UPI app.")),
+});
+
+/** The owner turns Cash on Delivery off (or back on) for a shopper. */
+export const codBlockSchema = z.object({ blocked: z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")]) });
 
 // ---- What the JSON API takes.
 
@@ -53,6 +94,7 @@ export const orderSummarySchema = z
     itemCount: z.int().min(0),
     createdAt: z.iso.datetime(),
     customer: customerSchema,
+    paymentReference: z.string().nullable().meta({ description: "The UPI reference (UTR) the shopper gave for an order awaiting payment; null otherwise" }),
   })
   .meta({ id: "OrderSummary" });
 
@@ -77,7 +119,15 @@ export const orderDetailSchema = orderSummarySchema
     shipName: z.string(),
     shipPhone: z.string(),
     shipAddress: z.string(),
-    paymentMethod: z.string(),
+    paymentMethod: z.string().meta({ description: "The method's name as the order was placed: 'Cash on Delivery' or 'UPI'" }),
+    payment: z
+      .strictObject({
+        method: paymentMethodIdSchema,
+        state: paymentStateSchema,
+        reference: z.string().nullable().meta({ description: "The UPI reference (UTR) the shopper gave; null for none" }),
+        payBy: z.iso.datetime().nullable().meta({ description: "Until when a UPI order awaits its payment before the shop cancels it; null otherwise" }),
+      })
+      .meta({ id: "Payment" }),
     gift: giftSchema.nullable().meta({ description: "Set when the order is a gift (shipped to its recipient at the shipping address); null otherwise" }),
   })
   .meta({ id: "OrderDetail" });
@@ -87,6 +137,13 @@ export const viewedOrderSchema = orderDetailSchema
   .extend({
     viewedByOwner: z.boolean().meta({ description: "False when an admin looks at someone else's order" }),
     canCancel: z.boolean(),
+    upi: z
+      .strictObject({
+        link: z.string().meta({ description: "upi://pay?… with the payee, the exact amount and the order number: what a UPI app opens" }),
+        qrSvg: z.string().meta({ description: "The same link as a QR code, an SVG document made by the shop" }),
+      })
+      .nullable()
+      .meta({ description: "How to pay an order awaiting its UPI payment (shown to its owner only); null otherwise" }),
   })
   .meta({ id: "ViewedOrder" });
 
@@ -114,3 +171,20 @@ export const daySalesSchema = z
     revenuePaise: z.int().min(0),
   })
   .meta({ id: "DaySales" });
+
+/** A shopper's record with Cash on Delivery, for the owner: parcels refused at the door, and whether COD is off for them. */
+export const codStandingSchema = z
+  .strictObject({
+    refusedParcels: z.int().min(0),
+    codBlocked: z.boolean().meta({ description: "True when the owner turned Cash on Delivery off for this shopper" }),
+  })
+  .meta({ id: "CodStanding" });
+
+/** A way to pay offered at checkout, and why not when it cannot be used for this order. */
+export const paymentOptionSchema = z
+  .strictObject({
+    id: paymentMethodIdSchema,
+    label: z.string(),
+    refusal: z.string().nullable().meta({ description: "Why this method cannot be used for this shopper or order; null when it can" }),
+  })
+  .meta({ id: "PaymentOption" });

@@ -1,6 +1,9 @@
 import type { z } from "zod";
 import type {
   adminOrderPageSchema,
+  codStandingSchema,
+  paymentOptionSchema,
+  paymentStateSchema,
   customerSchema,
   daySalesSchema,
   giftSchema,
@@ -21,14 +24,24 @@ export type ViewedOrder = z.infer<typeof viewedOrderSchema>;
 export type AdminOrderPage = z.infer<typeof adminOrderPageSchema>;
 export type Gift = z.infer<typeof giftSchema>;
 export type DaySales = z.infer<typeof daySalesSchema>;
+export type PaymentState = z.infer<typeof paymentStateSchema>;
+export type PaymentMethodId = OrderDetail["payment"]["method"];
+export type CodStanding = z.infer<typeof codStandingSchema>;
+export type PaymentOption = z.infer<typeof paymentOptionSchema>;
 
-/** Where an order may go next (docs/product.md, Orders): pending → processing → shipped → delivered, or cancelled early. */
+/**
+ * Where an order may go next (docs/product.md, Orders): pending → processing → shipped → delivered, or cancelled
+ * early. A UPI order starts awaiting its payment: confirmed paid it becomes pending, not received it is cancelled
+ * (docs/decisions/054). A shipped parcel refused at the door comes back as 'refused'.
+ */
 export const NEXT_STATUSES: Record<OrderStatus, OrderStatus[]> = {
+  awaiting_payment: ["pending", "cancelled"],
   pending: ["processing", "cancelled"],
   processing: ["shipped", "cancelled"],
-  shipped: ["delivered"],
+  shipped: ["delivered", "refused"],
   delivered: [],
   cancelled: [],
+  refused: [],
 };
 
 /**

@@ -244,6 +244,13 @@ export const messages = {
   checkout: {
     heading: "Checkout",
     paymentCod: "Cash on Delivery",
+    paymentUpi: "UPI",
+    paymentUpiHint: "Pay from any UPI app with a QR code or a tap after placing the order; the plants are held for you meanwhile.",
+    choosePayment: "Choose how to pay.",
+    upiUnavailable: "This shop does not take UPI payments. Choose Cash on Delivery.",
+    codBlocked: "Cash on Delivery is not available for your account.",
+    /** A refusal of Cash on Delivery, when UPI can be used instead. */
+    payByUpiInstead: (refusal: string) => `${refusal} Pay by UPI instead.`,
     placeOrder: "Place Order",
     verifyFirst: "Please verify your e-mail address before placing an order.",
     emptyCart: "Your cart is empty, so there is nothing to order.",
@@ -251,7 +258,7 @@ export const messages = {
     noLongerSold: "A plant in your cart is no longer sold.",
     cartChanged: "Your cart changed just now. Please check your order and place it again.",
     tooManyPending: (max: number) =>
-      `You already have ${max} Cash-on-Delivery orders waiting for the shop to confirm them. Please wait until one is confirmed, or cancel one, before placing another.`,
+      `You already have ${max} orders waiting to be paid or confirmed by the shop. Please wait until one is confirmed, or cancel one, before placing another.`,
     cannotOrderYet: "Some plants in your cart cannot be ordered as they are:",
     fixCart: "Change them in your cart",
     /** The key the checkout page sends with every attempt; only a client of the raw API can get it wrong. */
@@ -267,6 +274,33 @@ export const messages = {
     giftNameRequired: "Enter the recipient's name for a gift",
     giftPhoneRequired: "Enter the recipient's phone number for a gift",
     giftMessageTooLong: (max: number) => `The gift message can be at most ${max} characters`,
+  },
+  payments: {
+    heading: "Pay by UPI",
+    payBy: (amount: string, time: string) => `Pay ${amount} by UPI by ${time}. An order not paid by then is cancelled and its plants go back on sale.`,
+    openOrderToPay: "Open your order to scan its QR code, or to pay with a UPI app on your phone.",
+    scan: "Scan this code with any UPI app (BHIM, Google Pay, PhonePe, Paytm…).",
+    qrAlt: (amount: string, orderNumber: string) => `UPI QR code to pay ${amount} for order ${orderNumber}`,
+    payWithApp: "Pay with a UPI app",
+    referenceLabel: "UPI reference (UTR)",
+    referenceHint: "The 12-digit number your UPI app shows once you have paid. It helps us find your payment quickly.",
+    referenceSend: "Send reference",
+    referenceSaved: "Thank you! We will confirm your payment soon.",
+    referenceGiven: (reference: string) => `UPI reference given: ${reference}`,
+    noReference: "No UPI reference given yet.",
+    notAwaiting: "This order is not waiting for a payment.",
+    notUpi: "This order is not paid by UPI.",
+    markPaid: "Mark paid",
+    notReceived: "Payment not received",
+    markRefused: "Refused on delivery",
+    states: { awaiting: "awaiting payment", paid: "paid", failed: "not paid", refunded: "refunded" } as Record<string, string>,
+    /** The owner's order page: a shopper's record with Cash on Delivery. */
+    refusedParcels: (count: number) => (count === 0 ? "No parcel refused on delivery." : count === 1 ? "1 parcel refused on delivery." : `${count} parcels refused on delivery.`),
+    codOffForShopper: "Cash on Delivery is turned off for this shopper.",
+    codOnForShopper: "Cash on Delivery is allowed for this shopper.",
+    turnCodOff: "Turn off Cash on Delivery for this shopper",
+    turnCodOn: "Allow Cash on Delivery again",
+    noShopper: "The customer deleted their account.",
   },
   gifts: {
     /** 'Gift for Meera, +91 98765 43210' on the buyer's order page and mails and the owner's order page. */

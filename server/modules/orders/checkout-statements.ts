@@ -18,7 +18,7 @@ export function orderIdWithKey(from: QueryCreator<DB>, userId: string, key: stri
 }
 
 /**
- * What the checkout reads first, in one statement: the earlier order with this key, the pending orders, the code
+ * What the checkout reads first, in one statement: the earlier order with this key, the unpaid orders, the code
  * applied to the cart (the coupons module's columns, all null without one) and the cart's lines.
  */
 export const keyPendingAndCart = compiledOnce((db, { userId, key, maxPending }: { userId: string; key: string; maxPending: number }) =>
@@ -35,8 +35,8 @@ export const keyPendingAndCart = compiledOnce((db, { userId, key, maxPending }: 
                 .selectFrom("orders")
                 .select("id")
                 .where("user_id", "=", userId)
-                .where("status", "=", "pending")
-                .where("payment_method", "=", cashOnDelivery.label)
+                // Unpaid and not started on: Cash on Delivery's pending orders, and those awaiting a UPI payment.
+                .where((eb) => eb.or([eb.and([eb("status", "=", "pending"), eb("payment_method", "=", cashOnDelivery.label)]), eb("status", "=", "awaiting_payment")]))
                 .limit(maxPending)
                 .as("p"),
             )

@@ -9,6 +9,12 @@ declare module "../../platform/event-log.ts" {
     "order.cancelled": true;
     /** The owner moved an order along. */
     "order.status-changed": true;
+    /** The shopper gave the UPI reference (UTR) of their payment for an order awaiting it. */
+    "order.payment-reference": true;
+    /** The shop cancelled an order whose UPI payment did not arrive in time. */
+    "order.unpaid-cancelled": true;
+    /** The owner turned Cash on Delivery off, or back on, for a shopper. */
+    "cod.rule-changed": true;
   }
 }
 

@@ -3,7 +3,7 @@ import { messages } from "#common/shared/messages.ts";
 import type { OrderDetail } from "#common/orders/order-types.ts";
 import { orderMail } from "./order-mails.ts";
 
-const shop = { shopName: "Plant Shop", publicUrl: new URL("http://127.0.0.1:4999") };
+const shop = { shopName: "Plant Shop", publicUrl: new URL("http://127.0.0.1:4999"), timeZone: "Asia/Kolkata" };
 const order = (fields: Partial<OrderDetail>): OrderDetail & { customer: { email: string } } => ({
   id: "order-1",
   number: "PS-7K3M-Q9XD-2HWA",
@@ -21,6 +21,8 @@ const order = (fields: Partial<OrderDetail>): OrderDetail & { customer: { email:
   shipPhone: "+91 98765 43210",
   shipAddress: "12 Garden Road",
   paymentMethod: "Cash on Delivery",
+  payment: { method: "cod", state: "awaiting", reference: null, payBy: null },
+  paymentReference: null,
   gift: null,
   ...fields,
   customer: { name: "Asha", email: "asha@example.com" },
@@ -53,5 +55,20 @@ describe("order mails", () => {
     expect(shown.text).toContain(`Gift for Meera, 98765 12345\n${messages.gifts.pricesShown}`);
     expect(shown.text).not.toContain(messages.gifts.message);
     expect(orderMail(shop, "placed", order({})).text).not.toContain("Gift");
+  });
+
+  it("ask a UPI order's customer to pay its total by its time, in the shop's time zone, and say how", () => {
+    const upi = order({ status: "awaiting_payment", paymentMethod: "UPI", payment: { method: "upi", state: "awaiting", reference: null, payBy: "2030-01-01T10:30:00.000Z" } });
+    const mail = orderMail(shop, "awaiting", upi);
+    expect(mail.subject).toBe("Order PS-7K3M-Q9XD-2HWA is placed: please pay by UPI");
+    // 10:30 UTC is 4:00 pm in India.
+    expect(mail.text).toContain(messages.payments.payBy("Rs. 920.00", "1 Jan 2030, 4:00 pm"));
+    expect(mail.text).toContain(messages.payments.openOrderToPay);
+    expect(mail.html).toContain("http://127.0.0.1:4999/orders/order-1");
+  });
+
+  it("tell the customer of an unpaid order cancelled why, and of a payment received that it was", () => {
+    expect(orderMail(shop, "unpaid", order({ status: "cancelled" })).text).toContain("We did not receive your UPI payment in time");
+    expect(orderMail(shop, "paid", order({})).subject).toBe("Payment received for order PS-7K3M-Q9XD-2HWA");
   });
 });

@@ -1,6 +1,7 @@
 // Order confirmation and status e-mails, on the shared layout.
 import { sellableName } from "#common/catalog/variant-names.ts";
 import { formatPriceExact } from "#common/shared/money.ts";
+import { formatDateTime } from "#common/shared/dates.ts";
 import { couponMessages } from "#common/coupons/coupon-messages.ts";
 import { messages } from "#common/shared/messages.ts";
 import type { OrderDetail } from "#common/orders/order-types.ts";
@@ -21,17 +22,28 @@ export interface OrderMailDetails {
   address: string;
   /** A gift's lines: 'Gift for …, …', the message if any, and whether the recipient sees prices; null for no gift. */
   gift: { giftFor: string; message: string | null; prices: string } | null;
+  /** For an order awaiting its UPI payment: how much to pay, by when, and how; null otherwise. */
+  payNote?: string | null;
 }
 
 const ORDER_NEWS = {
   placed: { subject: "Order {n} is placed", headline: "Thank you for your order! We will pack your plants with care." },
+  // A UPI order: the headline is completed with the amount and the time it must be paid by.
+  awaiting: { subject: "Order {n} is placed: please pay by UPI", headline: "Thank you for your order! We hold your plants while you pay." },
+  paid: { subject: "Payment received for order {n}", headline: "We received your payment, thank you. We will pack your plants with care." },
+  unpaid: {
+    subject: "Order {n} is cancelled: payment not received",
+    headline: "We did not receive your UPI payment in time, so your order has been cancelled and its plants are back on sale. If you paid, reply to this mail with your UPI reference and we will sort it out.",
+  },
   shipped: { subject: "Order {n} has shipped", headline: "Good news: your plants are on their way." },
   cancelled: { subject: "Order {n} is cancelled", headline: "Your order has been cancelled. Nothing will be delivered or charged." },
 } as const;
 
-/** An order's news for its customer — placed, shipped or cancelled — with its lines and totals. */
-export function orderEmail(kind: keyof typeof ORDER_NEWS, order: OrderMailDetails): MailContent {
-  const news = ORDER_NEWS[kind];
+export type OrderMailKind = keyof typeof ORDER_NEWS;
+
+/** An order's news for its customer — placed, awaiting its payment, paid, shipped or cancelled — with its lines and totals. */
+export function orderEmail(kind: OrderMailKind, order: OrderMailDetails): MailContent {
+  const news = { ...ORDER_NEWS[kind], headline: [ORDER_NEWS[kind].headline, order.payNote].filter(Boolean).join(" ") };
   const reason = `you placed order ${order.orderNumber} at ${order.shopName}.`;
   const lineText = order.lines.map((line) => `${line.quantity} × ${line.name}: ${line.lineTotal}`);
   const gift = order.gift;
@@ -69,7 +81,7 @@ export function orderEmail(kind: keyof typeof ORDER_NEWS, order: OrderMailDetail
 }
 
 /** An order's news to its customer, as the outbox queues it. */
-export function orderMail(shop: { shopName: string; publicUrl: URL }, kind: keyof typeof ORDER_NEWS, order: OrderDetail & { customer: { email: string } }): OutboxMail {
+export function orderMail(shop: { shopName: string; publicUrl: URL; timeZone: string }, kind: OrderMailKind, order: OrderDetail & { customer: { email: string } }): OutboxMail {
   return {
     kind: `order-${kind}`,
     reference: order.id,
@@ -86,6 +98,10 @@ export function orderMail(shop: { shopName: string; publicUrl: URL }, kind: keyo
       shipping: order.shippingPaise === 0 ? couponMessages.free : formatPriceExact(order.shippingPaise),
       total: formatPriceExact(order.totalPaise),
       address: `${order.shipName}\n${order.shipAddress}\n${order.shipPhone}`,
+      payNote:
+        kind === "awaiting" && order.payment.payBy
+          ? `${messages.payments.payBy(formatPriceExact(order.totalPaise), formatDateTime(order.payment.payBy, shop.timeZone))} ${messages.payments.openOrderToPay}`
+          : null,
       gift: order.gift && {
         giftFor: messages.gifts.giftFor(order.gift.recipientName, order.gift.recipientPhone),
         message: order.gift.message,

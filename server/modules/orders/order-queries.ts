@@ -7,16 +7,21 @@ import { NotFoundError, parseInput } from "../../platform/errors.ts";
 import { requireAdmin, requireSignedIn, type SessionUser } from "../../platform/session-user.ts";
 import { loadOrder, ordersWithCustomer, toSummary, visibleOrder } from "./order-records.ts";
 import { OWNER_CANCELS_FROM } from "./order-status.ts";
+import type { OrdersContext } from "./orders-context.ts";
+import { upiRequestFor } from "./upi-payments.ts";
 
 // The read models: a shopper's orders and one of them, and the admins' list and detail. They change nothing.
 
 const ADMIN_PAGE_SIZE = 20;
 
-/** The order for its owner or an admin, and whether this viewer may cancel it here (only its owner, while pending). */
-export async function getOrder(db: Kysely<DB>, viewer: SessionUser | null, orderId: unknown): Promise<ViewedOrder> {
-  const order = await visibleOrder(db, viewer, orderId);
+/**
+ * The order for its owner or an admin, whether this viewer may cancel it here (only its owner, before the shop
+ * started on it), and, for its owner while it awaits a UPI payment, how to pay.
+ */
+export async function getOrder(ctx: Pick<OrdersContext, "db" | "payments" | "shopName">, viewer: SessionUser | null, orderId: unknown): Promise<ViewedOrder> {
+  const order = await visibleOrder(ctx.db, viewer, orderId);
   const viewedByOwner = order.userId === viewer?.id;
-  return { ...order, viewedByOwner, canCancel: viewedByOwner && OWNER_CANCELS_FROM.includes(order.status) };
+  return { ...order, viewedByOwner, canCancel: viewedByOwner && OWNER_CANCELS_FROM.includes(order.status), upi: await upiRequestFor(ctx, order, viewedByOwner) };
 }
 
 /** Any order, for the admins' order screen. */
@@ -59,12 +64,18 @@ export async function listAllOrders(db: Kysely<DB>, viewer: SessionUser | null, 
 async function listSummaries(db: Kysely<DB>, query: ReturnType<typeof ordersWithCustomer>): Promise<OrderSummary[]> {
   const orders = await query.orderBy("orders.created_at", "desc").orderBy("orders.id", "desc").execute();
   if (!orders.length) return [];
-  const counts = await db
-    .selectFrom("order_lines")
-    .select(["order_id", (eb) => eb.fn.sum<number>("quantity").as("units")])
-    .where("order_id", "in", orders.map((o) => o.id))
-    .groupBy("order_id")
-    .execute();
+  const ids = orders.map((o) => o.id);
+  const [counts, references] = await Promise.all([
+    db
+      .selectFrom("order_lines")
+      .select(["order_id", (eb) => eb.fn.sum<number>("quantity").as("units")])
+      .where("order_id", "in", ids)
+      .groupBy("order_id")
+      .execute(),
+    // The UPI references shoppers gave, which the owner looks for in their bank's list.
+    db.selectFrom("order_payments").select(["order_id", "reference"]).where("order_id", "in", ids).where("reference", "is not", null).execute(),
+  ]);
   const units = new Map(counts.map((c) => [c.order_id, Number(c.units)]));
-  return orders.map((o) => toSummary(o, units.get(o.id) ?? 0));
+  const referenceOf = new Map(references.map((r) => [r.order_id, r.reference]));
+  return orders.map((o) => toSummary(o, units.get(o.id) ?? 0, referenceOf.get(o.id) ?? null));
 }

@@ -1,10 +1,10 @@
 import type { Kysely, Selectable } from "kysely";
 import { messages } from "#common/shared/messages.ts";
 import { legacyOrderNumber, type OrderDetail, type OrderSummary } from "#common/orders/order-types.ts";
-import { orderStatusSchema } from "#common/orders/order-schemas.ts";
+import { orderStatusSchema, paymentMethodIdSchema, paymentStateSchema } from "#common/orders/order-schemas.ts";
 import { idSchema } from "#common/shared/fields.ts";
 import type { DB } from "../../platform/db/schema.ts";
-import type { OrderGiftTable, OrderLineTable, OrderTable } from "./orders-tables.ts";
+import type { OrderGiftTable, OrderLineTable, OrderPaymentTable, OrderTable } from "./orders-tables.ts";
 import { toIsoString } from "../../platform/db/values.ts";
 import { NotFoundError } from "../../platform/errors.ts";
 import { requireSignedIn, type SessionUser } from "../../platform/session-user.ts";
@@ -32,11 +32,12 @@ export async function loadOrder(from: Kysely<DB>, orderId: unknown): Promise<Ord
   if (!id.success) return undefined;
   const order = await ordersWithCustomer(from).where("orders.id", "=", id.data).executeTakeFirst();
   if (!order) return undefined;
-  const [lines, gift] = await Promise.all([
+  const [lines, gift, payment] = await Promise.all([
     from.selectFrom("order_lines").selectAll().where("order_id", "=", order.id).orderBy("position").execute(),
     from.selectFrom("order_gifts").selectAll().where("order_id", "=", order.id).executeTakeFirst(),
+    from.selectFrom("order_payments").selectAll().where("order_id", "=", order.id).executeTakeFirst(),
   ]);
-  return toDetail(order, lines, gift ?? null);
+  return toDetail(order, lines, gift ?? null, payment ?? null);
 }
 
 /** The order if the viewer may see it: its owner or an admin. Anyone else gets the same 404 as for none. */
@@ -48,9 +49,14 @@ export async function visibleOrder(db: Kysely<DB>, viewer: SessionUser | null, o
 }
 
 /** An order and its lines (in position order) as the API shows them. */
-export function toDetail(order: OrderRow, lines: Selectable<OrderLineTable>[], gift: Selectable<OrderGiftTable> | null): OrderDetail {
+export function toDetail(
+  order: OrderRow,
+  lines: Selectable<OrderLineTable>[],
+  gift: Selectable<OrderGiftTable> | null,
+  payment: Selectable<OrderPaymentTable> | null,
+): OrderDetail {
   return {
-    ...toSummary(order, lines.reduce((n, l) => n + l.quantity, 0)),
+    ...toSummary(order, lines.reduce((n, l) => n + l.quantity, 0), payment?.reference ?? null),
     userId: order.user_id,
     lines: lines.map((l) => ({
       productId: l.product_id,
@@ -70,11 +76,29 @@ export function toDetail(order: OrderRow, lines: Selectable<OrderLineTable>[], g
     shipPhone: order.ship_phone,
     shipAddress: order.ship_address,
     paymentMethod: order.payment_method,
+    payment: paymentOf(order, payment),
     gift: gift && { recipientName: gift.recipient_name, recipientPhone: gift.recipient_phone, message: gift.message, hidePrices: Number(gift.hide_prices) === 1 },
   };
 }
 
-export function toSummary(order: OrderRow, itemCount: number): OrderSummary {
+/**
+ * Where an order's money stands (docs/decisions/054): a UPI order's from its payment row; Cash on Delivery's from
+ * its status, since the courier collects it at the door (paid once delivered, never if cancelled or refused).
+ */
+function paymentOf(order: OrderRow, payment: Selectable<OrderPaymentTable> | null): OrderDetail["payment"] {
+  if (payment) {
+    return {
+      method: paymentMethodIdSchema.parse(payment.method),
+      state: paymentStateSchema.parse(payment.state),
+      reference: payment.reference,
+      payBy: payment.pay_by === null ? null : toIsoString(payment.pay_by),
+    };
+  }
+  const state = order.status === "delivered" ? "paid" : order.status === "cancelled" || order.status === "refused" ? "failed" : "awaiting";
+  return { method: "cod", state, reference: null, payBy: null };
+}
+
+export function toSummary(order: OrderRow, itemCount: number, paymentReference: string | null): OrderSummary {
   return {
     id: order.id,
     number: order.number ?? legacyOrderNumber(order.id),
@@ -84,6 +108,7 @@ export function toSummary(order: OrderRow, itemCount: number): OrderSummary {
     itemCount,
     createdAt: toIsoString(order.created_at),
     customer: { name: order.customer_name, email: order.customer_email },
+    paymentReference,
   };
 }
 

@@ -9,7 +9,7 @@ import type { RateLimiter } from "../../platform/rate-limit/rate-limit.ts";
 import type { ProfileAnnouncer } from "../accounts/index.ts";
 import { noRestockListener, type RestockListener } from "../catalog/index.ts";
 import { newOrderNumber } from "./order-numbers.ts";
-import { cashOnDelivery, type PaymentMethod } from "./payments.ts";
+import { cashOnDelivery, upiTransfer, type PaymentMethod, type PaymentMethods, type UpiPayee } from "./payments.ts";
 
 /** What the composition root gives the orders service. */
 export interface OrdersDependencies {
@@ -22,7 +22,13 @@ export interface OrdersDependencies {
   shippingFeePaise: number;
   /** FREE_SHIPPING_ABOVE_PAISE: the subtotal after the discount from which shipping is free; null or left out, never. */
   freeShippingAbovePaise?: number | null;
+  /**
+   * How a shopper choosing Cash on Delivery pays: Cash on Delivery itself unless given; the tests give a card-like
+   * method that holds money in its place, to prove that every hold is let go when its order is not stored.
+   */
   payment?: PaymentMethod;
+  /** The shop's UPI ID, payee name and minutes to pay (SHOP_UPI_ID…); null or left out, no UPI at checkout. */
+  upi?: UpiPayee | null;
   rateLimiter: RateLimiter;
   events: EventLog;
   /** How many Cash-on-Delivery orders one account may have pending at once (MAX_PENDING_ORDERS). */
@@ -43,24 +49,24 @@ export interface OrdersDependencies {
  * The dependencies with their defaults filled in, made once per service and handed to every operation of the
  * module: each operation names the part it uses (a `Pick` of this), so a reader sees what it touches.
  */
-export interface OrdersContext extends Omit<OrdersDependencies, "payment" | "orderNumbers" | "freeShippingAbovePaise" | "restocked"> {
+export interface OrdersContext extends Omit<OrdersDependencies, "payment" | "upi" | "orderNumbers" | "freeShippingAbovePaise" | "restocked"> {
   restocked: RestockListener;
   freeShippingAbovePaise: number | null;
   db: Kysely<DB>;
-  payment: PaymentMethod;
+  payments: PaymentMethods;
   drawNumber: () => string;
   /** Locks the row a status change reads on PostgreSQL; SQLite's write transaction holds the whole database. */
   forUpdate: RawBuilder<unknown>;
 }
 
 export function ordersContext(deps: OrdersDependencies): OrdersContext {
-  const { payment, orderNumbers, restocked, ...rest } = deps;
+  const { payment, upi, orderNumbers, restocked, ...rest } = deps;
   return {
     ...rest,
     restocked: restocked ?? noRestockListener,
     freeShippingAbovePaise: deps.freeShippingAbovePaise ?? null,
     db: deps.database.db,
-    payment: payment ?? cashOnDelivery,
+    payments: { cod: payment ?? cashOnDelivery, upi: upi ? upiTransfer(upi) : null },
     drawNumber: orderNumbers ?? newOrderNumber,
     forUpdate: deps.database.dialect === "postgres" ? sql` for update` : sql``,
   };

@@ -65,11 +65,35 @@ export interface OrderGiftTable {
   hide_prices: number;
 }
 
+/** The payment of an order paid before the shop starts on it (UPI; migration 0032); Cash on Delivery orders have none. */
+export interface OrderPaymentTable {
+  order_id: string;
+  /** A PAYMENT_METHOD_IDS id: 'upi'. */
+  method: string;
+  /** One of PAYMENT_STATES (common/orders/order-schemas.ts). */
+  state: string;
+  /** The UPI reference (UTR) the shopper gave; null until they give one. */
+  reference: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Until when an awaiting payment may arrive before the shop cancels the order; null once settled. */
+  pay_by: ColumnType<string | Date | null, string | null, string | null>;
+  updated_at: Timestamp;
+}
+
+/** A shopper the owner turned Cash on Delivery off for (migration 0032); gone with their account. */
+export interface CodBlockTable {
+  user_id: string;
+  /** The admin who turned it off. */
+  blocked_by: string | null;
+  blocked_at: Timestamp;
+}
+
 declare module "../../platform/db/schema.ts" {
   interface DB {
     orders: OrderTable;
     order_lines: OrderLineTable;
     order_daily_totals: OrderDailyTotalTable;
     order_gifts: OrderGiftTable;
+    order_payments: OrderPaymentTable;
+    cod_blocks: CodBlockTable;
   }
 }

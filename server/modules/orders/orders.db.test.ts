@@ -276,6 +276,7 @@ describe("payment", () => {
     const payment: PaymentMethod = {
       id: "card",
       label: "Card",
+      placesAs: "pending",
       async authorize(order) {
         await onAuthorize(order);
         const hold = { orderId: order.id, reference: `hold-${held.length + 1}` };

@@ -1,9 +1,11 @@
-import type { AdminOrderPage, OrderDetail, OrderSummary, ViewedOrder } from "#common/orders/order-types.ts";
+import type { AdminOrderPage, CodStanding, OrderDetail, OrderSummary, PaymentOption, ViewedOrder } from "#common/orders/order-types.ts";
 import type { SessionUser } from "../../platform/session-user.ts";
 import { ordersContext, type OrdersDependencies } from "./orders-context.ts";
 import { placeOrder } from "./place-order.ts";
 import { cancelOrder, setStatus } from "./order-status.ts";
 import { getOrder, getOrderForAdmin, listAllOrders, listMyOrders } from "./order-queries.ts";
+import { codStanding, paymentOptions, setCodBlocked } from "./cod-rules.ts";
+import { cancelUnpaidOrders, giveUpiReference, watchUnpaidOrders } from "./upi-payments.ts";
 
 export type { OrdersDependencies } from "./orders-context.ts";
 export { checkoutRateRule } from "./place-order.ts";
@@ -20,11 +22,22 @@ export function createOrdersService(deps: OrdersDependencies) {
   const { db } = ctx;
   return {
     placeOrder: (viewer: SessionUser | null, input: unknown): Promise<OrderDetail> => placeOrder(ctx, viewer, input),
-    getOrder: (viewer: SessionUser | null, orderId: unknown): Promise<ViewedOrder> => getOrder(db, viewer, orderId),
+    getOrder: (viewer: SessionUser | null, orderId: unknown): Promise<ViewedOrder> => getOrder(ctx, viewer, orderId),
     getOrderForAdmin: (viewer: SessionUser | null, orderId: unknown): Promise<OrderDetail> => getOrderForAdmin(db, viewer, orderId),
     listMyOrders: (viewer: SessionUser | null): Promise<OrderSummary[]> => listMyOrders(db, viewer),
     cancelOrder: (viewer: SessionUser | null, orderId: unknown): Promise<OrderDetail> => cancelOrder(ctx, viewer, orderId),
     listAllOrders: (viewer: SessionUser | null, query: unknown): Promise<AdminOrderPage> => listAllOrders(db, viewer, query),
     setStatus: (viewer: SessionUser | null, orderId: unknown, input: unknown): Promise<OrderDetail> => setStatus(ctx, viewer, orderId, input),
+    /** The ways the shopper may pay at checkout, each with why not when they may not. */
+    paymentOptions: (viewer: SessionUser | null): Promise<PaymentOption[]> => paymentOptions(ctx, viewer),
+    /** The shopper gives the UPI reference (UTR) of their payment. */
+    giveUpiReference: (viewer: SessionUser | null, orderId: unknown, input: unknown): Promise<OrderDetail> => giveUpiReference(ctx, viewer, orderId, input),
+    /** An order's customer and Cash on Delivery: parcels refused, and whether the owner turned it off (admins only). */
+    codStanding: (viewer: SessionUser | null, orderId: unknown): Promise<CodStanding | null> => codStanding(ctx, viewer, orderId),
+    setCodBlocked: (viewer: SessionUser | null, orderId: unknown, input: unknown): Promise<CodStanding> => setCodBlocked(ctx, viewer, orderId, input),
+    /** Cancels the orders whose UPI payment is due and still awaited (each exactly once, whichever copy runs it). */
+    cancelUnpaidOrders: (): Promise<number> => cancelUnpaidOrders(ctx),
+    /** Runs cancelUnpaidOrders in this process from now on (periodically, and when the test clock moves); answers the stop. */
+    watchUnpaidOrders: (onError: (error: unknown) => void): (() => void) => watchUnpaidOrders(() => cancelUnpaidOrders(ctx), onError),
   };
 }

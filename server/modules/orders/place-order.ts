@@ -31,7 +31,8 @@ import { orderMail } from "./order-mails.ts";
 import { isOrderNumberTaken } from "./order-numbers.ts";
 import { loadOrder, toDetail, type OrderRow } from "./order-records.ts";
 import type { OrdersContext } from "./orders-context.ts";
-import { cashOnDelivery, type PaymentHold } from "./payments.ts";
+import { type PaymentHold, type PaymentMethod } from "./payments.ts";
+import { codRefusalFor } from "./cod-rules.ts";
 import { shippingFor } from "#common/shared/discount.ts";
 import { appliedCoupon, claimCouponUse, couponUseRefusal, judgeAppliedCoupon, type CouponUse, type Judgement, type LineToDiscount } from "../coupons/index.ts";
 
@@ -44,7 +45,7 @@ export type CheckoutContext = Pick<
   | "logger"
   | "rateLimiter"
   | "events"
-  | "payment"
+  | "payments"
   | "drawNumber"
   | "shippingFeePaise"
   | "freeShippingAbovePaise"
@@ -104,10 +105,11 @@ const cartChanged = () => new ConflictError(messages.checkout.cartChanged, { car
  * The same idempotency key never makes a second order. See docs/decisions/009.
  */
 export async function placeOrder(ctx: CheckoutContext, viewer: SessionUser | null, input: unknown): Promise<OrderDetail> {
-  const { db, payment } = ctx;
+  const { db } = ctx;
   const user = requireSignedIn(viewer);
   if (!user.emailVerified) throw new ForbiddenError(messages.checkout.verifyFirst);
   const details = parseInput(checkoutSchema, input);
+  const payment = await chosenMethod(ctx, user.id, details.payment);
   const orderMadeByKey = async () => {
     const row = await orderIdWithKey(db, user.id, details.idempotencyKey).executeTakeFirst();
     return row ? loadOrder(db, row.id) : undefined;
@@ -144,18 +146,35 @@ export async function placeOrder(ctx: CheckoutContext, viewer: SessionUser | nul
   let orderId: string;
   let placed: OrderDetail | undefined;
   try {
-    ({ orderId, placed } = await withUniqueNumber(ctx, (number) => inShopperTransaction(ctx.database, user.id, (trx) => storeOrder(ctx, trx, user, details, hold, quote, number))));
+    ({ orderId, placed } = await withUniqueNumber(ctx, (number) =>
+      inShopperTransaction(ctx.database, user.id, (trx) => storeOrder(ctx, trx, user, details, { method: payment, hold }, quote, number)),
+    ));
   } catch (error) {
-    await release(ctx, hold);
+    await release(ctx, payment, hold);
     // Cannot happen under the shopper's lock; kept so that a racing duplicate is answered with the first order.
     const winner = isUniqueViolation(error) ? await orderMadeByKey() : undefined;
     if (winner) return winner;
     throw error;
   }
-  if (orderId !== hold.orderId) await release(ctx, hold);
+  if (orderId !== hold.orderId) await release(ctx, payment, hold);
   const order = placed ?? (await loadOrder(db, orderId))!;
   if (orderId === hold.orderId) ctx.events.info("order.placed", { accountId: user.id, orderId, totalPaise: order.totalPaise, paymentMethod: payment.label });
   return order;
+}
+
+/**
+ * The method the shopper chose, if they may use it: UPI only where the shop takes it, Cash on Delivery only where
+ * its rules allow (docs/decisions/054). Read before the transaction: the owner turning COD off for this shopper a
+ * moment later would not have stopped an order placed a moment earlier either.
+ */
+async function chosenMethod(ctx: CheckoutContext, userId: string, chosen: "cod" | "upi"): Promise<PaymentMethod> {
+  if (chosen === "upi") {
+    if (!ctx.payments.upi) throw new InvalidInputError(messages.checkout.upiUnavailable, { payment: messages.checkout.upiUnavailable });
+    return ctx.payments.upi;
+  }
+  const refusal = await codRefusalFor(ctx, userId);
+  if (refusal) throw new ConflictError(refusal, { payment: refusal });
+  return ctx.payments.cod;
 }
 
 /**
@@ -248,7 +267,7 @@ async function storeOrder(
   trx: Kysely<DB>,
   user: SessionUser,
   details: z.output<typeof checkoutSchema>,
-  hold: PaymentHold,
+  { method, hold }: { method: PaymentMethod; hold: PaymentHold },
   quote: PricedCart | undefined,
   number: string,
 ): Promise<{ orderId: string; placed?: OrderDetail }> {
@@ -260,7 +279,7 @@ async function storeOrder(
   const rows = await keyPendingAndCart.execute(trx, { userId: user.id, key: details.idempotencyKey, maxPending: ctx.maxPendingOrders });
   const { earlier, pending } = rows[0]!;
   if (earlier) return { orderId: earlier };
-  refuseTooManyPending(ctx, user.id, Number(pending));
+  refuseTooManyUnpaid(ctx, user.id, Number(pending));
   // The applied code came with the first row (the same on every row), read in the same statement as the lines.
   const lines = priceLines(rows);
   const cart = withDiscount(ctx, lines, judgeAppliedCoupon(rows[0], linesToDiscount(lines), ctx.timeZone));
@@ -275,7 +294,7 @@ async function storeOrder(
   const columns = {
     id: hold.orderId,
     user_id: user.id,
-    status: "pending",
+    status: method.placesAs,
     subtotal_paise: cart.subtotalPaise,
     discount_paise: cart.discountPaise,
     coupon_code: cart.coupon?.code ?? null,
@@ -284,7 +303,7 @@ async function storeOrder(
     ship_name: details.name,
     ship_phone: details.phone,
     ship_address: details.address,
-    payment_method: ctx.payment.label,
+    payment_method: method.label,
     idempotency_key: details.idempotencyKey,
     number,
     counted_on: countedOn,
@@ -309,10 +328,15 @@ async function storeOrder(
   // A gift's row, stored in this transaction with the order; an order that is no gift stores none (decision 052).
   const gift = giftOf(details);
   const giftRow = gift && { order_id: hold.orderId, recipient_name: gift.recipientName, recipient_phone: gift.recipientPhone, message: gift.message, hide_prices: gift.hidePrices ? 1 : 0 };
+  // A method whose money must arrive first (UPI): its payment's row, awaiting until the time it is due (docs/decisions/054).
+  const paymentRow =
+    method.placesAs === "awaiting_payment"
+      ? { order_id: hold.orderId, method: method.id, state: "awaiting", reference: null, pay_by: new Date(shopClock.now() + (method.payWithinMinutes ?? 30) * 60_000).toISOString(), updated_at: now }
+      : null;
   // Built from the rows about to be written, not read back: the same detail, two statements fewer.
-  const placed = toDetail(order, orderLines, giftRow);
+  const placed = toDetail(order, orderLines, giftRow, paymentRow);
   // The confirmation commits with the order: no order without its mail, no mail for an order that never was.
-  const confirmation = orderMail(ctx, "placed", { ...placed, customer: { ...placed.customer, email: user.email } });
+  const confirmation = orderMail(ctx, placed.status === "awaiting_payment" ? "awaiting" : "placed", { ...placed, customer: { ...placed.customer, email: user.email } });
   const use = cart.coupon ? { couponId: cart.coupon.couponId, orderId: hold.orderId, userId: user.id, now } : null;
   if (ctx.database.dialect === "postgres") {
     const mail = outbox.enqueueWithin(trx, confirmation);
@@ -347,6 +371,7 @@ async function storeOrder(
   }
   // After the order's row (on PostgreSQL written by the statement above), which it references.
   if (giftRow) await trx.insertInto("order_gifts").values(giftRow).execute();
+  if (paymentRow) await trx.insertInto("order_payments").values(paymentRow).execute();
   if (details.saveToProfile) {
     await saveDeliveryDetails(trx, user.id, details, now);
     // The name is public (the profile page, the person's reviews): announced once the order commits.
@@ -406,13 +431,12 @@ async function takeStock(
 }
 
 /**
- * Cash on Delivery costs nothing to order, so without a cap one account could hold the whole stock with orders
- * it never means to pay. Checked under the shopper's lock (inside storeOrder), so parallel checkouts of one
- * account cannot all pass it. Only orders nobody has started on count: a processing or shipped order was seen
- * by the shop. Paid orders (a future card method) are not capped.
+ * An order placed without paying (Cash on Delivery, or UPI not yet paid) costs nothing, so without a cap one
+ * account could hold the whole stock with orders it never means to pay. Checked under the shopper's lock (inside
+ * storeOrder), so parallel checkouts of one account cannot all pass it. Only unpaid orders nobody has started on
+ * count: a processing or shipped order was seen by the shop, and a paid one is paid.
  */
-function refuseTooManyPending(ctx: Pick<CheckoutContext, "payment" | "maxPendingOrders" | "events">, userId: string, pending: number) {
-  if (ctx.payment.id !== cashOnDelivery.id) return;
+function refuseTooManyUnpaid(ctx: Pick<CheckoutContext, "maxPendingOrders" | "events">, userId: string, pending: number) {
   if (pending >= ctx.maxPendingOrders) {
     ctx.events.warn("limit.hit", { limit: "pending-orders", subject: userId, max: ctx.maxPendingOrders });
     throw new ConflictError(messages.checkout.tooManyPending(ctx.maxPendingOrders));
@@ -425,6 +449,6 @@ function refuseCode(refused: string | null): void {
 }
 
 /** A hold whose order was not stored is let go; a failure to do so is logged (money may stay held), never thrown. */
-async function release(ctx: Pick<CheckoutContext, "payment" | "logger">, hold: PaymentHold) {
-  await ctx.payment.release(hold).catch((error: unknown) => ctx.logger.error({ err: error, orderId: hold.orderId }, "payment hold could not be released"));
+async function release(ctx: Pick<CheckoutContext, "logger">, payment: PaymentMethod, hold: PaymentHold) {
+  await payment.release(hold).catch((error: unknown) => ctx.logger.error({ err: error, orderId: hold.orderId }, "payment hold could not be released"));
 }

@@ -3,19 +3,22 @@ import { sizeLine } from "#common/catalog/variant-names.ts";
 import { formatPriceExact } from "#common/shared/money.ts";
 import type { Customer, Gift, OrderDetail, OrderStatus } from "#common/orders/order-types.ts";
 import { messages } from "#common/shared/messages.ts";
+import { ORDER_STATUS_LABELS } from "#common/orders/order-schemas.ts";
 import { ShopTime } from "../../../shared/ui/shop-time.tsx";
 import { OrderSummary, orderSummary } from "./order-summary.tsx";
 
 const STATUS_STYLES: Record<OrderStatus, string> = {
+  awaiting_payment: "bg-orange-100 text-orange-900",
   pending: "bg-amber-100 text-amber-900",
   processing: "bg-sky-100 text-sky-900",
   shipped: "bg-indigo-100 text-indigo-900",
   delivered: "bg-leaf-100 text-leaf-900",
   cancelled: "bg-stone-200 text-stone-800",
+  refused: "bg-red-100 text-red-900",
 };
 
 export function StatusBadge({ status }: { status: OrderStatus }) {
-  return <span className={`inline-block rounded-full px-3 py-1 text-sm font-semibold capitalize ${STATUS_STYLES[status]}`}>{status}</span>;
+  return <span className={`inline-block rounded-full px-3 py-1 text-sm font-semibold capitalize ${STATUS_STYLES[status]}`}>{ORDER_STATUS_LABELS[status]}</span>;
 }
 
 /** Who placed an order, for the admins: name and a mail link (none once the customer deleted their account). */
@@ -114,7 +117,14 @@ export function OrderView({ order }: { order: OrderDetail }) {
           </div>
           <div>
             <h2 className="font-semibold text-stone-900">Payment</h2>
-            <p className="mt-1 text-stone-700">{order.paymentMethod}</p>
+            <p className="mt-1 text-stone-700">
+              {order.paymentMethod}
+              {/* Paid before the shop starts (UPI): where the money stands; Cash on Delivery's is the order's status. */}
+              {order.payment.method === "upi" ? ` · ${messages.payments.states[order.payment.state]}` : null}
+            </p>
+            {order.payment.method === "upi" ? (
+              <p className="mt-1 text-sm text-stone-700">{order.payment.reference ? messages.payments.referenceGiven(order.payment.reference) : messages.payments.noReference}</p>
+            ) : null}
           </div>
           {order.gift ? <GiftDetails gift={order.gift} /> : null}
         </div>

@@ -2,9 +2,10 @@ import { useEffect, useState } from "react";
 import { Form, Link, redirect, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
 import { sellableName } from "#common/catalog/variant-names.ts";
 import type { CartLine } from "#common/cart/cart-types.ts";
+import type { PaymentOption } from "#common/orders/order-types.ts";
 import { ERROR_CODES } from "#common/shared/user-facing-error.ts";
 import { messages } from "#common/shared/messages.ts";
-import { FormField } from "../../../shared/ui/form-field.tsx";
+import { FieldError, fieldErrorProps, FormField } from "../../../shared/ui/form-field.tsx";
 import { FormMessage } from "../../../shared/ui/form-message.tsx";
 import { cartSummary, OrderSummary } from "../components/order-summary.tsx";
 import { CouponForm, type CouponOutcome } from "../components/coupon-form.tsx";
@@ -22,9 +23,13 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const user = requireUser(context, request);
   const cart = await loadOrRefuse(() => context.services.cart.getCart(user));
   if (!cart.lines.length) throw redirect("/cart");
-  const profile = await loadOrRefuse(() => context.services.profiles.getProfile(user, user.id));
+  const [profile, paymentOptions] = await Promise.all([
+    loadOrRefuse(() => context.services.profiles.getProfile(user, user.id)),
+    loadOrRefuse(() => context.services.orders.paymentOptions(user)),
+  ]);
   return {
     cart,
+    paymentOptions,
     verified: user.emailVerified,
     // One key per visit of this page: a double click, a retry or a resent form makes one order.
     idempotencyKey: crypto.randomUUID(),
@@ -56,7 +61,7 @@ export function shouldRevalidate({ actionResult, defaultShouldRevalidate }: Shou
 }
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
-  const { cart, prefill, verified, idempotencyKey } = loaderData;
+  const { cart, prefill, verified, idempotencyKey, paymentOptions } = loaderData;
   const navigation = useNavigation();
   const couponOutcome = actionData && "intent" in actionData ? (actionData as CouponOutcome) : undefined;
   const failure = actionData && !actionData.ok && !couponOutcome ? actionData : undefined;
@@ -90,12 +95,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
               <input type="checkbox" name="saveToProfile" className="size-4 accent-leaf-700" /> Remember these details on my profile
             </label>
             <GiftFields errors={errors} />
-            <fieldset className="mt-4">
-              <legend className="text-xl font-semibold text-stone-900">Payment</legend>
-              <label className="mt-2 flex items-center gap-2 text-stone-800">
-                <input type="radio" name="payment" value="cod" defaultChecked className="size-4 accent-leaf-700" /> {messages.checkout.paymentCod}
-              </label>
-            </fieldset>
+            <PaymentChoice options={paymentOptions} error={errors.payment} />
             <SubmitButton busy={navigation.state === "submitting"} busyLabel="Placing your order" className="btn-primary mt-4 justify-self-start">
               {messages.checkout.placeOrder}
             </SubmitButton>
@@ -117,6 +117,30 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
         ) : null}
       </div>
     </section>
+  );
+}
+
+/**
+ * The ways to pay. One this shopper may not use shows, disabled, with the reason (Cash on Delivery turned off for
+ * them points to UPI), so they learn it before pressing Place Order; the first they may use is chosen.
+ */
+function PaymentChoice({ options, error }: { options: PaymentOption[]; error: string | undefined }) {
+  const chosen = options.find((option) => option.refusal === null)?.id;
+  return (
+    <fieldset className="mt-4" {...fieldErrorProps("payment", error)}>
+      <legend className="text-xl font-semibold text-stone-900">Payment</legend>
+      {options.map((option) => (
+        <div key={option.id} className="mt-2">
+          <label className={`flex items-center gap-2 ${option.refusal ? "text-stone-500" : "text-stone-800"}`}>
+            <input type="radio" name="payment" value={option.id} defaultChecked={option.id === chosen} disabled={option.refusal !== null} className="size-4 accent-leaf-700" />{" "}
+            {option.label}
+          </label>
+          {option.refusal ? <p className="ml-6 text-sm text-red-800">{option.refusal}</p> : null}
+          {option.id === "upi" && !option.refusal ? <p className="ml-6 text-sm text-stone-600">{messages.checkout.paymentUpiHint}</p> : null}
+        </div>
+      ))}
+      <FieldError controlId="payment" error={error} alert />
+    </fieldset>
   );
 }
 

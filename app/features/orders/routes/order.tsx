@@ -4,7 +4,8 @@ import { FormMessage } from "../../../shared/ui/form-message.tsx";
 import { NotFound } from "../../../shared/components/not-found.tsx";
 import { OrderHeading, OrderView } from "../components/order-view.tsx";
 import { SubmitButton } from "../../../shared/ui/submit-button.tsx";
-import { readForm } from "../../../shared/lib/forms.ts";
+import { readFormFields } from "../../../shared/lib/forms.ts";
+import { UpiPayment } from "../components/upi-payment.tsx";
 import { privatePageMeta } from "../../../shared/lib/seo.ts";
 import { actionResult, formLevelMessage, loadOr404 } from "../../../shared/lib/service-errors.ts";
 import { redirectWithCookies, requireUser } from "../../../shared/lib/session.ts";
@@ -19,8 +20,12 @@ export function loader({ context, request, params }: Route.LoaderArgs) {
 
 export async function action({ context, request, params }: Route.ActionArgs) {
   const user = requireUser(context, request);
+  const form = await readFormFields(request);
+  if (form.intent === "upi-reference") {
+    return actionResult(() => context.services.orders.giveUpiReference(user, params.orderId, form).then(() => ({ referenceSaved: true as const })));
+  }
   // Cancelling cannot be undone: the first press asks again, the second ("confirm") cancels.
-  if ((await readForm(request)).get("confirm") !== "yes") return { confirming: true as const };
+  if (form.confirm !== "yes") return { confirming: true as const };
   const result = await actionResult(() => context.services.orders.cancelOrder(user, params.orderId));
   if (!("ok" in result) || !result.ok) return result;
   return redirectWithCookies(context, `/orders/${result.id}`, [], "orderCancelled");
@@ -29,12 +34,14 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 export default function Order({ loaderData: order, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const failure = actionData && "ok" in actionData && !actionData.ok ? actionData : undefined;
+  const referenceSaved = Boolean(actionData && "referenceSaved" in actionData);
   const confirming = Boolean(actionData && "confirming" in actionData);
   const back = order.viewedByOwner ? { to: "/orders", label: "All your orders" } : { to: `/admin/orders/${order.id}`, label: "Manage this order" };
   return (
     <section className="container-page py-10">
       <OrderHeading order={order} back={back} />
       <FormMessage message={formLevelMessage(failure)} />
+      {order.upi ? <UpiPayment order={order} upi={order.upi} referenceError={failure?.fieldErrors.reference} referenceSaved={referenceSaved} /> : null}
       <OrderView order={order} />
       {order.canCancel ? (
         <Form method="post" className="mt-8 flex flex-wrap items-center gap-3">
