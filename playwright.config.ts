@@ -81,6 +81,9 @@ export default defineConfig({
       SMTP_URL: `smtp://127.0.0.1:${process.env.E2E_SMTP_PORT}`,
       ADMIN_EMAIL: "owner@plant-shop.test",
       ADMIN_PASSWORD: "e2e-admin-password-7",
+      // UPI at checkout (tests/e2e/upi-payments.spec.ts); Cash on Delivery stays the method checked first.
+      SHOP_UPI_ID: "greenleaf@okaxis",
+      SHOP_UPI_NAME: "Green Leaf Nursery",
       // Test only: the shop's clock follows this file while it exists (tests/e2e/sale.spec.ts moves sale windows' ends).
       TEST_CLOCK_FILE: path.join(process.env.E2E_DATA_DIR, "test-clock"),
       ...(onPostgres ? { DATABASE_URL: process.env.E2E_SERVER_DATABASE_URL! } : {}),

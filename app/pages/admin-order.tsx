@@ -68,9 +68,6 @@ export default function AdminOrder({ loaderData: { order, cod }, actionData }: R
           ))}
         </Form>
       ) : null}
-      {order.payment.method === "upi" && order.status === "awaiting_payment" ? (
-        <p className="mb-6 text-stone-800">{order.payment.reference ? messages.payments.referenceGiven(order.payment.reference) : messages.payments.noReference}</p>
-      ) : null}
       {cod ? <CodRule standing={cod} busy={navigation.state === "submitting"} /> : null}
       <OrderView order={order} />
     </section>
