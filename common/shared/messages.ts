@@ -293,7 +293,8 @@ export const messages = {
     markPaid: "Mark paid",
     notReceived: "Payment not received",
     markRefused: "Refused on delivery",
-    states: { awaiting: "awaiting payment", paid: "paid", failed: "not paid", refunded: "refunded" } as Record<string, string>,
+    /** A payment's state (PAYMENT_STATES) as people read it. */
+    states: { awaiting: "awaiting payment", paid: "paid", failed: "not paid", refunded: "refunded" },
     /** The owner's order page: a shopper's record with Cash on Delivery. */
     refusedParcels: (count: number) => (count === 0 ? "No parcel refused on delivery." : count === 1 ? "1 parcel refused on delivery." : `${count} parcels refused on delivery.`),
     codOffForShopper: "Cash on Delivery is turned off for this shopper.",

@@ -56,7 +56,7 @@ describe("GET /api/openapi.json", () => {
     const contact = document.paths["/contact"]!.post as unknown as { requestBody: { content: Record<string, { schema: { required: string[] } }> } };
     expect(contact.requestBody.content["application/json"]!.schema.required).toEqual(expect.arrayContaining(["name", "email", "subject", "message"]));
     expect(document.paths["/cart"]!.get!.responses["200"]!.content!["application/json"]!.schema).toEqual({ $ref: "#/components/schemas/Cart" });
-    expect(document.components.schemas.OrderStatus).toMatchObject({ enum: ["pending", "processing", "shipped", "delivered", "cancelled"] });
+    expect(document.components.schemas.OrderStatus).toMatchObject({ enum: ["awaiting_payment", "pending", "processing", "shipped", "delivered", "cancelled", "refused"] });
   });
 
   it("lists Better Auth's open endpoints in one entry, as the server enforces them", () => {
