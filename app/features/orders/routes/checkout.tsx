@@ -1,5 +1,7 @@
 import { useEffect, useState } from "react";
-import { Form, Link, redirect, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
+import { data, Form, Link, redirect, useNavigate, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
+import { codRefusal } from "#common/delivery/cod-refusal.ts";
+import { PIN_PATTERN } from "#common/delivery/pin-areas.ts";
 import { sellableName } from "#common/catalog/variant-names.ts";
 import type { CartLine } from "#common/cart/cart-types.ts";
 import { ERROR_CODES } from "#common/shared/user-facing-error.ts";
@@ -15,20 +17,32 @@ import { useFormErrors } from "../../../shared/lib/use-form-errors.ts";
 import type { Route } from "./+types/checkout";
 import { privatePageMeta } from "../../../shared/lib/seo.ts";
 import { readFormFields } from "../../../shared/lib/forms.ts";
+import { rememberedPin, rememberPin } from "../../../shared/lib/pin-cookie.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => privatePageMeta(matches, "Checkout");
 
+/**
+ * The PIN code's delivery zone prices the summary (docs/decisions/053): the code typed on this page (`?pin=`, which
+ * the page sets as the shopper types), else the one remembered from a delivery check or an earlier checkout, else
+ * the profile's. Without one the summary shows the shop's flat fee, and the order sends what it showed.
+ */
 export async function loader({ context, request }: Route.LoaderArgs) {
   const user = requireUser(context, request);
-  const cart = await loadOrRefuse(() => context.services.cart.getCart(user));
-  if (!cart.lines.length) throw redirect("/cart");
   const profile = await loadOrRefuse(() => context.services.profiles.getProfile(user, user.id));
+  const typed = new URL(request.url).searchParams.get("pin")?.trim() ?? "";
+  const savedPin = "pin" in profile ? profile.pin : "";
+  const pin = PIN_PATTERN.test(typed) ? typed : (rememberedPin(request) ?? (PIN_PATTERN.test(savedPin) ? savedPin : null));
+  const delivery = pin ? await loadOrRefuse(() => context.services.delivery.checkDelivery({ pin })) : null;
+  const zone = delivery?.delivers ? delivery.zone : null;
+  const cart = await loadOrRefuse(() => context.services.cart.getCart(user, zone ? { feePaise: zone.feePaise, freeAbovePaise: zone.freeAbovePaise } : undefined));
+  if (!cart.lines.length) throw redirect("/cart");
   return {
     cart,
     verified: user.emailVerified,
     // One key per visit of this page: a double click, a retry or a resent form makes one order.
     idempotencyKey: crypto.randomUUID(),
-    prefill: { name: profile.name, phone: "phone" in profile ? profile.phone : "", address: "address" in profile ? profile.address : "" },
+    prefill: { name: profile.name, phone: "phone" in profile ? profile.phone : "", address: "address" in profile ? profile.address : "", pin: pin ?? "" },
+    delivery,
   };
 }
 
@@ -41,8 +55,14 @@ export async function action({ context, request }: Route.ActionArgs) {
     return actionResult(() => (intent === "apply-coupon" ? cart.applyCoupon(user, form) : cart.removeCoupon(user)).then(() => ({})), { intent });
   }
   const result = await actionResult(() => context.services.orders.placeOrder(user, form));
-  if (!("ok" in result) || !result.ok) return result;
-  return redirectWithCookies(context, `/orders/${result.id}`, [], "orderPlaced");
+  // The PIN code shipped to (or tried) is remembered: the page made again after a refusal prices its zone.
+  const pin = typeof form.pin === "string" ? form.pin.trim() : "";
+  const cookies = PIN_PATTERN.test(pin) ? [rememberPin(pin, request)] : [];
+  if (!("ok" in result) || !result.ok) {
+    if (!cookies.length || !("data" in result)) return result;
+    return data(result.data, { status: result.init?.status ?? 400, headers: { "Set-Cookie": cookies[0]! } });
+  }
+  return redirectWithCookies(context, `/orders/${result.id}`, cookies, "orderPlaced");
 }
 
 /**
@@ -56,8 +76,16 @@ export function shouldRevalidate({ actionResult, defaultShouldRevalidate }: Shou
 }
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
-  const { cart, prefill, verified, idempotencyKey } = loaderData;
+  const { cart, prefill, verified, idempotencyKey, delivery } = loaderData;
   const navigation = useNavigation();
+  const navigate = useNavigate();
+  // Once the page runs, a PIN code typed in prices the summary with its zone at once (the loader reads `?pin=`).
+  const pinTyped = (value: string) => {
+    const pin = value.trim();
+    if (PIN_PATTERN.test(pin) && pin !== prefill.pin) void navigate(`?pin=${pin}`, { replace: true, preventScrollReset: true });
+  };
+  const notDelivered = delivery && !delivery.delivers ? delivery.text : null;
+  const codProblem = delivery?.delivers ? codRefusal(delivery.zone, cart.totalPaise, delivery.pin) : null;
   const couponOutcome = actionData && "intent" in actionData ? (actionData as CouponOutcome) : undefined;
   const failure = actionData && !actionData.ok && !couponOutcome ? actionData : undefined;
   const { errors, onSubmit, prepare } = useFormErrors(() => import("#common/cart/cart-schemas.ts").then((m) => m.checkoutSchema), failure?.fieldErrors);
@@ -86,6 +114,23 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             <FormField label="Full Name" name="name" defaultValue={prefill.name} autoComplete="name" error={errors.name} />
             <FormField label="Phone Number" name="phone" type="tel" defaultValue={prefill.phone} autoComplete="tel" error={errors.phone} />
             <FormField label="Address" name="address" multiline rows={3} defaultValue={prefill.address} autoComplete="street-address" error={errors.address} />
+            <FormField
+              label={messages.delivery.pinLabel}
+              name="pin"
+              inputMode="numeric"
+              maxLength={6}
+              autoComplete="postal-code"
+              defaultValue={prefill.pin}
+              onChange={(event) => pinTyped(event.currentTarget.value)}
+              error={errors.pin ?? notDelivered ?? undefined}
+            />
+            {delivery?.delivers ? (
+              <p role="status" data-testid="checkout-delivery" className="text-sm text-stone-700">
+                {delivery.text}
+              </p>
+            ) : null}
+            {/* The shipping the summary shows: the order is refused if the PIN code's zone charges otherwise. */}
+            <input type="hidden" name="shippingPaise" value={cart.shippingPaise} />
             <label className="flex items-center gap-2 text-stone-800">
               <input type="checkbox" name="saveToProfile" className="size-4 accent-leaf-700" /> Remember these details on my profile
             </label>
@@ -95,6 +140,11 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
               <label className="mt-2 flex items-center gap-2 text-stone-800">
                 <input type="radio" name="payment" value="cod" defaultChecked className="size-4 accent-leaf-700" /> {messages.checkout.paymentCod}
               </label>
+              {errors.payment ?? codProblem ? (
+                <p role="alert" data-testid="cod-refusal" className="field-error">
+                  {errors.payment ?? codProblem}
+                </p>
+              ) : null}
             </fieldset>
             <SubmitButton busy={navigation.state === "submitting"} busyLabel="Placing your order" className="btn-primary mt-4 justify-self-start">
               {messages.checkout.placeOrder}

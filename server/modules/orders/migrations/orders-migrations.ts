@@ -6,6 +6,7 @@ import { nullableOrderCustomerMigration } from "./0018-account-deletion.ts";
 import { orderDiscountMigration } from "./0021-coupons.ts";
 import { orderLineVariantsMigration } from "./0023-variants.ts";
 import { giftOrdersMigration } from "./0030-gift-orders.ts";
+import { orderShipPinMigration } from "./0031-delivery-zones.ts";
 
 /** The orders' parts of the migration history (server/migrations.ts puts every owner's together). */
 export const ordersMigrations: readonly MigrationPart[] = [
@@ -16,4 +17,5 @@ export const ordersMigrations: readonly MigrationPart[] = [
   { name: "0021-coupons", migration: orderDiscountMigration },
   { name: "0023-variants", migration: orderLineVariantsMigration },
   { name: "0030-gift-orders", migration: giftOrdersMigration },
+  { name: "0031-delivery-zones", migration: orderShipPinMigration },
 ];
