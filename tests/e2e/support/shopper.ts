@@ -106,7 +106,9 @@ export async function fillShipping(page: Page, details: { phone: string; address
   await page.getByLabel("Phone Number").fill(details.phone);
   await page.getByLabel("Address", { exact: true }).fill(details.address);
   const pin = details.pin ?? shipping.pin;
-  await page.getByLabel(messages.delivery.pinLabel).fill(pin);
+  const pinField = page.getByLabel(messages.delivery.pinLabel);
+  await hydrated(pinField);
+  await pinField.fill(pin);
   await expect(page.getByTestId("checkout-delivery").or(page.getByText(messages.delivery.notDelivered(pin)))).toContainText(pin);
 }
 
