@@ -77,6 +77,7 @@ export const orderDetailSchema = orderSummarySchema
     shipName: z.string(),
     shipPhone: z.string(),
     shipAddress: z.string(),
+    shipPin: z.string().nullable().meta({ description: "The shipping address's PIN code; null for orders placed before the checkout asked for it" }),
     paymentMethod: z.string(),
     gift: giftSchema.nullable().meta({ description: "Set when the order is a gift (shipped to its recipient at the shipping address); null otherwise" }),
   })

@@ -20,6 +20,7 @@ const order = (fields: Partial<OrderDetail>): OrderDetail & { customer: { email:
   shipName: "Asha",
   shipPhone: "+91 98765 43210",
   shipAddress: "12 Garden Road",
+  shipPin: "411001",
   paymentMethod: "Cash on Delivery",
   gift: null,
   ...fields,

@@ -85,7 +85,7 @@ export function orderMail(shop: { shopName: string; publicUrl: URL }, kind: keyo
       discount: order.discountPaise > 0 ? `(${order.couponCode ?? ""}): −${formatPriceExact(order.discountPaise)}` : null,
       shipping: order.shippingPaise === 0 ? couponMessages.free : formatPriceExact(order.shippingPaise),
       total: formatPriceExact(order.totalPaise),
-      address: `${order.shipName}\n${order.shipAddress}\n${order.shipPhone}`,
+      address: `${order.shipName}\n${order.shipAddress}${order.shipPin ? `\n${order.shipPin}` : ""}\n${order.shipPhone}`,
       gift: order.gift && {
         giftFor: messages.gifts.giftFor(order.gift.recipientName, order.gift.recipientPhone),
         message: order.gift.message,
