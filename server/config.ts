@@ -55,8 +55,9 @@ const envSchema = z.object({
   SHOP_TIME_ZONE: z.string().refine(isKnownTimeZone, "must be an IANA time zone such as Asia/Kolkata").default(DEFAULT_SHOP_TIME_ZONE),
   // Test only: a file holding an ISO instant the shop's clock reads as now (sale windows, docs/decisions/047).
   TEST_CLOCK_FILE: z.string().min(1).optional(),
+  // The flat fee, and the fee of the one 'All of India' zone while the owner defines no delivery zone (docs/decisions/053).
   SHIPPING_FEE_PAISE: numberSetting("a whole number of paise", 0, 10_000_000).default(2000),
-  // Unset: shipping is never free. Compared with the subtotal after a discount code (docs/decisions/046).
+  // Unset: shipping is never free (likewise the default zone's threshold). Compared with the subtotal after a discount code (docs/decisions/046).
   FREE_SHIPPING_ABOVE_PAISE: numberSetting("a whole number of paise", 1, 1_000_000_000).optional(),
   // Anonymous pages and catalogue JSON are dropped when they change (docs/decisions/027); this only bounds how long.
   PAGE_CACHE_SECONDS: numberSetting("a number of seconds", 0, 86_400, { whole: false }).default(300),
