@@ -64,7 +64,7 @@ export const checkoutSchema = z
       }),
     /** The shipping the checkout page showed for the PIN code it knew (docs/decisions/053). */
     shippingPaise: z
-      .preprocess((v) => (typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v === "" ? undefined : v), z.int({ error: messages.checkout.cartFingerprintInvalid }).min(0).optional())
+      .preprocess((v) => (typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v === "" ? undefined : v), z.int({ error: messages.delivery.shippingInvalid }).min(0, messages.delivery.shippingInvalid).optional())
       .meta({
         description:
           "The shipping (paise) the shopper was shown. If the PIN code's zone charges otherwise, nothing is ordered: 409 with code CART_CHANGED and a message naming the shipping. Left out, the zone's shipping is charged as it stands.",

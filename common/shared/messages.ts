@@ -286,6 +286,7 @@ export const messages = {
     codNotAvailable: "No Cash on Delivery",
     codRefusedHere: (pin: string) => `Cash on Delivery is not available for ${pin}.`,
     codOverLimit: (limit: string) => `Cash on Delivery is available up to ${limit} in this area.`,
+    shippingInvalid: "Send as shippingPaise the shipping (in paise) the checkout showed, or leave it out.",
     shippingChanged: (pin: string, fee: string) => `Shipping to ${pin} is ${fee}. Please check the total and place your order again.`,
     backToPlant: (name: string) => `Back to ${name}`,
     allOfIndia: "All of India",
