@@ -28,6 +28,8 @@ export default [
   route("admin", "features/admin/routes/overview.tsx"),
   route("admin/messages", "features/admin/routes/messages.tsx"),
   route("admin/coupons", "features/admin/routes/admin-coupons.tsx"),
+  route("admin/delivery", "features/admin/routes/admin-delivery.tsx"),
+  route("delivery-check", "features/delivery/routes/check-delivery.tsx"),
   route("admin/orders", "pages/admin-orders.tsx"),
   route("admin/orders/:orderId", "pages/admin-order.tsx"),
   route("admin/orders/:orderId/packing-slip", "pages/admin-packing-slip.tsx"),

@@ -57,13 +57,14 @@ const envSchema = z.object({
   SHOP_TIME_ZONE: z.string().refine(isKnownTimeZone, "must be an IANA time zone such as Asia/Kolkata").default(DEFAULT_SHOP_TIME_ZONE),
   // Test only: a file holding an ISO instant the shop's clock reads as now (sale windows, docs/decisions/047).
   TEST_CLOCK_FILE: z.string().min(1).optional(),
+  // The flat fee, and the fee of the one 'All of India' zone while the owner defines no delivery zone (docs/decisions/053).
   SHIPPING_FEE_PAISE: numberSetting("a whole number of paise", 0, 10_000_000).default(2000),
   // UPI at checkout (docs/decisions/054): the shop's UPI ID, the payee name apps show (the shop's name unless set),
   // and how long an order waits for its payment before the shop cancels it.
   SHOP_UPI_ID: z.string().trim().regex(UPI_ID_PATTERN, "must be a UPI ID such as greenleaf@okaxis").optional(),
   SHOP_UPI_NAME: z.string().trim().min(1).max(60).optional(),
   UPI_PAYMENT_MINUTES: numberSetting("a whole number of minutes", 5, 7 * 24 * 60).default(30),
-  // Unset: shipping is never free. Compared with the subtotal after a discount code (docs/decisions/046).
+  // Unset: shipping is never free (likewise the default zone's threshold). Compared with the subtotal after a discount code (docs/decisions/046).
   FREE_SHIPPING_ABOVE_PAISE: numberSetting("a whole number of paise", 1, 1_000_000_000).optional(),
   // Anonymous pages and catalogue JSON are dropped when they change (docs/decisions/027); this only bounds how long.
   PAGE_CACHE_SECONDS: numberSetting("a number of seconds", 0, 86_400, { whole: false }).default(300),

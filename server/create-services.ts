@@ -16,6 +16,7 @@ import {
 } from "./modules/catalog/index.ts";
 import { createContactService } from "./modules/contact/index.ts";
 import { createCouponsService } from "./modules/coupons/index.ts";
+import { createDeliveryService } from "./modules/delivery/index.ts";
 import type { MailOutbox } from "./platform/mail/mail-outbox.ts";
 import { createMediaService } from "./platform/media/media.ts";
 import { createResumableUploads } from "./platform/uploads/resumable-uploads.ts";
@@ -154,6 +155,11 @@ export function createServices(infrastructure: Infrastructure, deps: ServiceDepe
     cart: createCartService(database, { shippingFeePaise: deps.shippingFeePaise, rateLimiter, timeZone: deps.timeZone, freeShippingAbovePaise: deps.freeShippingAbovePaise ?? null }),
     /** The owner's discount codes (docs/decisions/046); the cart applies them and the checkout counts their uses. */
     coupons: createCouponsService(database, { timeZone: deps.timeZone }),
+    /** Delivery zones by PIN code, dispatch days and the shopper's delivery check (docs/decisions/053). */
+    delivery: createDeliveryService(database, {
+      timeZone: deps.timeZone,
+      shop: { shippingFeePaise: deps.shippingFeePaise, freeShippingAbovePaise: deps.freeShippingAbovePaise ?? null },
+    }),
     orders: createOrdersService({
       database,
       outbox,

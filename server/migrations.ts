@@ -8,6 +8,7 @@ import { cartMigrations } from "./modules/cart/index.ts";
 import { catalogMigrations } from "./modules/catalog/index.ts";
 import { contactMigrations } from "./modules/contact/index.ts";
 import { couponsMigrations } from "./modules/coupons/index.ts";
+import { deliveryMigrations } from "./modules/delivery/index.ts";
 import { ordersMigrations } from "./modules/orders/index.ts";
 import { reviewsMigrations } from "./modules/reviews/index.ts";
 import { wishlistMigrations } from "./modules/wishlist/index.ts";
@@ -27,6 +28,7 @@ const parts: readonly MigrationPart[] = [
   ...couponsMigrations,
   ...wishlistMigrations,
   ...alertsMigrations,
+  ...deliveryMigrations,
 ];
 
 /** Every migration's name, oldest first. */

@@ -147,7 +147,7 @@ describe(`upgrading a database from the previous release (${PREVIOUS_RELEASE})`,
       const order = await services.orders.getOrder(meera, orderId);
       expect(order).toMatchObject({ status: "pending", totalPaise: 242_000, canCancel: true });
       expect(order.lines).toMatchObject([{ name: "Rose Plant", quantity: 2, unitPricePaise: 120_000 }]);
-      const placed = await services.orders.placeOrder(meera, { name: "Meera Iyer", phone: "+91 98450 12345", address: "14 Lalbagh Road, Bengaluru", idempotencyKey: randomUUID() });
+      const placed = await services.orders.placeOrder(meera, { name: "Meera Iyer", phone: "+91 98450 12345", address: "14 Lalbagh Road, Bengaluru", pin: "560004", idempotencyKey: randomUUID() });
       expect(placed).toMatchObject({ totalPaise: 202_000 });
     } finally {
       await closeMail(5_000);

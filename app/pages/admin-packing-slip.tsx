@@ -46,7 +46,9 @@ export default function PackingSlip({ loaderData: { order, shopName } }: Route.C
         <div>
           <h2 className="font-semibold text-stone-900">{messages.gifts.shipTo}</h2>
           <p className="mt-1 whitespace-pre-line text-stone-800">
-            {gift ? `${gift.recipientName}\n${order.shipAddress}\n${gift.recipientPhone}` : `${order.shipName}\n${order.shipAddress}\n${order.shipPhone}`}
+            {gift
+              ? `${gift.recipientName}\n${order.shipAddress}${order.shipPin ? `\n${order.shipPin}` : ""}\n${gift.recipientPhone}`
+              : `${order.shipName}\n${order.shipAddress}${order.shipPin ? `\n${order.shipPin}` : ""}\n${order.shipPhone}`}
           </p>
         </div>
         {gift?.message ? (

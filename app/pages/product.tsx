@@ -21,6 +21,7 @@ import { SizeChoice } from "../features/catalog/components/size-choice.tsx";
 import { CareCard } from "../features/catalog/components/care-card.tsx";
 import { NotifyMe, STOCK_ALERT_INTENT } from "../features/alerts/components/notify-me.tsx";
 import { HeartButton } from "../features/wishlist/components/heart-button.tsx";
+import { DeliveryCheck } from "../features/delivery/components/delivery-check.tsx";
 import type { Route } from "./+types/product";
 
 /**
@@ -269,6 +270,8 @@ export default function Product({ loaderData: product }: Route.ComponentProps) {
             </div>
           )}
         </div>
+        {/* Asks its own route, never this page's loader: the page is shared, the PIN code is the shopper's own. */}
+        <DeliveryCheck productId={product.id} />
         {isAdmin ? (
           <Link to={`/product/${product.id}/edit`} className="btn-outline mt-4 inline-block">
             Edit product

@@ -89,7 +89,7 @@ export const publicProfileSchema = z.strictObject({ ...profileFields, isOwner: z
 
 /** What only the owner sees of their profile. */
 export const privateProfileSchema = z
-  .strictObject({ ...profileFields, isOwner: z.literal(true), email: z.string(), phone: z.string(), address: z.string() })
+  .strictObject({ ...profileFields, isOwner: z.literal(true), email: z.string(), phone: z.string(), address: z.string(), pin: z.string().meta({ description: "The PIN code of the delivery details a checkout saved; empty when none" }) })
   .meta({ id: "PrivateProfile" });
 
 export const profileViewSchema = z.discriminatedUnion("isOwner", [publicProfileSchema, privateProfileSchema]).meta({ id: "Profile" });

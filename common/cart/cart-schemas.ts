@@ -4,6 +4,7 @@ import { GIFT_MESSAGE_MAX, MAX_CART_QUANTITY } from "../shared/constants.ts";
 import { messages } from "../shared/messages.ts";
 import { addressSchema, formCheckbox, formNumber, idSchema, multiLineText, PHONE_PATTERN, phoneSchema, requiredText } from "../shared/fields.ts";
 import { imageRefSchema, saleNowSchema } from "../catalog/catalog-schemas.ts";
+import { pinSchema } from "../delivery/pin-areas.ts";
 
 const c = messages.cart;
 
@@ -42,6 +43,7 @@ export const checkoutSchema = z
     name: requiredText(messages.validation.nameRequired, 100),
     phone: phoneSchema,
     address: addressSchema,
+    pin: pinSchema.meta({ description: "The shipping address's PIN code (6 digits): its delivery zone decides the shipping and whether Cash on Delivery is offered" }),
     saveToProfile: formCheckbox(),
     gift: formCheckbox().meta({ description: "The order is a gift: giftName and giftPhone are then required, and the shipping address is the recipient's" }),
     giftName: z.string().optional().meta({ description: "The recipient's name (required when gift is true; up to 100 characters)" }),
@@ -64,6 +66,13 @@ export const checkoutSchema = z
       .meta({
         description:
           "The `fingerprint` of the cart (GET /api/cart) whose summary the shopper was shown. If the cart's lines, quantities or prices differ from it now, nothing is ordered: 409 with code CART_CHANGED, and the shopper should look at the cart again. Left out, the cart is ordered as it stands.",
+      }),
+    /** The shipping the checkout page showed for the PIN code it knew (docs/decisions/053). */
+    shippingPaise: z
+      .preprocess((v) => (typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v === "" ? undefined : v), z.int({ error: messages.delivery.shippingInvalid }).min(0, messages.delivery.shippingInvalid).optional())
+      .meta({
+        description:
+          "The shipping (paise) the shopper was shown. If the PIN code's zone charges otherwise, nothing is ordered: 409 with code CART_CHANGED and a message naming the shipping. Left out, the zone's shipping is charged as it stands.",
       }),
   })
   .superRefine((details, ctx) => {

@@ -119,6 +119,7 @@ export const orderDetailSchema = orderSummarySchema
     shipName: z.string(),
     shipPhone: z.string(),
     shipAddress: z.string(),
+    shipPin: z.string().nullable().meta({ description: "The shipping address's PIN code; null for orders placed before the checkout asked for it" }),
     paymentMethod: z.string().meta({ description: "The method's name as the order was placed: 'Cash on Delivery' or 'UPI'" }),
     payment: z
       .strictObject({

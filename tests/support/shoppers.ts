@@ -33,5 +33,5 @@ export async function createShopper(db: Kysely<DB>, dialect: "sqlite" | "postgre
   return user;
 }
 
-export const shipping = { name: "Asha Kulkarni", phone: "+91 98765 43210", address: "12 Garden Road\nPune 411001" };
+export const shipping = { name: "Asha Kulkarni", phone: "+91 98765 43210", address: "12 Garden Road\nPune 411001", pin: "411001" };
 export const checkoutInput = (key: string = randomUUID()) => ({ ...shipping, idempotencyKey: key });

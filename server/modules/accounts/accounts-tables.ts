@@ -24,6 +24,8 @@ export interface UserTable {
   banExpires: Timestamp | null;
   phone: string | null;
   address: string | null;
+  /** The PIN code of the saved delivery details (migration 0031). */
+  shipPin: ColumnType<string | null, string | null | undefined, string | null>;
   location: string | null;
   /** Set by Better Auth's two-factor plugin once an authenticator app is confirmed (migration 0016-two-factor). */
   twoFactorEnabled: Flag | null;

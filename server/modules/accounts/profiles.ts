@@ -68,8 +68,8 @@ export function profileAnnouncer(changes: ChangeFeed, reviewedProducts: Reviewed
  * Saves the details a checkout asked to keep on the profile (name, phone, address), inside the caller's transaction
  * (the order's): they commit with the order or not at all.
  */
-export async function saveDeliveryDetails(trx: Kysely<DB>, userId: string, details: { name: string; phone: string; address: string }, now: string): Promise<void> {
-  await trx.updateTable("users").set({ name: details.name, phone: details.phone, address: details.address, updatedAt: now }).where("id", "=", userId).execute();
+export async function saveDeliveryDetails(trx: Kysely<DB>, userId: string, details: { name: string; phone: string; address: string; pin: string }, now: string): Promise<void> {
+  await trx.updateTable("users").set({ name: details.name, phone: details.phone, address: details.address, shipPin: details.pin, updatedAt: now }).where("id", "=", userId).execute();
 }
 
 /**
@@ -127,7 +127,7 @@ export function createProfilesService(db: Kysely<DB>, media: MediaService, rateL
         avatarUrl: avatarUrl(user),
       };
       if (viewer?.id !== user.id) return { ...profile, isOwner: false };
-      return { ...profile, isOwner: true, email: user.email, phone: user.phone ?? "", address: user.address ?? "" };
+      return { ...profile, isOwner: true, email: user.email, phone: user.phone ?? "", address: user.address ?? "", pin: user.shipPin ?? "" };
     },
 
     /**

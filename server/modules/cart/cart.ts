@@ -130,6 +130,9 @@ function storing(checked: boolean) {
 const storeLineWithinStock = storing(true);
 const storeLine = storing(false);
 
+/** A delivery zone's shipping: its fee, and from what subtotal (after the discount) it is free (null: never). */
+export type ShippingRule = { feePaise: number; freeAbovePaise: number | null };
+
 /**
  * A shopper's cart, stored per user (docs/product.md, Cart); only its owner ever reaches it. Every
  * change runs in the shopper's transaction (server/platform/db/write-transaction.ts), one at a time with their checkouts.
@@ -174,10 +177,11 @@ export function createCartService(
     return { id: line.id, stock: line.stock ?? 0 };
   }
 
-  async function readCart(userId: string): Promise<Cart> {
+  async function readCart(userId: string, shipping?: ShippingRule): Promise<Cart> {
     const rows = await cartWithProducts.execute(db, { userId });
     const lines = rows.map((row) => toCartLine(row));
     const coupon = await appliedCoupon(db, userId, linesToDiscount(rows, lines), timeZone);
+    if (shipping) return summariseCart(lines, shipping.feePaise, { coupon, freeShippingAbovePaise: shipping.freeAbovePaise });
     return summariseCart(lines, shippingFeePaise, { coupon, freeShippingAbovePaise });
   }
 
@@ -207,8 +211,12 @@ export function createCartService(
       await inShopperTransaction(database, user.id, (trx) => removeCouponFromCart(trx, user.id));
     },
 
-    async getCart(viewer: SessionUser | null): Promise<Cart> {
-      return readCart(owner(viewer, c.fetchPrefix).id);
+    /**
+     * The shopper's cart, its shipping the shop's flat fee, or `shipping`'s: the checkout prices it with the delivery
+     * zone of the PIN code it knows (docs/decisions/053), as the order will be.
+     */
+    async getCart(viewer: SessionUser | null, shipping?: ShippingRule): Promise<Cart> {
+      return readCart(owner(viewer, c.fetchPrefix).id, shipping);
     },
 
     /**

@@ -114,6 +114,7 @@ export const storeOrderRows = compiledOnce((db, v: StoredOrder) => {
         ship_name: v.ship_name,
         ship_phone: v.ship_phone,
         ship_address: v.ship_address,
+        ship_pin: v.ship_pin,
         payment_method: v.payment_method,
         idempotency_key: v.idempotency_key,
         number: v.number,

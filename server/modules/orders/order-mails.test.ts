@@ -20,6 +20,7 @@ const order = (fields: Partial<OrderDetail>): OrderDetail & { customer: { email:
   shipName: "Asha",
   shipPhone: "+91 98765 43210",
   shipAddress: "12 Garden Road",
+  shipPin: "411001",
   paymentMethod: "Cash on Delivery",
   payment: { method: "cod", state: "awaiting", reference: null, payBy: null },
   paymentReference: null,
@@ -44,7 +45,7 @@ describe("order mails", () => {
   it("show a gift's recipient, message and hidden prices after the delivery address, in text and HTML (escaped)", () => {
     const gift = { recipientName: "Meera <Iyer>", recipientPhone: "+91 99887 76655", message: "Happy birthday!\nLove, Asha", hidePrices: true };
     const mail = orderMail(shop, "placed", order({ gift }));
-    expect(mail.text).toContain(`Delivery address:\nAsha\n12 Garden Road\n+91 98765 43210\n\nGift for Meera <Iyer>, +91 99887 76655\nGift message: Happy birthday!\nLove, Asha\n${messages.gifts.pricesHidden}`);
+    expect(mail.text).toContain(`Delivery address:\nAsha\n12 Garden Road\n411001\n+91 98765 43210\n\nGift for Meera <Iyer>, +91 99887 76655\nGift message: Happy birthday!\nLove, Asha\n${messages.gifts.pricesHidden}`);
     expect(mail.html).toContain("Gift for Meera &lt;Iyer&gt;, +91 99887 76655");
     expect(mail.html).toContain("Happy birthday!<br>");
     expect(mail.html).toContain(messages.gifts.pricesHidden);

@@ -97,7 +97,7 @@ export function orderMail(shop: { shopName: string; publicUrl: URL; timeZone: st
       discount: order.discountPaise > 0 ? `(${order.couponCode ?? ""}): −${formatPriceExact(order.discountPaise)}` : null,
       shipping: order.shippingPaise === 0 ? couponMessages.free : formatPriceExact(order.shippingPaise),
       total: formatPriceExact(order.totalPaise),
-      address: `${order.shipName}\n${order.shipAddress}\n${order.shipPhone}`,
+      address: `${order.shipName}\n${order.shipAddress}${order.shipPin ? `\n${order.shipPin}` : ""}\n${order.shipPhone}`,
       payNote:
         kind === "awaiting" && order.payment.payBy
           ? `${messages.payments.payBy(formatPriceExact(order.totalPaise), formatDateTime(order.payment.payBy, shop.timeZone))} ${messages.payments.openOrderToPay}`

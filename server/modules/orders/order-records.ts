@@ -75,6 +75,7 @@ export function toDetail(
     shipName: order.ship_name,
     shipPhone: order.ship_phone,
     shipAddress: order.ship_address,
+    shipPin: order.ship_pin ?? null,
     paymentMethod: order.payment_method,
     payment: paymentOf(order, payment),
     gift: gift && { recipientName: gift.recipient_name, recipientPhone: gift.recipient_phone, message: gift.message, hidePrices: Number(gift.hide_prices) === 1 },

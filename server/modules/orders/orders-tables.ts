@@ -20,6 +20,8 @@ export interface OrderTable {
   ship_name: string;
   ship_phone: string;
   ship_address: string;
+  /** The PIN code shipped to (migration 0031); null for orders placed before the checkout asked for it. */
+  ship_pin: ColumnType<string | null, string | null | undefined, never>;
   payment_method: string;
   idempotency_key: string;
   /** The day of order_daily_totals this order is counted on (migration 0011-admin-overview). */

@@ -32,8 +32,11 @@ import { isOrderNumberTaken } from "./order-numbers.ts";
 import { loadOrder, toDetail, type OrderRow } from "./order-records.ts";
 import type { OrdersContext } from "./orders-context.ts";
 import { type PaymentHold, type PaymentMethod } from "./payments.ts";
-import { codRefusalFor } from "./cod-rules.ts";
+import { codRefusalFor, withUpiOffered } from "./cod-rules.ts";
 import { shippingFor } from "#common/shared/discount.ts";
+import { codRefusal, deliveryZoneFor } from "../delivery/index.ts";
+import type { DeliveryZone } from "#common/delivery/delivery-schemas.ts";
+import { formatPriceExact } from "#common/shared/money.ts";
 import { appliedCoupon, claimCouponUse, couponUseRefusal, judgeAppliedCoupon, type CouponUse, type Judgement, type LineToDiscount } from "../coupons/index.ts";
 
 /** What the checkout uses of the orders service's dependencies. */
@@ -127,7 +130,7 @@ export async function placeOrder(ctx: CheckoutContext, viewer: SessionUser | nul
     hold = { orderId: randomUUID(), reference: null };
   } else {
     try {
-      quote = await priceCart(ctx, db, user.id);
+      quote = await priceCart(ctx, db, user.id, await zoneOf(ctx, db, details.pin));
     } catch (error) {
       // A request with the same key may have placed the order, and emptied the cart, a moment ago.
       const winner = await orderMadeByKey();
@@ -198,12 +201,22 @@ async function withUniqueNumber<T>(ctx: Pick<CheckoutContext, "drawNumber" | "lo
  * The shopper's cart priced at today's prices; refused when it is empty or any line cannot be ordered as it
  * stands (each such line named). Takes no row lock: see takeStock.
  */
-async function priceCart(ctx: PricingContext, from: Kysely<DB>, userId: string): Promise<PricedCart> {
+async function priceCart(ctx: PricingContext, from: Kysely<DB>, userId: string, zone: DeliveryZone): Promise<PricedCart> {
   const priced = priceLines(await cartLines(from, userId).orderBy("v.product_id").orderBy("v.id").execute());
-  return withDiscount(ctx, priced, await appliedCoupon(from, userId, linesToDiscount(priced), ctx.timeZone));
+  return withDiscount(zone, priced, await appliedCoupon(from, userId, linesToDiscount(priced), ctx.timeZone));
 }
 
-type PricingContext = Pick<CheckoutContext, "shippingFeePaise" | "freeShippingAbovePaise" | "timeZone">;
+type PricingContext = Pick<CheckoutContext, "timeZone">;
+
+/**
+ * The delivery zone of the order's PIN code (docs/decisions/053): its fee and free-shipping threshold price the
+ * order. A PIN code no zone covers refuses the order (the checkout page said so as soon as the code was known).
+ */
+async function zoneOf(ctx: Pick<CheckoutContext, "shippingFeePaise" | "freeShippingAbovePaise">, from: Kysely<DB>, pin: string): Promise<DeliveryZone> {
+  const zone = await deliveryZoneFor(from, pin, ctx);
+  if (!zone) throw new ConflictError(messages.delivery.notDelivered(pin), { pin: messages.delivery.notDelivered(pin) });
+  return zone;
+}
 
 /** The lines as a discount code sees them: their categories and totals at the prices charged. */
 const linesToDiscount = (priced: PricedLines): LineToDiscount[] =>
@@ -214,10 +227,10 @@ const linesToDiscount = (priced: PricedLines): LineToDiscount[] =>
  * shipping and the total. A code that no longer gives a discount (expired, used up meanwhile, minimum no longer
  * reached) refuses the order with its reason: the shopper removes it or changes the cart, and sees the new total.
  */
-function withDiscount(ctx: PricingContext, priced: PricedLines, coupon: Judgement | null): PricedCart {
+function withDiscount(zone: DeliveryZone, priced: PricedLines, coupon: Judgement | null): PricedCart {
   if (coupon?.problem) throw new ConflictError(coupon.problem, { cart: coupon.problem });
   const discountPaise = Math.min(coupon?.discountPaise ?? 0, priced.subtotalPaise);
-  const { shippingPaise } = shippingFor(ctx.shippingFeePaise, priced.subtotalPaise - discountPaise, ctx.freeShippingAbovePaise);
+  const { shippingPaise } = shippingFor(zone.feePaise, priced.subtotalPaise - discountPaise, zone.freeAbovePaise);
   return { ...priced, coupon, discountPaise, shippingPaise, totalPaise: priced.subtotalPaise - discountPaise + shippingPaise };
 }
 
@@ -282,12 +295,24 @@ async function storeOrder(
   refuseTooManyUnpaid(ctx, user.id, Number(pending));
   // The applied code came with the first row (the same on every row), read in the same statement as the lines.
   const lines = priceLines(rows);
-  const cart = withDiscount(ctx, lines, judgeAppliedCoupon(rows[0], linesToDiscount(lines), ctx.timeZone));
+  const zone = await zoneOf(ctx, trx, details.pin);
+  const cart = withDiscount(zone, lines, judgeAppliedCoupon(rows[0], linesToDiscount(lines), ctx.timeZone));
   // A line added or changed (another tab) or a new price since the checkout page showed its summary, or since
   // the payment was held: the shopper looks again. For every method, Cash on Delivery too; from the rows read above.
   const ordering = fingerprint(cart);
   if (details.cartFingerprint !== undefined && details.cartFingerprint !== ordering) throw cartChanged();
   if (quote && fingerprint(quote) !== ordering) throw cartChanged();
+  // The shipping the page showed was for another zone (the PIN code typed without the page seeing it): look again.
+  if (details.shippingPaise !== undefined && details.shippingPaise !== cart.shippingPaise) {
+    const changed = messages.delivery.shippingChanged(details.pin, formatPriceExact(cart.shippingPaise));
+    throw new ConflictError(changed, { cart: changed }, ERROR_CODES.cartChanged);
+  }
+  // Cash on Delivery where the zone does not take it, or above its limit: refused with the reason.
+  const codRefused = method === ctx.payments.cod ? codRefusal(zone, cart.totalPaise, details.pin) : null;
+  if (codRefused) {
+    const offered = withUpiOffered(ctx, codRefused);
+    throw new ConflictError(offered, { payment: offered });
+  }
   const now = new Date().toISOString();
   // The day of the daily totals this order counts on (docs/decisions/024), kept with it for a cancellation.
   const countedOn = shopDay(now, ctx.timeZone);
@@ -303,6 +328,7 @@ async function storeOrder(
     ship_name: details.name,
     ship_phone: details.phone,
     ship_address: details.address,
+    ship_pin: details.pin,
     payment_method: method.label,
     idempotency_key: details.idempotencyKey,
     number,

@@ -95,13 +95,21 @@ export function cartCountName(count: number): string {
   return count === 0 ? "Cart" : `Cart, ${count} item${count === 1 ? "" : "s"}`;
 }
 
-export const shipping = { phone: "+91 98450 12345", address: "14 Lalbagh Road, Bengaluru 560004" };
+export const shipping = { phone: "+91 98450 12345", address: "14 Lalbagh Road, Bengaluru", pin: "560004" };
 
-/** On /checkout: fills the shipping details (the name is prefilled from the profile). */
-export async function fillShipping(page: Page, details: { phone: string; address: string } = shipping) {
+/**
+ * On /checkout: fills the shipping details (the name is prefilled from the profile). The PIN code's zone prices the
+ * summary: typed, the page reloads its data for it, so this waits until the page has settled on it.
+ */
+export async function fillShipping(page: Page, details: { phone: string; address: string; pin?: string } = shipping) {
   await expect(page.getByRole("heading", { name: messages.checkout.heading, level: 1 })).toBeVisible();
   await page.getByLabel("Phone Number").fill(details.phone);
   await page.getByLabel("Address", { exact: true }).fill(details.address);
+  const pin = details.pin ?? shipping.pin;
+  const pinField = page.getByLabel(messages.delivery.pinLabel);
+  await hydrated(pinField);
+  await pinField.fill(pin);
+  await expect(page.getByTestId("checkout-delivery").or(page.getByText(messages.delivery.notDelivered(pin)))).toContainText(pin);
 }
 
 /** The order id of the order page the browser is on. */

@@ -8,6 +8,7 @@ export const ADMIN_SECTIONS = [
   { to: "/admin/orders", label: "Orders", end: false },
   { to: "/admin/messages", label: "Messages", end: false },
   { to: "/admin/coupons", label: "Coupons", end: false },
+  { to: "/admin/delivery", label: "Delivery", end: false },
 ] as const;
 
 /** The one navigation every admin page shares; the current section is marked for screen readers too. */

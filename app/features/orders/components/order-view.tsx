@@ -111,6 +111,7 @@ export function OrderView({ order }: { order: OrderDetail }) {
               {order.shipName}
               {"\n"}
               {order.shipAddress}
+              {order.shipPin ? `\n${order.shipPin}` : null}
               {"\n"}
               {order.shipPhone}
             </p>

@@ -1,5 +1,7 @@
 import { useEffect, useState } from "react";
-import { Form, Link, redirect, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
+import { data, Form, Link, redirect, useNavigate, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
+import { codRefusal } from "#common/delivery/cod-refusal.ts";
+import { PIN_PATTERN } from "#common/delivery/pin-areas.ts";
 import { sellableName } from "#common/catalog/variant-names.ts";
 import type { CartLine } from "#common/cart/cart-types.ts";
 import type { PaymentOption } from "#common/orders/order-types.ts";
@@ -16,24 +18,36 @@ import { useFormErrors } from "../../../shared/lib/use-form-errors.ts";
 import type { Route } from "./+types/checkout";
 import { privatePageMeta } from "../../../shared/lib/seo.ts";
 import { readFormFields } from "../../../shared/lib/forms.ts";
+import { rememberedPin, rememberPin } from "../../../shared/lib/pin-cookie.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => privatePageMeta(matches, "Checkout");
 
+/**
+ * The PIN code's delivery zone prices the summary (docs/decisions/053): the code typed on this page (`?pin=`, which
+ * the page sets as the shopper types), else the one remembered from a delivery check or an earlier checkout, else
+ * the profile's. Without one the summary shows the shop's flat fee, and the order sends what it showed.
+ */
 export async function loader({ context, request }: Route.LoaderArgs) {
   const user = requireUser(context, request);
-  const cart = await loadOrRefuse(() => context.services.cart.getCart(user));
-  if (!cart.lines.length) throw redirect("/cart");
   const [profile, paymentOptions] = await Promise.all([
     loadOrRefuse(() => context.services.profiles.getProfile(user, user.id)),
     loadOrRefuse(() => context.services.orders.paymentOptions(user)),
   ]);
+  const typed = new URL(request.url).searchParams.get("pin")?.trim() ?? "";
+  const savedPin = "pin" in profile ? profile.pin : "";
+  const pin = PIN_PATTERN.test(typed) ? typed : (rememberedPin(request) ?? (PIN_PATTERN.test(savedPin) ? savedPin : null));
+  const delivery = pin ? await loadOrRefuse(() => context.services.delivery.checkDelivery({ pin })) : null;
+  const zone = delivery?.delivers ? delivery.zone : null;
+  const cart = await loadOrRefuse(() => context.services.cart.getCart(user, zone ? { feePaise: zone.feePaise, freeAbovePaise: zone.freeAbovePaise } : undefined));
+  if (!cart.lines.length) throw redirect("/cart");
   return {
     cart,
     paymentOptions,
     verified: user.emailVerified,
     // One key per visit of this page: a double click, a retry or a resent form makes one order.
     idempotencyKey: crypto.randomUUID(),
-    prefill: { name: profile.name, phone: "phone" in profile ? profile.phone : "", address: "address" in profile ? profile.address : "" },
+    prefill: { name: profile.name, phone: "phone" in profile ? profile.phone : "", address: "address" in profile ? profile.address : "", pin: pin ?? "" },
+    delivery,
   };
 }
 
@@ -46,8 +60,14 @@ export async function action({ context, request }: Route.ActionArgs) {
     return actionResult(() => (intent === "apply-coupon" ? cart.applyCoupon(user, form) : cart.removeCoupon(user)).then(() => ({})), { intent });
   }
   const result = await actionResult(() => context.services.orders.placeOrder(user, form));
-  if (!("ok" in result) || !result.ok) return result;
-  return redirectWithCookies(context, `/orders/${result.id}`, [], "orderPlaced");
+  // The PIN code shipped to (or tried) is remembered: the page made again after a refusal prices its zone.
+  const pin = typeof form.pin === "string" ? form.pin.trim() : "";
+  const cookies = PIN_PATTERN.test(pin) ? [rememberPin(pin, request)] : [];
+  if (!("ok" in result) || !result.ok) {
+    if (!cookies.length || !("data" in result)) return result;
+    return data(result.data, { status: result.init?.status ?? 400, headers: { "Set-Cookie": cookies[0]! } });
+  }
+  return redirectWithCookies(context, `/orders/${result.id}`, cookies, "orderPlaced");
 }
 
 /**
@@ -61,8 +81,16 @@ export function shouldRevalidate({ actionResult, defaultShouldRevalidate }: Shou
 }
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
-  const { cart, prefill, verified, idempotencyKey, paymentOptions } = loaderData;
+  const { cart, prefill, verified, idempotencyKey, delivery, paymentOptions } = loaderData;
   const navigation = useNavigation();
+  const navigate = useNavigate();
+  // Once the page runs, a PIN code typed in prices the summary with its zone at once (the loader reads `?pin=`).
+  const pinTyped = (value: string) => {
+    const pin = value.trim();
+    if (PIN_PATTERN.test(pin) && pin !== prefill.pin) void navigate(`?pin=${pin}`, { replace: true, preventScrollReset: true });
+  };
+  const notDelivered = delivery && !delivery.delivers ? delivery.text : null;
+  const codProblem = delivery?.delivers ? codRefusal(delivery.zone, cart.totalPaise, delivery.pin) : null;
   const couponOutcome = actionData && "intent" in actionData ? (actionData as CouponOutcome) : undefined;
   const failure = actionData && !actionData.ok && !couponOutcome ? actionData : undefined;
   const { errors, onSubmit, prepare } = useFormErrors(() => import("#common/cart/cart-schemas.ts").then((m) => m.checkoutSchema), failure?.fieldErrors);
@@ -91,11 +119,28 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             <FormField label="Full Name" name="name" defaultValue={prefill.name} autoComplete="name" error={errors.name} />
             <FormField label="Phone Number" name="phone" type="tel" defaultValue={prefill.phone} autoComplete="tel" error={errors.phone} />
             <FormField label="Address" name="address" multiline rows={3} defaultValue={prefill.address} autoComplete="street-address" error={errors.address} />
+            <FormField
+              label={messages.delivery.pinLabel}
+              name="pin"
+              inputMode="numeric"
+              maxLength={6}
+              autoComplete="postal-code"
+              defaultValue={prefill.pin}
+              onChange={(event) => pinTyped(event.currentTarget.value)}
+              error={errors.pin ?? notDelivered ?? undefined}
+            />
+            {delivery?.delivers ? (
+              <p role="status" data-testid="checkout-delivery" className="text-sm text-stone-700">
+                {delivery.text}
+              </p>
+            ) : null}
+            {/* The shipping the summary shows: the order is refused if the PIN code's zone charges otherwise. */}
+            <input type="hidden" name="shippingPaise" value={cart.shippingPaise} />
             <label className="flex items-center gap-2 text-stone-800">
               <input type="checkbox" name="saveToProfile" className="size-4 accent-leaf-700" /> Remember these details on my profile
             </label>
             <GiftFields errors={errors} />
-            <PaymentChoice options={paymentOptions} error={errors.payment} />
+            <PaymentChoice options={paymentOptions} zoneRefusal={codProblem} error={errors.payment} />
             <SubmitButton busy={navigation.state === "submitting"} busyLabel="Placing your order" className="btn-primary mt-4 justify-self-start">
               {messages.checkout.placeOrder}
             </SubmitButton>
@@ -121,21 +166,31 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
 }
 
 /**
- * The ways to pay. One this shopper may not use shows, disabled, with the reason (Cash on Delivery turned off for
- * them points to UPI), so they learn it before pressing Place Order; the first they may use is chosen.
+ * The ways to pay. One this shopper may not use shows, disabled, with the reason, so they learn it before pressing
+ * Place Order: Cash on Delivery turned off for them, or not taken in their PIN code's zone or above its limit
+ * (`zoneRefusal`, from the zone the page priced), pointing to UPI when the shop takes it. The first they may use is
+ * chosen; the choice is made again when the reason changes (another PIN code typed).
  */
-function PaymentChoice({ options, error }: { options: PaymentOption[]; error: string | undefined }) {
-  const chosen = options.find((option) => option.refusal === null)?.id;
+function PaymentChoice({ options, zoneRefusal, error }: { options: PaymentOption[]; zoneRefusal: string | null; error: string | undefined }) {
+  const upiOffered = options.some((option) => option.id === "upi" && option.refusal === null);
+  const shown = options.map((option) =>
+    option.id === "cod" && option.refusal === null && zoneRefusal ? { ...option, refusal: upiOffered ? messages.checkout.payByUpiInstead(zoneRefusal) : zoneRefusal } : option,
+  );
+  const chosen = shown.find((option) => option.refusal === null)?.id;
   return (
-    <fieldset className="mt-4" {...fieldErrorProps("payment", error)}>
+    <fieldset key={`${zoneRefusal}`} className="mt-4" {...fieldErrorProps("payment", error)}>
       <legend className="text-xl font-semibold text-stone-900">Payment</legend>
-      {options.map((option) => (
+      {shown.map((option) => (
         <div key={option.id} className="mt-2">
           <label className={`flex items-center gap-2 ${option.refusal ? "text-stone-500" : "text-stone-800"}`}>
             <input type="radio" name="payment" value={option.id} defaultChecked={option.id === chosen} disabled={option.refusal !== null} className="size-4 accent-leaf-700" />{" "}
             {option.label}
           </label>
-          {option.refusal ? <p className="ml-6 text-sm text-red-800">{option.refusal}</p> : null}
+          {option.refusal ? (
+            <p data-testid={`${option.id}-refusal`} className="ml-6 text-sm text-red-800">
+              {option.refusal}
+            </p>
+          ) : null}
           {option.id === "upi" && !option.refusal ? <p className="ml-6 text-sm text-stone-600">{messages.checkout.paymentUpiHint}</p> : null}
         </div>
       ))}

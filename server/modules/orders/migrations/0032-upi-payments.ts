@@ -58,7 +58,7 @@ async function replaceStatusCheck(db: Kysely<unknown>, statuses: readonly string
 
 const COLUMNS_AT_0031 = [
   "id", "user_id", "status", "subtotal_paise", "shipping_paise", "discount_paise", "coupon_code", "total_paise", "ship_name", "ship_phone",
-  "ship_address", "payment_method", "idempotency_key", "created_at", "updated_at", "counted_on", "number",
+  "ship_address", "payment_method", "idempotency_key", "created_at", "updated_at", "counted_on", "number", "ship_pin",
 ];
 
 async function rebuildOrdersOnSqlite(db: Kysely<unknown>, statuses: readonly string[]) {
@@ -85,6 +85,7 @@ async function rebuildOrdersOnSqlite(db: Kysely<unknown>, statuses: readonly str
         "updated_at" text not null,
         "counted_on" text,
         "number" text,
+        "ship_pin" text,
         constraint "orders_user_idempotency_unique" unique ("user_id", "idempotency_key"))`.execute(trx);
       await sql`insert into "orders_rebuilt" (${columns}) select ${columns} from "orders"`.execute(trx);
       await sql`drop table "orders"`.execute(trx);

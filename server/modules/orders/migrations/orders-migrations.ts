@@ -6,6 +6,7 @@ import { nullableOrderCustomerMigration } from "./0018-account-deletion.ts";
 import { orderDiscountMigration } from "./0021-coupons.ts";
 import { orderLineVariantsMigration } from "./0023-variants.ts";
 import { giftOrdersMigration } from "./0030-gift-orders.ts";
+import { orderShipPinMigration } from "./0031-delivery-zones.ts";
 import { upiPaymentsMigration } from "./0032-upi-payments.ts";
 
 /** The orders' parts of the migration history (server/migrations.ts puts every owner's together). */
@@ -17,5 +18,6 @@ export const ordersMigrations: readonly MigrationPart[] = [
   { name: "0021-coupons", migration: orderDiscountMigration },
   { name: "0023-variants", migration: orderLineVariantsMigration },
   { name: "0030-gift-orders", migration: giftOrdersMigration },
+  { name: "0031-delivery-zones", migration: orderShipPinMigration },
   { name: "0032-upi-payments", migration: upiPaymentsMigration },
 ];
