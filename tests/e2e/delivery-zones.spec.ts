@@ -112,7 +112,7 @@ test("the owner makes zones; the product page answers for a PIN code inline and 
   await expect(plain).toHaveURL(urlIs(`/product/${plant.id}`));
 });
 
-test("checkout charges the PIN code's zone, says where it does not deliver, and refuses Cash on Delivery over the zone's limit", async ({ page, browser, shopDb }) => {
+test("checkout charges the PIN code's zone, says where it does not deliver, and refuses Cash on Delivery over the zone's limit before Place Order and at the server, offering UPI instead", async ({ page, browser, shopDb }) => {
   test.setTimeout(60_000);
   await ownerMakesZones(page);
   const plant = await createProduct(shopDb.db, { name: `Zone Palm ${randomUUID().slice(0, 8)}`, price_paise: 150_000, stock: 5 });
@@ -131,16 +131,27 @@ test("checkout charges the PIN code's zone, says where it does not deliver, and 
   const summary = shopper.getByRole("region", { name: "Order summary" });
   await expect(summary.getByRole("definition")).toHaveText([formatPriceExact(300_000), formatPriceExact(8_000), formatPriceExact(308_000)]);
   await expect(shopper.getByTestId("checkout-delivery")).toContainText("Cash on Delivery up to Rs. 2,000.00");
-  await expect(shopper.getByTestId("cod-refusal")).toHaveText(m.codOverLimit("Rs. 2,000.00"));
+  // Over the zone's Cash on Delivery limit: said before Place Order, and UPI (the e2e shop takes it) offered instead.
+  const overLimit = messages.checkout.payByUpiInstead(m.codOverLimit("Rs. 2,000.00"));
+  await expect(shopper.getByTestId("cod-refusal")).toHaveText(overLimit);
+  await expect(shopper.getByRole("radio", { name: messages.checkout.paymentCod })).toBeDisabled();
+  await expect(shopper.getByRole("radio", { name: messages.checkout.paymentUpi })).toBeChecked();
 
   // Outside every zone: said at the PIN code, before Place Order.
   await fillShipping(shopper, { phone: "+91 98450 12345", address: "1 Hill Road, Aizawl", pin: "799001" });
   await expect(shopper.getByLabel(m.pinLabel)).toHaveAccessibleDescription(m.notDelivered("799001"));
 
-  // Over the Cash on Delivery limit: the server refuses, saying why; nothing is ordered.
+  // Over the Cash on Delivery limit and sent as Cash on Delivery all the same (a page from before the owner lowered the
+  // limit): the server refuses, saying why and offering UPI; nothing is ordered.
   await fillShipping(shopper, { phone: "+91 98450 12345", address: "2 Market Road, Hubballi", pin: "580001" });
+  const cod = shopper.getByRole("radio", { name: messages.checkout.paymentCod });
+  await expect(cod).toBeDisabled();
+  await cod.evaluate((radio: HTMLInputElement) => {
+    radio.disabled = false;
+    radio.checked = true;
+  });
   await shopper.getByRole("button", { name: messages.checkout.placeOrder }).click();
-  await expect(shopper.getByTestId("cod-refusal")).toHaveText(m.codOverLimit("Rs. 2,000.00"));
+  await expect(shopper.getByRole("alert").filter({ hasText: overLimit })).toBeVisible();
   await expect(shopper).toHaveURL(/\/checkout/);
   await expect.poll(async () => (await shopDb.db.selectFrom("orders").select("id").where("ship_pin", "=", "580001").execute()).length).toBe(0);
 
