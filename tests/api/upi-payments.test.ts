@@ -1,22 +1,14 @@
 import jsQR from "jsqr";
-import { pino } from "pino";
 import sharp from "sharp";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { messages } from "#common/shared/messages.ts";
 import type { ViewedOrder } from "#common/orders/order-types.ts";
 import { setTestClock } from "../../server/platform/clock.ts";
-import { createEventLog } from "../../server/platform/event-log.ts";
-import { createMailOutbox } from "../../server/platform/mail/mail-outbox.ts";
-import { createRateLimiter } from "../../server/platform/rate-limit/rate-limit.ts";
-import { createSealer } from "../../server/platform/sealed-values.ts";
-import { createLocalChangeFeed } from "../../server/platform/change-feed/change-feed.ts";
-import { profileAnnouncer } from "../../server/modules/accounts/index.ts";
-import { createOrdersService } from "../../server/modules/orders/index.ts";
-import { listReviewedProducts } from "../../server/modules/reviews/index.ts";
 import { createProduct } from "../support/factories.ts";
 import { checkoutInput, createShopper } from "../support/shoppers.ts";
 import { insertSessions, SHOP_AUTH_SECRET } from "../support/shop-process.ts";
-import { createTestApp, postJson, TEST_ORIGIN, type TestApp } from "../support/test-app.ts";
+import { createTestApp, postJson, type TestApp } from "../support/test-app.ts";
+import { ordersServiceOver } from "../support/orders-service.ts";
 
 const UPI = { SHOP_UPI_ID: "greenleaf@okaxis", SHOP_UPI_NAME: "Green Leaf Nursery", UPI_PAYMENT_MINUTES: "30" };
 const MINUTE = 60_000;
@@ -145,25 +137,7 @@ describe("paying by UPI", () => {
 
 describe("unpaid UPI orders", () => {
   /** A second copy of the orders service over the same database, as a second server process would run it. */
-  function secondCopy() {
-    const logger = pino({ level: "silent" });
-    const changes = createLocalChangeFeed();
-    return createOrdersService({
-      database: app.database,
-      outbox: createMailOutbox(createSealer("second-copy-test-secret-0123456789abcdef")),
-      logger,
-      shopName: "Plant Shop",
-      publicUrl: new URL(TEST_ORIGIN),
-      shippingFeePaise: 2000,
-      rateLimiter: createRateLimiter(app.database.db),
-      events: createEventLog(logger),
-      maxPendingOrders: 5,
-      timeZone: "Asia/Kolkata",
-      changes,
-      announceProfileChange: profileAnnouncer(changes, listReviewedProducts),
-      upi: { id: "greenleaf@okaxis", name: "Green Leaf Nursery", minutesToPay: 30 },
-    });
-  }
+  const secondCopy = () => ordersServiceOver(app.database, { upi: { id: "greenleaf@okaxis", name: "Green Leaf Nursery", minutesToPay: 30 } });
 
   it("are left alone before their time, then cancelled exactly once when two copies look at the same moment: stock back once, one mail, one cancellation counted", async () => {
     const { plant, order } = await upiOrder(2);

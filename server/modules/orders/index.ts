@@ -1,5 +1,5 @@
 // The orders module's public face: the composition root, the other modules and the tests import only this.
-export { createOrdersService } from "./orders.ts";
+export { createOrdersService, type OrdersDependencies } from "./orders.ts";
 export type { UpiPayee } from "./payments.ts";
 export { adminOrdersApi, ordersApi } from "./orders-api.ts";
 export { readDailyTotals } from "./daily-totals.ts";

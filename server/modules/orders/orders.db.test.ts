@@ -1,24 +1,15 @@
 import { sql } from "kysely";
-import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { messages } from "#common/shared/messages.ts";
 import { ERROR_CODES } from "#common/shared/user-facing-error.ts";
 import { createProduct, setSelling } from "../../../tests/support/factories.ts";
 import { checkoutInput, createShopper } from "../../../tests/support/shoppers.ts";
-import { createTestApp, TEST_ORIGIN, type TestApp } from "../../../tests/support/test-app.ts";
+import { createTestApp, type TestApp } from "../../../tests/support/test-app.ts";
+import { ordersServiceOver } from "../../../tests/support/orders-service.ts";
 import { inWriteTransaction } from "../../platform/db/write-transaction.ts";
 import { ConflictError } from "../../platform/errors.ts";
-import { createMailOutbox } from "../../platform/mail/mail-outbox.ts";
-import { createEventLog } from "../../platform/event-log.ts";
-import { profileAnnouncer } from "../accounts/index.ts";
-import { listReviewedProducts } from "../reviews/index.ts";
-import { createOrdersService, type OrdersDependencies } from "./orders.ts";
 import type { PaymentHold, PaymentMethod } from "./payments.ts";
-import { createRateLimiter } from "../../platform/rate-limit/rate-limit.ts";
-import { createSealer } from "../../platform/sealed-values.ts";
 import { createLocalChangeFeed, type Change } from "../../platform/change-feed/change-feed.ts";
-
-const testSealer = createSealer("mail-outbox-test-secret-0123456789abcdef");
 
 let app: TestApp;
 beforeEach(async () => {
@@ -34,25 +25,8 @@ const shopper = () => createShopper(app.database.db, app.database.dialect);
 const admin = () => createShopper(app.database.db, app.database.dialect, { isAdmin: true });
 
 /** The orders service over the test database with its own payment method. */
-function ordersWith(overrides: Partial<Pick<OrdersDependencies, "payment" | "outbox" | "changes" | "orderNumbers">> = {}) {
-  const logger = pino({ level: "silent" });
-  const changes = overrides.changes ?? createLocalChangeFeed();
-  const orders = createOrdersService({
-    database: app.database,
-    outbox: createMailOutbox(testSealer),
-    logger,
-    shopName: "Plant Shop",
-    publicUrl: new URL(TEST_ORIGIN),
-    shippingFeePaise: 2000,
-    rateLimiter: createRateLimiter(app.database.db),
-    events: createEventLog(logger),
-    maxPendingOrders: 5,
-    timeZone: "Asia/Kolkata",
-    ...overrides,
-    changes,
-    announceProfileChange: profileAnnouncer(changes, listReviewedProducts),
-  });
-  return { orders };
+function ordersWith(overrides: Parameters<typeof ordersServiceOver>[1] = {}) {
+  return { orders: ordersServiceOver(app.database, overrides) };
 }
 
 /** The mails queued in the outbox, as [kind, reference, recipient, subject]. */

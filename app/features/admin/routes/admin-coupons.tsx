@@ -3,6 +3,7 @@ import { couponMessages as m } from "#common/coupons/coupon-messages.ts";
 import type { Coupon, CouponFormValues } from "#common/coupons/coupon-types.ts";
 import { formatPriceExact } from "#common/shared/money.ts";
 import { AdminNav } from "../components/admin-nav.tsx";
+import { EditorOutcome } from "../components/editor-outcome.tsx";
 import { FormField } from "../../../shared/ui/form-field.tsx";
 import { FormMessage } from "../../../shared/ui/form-message.tsx";
 import { ShopTime } from "../../../shared/ui/shop-time.tsx";
@@ -108,12 +109,7 @@ export default function AdminCoupons({ loaderData, actionData }: Route.Component
     <section className="container-page py-10">
       <h1 className="text-3xl font-bold text-stone-900">{m.heading}</h1>
       <AdminNav />
-      {notice ? (
-        <p role="status" className="mb-4 rounded-lg border border-leaf-200 bg-leaf-50 px-4 py-3 text-leaf-900">
-          {notice}
-        </p>
-      ) : null}
-      {failure?.intent === "change" ? <FormMessage message={failure.message} /> : null}
+      <EditorOutcome notice={notice} refusedChange={failure?.intent === "change" ? failure.message : null} />
       <div className="grid items-start gap-8 lg:grid-cols-[1fr_22rem]">
         <div>
           {coupons.length ? (

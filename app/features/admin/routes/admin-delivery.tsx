@@ -4,6 +4,7 @@ import type { DeliveryZone } from "#common/delivery/delivery-schemas.ts";
 import { formatPriceExact } from "#common/shared/money.ts";
 import { messages } from "#common/shared/messages.ts";
 import { AdminNav } from "../components/admin-nav.tsx";
+import { EditorOutcome } from "../components/editor-outcome.tsx";
 import { FormField } from "../../../shared/ui/form-field.tsx";
 import { FormMessage } from "../../../shared/ui/form-message.tsx";
 import { actionResult, formLevelMessage, loadOr404, loadOrRefuse } from "../../../shared/lib/service-errors.ts";
@@ -74,12 +75,7 @@ export default function AdminDelivery({ loaderData, actionData }: Route.Componen
     <section className="container-page py-10">
       <h1 className="text-3xl font-bold text-stone-900">{m.heading}</h1>
       <AdminNav />
-      {notice ? (
-        <p role="status" className="mb-4 rounded-lg border border-leaf-200 bg-leaf-50 px-4 py-3 text-leaf-900">
-          {notice}
-        </p>
-      ) : null}
-      {failure?.intent === "change" ? <FormMessage message={failure.message} /> : null}
+      <EditorOutcome notice={notice} refusedChange={failure?.intent === "change" ? failure.message : null} />
       <div className="grid items-start gap-8 lg:grid-cols-[1fr_22rem]">
         <div className="grid gap-8">
           {zones.length ? (
