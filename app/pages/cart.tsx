@@ -12,20 +12,29 @@ import { Picture } from "../shared/ui/picture.tsx";
 import { actionResult, loadOrRefuse } from "../shared/lib/service-errors.ts";
 import type { Route } from "./+types/cart";
 import { privatePageMeta } from "../shared/lib/seo.ts";
+import { rememberedPin } from "../shared/lib/pin-cookie.ts";
 import { readFormFields } from "../shared/lib/forms.ts";
 import { inertWhen } from "../shared/ui/submit-button.tsx";
 
 export const meta: Route.MetaFunction = ({ matches }) => privatePageMeta(matches, "Cart");
 
-/** A signed-in shopper's cart, or a visitor's (docs/decisions/037): the same page, the same rules. */
-export async function loader({ context }: Route.LoaderArgs) {
-  const { cart } = context.services;
+/**
+ * A signed-in shopper's cart, or a visitor's (docs/decisions/037): the same page, the same rules. A shopper who
+ * checked a PIN code (the remembered one, docs/decisions/053) sees the shipping of its zone, as the checkout will
+ * charge it; without one, the shop's flat fee.
+ */
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const { cart, delivery } = context.services;
   if (context.user) {
     const user = context.user;
-    return { cart: await loadOrRefuse(() => cart.getCart(user)), visitor: false };
+    const pin = rememberedPin(request);
+    const answer = pin ? await loadOrRefuse(() => delivery.checkDelivery({ pin })) : null;
+    const zone = answer?.delivers ? answer.zone : null;
+    const priced = await loadOrRefuse(() => cart.getCart(user, zone ? { feePaise: zone.feePaise, freeAbovePaise: zone.freeAbovePaise } : undefined));
+    return { cart: priced, visitor: false, delivery: answer };
   }
   const { cart: visitorCart, outcome } = await loadOrRefuse(() => cart.getVisitorCart(context.visitorCart.token));
-  return data({ cart: visitorCart, visitor: true }, { headers: setCookies(context.visitorCart.write(outcome)) });
+  return data({ cart: visitorCart, visitor: true, delivery: null }, { headers: setCookies(context.visitorCart.write(outcome)) });
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
@@ -55,7 +64,7 @@ function setCookies(cookies: string[]): Headers {
   return headers;
 }
 
-export default function Cart({ loaderData: { cart, visitor }, actionData }: Route.ComponentProps) {
+export default function Cart({ loaderData: { cart, visitor, delivery }, actionData }: Route.ComponentProps) {
   const couponOutcome = actionData && (actionData.intent === "apply-coupon" || actionData.intent === "remove-coupon") ? (actionData as CouponOutcome) : undefined;
   return (
     <section className="container-page py-10">
@@ -76,6 +85,11 @@ export default function Cart({ loaderData: { cart, visitor }, actionData }: Rout
           </ul>
           {cart.itemCount > 0 ? (
             <OrderSummary {...cartSummary(cart)}>
+              {delivery ? (
+                <p data-testid="cart-delivery" className="mt-3 text-sm text-stone-700">
+                  {delivery.text}
+                </p>
+              ) : null}
               <CouponForm coupon={cart.coupon} visitor={visitor} outcome={couponOutcome} loginTo="/cart" />
               {/* A visitor signs in or registers first, and comes back here with the cart merged into the account's. */}
               <Link to={visitor ? `/login?redirectTo=${encodeURIComponent("/cart")}` : "/checkout"} className="btn-primary mt-6 w-full">

@@ -76,6 +76,11 @@ describe("checking delivery and the checkout without JavaScript", () => {
     const plant = await createProduct(shop.app.database.db, { price_paise: 50_000, stock: 5 });
     await shop.app.services.cart.addToCart(user, { productId: plant.id, quantity: 1 });
     const withPin = `${cookie}; plant-shop.pin=580001`;
+    // The cart already shows the remembered PIN code's shipping, as the checkout will charge it.
+    const cartPage = await (await get("/cart", withPin)).text();
+    expect(textOf(cartPage, "order-shipping")).toBe("Rs. 80.00");
+    expect(textOf(cartPage, "cart-delivery")).toContain("Delivers to 580001 by");
+    expect(textOf(await (await get("/cart", cookie)).text(), "order-shipping")).toBe("Rs. 20.00");
     const checkout = await (await get("/checkout", withPin)).text();
     expect(checkout).toMatch(/name="pin"[^>]*value="580001"|value="580001"[^>]*name="pin"/);
     expect(textOf(checkout, "order-shipping")).toBe("Rs. 80.00");
