@@ -226,7 +226,7 @@ test.describe("behind a TLS-terminating nginx", () => {
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await expect(toast(page, messages.profile.updated)).toBeVisible();
     const saved = await state.database!.db.selectFrom("users").select(["phone", "address", "location"]).where("email", "=", ADMIN.email).executeTakeFirstOrThrow();
-    expect(saved).toEqual({ ...shipping, location });
+    expect(saved).toEqual({ phone: shipping.phone, address: shipping.address, location });
 
     await expectOnlySecureCookies(page, setCookies);
     expect(setCookies.some(({ header }) => header.startsWith("__Host-plant-shop.flash=")), "the toast's flash cookie was among them").toBe(true);

@@ -25,7 +25,7 @@ import {
 const SHOPPERS = 4;
 const STOCK = 100_000;
 const OUTAGE_MESSAGE = "The shop is briefly unavailable. Please try again in a moment.";
-const shipping = { name: "Asha Kulkarni", phone: "+91 98765 43210", address: "12 Garden Road\nPune 411001" };
+const shipping = { name: "Asha Kulkarni", phone: "+91 98765 43210", address: "12 Garden Road\nPune 411001", pin: "411001" };
 
 interface Answer {
   what: string;

@@ -24,7 +24,7 @@ const SHOPPERS = 100;
 const STOCK = 5;
 const SESSION_COOKIE = "plant-shop.session_token";
 const PASSWORD = "monstera-deliciosa-77";
-const shipping = { name: "Asha Kulkarni", phone: "+91 98765 43210", address: "12 Garden Road\nPune 411001" };
+const shipping = { name: "Asha Kulkarni", phone: "+91 98765 43210", address: "12 Garden Road\nPune 411001", pin: "411001" };
 
 type Shop = ShopProcess;
 

@@ -15,7 +15,7 @@ import { createPostgresDatabase, errorLogLines, insertShoppers, startShopProcess
 const PORTS = [4511, 4512];
 const ORDERS = 6;
 const STOCK = 10;
-const shipping = { name: "Asha Kulkarni", phone: "+91 98765 43210", address: "12 Garden Road\nPune 411001" };
+const shipping = { name: "Asha Kulkarni", phone: "+91 98765 43210", address: "12 Garden Road\nPune 411001", pin: "411001" };
 
 const state: { target?: { url: string; drop: () => Promise<void> }; database?: Database; shops: ShopProcess[]; mail?: SmtpCapture; clockDir?: string } = { shops: [] };
 

@@ -4,15 +4,17 @@ import { PIN_PATTERN } from "#common/delivery/pin-areas.ts";
 // Not a secret and tied to no account: a plain cookie, read only by the server (pages shared between shoppers
 // never read it, so no shared render depends on it).
 
-const NAME = "plant-shop.pin";
+/** Over https `__Host-`, as every cookie of the shop: kept by the browser only from this exact origin. */
+const nameFor = (request: Request) => (new URL(request.url).protocol === "https:" ? "__Host-plant-shop.pin" : "plant-shop.pin");
 const YEAR = 365 * 24 * 60 * 60;
 
 /** The remembered PIN code, or null (none, or not a PIN code). */
 export function rememberedPin(request: Request): string | null {
   const header = request.headers.get("Cookie") ?? "";
+  const name = nameFor(request);
   for (const part of header.split(";")) {
-    const [name, value] = part.trim().split("=");
-    if (name === NAME && value && PIN_PATTERN.test(value)) return value;
+    const [cookieName, value] = part.trim().split("=");
+    if (cookieName === name && value && PIN_PATTERN.test(value)) return value;
   }
   return null;
 }
@@ -20,5 +22,5 @@ export function rememberedPin(request: Request): string | null {
 /** The Set-Cookie header remembering `pin` for a year. */
 export function rememberPin(pin: string, request: Request): string {
   const secure = new URL(request.url).protocol === "https:" ? "; Secure" : "";
-  return `${NAME}=${pin}; Path=/; Max-Age=${YEAR}; SameSite=Lax; HttpOnly${secure}`;
+  return `${nameFor(request)}=${pin}; Path=/; Max-Age=${YEAR}; SameSite=Lax; HttpOnly${secure}`;
 }
