@@ -6,6 +6,8 @@ import { defineConfig } from "vitest/config";
 const databaseTests = ["server/**/*.db.test.ts", "tests/api/**/*.test.ts"];
 // A test's time limit is there to end a test that hangs, not to time it (speed is measured in bench/): with two files
 // at a time on two cores, a database test that starts an app, writes pictures and waits on PostgreSQL can pass 5 s.
+// Migrates once per database project; each test's fresh database is a copy of that one.
+const migratedTemplate = "tests/support/migrated-template.ts";
 const shared = { setupFiles: ["tests/support/fail-on-console-error.ts"], environment: "node" as const, testTimeout: 30_000, hookTimeout: 30_000 };
 
 export default defineConfig({
@@ -18,9 +20,9 @@ export default defineConfig({
     reporters: process.env.VITEST_PROJECT_COUNTS ? ["default", "./tests/support/project-counts-reporter.ts"] : ["default"],
     projects: [
       { test: { ...shared, name: "unit", include: ["**/*.test.ts"], exclude: ["**/node_modules/**", "tests/e2e/**", ...databaseTests] } },
-      { test: { ...shared, name: "sqlite", include: databaseTests, env: { TEST_DB: "sqlite" } } },
+      { test: { ...shared, name: "sqlite", include: databaseTests, globalSetup: [migratedTemplate], env: { TEST_DB: "sqlite" } } },
       ...(process.env.TEST_DATABASE_URL
-        ? [{ test: { ...shared, name: "postgres", include: databaseTests, env: { TEST_DB: "postgres" } } }]
+        ? [{ test: { ...shared, name: "postgres", include: databaseTests, globalSetup: [migratedTemplate], env: { TEST_DB: "postgres" } } }]
         : []),
     ],
   },

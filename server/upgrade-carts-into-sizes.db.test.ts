@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { sql } from "kysely";
-import { createTestDatabase, migrateBesideOtherTests, type TestDatabase } from "../tests/support/test-database.ts";
+import { createTestDatabase, type TestDatabase } from "../tests/support/test-database.ts";
 import { createProduct, createCategory } from "../tests/support/factories.ts";
 import { migrateToLatest } from "./migrations.ts";
 
@@ -33,7 +33,7 @@ describe("carts carried into sizes", () => {
     await sql`insert into visitor_carts (id, token_hash, created_at, used_at) values ('cart-1', 'hash-1', ${at}, ${at})`.execute(db);
     await sql`insert into visitor_cart_items (id, cart_id, product_id, quantity, created_at) values ('vline-1', 'cart-1', ${productId}, 3, ${at})`.execute(db);
 
-    await migrateBesideOtherTests(() => migrateToLatest(database));
+    await migrateToLatest(database);
 
     expect(await db.selectFrom("cart_items").select(["id", "product_id", "variant_id", "quantity"]).execute()).toEqual([{ id: "line-1", product_id: productId, variant_id: productId, quantity: 2 }]);
     expect(await db.selectFrom("visitor_cart_items").select(["id", "product_id", "variant_id", "quantity"]).execute()).toEqual([{ id: "vline-1", product_id: productId, variant_id: productId, quantity: 3 }]);

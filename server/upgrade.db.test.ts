@@ -5,7 +5,7 @@ import path from "node:path";
 import type { Kysely } from "kysely";
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createTestDatabase, migrateBesideOtherTests, type TestDatabase } from "../tests/support/test-database.ts";
+import { createTestDatabase, type TestDatabase } from "../tests/support/test-database.ts";
 import { TEST_ORIGIN } from "../tests/support/test-app.ts";
 import { hashPassword } from "./modules/accounts/index.ts";
 import { composeShop } from "./compose.ts";
@@ -116,8 +116,7 @@ describe(`upgrading a database from the previous release (${PREVIOUS_RELEASE})`,
     const before = await snapshot(previous);
     expect(before.products).toHaveLength(9);
 
-    let applied: string[] = [];
-    await migrateBesideOtherTests(async () => (applied = await migrateToLatest(database)));
+    const applied = await migrateToLatest(database);
     expect(applied).toEqual(migrationNames.filter((name) => name > PREVIOUS_RELEASE));
     expect(applied).toContain("0007-seeding-record");
 
@@ -126,7 +125,7 @@ describe(`upgrading a database from the previous release (${PREVIOUS_RELEASE})`,
 
   it("leaves a shop that works: the catalogue as the owner left it, the shopper signs in, their cart and order are there", async () => {
     const { userId, orderId } = await fillAsThePreviousRelease(database.db as unknown as Kysely<PreviousRelease>);
-    await migrateBesideOtherTests(() => migrateToLatest(database));
+    await migrateToLatest(database);
 
     // Seeded before seeding was recorded: counts as seeded, so the deleted and renamed samples stay that way.
     expect(await seedSampleData(database)).toMatchObject({ outcome: "kept-existing-catalogue", productsCreated: 0 });
@@ -157,7 +156,7 @@ describe(`upgrading a database from the previous release (${PREVIOUS_RELEASE})`,
   it("carries the catalogue, the cart and the order into sizes: each plant its one unlabelled size at its price and stock, the cart line and the order line holding it, a cancellation giving the order's units back to it", async () => {
     const { userId, orderId } = await fillAsThePreviousRelease(database.db as unknown as Kysely<PreviousRelease>);
     const before = await database.db.selectFrom("products").select(["id", "price_paise", "stock"]).orderBy("id").execute();
-    await migrateBesideOtherTests(() => migrateToLatest(database));
+    await migrateToLatest(database);
 
     const sizes = await database.db.selectFrom("product_variants").select(["id", "product_id", "position", "label", "price_paise", "stock"]).orderBy("id").execute();
     expect(sizes).toEqual(before.map((p) => ({ id: p.id, product_id: p.id, position: 0, label: "", price_paise: p.price_paise, stock: p.stock })));

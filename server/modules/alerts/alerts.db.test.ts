@@ -1,4 +1,3 @@
-import { sql } from "kysely";
 import { beforeEach, describe, expect, it } from "vitest";
 import { messages } from "#common/shared/messages.ts";
 import { createProductWithSizes } from "../../../tests/support/factories.ts";
@@ -241,8 +240,7 @@ describe("two server copies on one database", () => {
   async function secondCopy() {
     let own: Database | undefined;
     if (dialectUnderTest === "postgres") {
-      const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(app.database.db);
-      own = openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL!, pgSchema: rows[0]!.schema, poolSize: 10 });
+      own = openDatabase({ databaseUrl: app.database.postgresUrl!, poolSize: 10 });
     }
     const copy = await composeAnotherCopy(own ?? app.database, TEST_ORIGIN);
     return {

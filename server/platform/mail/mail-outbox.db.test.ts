@@ -279,10 +279,7 @@ describe("several server processes", () => {
 
   /** A second connection pool (PostgreSQL) or connection (SQLite) to the same database, as another process has. */
   async function secondHandle(): Promise<Database> {
-    if (database.dialect === "postgres") {
-      const { schema } = (await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db)).rows[0]!;
-      return openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL, pgSchema: schema });
-    }
+    if (database.postgresUrl) return openDatabase({ databaseUrl: database.postgresUrl });
     const { file } = (await sql<{ file: string }>`select file from pragma_database_list where name = 'main'`.execute(database.db)).rows[0]!;
     return openDatabase({ sqliteFile: file });
   }

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { createTestDatabase, migrateBesideOtherTests, migrateToLatest, type TestDatabase } from "../../../../tests/support/test-database.ts";
+import { createTestDatabase, migrateToLatest, type TestDatabase } from "../../../../tests/support/test-database.ts";
 import { sampleCategories, sampleProducts } from "../sample-data.ts";
 import { createProductSearch } from "./product-search.ts";
 
@@ -32,7 +32,7 @@ async function insertSamplesAsThen() {
 it("builds the search index for the products a shop already has when it is migrated", async () => {
   await insertSamplesAsThen();
   await database.db.updateTable("products").set({ name: "Sansevieria" }).where("name", "=", "Snake Plant").execute();
-  await migrateBesideOtherTests(() => migrateToLatest(database));
+  await migrateToLatest(database);
 
   const search = createProductSearch(database.db);
   const firstName = async (q: string) => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createTestDatabase, migrateBesideOtherTests, migrateToLatest, type TestDatabase } from "../../../../tests/support/test-database.ts";
+import { createTestDatabase, migrateToLatest, type TestDatabase } from "../../../../tests/support/test-database.ts";
 
 let database: TestDatabase | undefined;
 afterEach(async () => {
@@ -36,7 +36,7 @@ describe("migration 0011-admin-overview", () => {
       ])
       .execute();
 
-    await migrateBesideOtherTests(() => migrateToLatest(database!));
+    await migrateToLatest(database!);
 
     const totals = await db.selectFrom("order_daily_totals").selectAll().orderBy("day").execute();
     expect(totals.map((t) => ({ ...t, orders_placed: Number(t.orders_placed), orders_cancelled: Number(t.orders_cancelled), revenue_paise: Number(t.revenue_paise) }))).toEqual([
