@@ -10,7 +10,7 @@ import { createMailOutbox, outboxBacklog, startMailWorker, type MailWorker, type
 import { createMailer } from "./platform/mail/mailer.ts";
 import { createLocalChangeFeed } from "./platform/change-feed/change-feed.ts";
 import { createPostgresChangeFeed } from "./platform/change-feed/postgres-change-feed.ts";
-import type { FreeDiskSpace } from "./platform/uploads/free-disk-space.ts";
+import { freeDiskSpace, type FreeDiskSpace } from "./platform/uploads/free-disk-space.ts";
 import { createMetrics, type ShopMetrics } from "./platform/metrics/metrics.ts";
 
 export interface ComposeOptions {
@@ -63,7 +63,7 @@ export async function composeShop(config: Config, database: Pick<Database, "db" 
   };
   const infrastructure = createInfrastructure(dependencies);
   const services = createServices(infrastructure, dependencies);
-  watchOnScrape(metrics, database, services.productEvents);
+  watchOnScrape(metrics, database, services.productEvents, options.freeDiskSpace ?? freeDiskSpace({ directory: config.dataDir }));
   if (config.admin) {
     const outcome = await services.accounts.ensureAdmin(config.admin).catch((error: unknown) => {
       // What the account rules refuse is a setting to fix: said as one, not as a stack trace (decision 015).
@@ -103,8 +103,8 @@ export async function composeShop(config: Config, database: Pick<Database, "db" 
   };
 }
 
-/** The figures read when /metrics is scraped: the outbox's backlog, the live streams open, the PostgreSQL pool. */
-function watchOnScrape(metrics: ShopMetrics, database: Pick<Database, "db" | "pool">, liveStreams: { readonly size: number }) {
+/** The figures read when /metrics is scraped: the outbox's backlog, the live streams open, the disk, the PostgreSQL pool. */
+function watchOnScrape(metrics: ShopMetrics, database: Pick<Database, "db" | "pool">, liveStreams: { readonly size: number }, freeDisk: FreeDiskSpace) {
   // The scrape reads its gauges at once: the two outbox figures share the reading in flight (one query, not two).
   let reading: ReturnType<typeof outboxBacklog> | undefined;
   const backlog = () => {
@@ -119,5 +119,6 @@ function watchOnScrape(metrics: ShopMetrics, database: Pick<Database, "db" | "po
     return oldestQueuedAt ? Math.max(0, (Date.now() - oldestQueuedAt.getTime()) / 1000) : 0;
   });
   metrics.gaugeOnScrape("plantshop_live_streams_open", "Live product pages' event streams open on this process.", () => liveStreams.size);
+  metrics.gaugeOnScrape("plantshop_data_dir_free_bytes", "Bytes free for the shop on the disk of DATA_DIR (the SQLite database, media, uploads, outbox files).", freeDisk);
   if (database.pool) metrics.watchPool(database.pool);
 }

@@ -161,7 +161,7 @@ describe("what /metrics counts", () => {
     expect(age).toBeLessThan(3 * 60 * 60);
   });
 
-  it("reports the PostgreSQL pool's connections and waiting queries on PostgreSQL, and no pool on SQLite", async () => {
+  it("reports the PostgreSQL pool's connections and waiting queries on PostgreSQL (no pool on SQLite), no live stream open and the data folder's free disk", async () => {
     const { url } = await shop({ METRICS_TOKEN: TOKEN });
     const text = await metricsText(url);
     if (dialectUnderTest === "postgres") {
@@ -172,5 +172,17 @@ describe("what /metrics counts", () => {
       expect(text).not.toContain("plantshop_db_pool");
     }
     expect(sample(text, "plantshop_live_streams_open")).toBe(0);
+    expect(sample(text, "plantshop_data_dir_free_bytes")).toBeGreaterThan(0);
+  });
+
+  it("counts a live product page's event stream while it is open", async () => {
+    const { app: shopApp, url } = await shop({ METRICS_TOKEN: TOKEN });
+    const plant = await createProduct(shopApp.database.db);
+    const controller = new AbortController();
+    const stream = await fetch(`${url}/api/products/${plant.id}/events`, { signal: controller.signal });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    expect(sample(await metricsText(url), "plantshop_live_streams_open")).toBe(1);
+    controller.abort();
   });
 });
