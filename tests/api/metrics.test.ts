@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import type http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
@@ -184,5 +185,22 @@ describe("what /metrics counts", () => {
     expect(stream.headers.get("content-type")).toMatch(/^text\/event-stream/);
     expect(sample(await metricsText(url), "plantshop_live_streams_open")).toBe(1);
     controller.abort();
+  });
+
+  it("serves every metric the Grafana dashboard in docs/ queries (the pool's on PostgreSQL only)", async () => {
+    const { url } = await shop({ METRICS_TOKEN: TOKEN });
+    const dashboard = JSON.parse(readFileSync(new URL("../../docs/grafana-dashboard.json", import.meta.url), "utf8")) as {
+      panels: { targets: { expr: string }[] }[];
+    };
+    const queried = new Set(dashboard.panels.flatMap((panel) => panel.targets.flatMap((target) => target.expr.match(/\b(?:plantshop|nodejs|process)_[a-z0-9_]+/g) ?? [])));
+    expect(queried.size).toBeGreaterThan(10);
+    const text = await metricsText(url);
+    // Every metric is declared by its TYPE line, labelled ones before any sample: a histogram's series are its buckets.
+    const served = new Set<string>();
+    for (const [, name, type] of text.matchAll(/^# TYPE (\S+) (\w+)$/gm)) served.add(type === "histogram" ? `${name}_bucket` : name!);
+    for (const name of queried) {
+      if (name.startsWith("plantshop_db_pool") && dialectUnderTest === "sqlite") continue;
+      expect(served.has(name), name).toBe(true);
+    }
   });
 });
