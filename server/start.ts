@@ -123,14 +123,15 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     if (stopping) res.setHeader("Connection", "close");
     handle(req, res);
   });
+  // Its own listener, bound like the shop's but never reachable through the public port (docs/decisions/056);
+  // first, so that a port already taken stops the start before the shop is reachable.
+  const metricsServer =
+    config.metrics.port === undefined ? undefined : await listenForMetrics({ metrics: infrastructure.metrics, token: config.metrics.token, host: config.host, port: config.metrics.port });
+  if (metricsServer) logger.info({ port: config.metrics.port, host: config.host }, "metrics listening");
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(config.port, config.host, resolve);
   });
-  // Its own listener, bound like the shop's but never reachable through the public port (docs/decisions/056).
-  const metricsServer =
-    config.metrics.port === undefined ? undefined : await listenForMetrics({ metrics: infrastructure.metrics, token: config.metrics.token, host: config.host, port: config.metrics.port });
-  if (metricsServer) logger.info({ port: config.metrics.port, host: config.host }, "metrics listening");
   health.ready = true;
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
