@@ -1,6 +1,7 @@
 import type http from "node:http";
 import { performance } from "node:perf_hooks";
 import { createMiddleware } from "hono/factory";
+import { routePath } from "hono/route";
 import type { PlatformEnv } from "../http/http-env.ts";
 import type { ShopMetrics } from "./metrics.ts";
 
@@ -58,9 +59,10 @@ export function labelApiRoutes() {
     await next();
     const path = c.req.path;
     if (path !== "/api" && !path.startsWith("/api/")) return;
-    // After next(): the last handler or middleware that ran, i.e. the one that answered.
-    // A middleware mounted on every path ("*") answered (a guard's refusal): no pattern of the API's own.
-    const route = c.req.routePath === "*" || c.req.routePath === "/*" ? "/api/*" : c.req.routePath;
+    // After next(): the pattern of the last handler or middleware that ran, i.e. the one that answered. One mounted
+    // on every path ("*") answered (a guard's refusal): no pattern of the API's own.
+    const matched = routePath(c);
+    const route = matched === "*" || matched === "/*" ? "/api/*" : matched;
     const incoming = c.env?.incoming;
     if (incoming) labelRequest(incoming, route);
     const stored = c.get("storedAnswer");
