@@ -26,6 +26,8 @@ import { refuseControlCharactersInUrl, sameOriginOnly } from "./platform/http/re
 import { sessions } from "./platform/http/request-context.ts";
 import { createSessionCookies } from "./platform/http/session-cookie.ts";
 import { requestLogger } from "./platform/http/request-logger.ts";
+import { countRequests, labelApiRoutes, labelRequest } from "./platform/metrics/http-metrics.ts";
+import { metricsRoute } from "./platform/metrics/metrics-endpoint.ts";
 import { securityHeaders } from "./platform/http/security-headers.ts";
 import { registerCatalogCacheRules, seoFiles } from "./modules/catalog/index.ts";
 import { shareImages } from "./platform/http/share-images.ts";
@@ -90,14 +92,23 @@ export function createApp({ config, services, infrastructure, logger, health, pa
   const cacheRules = createCacheRules();
   registerCatalogCacheRules(cacheRules);
   registerAccountsCacheRules(cacheRules);
-  const apiCache = anonymousApiCache({ ttlMs: config.pageCacheSeconds * 1000, maxBytes: API_CACHE_BYTES, rules: cacheRules, changes: infrastructure.changes });
-  const pageCache = anonymousPageCache({ ttlMs: config.pageCacheSeconds * 1000, maxBytes: PAGE_CACHE_BYTES, rules: cacheRules, changes: infrastructure.changes });
-  const front = frontCache({ caches: [apiCache, pageCache], trustedProxies: config.trustProxy, logger });
+  const { metrics } = infrastructure;
+  const apiCache = anonymousApiCache({ ttlMs: config.pageCacheSeconds * 1000, maxBytes: API_CACHE_BYTES, rules: cacheRules, changes: infrastructure.changes, counter: metrics.cacheCounter("json") });
+  const pageCache = anonymousPageCache({ ttlMs: config.pageCacheSeconds * 1000, maxBytes: PAGE_CACHE_BYTES, rules: cacheRules, changes: infrastructure.changes, counter: metrics.cacheCounter("page") });
+  const front = frontCache({
+    caches: [apiCache, pageCache],
+    trustedProxies: config.trustProxy,
+    logger,
+    // A replayed catalogue answer counts under the route pattern that made it.
+    onHit: (req, entry) => entry.route && labelRequest(req, entry.route),
+  });
   /** Signed-in shoppers' shared catalogue pages (docs/decisions/045), when the pages can fill in a person's parts. */
   let shoppers: ReturnType<typeof shopperPages> | undefined;
   app.onError(handleError);
   // Outermost: it records the headers the whole chain sends with an answer a cache stores, for the front to replay.
   app.use(front.capture);
+  // Inside the capture: it labels a stored answer with its route pattern before the capture keeps it.
+  app.use(labelApiRoutes());
   // Answers to requests with a cookie (a session) and Better Auth's are private, no-store; anonymous ones say
   // Vary: Cookie, which the front replays too.
   app.use(cachePolicy({ neverStored: (path) => /^\/api\/auth(?:\/|$)/.test(path) }));
@@ -137,6 +148,10 @@ export function createApp({ config, services, infrastructure, logger, health, pa
   );
   app.use(sessions(sessionCookies, (caller) => services.accounts.getSession(caller)));
 
+  // On the public port only when METRICS_TOKEN alone is set; METRICS_PORT has a listener of its own (start.ts).
+  const metricsToken = config.metrics.token;
+  // Elsewhere the path is no page either: 404, whatever the page routes would make of it.
+  app.get("/metrics", metricsToken && config.metrics.port === undefined ? metricsRoute(metrics, metricsToken) : (c) => c.text("Not found", 404));
   app.get("/healthz", (c) => (health.ready ? c.text("ok") : c.text("starting or stopping", 503)));
   app.get("/readyz", async (c) => {
     if (!health.ready) return c.text("starting or stopping", 503);
@@ -191,7 +206,13 @@ export function createApp({ config, services, infrastructure, logger, health, pa
     app.use("*", pageCache);
     // A signed-in shopper's catalogue page: rendered once for all of them, their own parts filled in per request.
     if (pages.personalParts) {
-      const sharedCache = sharedPageCache({ ttlMs: config.pageCacheSeconds * 1000, maxBytes: SHARED_PAGE_CACHE_BYTES, rules: cacheRules, changes: infrastructure.changes });
+      const sharedCache = sharedPageCache({
+        ttlMs: config.pageCacheSeconds * 1000,
+        maxBytes: SHARED_PAGE_CACHE_BYTES,
+        rules: cacheRules,
+        changes: infrastructure.changes,
+        counter: metrics.cacheCounter("shared_page"),
+      });
       shoppers = shopperPages({ cache: sharedCache, services, sessionCookies, parts: pages.personalParts, trustedProxies: config.trustProxy, logger });
       app.use("*", shoppers.middleware);
     }
@@ -202,6 +223,7 @@ export function createApp({ config, services, infrastructure, logger, health, pa
   const toHono = (req: http.IncomingMessage, res: http.ServerResponse) => void hono(req, res);
   return {
     app,
-    listener: (req, res) => front.serve(req, res) || shoppers?.front.serve(req, res, () => toHono(req, res)) || toHono(req, res),
+    // Counted around everything, so that the front's replays are counted like the answers Hono makes.
+    listener: countRequests(metrics, (req, res) => front.serve(req, res) || shoppers?.front.serve(req, res, () => toHono(req, res)) || toHono(req, res)),
   };
 }

@@ -6,11 +6,12 @@ import { ConfigError, type Config } from "./config.ts";
 import type { Database } from "./platform/db/client.ts";
 import { createInfrastructure, createServices, type ServiceDependencies } from "./create-services.ts";
 import { ServiceError } from "./platform/errors.ts";
-import { createMailOutbox, startMailWorker, type MailWorker, type MailWorkerOptions } from "./platform/mail/mail-outbox.ts";
+import { createMailOutbox, outboxBacklog, startMailWorker, type MailWorker, type MailWorkerOptions } from "./platform/mail/mail-outbox.ts";
 import { createMailer } from "./platform/mail/mailer.ts";
 import { createLocalChangeFeed } from "./platform/change-feed/change-feed.ts";
 import { createPostgresChangeFeed } from "./platform/change-feed/postgres-change-feed.ts";
-import type { FreeDiskSpace } from "./platform/uploads/free-disk-space.ts";
+import { freeDiskSpace, type FreeDiskSpace } from "./platform/uploads/free-disk-space.ts";
+import { createMetrics, type ShopMetrics } from "./platform/metrics/metrics.ts";
 
 export interface ComposeOptions {
   /** The free space of the data folder's disk, when not statfs's (tests simulate a full disk with it). */
@@ -21,7 +22,7 @@ export interface ComposeOptions {
  * The shop's domain services, the infrastructure they run on and the outside connections, built from the
  * configuration (server start-up and tests).
  */
-export async function composeShop(config: Config, database: Pick<Database, "db" | "dialect">, logger: Logger, options: ComposeOptions = {}) {
+export async function composeShop(config: Config, database: Pick<Database, "db" | "dialect" | "pool">, logger: Logger, options: ComposeOptions = {}) {
   const mailer = createMailer({
     smtpUrl: config.mail.smtpUrl,
     from: config.mail.from,
@@ -36,7 +37,10 @@ export async function composeShop(config: Config, database: Pick<Database, "db" 
     database.dialect === "postgres" && config.databaseUrl
       ? await createPostgresChangeFeed({ databaseUrl: config.databaseUrl, db: database.db, logger })
       : createLocalChangeFeed();
+  // The process's own figures only where someone can read them (their collectors run all the time).
+  const metrics = createMetrics({ processMetrics: config.metrics.port !== undefined || config.metrics.token !== undefined });
   const dependencies: ServiceDependencies = {
+    metrics,
     database,
     dataDir: config.dataDir,
     publicUrl: config.publicUrl,
@@ -59,6 +63,7 @@ export async function composeShop(config: Config, database: Pick<Database, "db" 
   };
   const infrastructure = createInfrastructure(dependencies);
   const services = createServices(infrastructure, dependencies);
+  watchOnScrape(metrics, database, services.productEvents, options.freeDiskSpace ?? freeDiskSpace({ directory: config.dataDir }));
   if (config.admin) {
     const outcome = await services.accounts.ensureAdmin(config.admin).catch((error: unknown) => {
       // What the account rules refuse is a setting to fix: said as one, not as a stack trace (decision 015).
@@ -96,4 +101,24 @@ export async function composeShop(config: Config, database: Pick<Database, "db" 
       await mailer.close();
     },
   };
+}
+
+/** The figures read when /metrics is scraped: the outbox's backlog, the live streams open, the disk, the PostgreSQL pool. */
+function watchOnScrape(metrics: ShopMetrics, database: Pick<Database, "db" | "pool">, liveStreams: { readonly size: number }, freeDisk: FreeDiskSpace) {
+  // The scrape reads its gauges at once: the two outbox figures share the reading in flight (one query, not two).
+  let reading: ReturnType<typeof outboxBacklog> | undefined;
+  const backlog = () => {
+    reading ??= outboxBacklog(database.db).finally(() => {
+      reading = undefined;
+    });
+    return reading;
+  };
+  metrics.gaugeOnScrape("plantshop_mail_outbox_pending", "Mails queued and not sent yet, retries included (counted up to 10000).", async () => (await backlog()).pending);
+  metrics.gaugeOnScrape("plantshop_mail_outbox_oldest_pending_age_seconds", "Age of the oldest mail queued and not sent yet; 0 when none is waiting.", async () => {
+    const { oldestQueuedAt } = await backlog();
+    return oldestQueuedAt ? Math.max(0, (Date.now() - oldestQueuedAt.getTime()) / 1000) : 0;
+  });
+  metrics.gaugeOnScrape("plantshop_live_streams_open", "Live product pages' event streams open on this process.", () => liveStreams.size);
+  metrics.gaugeOnScrape("plantshop_data_dir_free_bytes", "Bytes free for the shop on the disk of DATA_DIR (the SQLite database, media, uploads, outbox files).", freeDisk);
+  if (database.pool) metrics.watchPool(database.pool);
 }

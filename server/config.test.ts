@@ -160,4 +160,15 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ LIVE_STREAMS_MAX: "2.5" })).toThrow(/LIVE_STREAMS_MAX/);
     expect(() => loadConfig({ LIVE_STREAMS_MAX: "2000000" })).toThrow("LIVE_STREAMS_MAX: must be a whole number of streams from 1 to 1000000");
   });
+
+  it("reads METRICS_PORT and METRICS_TOKEN, neither unless set, refusing a bad port, the public PORT and a short or spaced token", () => {
+    expect(loadConfig({}).metrics).toEqual({ port: undefined, token: undefined });
+    const token = "a".repeat(32);
+    expect(loadConfig({ METRICS_PORT: "9464", METRICS_TOKEN: token }).metrics).toEqual({ port: 9464, token });
+    for (const port of ["", "0", "70000", "94.5", "metrics"]) expect(() => loadConfig({ METRICS_PORT: port })).toThrow("METRICS_PORT: must be a port number from 1 to 65535");
+    expect(() => loadConfig({ PORT: "8080", METRICS_PORT: "8080" })).toThrow("METRICS_PORT: must differ from PORT");
+    expect(() => loadConfig({ METRICS_PORT: "3000" })).toThrow("METRICS_PORT: must differ from PORT");
+    expect(() => loadConfig({ METRICS_TOKEN: "a".repeat(31) })).toThrow("METRICS_TOKEN: must be at least 32 characters");
+    expect(() => loadConfig({ METRICS_TOKEN: `${"a".repeat(32)} b` })).toThrow("METRICS_TOKEN: must be printable characters without spaces");
+  });
 });

@@ -96,6 +96,18 @@ const envSchema = z.object({
   SHUTDOWN_TIMEOUT_SECONDS: numberSetting("a number of seconds", 0, 3600, { whole: false }).default(8),
   // Admins get the admin's rights only with two-factor authentication on (docs/decisions/038).
   REQUIRE_ADMIN_2FA: booleanFlag.default(false),
+  // Prometheus metrics (docs/decisions/056): on a port of their own, or on the public port behind a bearer token.
+  METRICS_PORT: z
+    .string()
+    .regex(/^\d+$/, "must be a port number from 1 to 65535")
+    .transform(Number)
+    .pipe(z.number().int().min(1, "must be a port number from 1 to 65535").max(65535, "must be a port number from 1 to 65535"))
+    .optional(),
+  METRICS_TOKEN: z
+    .string()
+    .min(32, "must be at least 32 characters (e.g. openssl rand -hex 32)")
+    .regex(/^[\x21-\x7e]+$/, "must be printable characters without spaces")
+    .optional(),
 });
 
 export interface Config {
@@ -140,6 +152,11 @@ export interface Config {
   upi: UpiPayee | undefined;
   /** OpenID Connect providers shoppers may sign in with: Google (GOOGLE_*) and another (OIDC_*), when configured. */
   signInProviders: SignInProvider[];
+  /**
+   * Where /metrics is served: on `port` (bound to HOST, like the shop) when set, else on the public port when
+   * `token` is set; with neither, nowhere. With both, the port asks for the token too.
+   */
+  metrics: { port: number | undefined; token: string | undefined };
 }
 
 /** The only part of the configuration that reaches the browser. */
@@ -172,6 +189,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (Boolean(e.ADMIN_EMAIL) !== Boolean(e.ADMIN_PASSWORD)) {
     throw new ConfigError(["ADMIN_EMAIL and ADMIN_PASSWORD: set both or neither"]);
   }
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT === e.PORT) {
+    throw new ConfigError(["METRICS_PORT: must differ from PORT (the metrics are never served on the public port by it)"]);
+  }
   const publicUrl = new URL(e.PUBLIC_URL ?? `http://localhost:${e.PORT}`);
   return {
     mode: e.NODE_ENV,
@@ -198,6 +218,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       liveStreams: { perClient: e.LIVE_STREAMS_PER_CLIENT, max: e.LIVE_STREAMS_MAX },
     },
     signInProviders: signIn.providers,
+    metrics: { port: e.METRICS_PORT, token: e.METRICS_TOKEN },
     upi: e.SHOP_UPI_ID ? { id: e.SHOP_UPI_ID, name: e.SHOP_UPI_NAME ?? e.SHOP_NAME, minutesToPay: e.UPI_PAYMENT_MINUTES } : undefined,
     uploads: {
       perAccountBytes: e.UPLOAD_QUOTA_PER_ADMIN_MB * MB,

@@ -23,7 +23,8 @@ import { createResumableUploads } from "./platform/uploads/resumable-uploads.ts"
 import type { FreeDiskSpace } from "./platform/uploads/free-disk-space.ts";
 import type { UploadQuotaSettings } from "./platform/uploads/upload-quota.ts";
 import { UPLOADS_PATH } from "#common/shared/uploads.ts";
-import { createOrdersService, detachCustomer, type UpiPayee } from "./modules/orders/index.ts";
+import { createOrdersService, detachCustomer, REFUSAL_REASONS, type CheckoutMetrics, type UpiPayee } from "./modules/orders/index.ts";
+import { createMetrics, type ShopMetrics } from "./platform/metrics/metrics.ts";
 import { createReviewsService, detachAuthor, listReviewedProducts } from "./modules/reviews/index.ts";
 import { createWishlistService } from "./modules/wishlist/index.ts";
 import { createOverviewService } from "./modules/overview/index.ts";
@@ -70,6 +71,8 @@ export interface ServiceDependencies {
   signInProviders?: readonly SignInProvider[];
   /** REQUIRE_ADMIN_2FA: an admin has the admin's rights only with two-factor authentication on. */
   requireAdminTwoFactor?: boolean;
+  /** Where the shop counts what it does (platform/metrics); a registry of its own unless given. */
+  metrics?: ShopMetrics;
 }
 
 /**
@@ -80,6 +83,7 @@ export interface ServiceDependencies {
 export function createInfrastructure(deps: ServiceDependencies) {
   const { database, outbox, logger } = deps;
   const events = createEventLog(logger);
+  const metrics = deps.metrics ?? createMetrics({ processMetrics: false });
   const changes = deps.changes ?? createLocalChangeFeed();
   const rateLimiter = createRateLimiter(database.db, { scale: deps.limits.rateLimitScale, events, dialect: database.dialect });
   // Raw resumable uploads wait in DATA_DIR/uploads until a form turns them into images in DATA_DIR/media.
@@ -104,6 +108,8 @@ export function createInfrastructure(deps: ServiceDependencies) {
     uploads,
     /** Stored images: `media.imageFromUpload(uploadId, userId)` turns a finished upload into product or category images. */
     media: createMediaService({ mediaDir: path.join(deps.dataDir, "media"), uploads }),
+    /** What /metrics shows: requests, caches, checkouts, the outbox, live streams, the pool (docs/decisions/056). */
+    metrics,
     /** Liveness of the database for /readyz: a query that names no module's table. */
     async pingDatabase(): Promise<void> {
       await sql`select 1`.execute(database.db);
@@ -176,6 +182,7 @@ export function createServices(infrastructure: Infrastructure, deps: ServiceDepe
       timeZone: deps.timeZone,
       restocked: alerts.restocked,
       upi: deps.upi ?? null,
+      metrics: checkoutMetrics(infrastructure.metrics),
     }),
     /** "Notify me when it's back": who waits for a sold-out size, mailed when it is restocked. */
     alerts,
@@ -191,6 +198,18 @@ export function createServices(infrastructure: Infrastructure, deps: ServiceDepe
       reclaim: collectGarbage,
     }),
     contact: createContactService(database, rateLimiter, { outbox, shopName: deps.shopName, contactEmail: deps.contactEmail }),
+  };
+}
+
+/** The checkout's counters (the orders module's CheckoutMetrics) on the platform's metrics. */
+function checkoutMetrics(metrics: ShopMetrics): CheckoutMetrics {
+  const placed = metrics.counter("plantshop_orders_placed_total", "Orders placed (a repeat of one checkout's idempotency key is not counted again).");
+  const refused = metrics.counter("plantshop_orders_refused_total", `Checkouts refused, by reason (${REFUSAL_REASONS.join(", ")}).`, ["reason"]);
+  const took = metrics.histogram("plantshop_checkout_duration_seconds", "Time placeOrder took, by outcome (placed, refused).", ["outcome"]);
+  return {
+    placed: () => placed.inc(),
+    refused: (reason) => refused.inc({ reason }),
+    took: (seconds, outcome) => took.observe(seconds, { outcome }),
   };
 }
 

@@ -17,6 +17,7 @@ import { followTestClock } from "./platform/clock.ts";
 import { createPageHandler, createPersonalParts } from "./pages.ts";
 import { PROJECT_ROOT } from "./project-root.ts";
 import { openFileLimit } from "./platform/open-file-limit.ts";
+import { listenForMetrics } from "./platform/metrics/metrics-endpoint.ts";
 
 const UPLOAD_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 /** The part of the shutdown budget kept for closing the change feed and the database (at most a quarter of it). */
@@ -122,6 +123,11 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     if (stopping) res.setHeader("Connection", "close");
     handle(req, res);
   });
+  // Its own listener, bound like the shop's but never reachable through the public port (docs/decisions/056);
+  // first, so that a port already taken stops the start before the shop is reachable.
+  const metricsServer =
+    config.metrics.port === undefined ? undefined : await listenForMetrics({ metrics: infrastructure.metrics, token: config.metrics.token, host: config.host, port: config.metrics.port });
+  if (metricsServer) logger.info({ port: config.metrics.port, host: config.host }, "metrics listening");
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(config.port, config.host, resolve);
@@ -165,6 +171,13 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
         logger.warn({ requests: inFlight.size }, "shutdown budget spent: closing connections with requests still running");
         server.closeAllConnections();
       }, drainBy - Date.now());
+      // A scrape in flight is short: its connections are closed with the listener.
+      const closeMetrics = () =>
+        new Promise<void>((resolve) => {
+          if (!metricsServer) return resolve();
+          metricsServer.close(() => resolve());
+          metricsServer.closeAllConnections();
+        });
       clearInterval(uploadSweep);
       clearInterval(alertSweep);
       saleBoundaries.close();
@@ -173,6 +186,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       await closeWithin(
         [
           { name: "connections", close: () => closed.finally(() => clearTimeout(timer)), by: deadline },
+          { name: "metrics listener", close: () => closeMetrics(), by: drainBy },
           { name: "picture decoders", close: () => decodersClosed, by: drainBy },
           { name: "vite", close: async () => vite?.close(), by: drainBy },
           { name: "mail", close: () => closeMail(Math.max(0, drainBy - Date.now())), by: drainBy },

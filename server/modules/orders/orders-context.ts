@@ -10,6 +10,7 @@ import type { ProfileAnnouncer } from "../accounts/index.ts";
 import { noRestockListener, type RestockListener } from "../catalog/index.ts";
 import { newOrderNumber } from "./order-numbers.ts";
 import { cashOnDelivery, upiTransfer, type PaymentMethod, type PaymentMethods, type UpiPayee } from "./payments.ts";
+import { NO_CHECKOUT_METRICS, type CheckoutMetrics } from "./checkout-metrics.ts";
 
 /** What the composition root gives the orders service. */
 export interface OrdersDependencies {
@@ -43,14 +44,17 @@ export interface OrdersDependencies {
   restocked?: RestockListener;
   /** Draws a new order's number; tests give one that repeats itself, to prove a collision is drawn again. */
   orderNumbers?: () => string;
+  /** Counts orders placed and refused, and times the checkout (the metrics); nothing counted when not given. */
+  metrics?: CheckoutMetrics;
 }
 
 /**
  * The dependencies with their defaults filled in, made once per service and handed to every operation of the
  * module: each operation names the part it uses (a `Pick` of this), so a reader sees what it touches.
  */
-export interface OrdersContext extends Omit<OrdersDependencies, "payment" | "upi" | "orderNumbers" | "freeShippingAbovePaise" | "restocked"> {
+export interface OrdersContext extends Omit<OrdersDependencies, "payment" | "upi" | "orderNumbers" | "freeShippingAbovePaise" | "restocked" | "metrics"> {
   restocked: RestockListener;
+  metrics: CheckoutMetrics;
   freeShippingAbovePaise: number | null;
   db: Kysely<DB>;
   payments: PaymentMethods;
@@ -60,10 +64,11 @@ export interface OrdersContext extends Omit<OrdersDependencies, "payment" | "upi
 }
 
 export function ordersContext(deps: OrdersDependencies): OrdersContext {
-  const { payment, upi, orderNumbers, restocked, ...rest } = deps;
+  const { payment, upi, orderNumbers, restocked, metrics, ...rest } = deps;
   return {
     ...rest,
     restocked: restocked ?? noRestockListener,
+    metrics: metrics ?? NO_CHECKOUT_METRICS,
     freeShippingAbovePaise: deps.freeShippingAbovePaise ?? null,
     db: deps.database.db,
     payments: { cod: payment ?? cashOnDelivery, upi: upi ? upiTransfer(upi) : null },

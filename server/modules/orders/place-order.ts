@@ -33,6 +33,7 @@ import { loadOrder, toDetail, type OrderRow } from "./order-records.ts";
 import type { OrdersContext } from "./orders-context.ts";
 import { type PaymentHold, type PaymentMethod } from "./payments.ts";
 import { codRefusalFor, withUpiOffered } from "./cod-rules.ts";
+import { refusalReason } from "./checkout-metrics.ts";
 import { shippingFor } from "#common/shared/discount.ts";
 import { codRefusal, deliveryZoneFor } from "../delivery/index.ts";
 import type { DeliveryZone } from "#common/delivery/delivery-schemas.ts";
@@ -58,6 +59,7 @@ export type CheckoutContext = Pick<
   | "shopName"
   | "publicUrl"
   | "announceProfileChange"
+  | "metrics"
 >;
 
 /**
@@ -108,6 +110,19 @@ const cartChanged = () => new ConflictError(messages.checkout.cartChanged, { car
  * The same idempotency key never makes a second order. See docs/decisions/009.
  */
 export async function placeOrder(ctx: CheckoutContext, viewer: SessionUser | null, input: unknown): Promise<OrderDetail> {
+  const started = performance.now();
+  try {
+    const order = await placeOrderOnce(ctx, viewer, input);
+    ctx.metrics.took((performance.now() - started) / 1000, "placed");
+    return order;
+  } catch (error) {
+    ctx.metrics.refused(refusalReason(error));
+    ctx.metrics.took((performance.now() - started) / 1000, "refused");
+    throw error;
+  }
+}
+
+async function placeOrderOnce(ctx: CheckoutContext, viewer: SessionUser | null, input: unknown): Promise<OrderDetail> {
   const { db } = ctx;
   const user = requireSignedIn(viewer);
   if (!user.emailVerified) throw new ForbiddenError(messages.checkout.verifyFirst);
@@ -161,7 +176,10 @@ export async function placeOrder(ctx: CheckoutContext, viewer: SessionUser | nul
   }
   if (orderId !== hold.orderId) await release(ctx, payment, hold);
   const order = placed ?? (await loadOrder(db, orderId))!;
-  if (orderId === hold.orderId) ctx.events.info("order.placed", { accountId: user.id, orderId, totalPaise: order.totalPaise, paymentMethod: payment.label });
+  if (orderId === hold.orderId) {
+    ctx.events.info("order.placed", { accountId: user.id, orderId, totalPaise: order.totalPaise, paymentMethod: payment.label });
+    ctx.metrics.placed();
+  }
   return order;
 }
 

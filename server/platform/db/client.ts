@@ -5,12 +5,15 @@ import { withStatementCache } from "./statement-cache.ts";
 import type { Logger } from "pino";
 import { createPgPool } from "./pg-pool.ts";
 import type { DB } from "./schema.ts";
+import type { PoolUse } from "../metrics/metrics.ts";
 
 export type Dialect = "sqlite" | "postgres";
 
 export interface Database {
   db: Kysely<DB>;
   dialect: Dialect;
+  /** PostgreSQL's connection pool, for its figures in the metrics; none on SQLite. */
+  pool?: PoolUse;
   destroy(): Promise<void>;
 }
 
@@ -43,7 +46,7 @@ export function openDatabase(options: DatabaseOptions): Database {
       logger: options.logger,
     });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: "postgres", destroy: () => db.destroy() };
+    return { db, dialect: "postgres", pool, destroy: () => db.destroy() };
   }
   const file = options.sqliteFile ?? ":memory:";
   // Created 0600 before SQLite opens it: SQLite gives its -wal and -shm files the database file's mode.

@@ -29,6 +29,8 @@ export interface FrontCacheOptions {
   /** TRUST_PROXY: the origin (and client address) as the outermost trusted proxy says, like the Hono chain. */
   trustedProxies: number;
   logger: Logger;
+  /** Told of each answer the front replayed, with the entry it came from (the metrics). */
+  onHit?: (req: http.IncomingMessage, entry: StoredAnswer) => void;
 }
 
 /**
@@ -39,7 +41,7 @@ export interface FrontCacheOptions {
  * accepts, or a 304. Everything else (a cookie, Authorization, another method, a URL Hono would normalise, a miss, an answer
  * whose headers were not captured yet) falls through to Hono unchanged, which keeps every guard for it.
  */
-export function frontCache({ caches, trustedProxies, logger }: FrontCacheOptions) {
+export function frontCache({ caches, trustedProxies, logger, onHit }: FrontCacheOptions) {
   /** Outermost middleware: records, on the answer a cache just stored, the headers the chain finally sent with it. */
   const capture = createMiddleware<PlatformEnv>(async (c, next) => {
     await next();
@@ -69,10 +71,10 @@ export function frontCache({ caches, trustedProxies, logger }: FrontCacheOptions
 
   const keyOf = (req: http.IncomingMessage) => frontCacheKey(req, trustedProxies);
 
-  const find = (key: string): StoredAnswer | undefined => {
+  const find = (key: string): { entry: StoredAnswer; cache: ResponseCache } | undefined => {
     for (const cache of caches) {
       const entry = cache.lookup(key);
-      if (entry) return entry;
+      if (entry) return { entry, cache };
     }
     return undefined;
   };
@@ -82,9 +84,10 @@ export function frontCache({ caches, trustedProxies, logger }: FrontCacheOptions
     // A HEAD gets the GET's headers: node:http sends no body in answer to a HEAD.
     if (!isAnonymousRead(req.method, header(req, "cookie"), header(req, "authorization"))) return false;
     const key = keyOf(req);
-    const entry = key === undefined ? undefined : find(key);
-    const wire = entry?.wire;
-    if (!entry || !wire) return false;
+    const found = key === undefined ? undefined : find(key);
+    const wire = found?.entry.wire;
+    if (!found || !wire) return false;
+    const { entry } = found;
     const notModified = ifNoneMatchHits(header(req, "if-none-match"), entry.etag);
     const encoding = notModified || !entry.encodable ? undefined : chooseEncoding(header(req, "accept-encoding"));
     const encoded = encoding && entry.encoded[encoding];
@@ -101,6 +104,8 @@ export function frontCache({ caches, trustedProxies, logger }: FrontCacheOptions
       headers[headers.length - 1] = requestId;
       res.writeHead(200, headers).end(body);
     }
+    found.cache.countHit();
+    onHit?.(req, entry);
     // The line requestLogger writes, through the same asynchronous destination (decision 027).
     const target = req.url!;
     const query = target.indexOf("?");

@@ -102,6 +102,7 @@ export function frontSharedPages<Personal, Part>({ cache, trustedProxies, logger
       const headers = [...wire.ok, "X-Request-Id", requestId, entry.hitHeader, "hit", "Content-Length", String(body.byteLength)];
       if (encoding) headers.push("Content-Encoding", encoding);
       res.writeHead(200, headers).end(body);
+      cache.countHit();
       logRequest(logger, { requestId, method: "GET", path, status: 200, started, clientIp, accountId: found.accountId });
     })().catch((error: unknown) => {
       // Nothing is written yet: Hono answers as it would have (a database away gets its 503 page there).

@@ -14,11 +14,13 @@ interface AnonymousCacheOptions {
   rules: CacheRules;
   changes?: ChangeFeed | undefined;
   now?: () => number;
+  /** Told of its hits and misses (the metrics). */
+  counter?: ResponseCacheOptions["counter"];
 }
 
 /** A response cache for one kind of answer (its content types, its rules, its hit header, whom it answers). */
 function anonymousCache(kind: { types: RegExp; answers: CachedAnswers; hitHeader: string } & Pick<ResponseCacheOptions, "admits" | "asStored">) {
-  return ({ ttlMs, maxBytes, rules, changes, now }: AnonymousCacheOptions): ResponseCache =>
+  return ({ ttlMs, maxBytes, rules, changes, now, counter }: AnonymousCacheOptions): ResponseCache =>
     responseCache({
       ttlMs,
       maxBytes,
@@ -30,6 +32,7 @@ function anonymousCache(kind: { types: RegExp; answers: CachedAnswers; hitHeader
       scopeOf: (path) => rules.scopeOf(kind.answers, path),
       invalidation: (change) => rules.invalidation(change, kind.answers),
       ...(now ? { now } : {}),
+      ...(counter ? { counter } : {}),
     });
 }
 

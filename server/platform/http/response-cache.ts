@@ -49,6 +49,8 @@ export interface StoredAnswer {
   stale: boolean;
   /** What it shows, as its cache rules scope it (cache-rules.ts), or UNSCOPED. */
   scope: string;
+  /** The route pattern that made it, for the metrics of the front's replays (platform/metrics). */
+  route?: string;
 }
 
 /** The scope of every answer no rule scopes: lists, searches, other pages. */
@@ -81,12 +83,16 @@ export interface ResponseCacheOptions {
    * changes keep coming, the answer is made at most once per interval, not once per change. Default 250 ms.
    */
   refreshIntervalMs?: number;
+  /** Told of every answer this middleware replays or has made (the metrics). */
+  counter?: { hit(): void; miss(): void };
 }
 
 /** A response cache's Hono middleware, and its lookup for the front (front-cache.ts). */
 export type ResponseCache = MiddlewareHandler<PlatformEnv> & {
   /** The stored answer for this URL (the request's full URL, as Hono's `c.req.url`), if any and still fresh; counts as a use. */
   lookup(key: string): StoredAnswer | undefined;
+  /** Counts an answer the front replayed from this cache. */
+  countHit(): void;
 };
 
 const PER_RESPONSE_HEADERS = /^(content-security-policy|x-request-id|content-length|content-encoding|etag|transfer-encoding)$/i;
@@ -127,6 +133,7 @@ export function responseCache({
   admits = (c) => isAnonymousRead(c.req.method, c.req.header("cookie"), c.req.header("authorization")),
   asStored = false,
   refreshIntervalMs = REFRESH_INTERVAL_MS,
+  counter,
 }: ResponseCacheOptions): ResponseCache {
   const entries = new Map<string, StoredAnswer>();
   /** Keys of each scope's entries, to drop them without looking through the whole cache. */
@@ -242,9 +249,11 @@ export function responseCache({
         }
       }
       c.set("cspScriptHashes", hit.scriptHashes);
+      counter?.hit();
       return replaceResponse(c, answer(hit, ifNoneMatch, encoding, [[hitHeader, "hit"]], asStored));
     }
 
+    counter?.miss();
     if (!refresh) return make(c, next, key, encoding);
     refreshing.add(key);
     try {
@@ -294,7 +303,7 @@ export function responseCache({
     c.set("cspScriptHashes", scriptHashes);
     replaceResponse(c, answer(entry, asStored ? undefined : c.req.header("if-none-match"), encoding, [], asStored));
   };
-  return Object.assign(middleware, { lookup });
+  return Object.assign(middleware, { lookup, countHit: () => counter?.hit() });
 }
 
 /** A stored answer as a Response: 304 to a matching If-None-Match, else its bytes in the encoding the client accepts, if kept. */

@@ -431,3 +431,20 @@ export async function mailState(db: Kysely<DB>, id: string) {
     .executeTakeFirst();
   return row && { ...row, next_attempt_at: toIsoString(row.next_attempt_at) };
 }
+
+/** The most unsent mails the backlog reading counts; past it the depth reads as this many (see outboxBacklog). */
+export const BACKLOG_COUNT_CAP = 10_000;
+
+/**
+ * The unsent mails (pending, including those waiting to be retried) and when the oldest of them was queued, for the
+ * metrics. Read through the (status, next_attempt_at) index and capped at BACKLOG_COUNT_CAP rows, so a scrape
+ * costs at most that much however large the outbox grows; past the cap both figures are about the capped rows.
+ */
+export async function outboxBacklog(db: Kysely<DB>): Promise<{ pending: number; oldestQueuedAt: Date | null }> {
+  const unsent = db.selectFrom("mail_outbox").select("created_at").where("status", "=", "pending").orderBy("next_attempt_at").limit(BACKLOG_COUNT_CAP).as("unsent");
+  const row = await db
+    .selectFrom(unsent)
+    .select((eb) => [eb.fn.countAll<number | string>().as("pending"), eb.fn.min("unsent.created_at").as("oldest")])
+    .executeTakeFirstOrThrow();
+  return { pending: Number(row.pending), oldestQueuedAt: row.oldest === null ? null : new Date(toIsoString(row.oldest)) };
+}
