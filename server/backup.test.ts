@@ -179,6 +179,20 @@ describe("retention", () => {
     expect(await listBackups(backupDir)).toEqual([path.join(backupDir, before[0]!)]);
   });
 
+  it("a scheduled backup that succeeds logs its archive at info level and prunes to BACKUP_KEEP", async () => {
+    const { dataDir, database } = await shopDataDir();
+    const backupDir = freshDir("backups");
+    await createBackup({ dataDir, backupDir, now: new Date("2020-01-01T03:00:00.000Z") });
+    const logs = captureLogs();
+    const schedule = startBackupSchedule({ dataDir, backupDir, databaseUrl: undefined, everyMs: 3_600_000, keep: 1, logger: logs.logger });
+    await schedule.runOnce();
+    await schedule.stop();
+    await database.destroy();
+    const [archive] = await listBackups(backupDir);
+    expect(logs.lines).toEqual([expect.objectContaining({ level: 30, msg: "backup taken", archive, sha256: await sha256Of(archive!), deleted: [path.join(backupDir, archiveName(new Date("2020-01-01T03:00:00.000Z")))] })]);
+    expect(readdirSync(backupDir).sort()).toEqual([path.basename(archive!), `${path.basename(archive!)}.sha256`]);
+  });
+
   it("a failing backup into a folder that cannot be made deletes nothing either", async () => {
     const { dataDir, database } = await shopDataDir();
     await database.destroy();
