@@ -20,6 +20,8 @@ const inputs = [
   "common",
   "public",
   "scripts/admin.ts",
+  "scripts/backup.ts",
+  "scripts/restore.ts",
   "scripts/build.mjs",
   "package.json",
   "package-lock.json",
@@ -27,7 +29,7 @@ const inputs = [
   "react-router.config.ts",
   "tsconfig.json",
 ];
-const outputs = ["build/client", "build/server/index.js", "build/server/main.js", "build/server/admin.js", "build/server/media-decoder.js"];
+const outputs = ["build/client", "build/server/index.js", "build/server/main.js", "build/server/admin.js", "build/server/backup.js", "build/server/restore.js", "build/server/media-decoder.js"];
 
 function* files(relative) {
   const full = path.join(root, relative);
@@ -96,7 +98,7 @@ await build({
   absWorkingDir: root,
   // The picture decoder runs in processes of its own, started by the server from this file beside main.js
   // (server/platform/media/decoder-pool.ts): a decode that runs too long is ended by killing its process.
-  entryPoints: { main: "server/main.ts", admin: "scripts/admin.ts", "media-decoder": "server/platform/media/decoder-process.ts" },
+  entryPoints: { main: "server/main.ts", admin: "scripts/admin.ts", backup: "scripts/backup.ts", restore: "scripts/restore.ts", "media-decoder": "server/platform/media/decoder-process.ts" },
   outdir: "build/server",
   bundle: true,
   platform: "node",

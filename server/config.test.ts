@@ -86,6 +86,15 @@ describe("loadConfig", () => {
     });
   });
 
+  it("reads the backup settings: beside DATA_DIR, off and 7 kept unless set, and refuses bad ones naming the variable", () => {
+    expect(loadConfig({ DATA_DIR: "/srv/shop/data" }).backup).toEqual({ dir: "/srv/shop/data-backups", everyMs: undefined, keep: 7 });
+    expect(loadConfig({ BACKUP_DIR: "/mnt/backups", BACKUP_EVERY_HOURS: "24", BACKUP_KEEP: "30" }).backup).toEqual({ dir: "/mnt/backups", everyMs: 86_400_000, keep: 30 });
+    expect(loadConfig({ BACKUP_EVERY_HOURS: "0.5" }).backup.everyMs).toBe(1_800_000);
+    for (const [name, value] of [["BACKUP_EVERY_HOURS", "0"], ["BACKUP_EVERY_HOURS", "daily"], ["BACKUP_KEEP", "0"], ["BACKUP_KEEP", "2.5"], ["BACKUP_DIR", ""]] as const) {
+      expect(() => loadConfig({ [name]: value }), `${name}=${value}`).toThrow(new RegExp(`${name}: `));
+    }
+  });
+
   it("reads the shutdown budget in seconds, 8 unless set, and refuses a bad one", () => {
     expect(loadConfig({}).shutdownTimeoutMs).toBe(8_000);
     expect(loadConfig({ SHUTDOWN_TIMEOUT_SECONDS: "2.5" }).shutdownTimeoutMs).toBe(2_500);

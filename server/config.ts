@@ -108,6 +108,11 @@ const envSchema = z.object({
     .min(32, "must be at least 32 characters (e.g. openssl rand -hex 32)")
     .regex(/^[\x21-\x7e]+$/, "must be printable characters without spaces")
     .optional(),
+  // Backups (docs/decisions/055): where archives go (beside DATA_DIR unless set), how often the server takes one
+  // itself (unset: never), and how many of the newest it keeps.
+  BACKUP_DIR: z.string().min(1).optional(),
+  BACKUP_EVERY_HOURS: numberSetting("a number of hours", 0.1, 24 * 365, { whole: false }).optional(),
+  BACKUP_KEEP: numberSetting("a whole number of backups", 1, 10_000).default(7),
 });
 
 export interface Config {
@@ -157,6 +162,8 @@ export interface Config {
    * `token` is set; with neither, nowhere. With both, the port asks for the token too.
    */
   metrics: { port: number | undefined; token: string | undefined };
+  /** Where `npm run backup` and the server's scheduled backups write; every how long the server takes one (undefined: never); how many are kept. */
+  backup: { dir: string; everyMs: number | undefined; keep: number };
 }
 
 /** The only part of the configuration that reaches the browser. */
@@ -193,11 +200,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(["METRICS_PORT: must differ from PORT (the metrics are never served on the public port by it)"]);
   }
   const publicUrl = new URL(e.PUBLIC_URL ?? `http://localhost:${e.PORT}`);
+  const dataDir = path.resolve(e.DATA_DIR);
   return {
     mode: e.NODE_ENV,
     host: e.HOST,
     port: e.PORT,
-    dataDir: path.resolve(e.DATA_DIR),
+    dataDir,
     databaseUrl: e.DATABASE_URL,
     databaseConnectTimeoutMs: Math.round(e.DATABASE_CONNECT_TIMEOUT_SECONDS * 1000),
     publicUrl,
@@ -219,6 +227,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     signInProviders: signIn.providers,
     metrics: { port: e.METRICS_PORT, token: e.METRICS_TOKEN },
+    // Beside the data folder, named after it: never inside it (a restore needs an empty folder), never shared by two shops.
+    backup: { dir: e.BACKUP_DIR ? path.resolve(e.BACKUP_DIR) : `${dataDir}-backups`, everyMs: e.BACKUP_EVERY_HOURS === undefined ? undefined : Math.round(e.BACKUP_EVERY_HOURS * 3_600_000), keep: e.BACKUP_KEEP },
     upi: e.SHOP_UPI_ID ? { id: e.SHOP_UPI_ID, name: e.SHOP_UPI_NAME ?? e.SHOP_NAME, minutesToPay: e.UPI_PAYMENT_MINUTES } : undefined,
     uploads: {
       perAccountBytes: e.UPLOAD_QUOTA_PER_ADMIN_MB * MB,

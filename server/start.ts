@@ -18,6 +18,7 @@ import { createPageHandler, createPersonalParts } from "./pages.ts";
 import { PROJECT_ROOT } from "./project-root.ts";
 import { openFileLimit } from "./platform/open-file-limit.ts";
 import { listenForMetrics } from "./platform/metrics/metrics-endpoint.ts";
+import { startBackupSchedule } from "./platform/backup/backup-schedule.ts";
 
 const UPLOAD_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 /** The part of the shutdown budget kept for closing the change feed and the database (at most a quarter of it). */
@@ -88,6 +89,10 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   void forgetAlerts();
   const alertSweep = setInterval(forgetAlerts, UPLOAD_SWEEP_INTERVAL_MS);
   alertSweep.unref();
+  // BACKUP_EVERY_HOURS: the server backs itself up (docs/decisions/055); the first one after that long, not at start.
+  const backups = config.backup.everyMs
+    ? startBackupSchedule({ dataDir: config.dataDir, backupDir: config.backup.dir, databaseUrl: config.databaseUrl, everyMs: config.backup.everyMs, keep: config.backup.keep, logger })
+    : undefined;
   const health: HealthState = { ready: false };
   const dev = config.mode === "development";
   const vite = dev
@@ -190,6 +195,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
           { name: "picture decoders", close: () => decodersClosed, by: drainBy },
           { name: "vite", close: async () => vite?.close(), by: drainBy },
           { name: "mail", close: () => closeMail(Math.max(0, drainBy - Date.now())), by: drainBy },
+          { name: "backup", close: async () => backups?.stop(), by: drainBy },
           { name: "change feed", close: closeChanges, by: deadline },
           { name: "database", close: () => database.destroy(), by: deadline },
         ],

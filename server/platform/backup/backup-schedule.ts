@@ -1,0 +1,46 @@
+import type { Logger } from "pino";
+import { backupAndPrune } from "./backup.ts";
+
+export interface BackupScheduleOptions {
+  dataDir: string;
+  backupDir: string;
+  databaseUrl: string | undefined;
+  everyMs: number;
+  keep: number;
+  logger: Logger;
+}
+
+export interface BackupSchedule {
+  /** Takes a backup now (also what the timer calls); never throws: a failure is logged at error level. */
+  runOnce(): Promise<void>;
+  /** Stops the timer and waits for a backup in progress to end. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The server's own backups every BACKUP_EVERY_HOURS: one at a time (a slow one is not overlapped by the next),
+ * old archives deleted only after a new one is complete and verified (docs/decisions/055).
+ */
+export function startBackupSchedule({ dataDir, backupDir, databaseUrl, everyMs, keep, logger }: BackupScheduleOptions): BackupSchedule {
+  let running: Promise<void> | undefined;
+  if (databaseUrl) logger.info({ backupDir }, "scheduled backups copy the pictures and the auth secret only: back the PostgreSQL database up with pg_dump (README, Backups)");
+  const runOnce = () => {
+    running ??= backupAndPrune({ dataDir, backupDir, databaseUrl, keep })
+      .then(
+        ({ archive, sha256, deleted }) => logger.info({ archive, sha256, deleted }, "backup taken"),
+        (error: unknown) => logger.error({ err: error, backupDir }, "BACKUP FAILED: no new backup was taken and no older one was deleted"),
+      )
+      .finally(() => (running = undefined));
+    return running;
+  };
+  const timer = setInterval(() => void runOnce(), everyMs);
+  // The timer never keeps the process alive by itself.
+  timer.unref();
+  return {
+    runOnce,
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
