@@ -46,6 +46,15 @@ describe("the audit trail", () => {
     expect(items[0]!.changes).toEqual({ feePaise: { before: 8000, after: 9000 } });
   });
 
+  it("records the admin role granted by the admin command once, with no account or address, and nothing when it was already held", async () => {
+    const shopper = await createShopper(app.database.db, app.database.dialect);
+    await app.services.accounts.setAdmin(shopper.email, true);
+    await app.services.accounts.setAdmin(shopper.email, true);
+    const { items } = await activity({ kind: "account" });
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatchObject({ actor: { id: null, name: "admin command", email: null }, clientIp: null, thing: { id: shopper.id }, changes: { role: { before: "user", after: "admin" } } });
+  });
+
   it("refuses a shopper (403) and a visitor (401)", async () => {
     const shopper = await createShopper(app.database.db, app.database.dialect);
     await expect(app.services.audit.listActivity(shopper, {})).rejects.toMatchObject({ status: 403 });
