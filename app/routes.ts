@@ -29,6 +29,7 @@ export default [
   route("admin/messages", "features/admin/routes/messages.tsx"),
   route("admin/coupons", "features/admin/routes/admin-coupons.tsx"),
   route("admin/delivery", "features/admin/routes/admin-delivery.tsx"),
+  route("admin/activity", "features/admin/routes/admin-activity.tsx"),
   route("delivery-check", "features/delivery/routes/check-delivery.tsx"),
   route("admin/orders", "pages/admin-orders.tsx"),
   route("admin/orders/:orderId", "pages/admin-order.tsx"),

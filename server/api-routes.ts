@@ -9,6 +9,7 @@ import { cartApi, createVisitorCartCookies } from "./modules/cart/index.ts";
 import { authApi, authApiPaths, meApi, profilePictureApi, profilesApi, verificationApi } from "./modules/accounts/index.ts";
 import { categoriesApi, productsApi } from "./modules/catalog/index.ts";
 import { adminMessagesApi, contactApi } from "./modules/contact/index.ts";
+import { adminActivityApi } from "./modules/audit/index.ts";
 import { adminCouponsApi } from "./modules/coupons/index.ts";
 import { adminOverviewApi } from "./modules/overview/index.ts";
 import { reviewsApi } from "./modules/reviews/index.ts";
@@ -41,6 +42,7 @@ export function apiRoutes(services: Services, infrastructure: Pick<Infrastructur
     .route("/admin/messages", adminMessagesApi(services.contact))
     .route("/admin/overview", adminOverviewApi(services.overview))
     .route("/admin/coupons", adminCouponsApi(services.coupons))
+    .route("/admin/activity", adminActivityApi(services.audit))
     .route("/cart", cartApi(services.cart, createVisitorCartCookies({ https: publicOrigin.startsWith("https:"), sealer: infrastructure.sealer })))
     .route("/orders", ordersApi(services.orders))
     .route("/wishlist", wishlistApi(services.wishlist))

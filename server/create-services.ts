@@ -5,6 +5,7 @@ import { createAccountsService, createAuth, createProfilesService, profileAnnoun
 import type { Sealer } from "./platform/sealed-values.ts";
 import type { Database } from "./platform/db/client.ts";
 import { createAlertsService } from "./modules/alerts/index.ts";
+import { createAuditService } from "./modules/audit/index.ts";
 import { createCartService, emptyCartOf } from "./modules/cart/index.ts";
 import {
   catalogImagesFromMedia,
@@ -161,6 +162,8 @@ export function createServices(infrastructure: Infrastructure, deps: ServiceDepe
     cart: createCartService(database, { shippingFeePaise: deps.shippingFeePaise, rateLimiter, timeZone: deps.timeZone, freeShippingAbovePaise: deps.freeShippingAbovePaise ?? null }),
     /** The owner's discount codes (docs/decisions/046); the cart applies them and the checkout counts their uses. */
     coupons: createCouponsService(database, { timeZone: deps.timeZone }),
+    /** Who changed what in the shop, written by each admin change in its own transaction (docs/decisions/057). */
+    audit: createAuditService(database),
     /** Delivery zones by PIN code, dispatch days and the shopper's delivery check (docs/decisions/053). */
     delivery: createDeliveryService(database, {
       timeZone: deps.timeZone,

@@ -4,6 +4,7 @@ import { mailMigrations } from "./platform/mail/migrations/mail-migrations.ts";
 import { rateLimitMigrations } from "./platform/rate-limit/migrations/rate-limit-migrations.ts";
 import { accountsMigrations } from "./modules/accounts/index.ts";
 import { alertsMigrations } from "./modules/alerts/index.ts";
+import { auditMigrations } from "./modules/audit/index.ts";
 import { cartMigrations } from "./modules/cart/index.ts";
 import { catalogMigrations } from "./modules/catalog/index.ts";
 import { contactMigrations } from "./modules/contact/index.ts";
@@ -29,6 +30,7 @@ const parts: readonly MigrationPart[] = [
   ...wishlistMigrations,
   ...alertsMigrations,
   ...deliveryMigrations,
+  ...auditMigrations,
 ];
 
 /** Every migration's name, oldest first. */

@@ -3,7 +3,9 @@ import { sql, type Kysely } from "kysely";
 import type { Dialect } from "../../platform/db/client.ts";
 import type { DB } from "../../platform/db/schema.ts";
 import { toFlag } from "../../platform/db/values.ts";
+import { inWriteTransaction } from "../../platform/db/write-transaction.ts";
 import { NotFoundError } from "../../platform/errors.ts";
+import { ADMIN_COMMAND, recordAdminChange } from "../audit/index.ts";
 import type { Auth } from "./auth/auth.ts";
 import { findUser } from "./account-records.ts";
 import type { AccountsContext } from "./accounts-context.ts";
@@ -37,7 +39,7 @@ export async function ensureAdmin(
       .where("id", "=", existing.id)
       .execute();
   }
-  await setRole(db, dialect, email, "admin", { verify: true });
+  await setRole(db, dialect, email, "admin", { verify: true }, "ADMIN_EMAIL at start-up");
   const outcome = existing ? "promoted" : "created";
   events.info("admin.role-changed", { accountId: existing?.id ?? (await findUser(db, email))?.id ?? null, role: "admin", by: "ADMIN_EMAIL", outcome });
   return outcome;
@@ -47,7 +49,7 @@ export async function ensureAdmin(
 export async function setAdmin({ db, dialect, events }: Pick<AccountsContext, "db" | "dialect" | "events">, email: string, isAdmin: boolean): Promise<void> {
   const user = await findUser(db, email);
   if (!user) throw new NotFoundError(`There is no account with the e-mail ${email}.`);
-  await setRole(db, dialect, email, isAdmin ? "admin" : "user", { verify: isAdmin });
+  await setRole(db, dialect, email, isAdmin ? "admin" : "user", { verify: isAdmin }, "admin command");
   events.info("admin.role-changed", { accountId: user.id, role: isAdmin ? "admin" : "user", by: "admin command" });
 }
 
@@ -60,12 +62,21 @@ async function resetAccount(auth: Auth, userId: string, password: string) {
   await context.internalAdapter.deleteUserSessions(userId);
 }
 
-async function setRole(db: Kysely<DB>, dialect: Dialect, email: string, role: "admin" | "user", { verify }: { verify: boolean }) {
-  await db
-    .updateTable("users")
-    .set({ role, ...(verify ? { emailVerified: toFlag(dialect, true) } : {}), updatedAt: new Date().toISOString() })
-    .where(sql<string>`lower(email)`, "=", email.toLowerCase())
-    .execute();
+/** Sets the role, recording a change of it in the activity (by whom: `by`, the command or the setting). */
+async function setRole(db: Kysely<DB>, dialect: Dialect, email: string, role: "admin" | "user", { verify }: { verify: boolean }, by: string) {
+  await inWriteTransaction({ db, dialect }, async (trx) => {
+    const before = await trx.selectFrom("users").select(["id", "name", "email", "role"]).where(sql<string>`lower(email)`, "=", email.toLowerCase()).executeTakeFirst();
+    await trx
+      .updateTable("users")
+      .set({ role, ...(verify ? { emailVerified: toFlag(dialect, true) } : {}), updatedAt: new Date().toISOString() })
+      .where(sql<string>`lower(email)`, "=", email.toLowerCase())
+      .execute();
+    const was = before?.role === "admin" ? "admin" : "user";
+    if (!before || was === role) return;
+    const label = `${before.name} <${before.email}>`;
+    const summary = role === "admin" ? `Admin role granted to ${label}` : `Admin role taken from ${label}`;
+    await recordAdminChange(trx, { ...ADMIN_COMMAND, name: by }, { thing: { kind: "account", id: before.id, label }, summary, changes: { role: { before: was, after: role } } });
+  });
 }
 
 /** A username for an account made from the environment: the e-mail's local part, made unique. */

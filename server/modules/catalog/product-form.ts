@@ -10,6 +10,7 @@ import { inWriteTransaction, isUniqueViolation } from "../../platform/db/write-t
 import { fieldConflict, InvalidInputError, NotFoundError, parseInput, type ServiceError } from "../../platform/errors.ts";
 import { requireAdmin, type SessionUser } from "../../platform/session-user.ts";
 import type { ProductAspect } from "./changes.ts";
+import { productSnapshot, recordCategoryChange, recordProductChange } from "./catalog-audit.ts";
 import type { CatalogEditingContext, UploadedImage } from "./catalog-editing-context.ts";
 import { careColumns, CARE_COLUMNS, careFromRow } from "./care-columns.ts";
 import { linkSizePictures, removeQuietly, removeUploadsQuietly, storeUploads, writeImages } from "./editing-pictures.ts";
@@ -92,7 +93,9 @@ async function saveProduct(ctx: ProductFormContext, viewer: SessionUser | null, 
   const usedUploads = new Set<string>();
   try {
     const outcome = await inWriteTransaction(ctx.database, async (trx) => {
+      const before = productId ? await productSnapshot(trx, productId) : null;
       const category = await resolveCategory(trx, input, uploads);
+      if (category.created) await recordCategoryChange(trx, admin, { id: category.id, name: input.category }, `Added category ${input.category}`, { name: { before: null, after: input.category } });
       if (category.created && input.categoryImage) usedUploads.add(input.categoryImage.id);
       const now = new Date().toISOString();
       const details = {
@@ -158,6 +161,7 @@ async function saveProduct(ctx: ProductFormContext, viewer: SessionUser | null, 
       // After the pictures: the form names each size's picture among those the product now has.
       if (input.variants) await linkSizePictures(trx, id, input.variants.map((size) => size.image));
       for (const token of input.images) if (token.kind === "upload") usedUploads.add(token.id);
+      await recordProductChange(trx, admin, before, await productSnapshot(trx, id));
       ctx.changes.publish(trx, { type: "product", productId: id, aspects });
       if (category.created) ctx.changes.publish(trx, { type: "category", categoryId: category.id });
       return { productId: id, categoryId: category.id, dropped };

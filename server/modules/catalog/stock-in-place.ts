@@ -5,6 +5,7 @@ import { messages } from "#common/shared/messages.ts";
 import { inWriteTransaction } from "../../platform/db/write-transaction.ts";
 import { fieldConflict, NotFoundError, parseInput } from "../../platform/errors.ts";
 import { requireAdmin, type SessionUser } from "../../platform/session-user.ts";
+import { productSnapshot, recordProductChange } from "./catalog-audit.ts";
 import type { CatalogEditingContext } from "./catalog-editing-context.ts";
 import { setStockInPlace, soleVariant } from "./inventory.ts";
 
@@ -15,7 +16,7 @@ type StockContext = Pick<CatalogEditingContext, "database" | "changes" | "restoc
  * product with several sizes is refused: each size has its own field (setVariantStock).
  */
 export async function setStock(ctx: StockContext, viewer: SessionUser | null, idInput: unknown, input: unknown): Promise<{ productId: string; stock: number }> {
-  requireAdmin(viewer);
+  const admin = requireAdmin(viewer);
   const { productId } = parseInput(productIdParamSchema, idInput);
   const { stock, stockBefore } = parseInput(stockUpdateSchema, input);
   return inWriteTransaction(ctx.database, async (trx) => {
@@ -25,7 +26,9 @@ export async function setStock(ctx: StockContext, viewer: SessionUser | null, id
       if (!exists) throw new NotFoundError(messages.product.notFound);
       throw fieldConflict("stock", adminMessages.productForm.hasSizes);
     }
+    const before = await productSnapshot(trx, productId);
     await setStockInPlace(trx, variant.id, stock, stockBefore, ctx.restocked);
+    await recordProductChange(trx, admin, before, await productSnapshot(trx, productId));
     announce(ctx, trx, productId, stock, stockBefore);
     return { productId, stock };
   });
@@ -38,13 +41,15 @@ export async function setVariantStock(
   idInput: unknown,
   input: unknown,
 ): Promise<{ productId: string; variantId: string; stock: number; productStock: number }> {
-  requireAdmin(viewer);
+  const admin = requireAdmin(viewer);
   const { productId, variantId } = parseInput(variantIdParamSchema, idInput);
   const { stock, stockBefore } = parseInput(stockUpdateSchema, input);
   return inWriteTransaction(ctx.database, async (trx) => {
     const variant = await trx.selectFrom("product_variants").select("id").where("id", "=", variantId).where("product_id", "=", productId).executeTakeFirst();
     if (!variant) throw new NotFoundError(messages.product.notFound);
+    const before = await productSnapshot(trx, productId);
     const { productStock } = await setStockInPlace(trx, variantId, stock, stockBefore, ctx.restocked);
+    await recordProductChange(trx, admin, before, await productSnapshot(trx, productId));
     announce(ctx, trx, productId, stock, stockBefore);
     return { productId, variantId, stock, productStock };
   });

@@ -15,6 +15,7 @@ import { toFlag, toIsoString } from "../../platform/db/values.ts";
 import { ConflictError, InvalidInputError, NotFoundError, parseInput, UnauthorizedError } from "../../platform/errors.ts";
 import type { RateLimiter, RateRule } from "../../platform/rate-limit/rate-limit.ts";
 import { requireAdmin, type SessionUser } from "../../platform/session-user.ts";
+import { changedFields, recordAdminChange } from "../audit/index.ts";
 import { categoryNames } from "../catalog/index.ts";
 import type { CouponTable } from "./coupons-tables.ts";
 import { appliedCouponToJudge, couponTerms, flag, judgeCoupon, readCouponToJudge, toCouponToJudge, type CouponToJudgeRow, type Judgement, type LineToDiscount } from "./coupon-rules.ts";
@@ -150,7 +151,7 @@ export function createCouponsService(database: Pick<Database, "db" | "dialect">,
     },
 
     async createCoupon(viewer: SessionUser | null, input: unknown): Promise<Coupon> {
-      requireAdmin(viewer);
+      const admin = requireAdmin(viewer);
       const details = parseInput(createCouponSchema, input);
       const startsAt = details.startsAt ? zonedToInstant(details.startsAt, timeZone) : null;
       const endsAt = details.endsAt ? zonedToInstant(details.endsAt, timeZone) : null;
@@ -176,6 +177,8 @@ export function createCouponsService(database: Pick<Database, "db" | "dialect">,
             })
             .execute();
           if (details.categoryIds.length) await trx.insertInto("coupon_categories").values(details.categoryIds.map((category_id) => ({ coupon_id: id, category_id }))).execute();
+          const terms = { ...auditTerms(details, startsAt, endsAt), paused: false };
+          await recordAdminChange(trx, admin, { thing: { kind: "coupon", id, label: details.code }, summary: `Added coupon ${details.code}`, changes: changedFields({}, terms) });
         });
       } catch (error) {
         if (isUniqueViolation(error)) throw new ConflictError(m.codeTaken, { code: m.codeTaken });
@@ -192,7 +195,7 @@ export function createCouponsService(database: Pick<Database, "db" | "dialect">,
      * slip under it.
      */
     async updateCoupon(viewer: SessionUser | null, couponId: unknown, input: unknown): Promise<Coupon> {
-      requireAdmin(viewer);
+      const admin = requireAdmin(viewer);
       const coupon = await oneCoupon(couponId);
       // Anything but an object is parsed as sent, so it is refused with the schema's messages.
       const terms = input !== null && typeof input === "object" && !Array.isArray(input) ? { ...formValues(coupon), ...input } : input;
@@ -225,6 +228,13 @@ export function createCouponsService(database: Pick<Database, "db" | "dialect">,
           }
           await trx.deleteFrom("coupon_categories").where("coupon_id", "=", coupon.id).execute();
           if (details.categoryIds.length) await trx.insertInto("coupon_categories").values(details.categoryIds.map((category_id) => ({ coupon_id: coupon.id, category_id }))).execute();
+          const startsAt = details.startsAt ? zonedToInstant(details.startsAt, timeZone) : null;
+          const endsAt = details.endsAt ? zonedToInstant(details.endsAt, timeZone) : null;
+          const changes = changedFields(storedTerms(coupon), auditTerms(details, startsAt, endsAt));
+          if (Object.keys(changes).length > 0) {
+            const summary = coupon.code === details.code ? `Coupon ${details.code} edited: ${Object.keys(changes).join(", ")}` : `Coupon ${coupon.code} renamed ${details.code}`;
+            await recordAdminChange(trx, admin, { thing: { kind: "coupon", id: coupon.id, label: details.code }, summary, changes });
+          }
         });
       } catch (error) {
         if (isUniqueViolation(error)) throw new ConflictError(m.codeTaken, { code: m.codeTaken });
@@ -234,21 +244,50 @@ export function createCouponsService(database: Pick<Database, "db" | "dialect">,
     },
 
     async setCouponPaused(viewer: SessionUser | null, couponId: unknown, input: unknown): Promise<Coupon> {
-      requireAdmin(viewer);
+      const admin = requireAdmin(viewer);
       const { paused } = parseInput(setCouponPausedSchema, input);
       const coupon = await oneCoupon(couponId);
-      await db.updateTable("coupons").set({ paused: toFlag(dialect, paused) }).where("id", "=", coupon.id).execute();
+      await inWriteTransaction(database, async (trx) => {
+        await trx.updateTable("coupons").set({ paused: toFlag(dialect, paused) }).where("id", "=", coupon.id).execute();
+        if (coupon.paused === paused) return;
+        const summary = `Coupon ${coupon.code} ${paused ? "paused" : "resumed"}`;
+        await recordAdminChange(trx, admin, { thing: { kind: "coupon", id: coupon.id, label: coupon.code }, summary, changes: { paused: { before: coupon.paused, after: paused } } });
+      });
       return { ...coupon, paused };
     },
 
     /** Orders that used the code keep it (its text and their discount are copied onto them). */
     async deleteCoupon(viewer: SessionUser | null, couponId: unknown): Promise<Coupon> {
-      requireAdmin(viewer);
+      const admin = requireAdmin(viewer);
       const coupon = await oneCoupon(couponId);
-      await db.deleteFrom("coupons").where("id", "=", coupon.id).execute();
+      await inWriteTransaction(database, async (trx) => {
+        const deleted = await trx.deleteFrom("coupons").where("id", "=", coupon.id).executeTakeFirst();
+        if (deleted.numDeletedRows === 0n) return;
+        await recordAdminChange(trx, admin, { thing: { kind: "coupon", id: coupon.id, label: coupon.code }, summary: `Deleted coupon ${coupon.code}`, changes: changedFields({ ...storedTerms(coupon), paused: coupon.paused }, {}) });
+      });
       return coupon;
     },
   };
+}
+
+/** A code's terms as the activity records them (docs/decisions/057): what the owner sets, not the uses counted. */
+function auditTerms(details: { code: string; kind: string; amount: number; minSubtotal?: number | undefined; maxUses?: number | undefined; oncePerCustomer: boolean; categoryIds: string[] }, startsAt: string | null, endsAt: string | null) {
+  return {
+    code: details.code,
+    kind: details.kind,
+    amount: details.amount,
+    minSubtotalPaise: details.minSubtotal ?? null,
+    startsAt,
+    endsAt,
+    maxUses: details.maxUses ?? null,
+    oncePerCustomer: details.oncePerCustomer,
+    categoryIds: [...details.categoryIds].sort(),
+  };
+}
+
+function storedTerms(coupon: Coupon) {
+  const { code, kind, amount, minSubtotalPaise, startsAt, endsAt, maxUses, oncePerCustomer } = coupon;
+  return { code, kind, amount, minSubtotalPaise, startsAt, endsAt, maxUses, oncePerCustomer, categoryIds: coupon.categories.map((c) => c.id).sort() };
 }
 
 /** A wall-clock 'YYYY-MM-DDTHH:mm' in `timeZone` as an ISO instant (the offset found for that moment, twice for a DST edge). */

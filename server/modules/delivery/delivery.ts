@@ -13,6 +13,7 @@ import { toFlag } from "../../platform/db/values.ts";
 import { ConflictError, NotFoundError, parseInput } from "../../platform/errors.ts";
 import { requireAdmin, type SessionUser } from "../../platform/session-user.ts";
 import { idSchema } from "#common/shared/fields.ts";
+import { changedFields, recordAdminChange } from "../audit/index.ts";
 import { arrivalDay, deliveryZoneFor, describeDelivery, readDispatchDays, toZone, type ShopShipping } from "./zone-lookup.ts";
 
 const m = messages.delivery;
@@ -97,7 +98,7 @@ export function createDeliveryService(database: Pick<Database, "db" | "dialect">
     },
 
     async createZone(viewer: SessionUser | null, input: unknown): Promise<DeliveryZone> {
-      requireAdmin(viewer);
+      const admin = requireAdmin(viewer);
       const zone = parseInput(zoneSchema, input);
       const id = randomUUID();
       await saving(() =>
@@ -106,20 +107,27 @@ export function createDeliveryService(database: Pick<Database, "db" | "dialect">
           if (Number(count.n) >= MAX_ZONES) throw new ConflictError(m.tooManyZones(MAX_ZONES));
           await trx.insertInto("delivery_zones").values({ id, ...columns(zone), created_at: new Date().toISOString() }).execute();
           await writePrefixes(trx, id, zone);
+          const after = await zoneTerms(trx, id);
+          await recordAdminChange(trx, admin, { thing: { kind: "delivery", id, label: zone.name }, summary: `Added delivery zone ${zone.name}`, changes: changedFields({}, after ?? {}) });
         }),
       );
       return oneZone(id);
     },
 
     async updateZone(viewer: SessionUser | null, zoneId: unknown, input: unknown): Promise<DeliveryZone> {
-      requireAdmin(viewer);
+      const admin = requireAdmin(viewer);
       const { id } = await oneZone(zoneId);
       const zone = parseInput(zoneSchema, input);
       await saving(() =>
         inWriteTransaction(database, async (trx) => {
+          const before = await zoneTerms(trx, id!);
           const updated = await trx.updateTable("delivery_zones").set(columns(zone)).where("id", "=", id!).executeTakeFirst();
-          if (!updated.numUpdatedRows) throw new NotFoundError(m.notFound);
+          if (!updated.numUpdatedRows || !before) throw new NotFoundError(m.notFound);
           await writePrefixes(trx, id!, zone);
+          const changes = changedFields(before, (await zoneTerms(trx, id!)) ?? {});
+          if (Object.keys(changes).length > 0) {
+            await recordAdminChange(trx, admin, { thing: { kind: "delivery", id: id!, label: zone.name }, summary: `Delivery zone ${zone.name} edited: ${Object.keys(changes).join(", ")}`, changes });
+          }
         }),
       );
       return oneZone(id);
@@ -127,9 +135,14 @@ export function createDeliveryService(database: Pick<Database, "db" | "dialect">
 
     /** Deletes a zone (its prefixes go with it). Placed orders keep their shipping and PIN code. */
     async deleteZone(viewer: SessionUser | null, zoneId: unknown): Promise<DeliveryZone> {
-      requireAdmin(viewer);
+      const admin = requireAdmin(viewer);
       const zone = await oneZone(zoneId);
-      await inWriteTransaction(database, (trx) => trx.deleteFrom("delivery_zones").where("id", "=", zone.id!).execute());
+      await inWriteTransaction(database, async (trx) => {
+        const before = await zoneTerms(trx, zone.id!);
+        if (!before) return;
+        await trx.deleteFrom("delivery_zones").where("id", "=", zone.id!).execute();
+        await recordAdminChange(trx, admin, { thing: { kind: "delivery", id: zone.id!, label: zone.name }, summary: `Deleted delivery zone ${zone.name}`, changes: changedFields(before, {}) });
+      });
       return zone;
     },
 
@@ -145,14 +158,17 @@ export function createDeliveryService(database: Pick<Database, "db" | "dialect">
 
     /** Replaces the non-dispatch weekdays and the holidays with those sent. */
     async setDispatchDays(viewer: SessionUser | null, input: unknown): Promise<void> {
-      requireAdmin(viewer);
+      const admin = requireAdmin(viewer);
       const days = parseInput(dispatchDaysSchema, input);
       await inWriteTransaction(database, async (trx) => {
+        const before = await dispatchDaysIn(trx);
         await trx.deleteFrom("delivery_closed_weekdays").execute();
         await trx.deleteFrom("delivery_holidays").execute();
         const weekdays = [...new Set(days.closedWeekdays)];
         if (weekdays.length) await trx.insertInto("delivery_closed_weekdays").values(weekdays.map((weekday) => ({ weekday }))).execute();
         if (days.holidays.length) await trx.insertInto("delivery_holidays").values(days.holidays.map((day) => ({ day }))).execute();
+        const changes = changedFields(before, await dispatchDaysIn(trx));
+        if (Object.keys(changes).length > 0) await recordAdminChange(trx, admin, { thing: { kind: "delivery", id: null, label: "Dispatch days" }, summary: "Dispatch days changed", changes });
       });
     },
 
@@ -174,4 +190,29 @@ export function createDeliveryService(database: Pick<Database, "db" | "dialect">
       return describeDelivery(pin, zone, arrivalDay(zone, now, timeZone, closed));
     },
   };
+}
+
+/** A zone's terms as the activity records them (docs/decisions/057), read in the change's transaction; null: no such zone. */
+async function zoneTerms(trx: Kysely<DB>, id: string): Promise<Record<string, unknown> | null> {
+  const row = await trx.selectFrom("delivery_zones").selectAll().where("id", "=", id).executeTakeFirst();
+  if (!row) return null;
+  return {
+    name: row.name,
+    areas: row.areas,
+    feePaise: Number(row.fee_paise),
+    freeAbovePaise: row.free_above_paise === null ? null : Number(row.free_above_paise),
+    daysMin: Number(row.days_min),
+    daysMax: Number(row.days_max),
+    codAllowed: Boolean(row.cod_allowed),
+    codLimitPaise: row.cod_limit_paise === null ? null : Number(row.cod_limit_paise),
+  };
+}
+
+/** The closed weekdays and holidays (at most a thousand, as the admin page reads them). */
+async function dispatchDaysIn(trx: Kysely<DB>): Promise<Record<string, unknown>> {
+  const [weekdays, holidays] = await Promise.all([
+    trx.selectFrom("delivery_closed_weekdays").select("weekday").orderBy("weekday").execute(),
+    trx.selectFrom("delivery_holidays").select("day").orderBy("day").limit(1000).execute(),
+  ]);
+  return { closedWeekdays: weekdays.map((w) => Number(w.weekday)), holidays: holidays.map((h) => h.day) };
 }

@@ -2,8 +2,10 @@ import type { CodStanding, PaymentOption } from "#common/orders/order-types.ts";
 import { codBlockSchema } from "#common/orders/order-schemas.ts";
 import { idSchema } from "#common/shared/fields.ts";
 import { messages } from "#common/shared/messages.ts";
+import { inWriteTransaction } from "../../platform/db/write-transaction.ts";
 import { ConflictError, NotFoundError, parseInput } from "../../platform/errors.ts";
 import { requireAdmin, requireSignedIn, type SessionUser } from "../../platform/session-user.ts";
+import { recordAdminChange } from "../audit/index.ts";
 import type { OrdersContext } from "./orders-context.ts";
 
 // Who may pay cash at the door (docs/decisions/054). A refused Cash-on-Delivery parcel comes back weeks later with a
@@ -58,20 +60,28 @@ export async function codStanding(ctx: RulesContext, viewer: SessionUser | null,
  * The owner turns Cash on Delivery off for an order's customer, or back on, from the order's page (where a refused
  * parcel is marked); answers the customer's standing after.
  */
-export async function setCodBlocked(ctx: RulesContext & Pick<OrdersContext, "events">, viewer: SessionUser | null, orderId: unknown, input: unknown): Promise<CodStanding> {
+export async function setCodBlocked(ctx: RulesContext & Pick<OrdersContext, "events" | "database">, viewer: SessionUser | null, orderId: unknown, input: unknown): Promise<CodStanding> {
   const admin = requireAdmin(viewer);
   const { blocked } = parseInput(codBlockSchema, input);
   const userId = await customerOf(ctx, orderId);
   if (userId === null) throw new ConflictError(messages.payments.noShopper);
-  if (blocked) {
-    await ctx.db
-      .insertInto("cod_blocks")
-      .values({ user_id: userId, blocked_by: admin.id, blocked_at: new Date().toISOString() })
-      .onConflict((conflict) => conflict.column("user_id").doNothing())
-      .execute();
-  } else {
-    await ctx.db.deleteFrom("cod_blocks").where("user_id", "=", userId).execute();
-  }
+  await inWriteTransaction(ctx.database, async (trx) => {
+    const was = Boolean(await trx.selectFrom("cod_blocks").select("user_id").where("user_id", "=", userId).executeTakeFirst());
+    if (blocked) {
+      await trx
+        .insertInto("cod_blocks")
+        .values({ user_id: userId, blocked_by: admin.id, blocked_at: new Date().toISOString() })
+        .onConflict((conflict) => conflict.column("user_id").doNothing())
+        .execute();
+    } else {
+      await trx.deleteFrom("cod_blocks").where("user_id", "=", userId).execute();
+    }
+    if (was === blocked) return;
+    const customer = await trx.selectFrom("users").select(["name", "email"]).where("id", "=", userId).executeTakeFirst();
+    const label = customer ? `${customer.name} <${customer.email}>` : userId;
+    const summary = `Cash on Delivery ${blocked ? "turned off" : "turned back on"} for ${label}`;
+    await recordAdminChange(trx, admin, { thing: { kind: "customer", id: userId, label }, summary, changes: { codBlocked: { before: was, after: blocked } } });
+  });
   ctx.events.info("cod.rule-changed", { accountId: admin.id, customerId: userId, blocked });
   return standingOf(ctx, userId);
 }

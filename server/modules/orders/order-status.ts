@@ -7,6 +7,7 @@ import { inWriteTransaction } from "../../platform/db/write-transaction.ts";
 import { ConflictError, NotFoundError, parseInput } from "../../platform/errors.ts";
 import { shopDay } from "../../platform/shop-day.ts";
 import { requireAdmin, type SessionUser } from "../../platform/session-user.ts";
+import { recordAdminChange, type Actor } from "../audit/index.ts";
 import { putBackStock } from "../catalog/index.ts";
 import { giveBackCouponUse } from "../coupons/index.ts";
 import { countCancelledOrder } from "./daily-totals.ts";
@@ -44,7 +45,7 @@ export async function setStatus(ctx: StatusContext, viewer: SessionUser | null, 
   const order = await loadOrder(ctx.db, orderId);
   if (!order) throw new NotFoundError(messages.orders.notFound);
   const from = (Object.keys(NEXT_STATUSES) as OrderStatus[]).filter((s) => NEXT_STATUSES[s].includes(status));
-  const changed = await changeStatus(ctx, order.id, from, status, "admin");
+  const changed = await changeStatus(ctx, order.id, from, status, "admin", admin);
   // An admin action and an order state change at once: who did it, to whose order, from what to what.
   ctx.events.info("order.status-changed", { accountId: admin.id, orderId: order.id, customerId: order.userId, from: order.status, to: status, by: "admin" });
   return changed;
@@ -55,7 +56,7 @@ export async function setStatus(ctx: StatusContext, viewer: SessionUser | null, 
  * row is locked and its status checked first, so of two copies of the shop making the same move (the unpaid orders'
  * cancellation runs in every copy) exactly one makes it, and the other is refused as for any move no longer allowed.
  */
-export async function changeStatus(ctx: StatusContext, orderId: string, from: OrderStatus[], to: OrderStatus, by: Mover): Promise<OrderDetail> {
+export async function changeStatus(ctx: StatusContext, orderId: string, from: OrderStatus[], to: OrderStatus, by: Mover, admin?: Actor): Promise<OrderDetail> {
   const changed = await inWriteTransaction(ctx.database, async (trx) => {
     const row = (await sql<{ status: OrderStatus }>`select status from orders where id = ${orderId}${ctx.forUpdate}`.execute(trx)).rows[0];
     if (!row) throw new NotFoundError(messages.orders.notFound);
@@ -71,6 +72,13 @@ export async function changeStatus(ctx: StatusContext, orderId: string, from: Or
       await giveBackCouponUse(trx, orderId);
     }
     const order = await loadOrder(trx, orderId);
+    if (admin && order) {
+      // Confirming an awaited payment is what moves an order from "awaiting payment" to "pending".
+      const summary = row.status === "awaiting_payment" && to === "pending"
+        ? `Payment of order ${order.number} marked paid`
+        : `Order ${order.number} ${ORDER_STATUS_LABELS[row.status]} → ${ORDER_STATUS_LABELS[to]}`;
+      await recordAdminChange(trx, admin, { thing: { kind: "order", id: orderId, label: order.number }, summary, changes: { status: { before: row.status, after: to } } });
+    }
     // Queued in the transaction that made the change; the mail worker sends it after commit.
     // An order whose customer deleted their account has nobody to write to (decision 040).
     const news = newsOf(row.status, to, by);

@@ -9,6 +9,7 @@ export const ADMIN_SECTIONS = [
   { to: "/admin/messages", label: "Messages", end: false },
   { to: "/admin/coupons", label: "Coupons", end: false },
   { to: "/admin/delivery", label: "Delivery", end: false },
+  { to: "/admin/activity", label: "Activity", end: false },
 ] as const;
 
 /** The one navigation every admin page shares; the current section is marked for screen readers too. */
