@@ -7,6 +7,7 @@ import { ConflictError, NotFoundError, parseInput } from "../../platform/errors.
 import { requireAdmin, requireSignedIn, type SessionUser } from "../../platform/session-user.ts";
 import { recordAdminChange } from "../audit/index.ts";
 import type { OrdersContext } from "./orders-context.ts";
+import { loadOrder } from "./order-records.ts";
 
 // Who may pay cash at the door (docs/decisions/054). A refused Cash-on-Delivery parcel comes back weeks later with a
 // dead plant and the shipping paid twice, so the owner can turn COD off for a shopper whose parcels were refused.
@@ -33,11 +34,11 @@ export async function paymentOptions(ctx: RulesContext, viewer: SessionUser | nu
 }
 
 /** The customer of an order, for the owner acting on it: 404 for no such order, null for a deleted account. */
-async function customerOf(ctx: RulesContext, orderId: unknown): Promise<string | null> {
+async function customerOf(ctx: RulesContext, orderId: unknown): Promise<{ userId: string | null; shipName: string }> {
   const id = idSchema.safeParse(orderId);
-  const order = id.success ? await ctx.db.selectFrom("orders").select("user_id").where("id", "=", id.data).executeTakeFirst() : undefined;
+  const order = id.success ? await ctx.db.selectFrom("orders").select(["user_id", "ship_name"]).where("id", "=", id.data).executeTakeFirst() : undefined;
   if (!order) throw new NotFoundError(messages.orders.notFound);
-  return order.user_id;
+  return { userId: order.user_id, shipName: order.ship_name };
 }
 
 /** How a shopper has fared with Cash on Delivery (bounded by that shopper's orders); none once the account is deleted. */
@@ -52,7 +53,7 @@ async function standingOf(ctx: RulesContext, userId: string): Promise<CodStandin
 /** The standing of an order's customer with Cash on Delivery, for the owner's order page; null once they deleted their account. */
 export async function codStanding(ctx: RulesContext, viewer: SessionUser | null, orderId: unknown): Promise<CodStanding | null> {
   requireAdmin(viewer);
-  const userId = await customerOf(ctx, orderId);
+  const { userId } = await customerOf(ctx, orderId);
   return userId === null ? null : standingOf(ctx, userId);
 }
 
@@ -63,7 +64,7 @@ export async function codStanding(ctx: RulesContext, viewer: SessionUser | null,
 export async function setCodBlocked(ctx: RulesContext & Pick<OrdersContext, "events" | "database">, viewer: SessionUser | null, orderId: unknown, input: unknown): Promise<CodStanding> {
   const admin = requireAdmin(viewer);
   const { blocked } = parseInput(codBlockSchema, input);
-  const userId = await customerOf(ctx, orderId);
+  const { userId, shipName } = await customerOf(ctx, orderId);
   if (userId === null) throw new ConflictError(messages.payments.noShopper);
   await inWriteTransaction(ctx.database, async (trx) => {
     const was = Boolean(await trx.selectFrom("cod_blocks").select("user_id").where("user_id", "=", userId).executeTakeFirst());
@@ -77,8 +78,9 @@ export async function setCodBlocked(ctx: RulesContext & Pick<OrdersContext, "eve
       await trx.deleteFrom("cod_blocks").where("user_id", "=", userId).execute();
     }
     if (was === blocked) return;
-    const customer = await trx.selectFrom("users").select(["name", "email"]).where("id", "=", userId).executeTakeFirst();
-    const label = customer ? `${customer.name} <${customer.email}>` : userId;
+    // Named as the order ships to: the account's own record is the accounts module's.
+    const order = await loadOrder(trx, orderId);
+    const label = order ? `${shipName} (order ${order.number})` : shipName;
     const summary = `Cash on Delivery ${blocked ? "turned off" : "turned back on"} for ${label}`;
     await recordAdminChange(trx, admin, { thing: { kind: "customer", id: userId, label }, summary, changes: { codBlocked: { before: was, after: blocked } } });
   });
