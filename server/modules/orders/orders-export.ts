@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import { ordersExportSchema } from "#common/admin/catalog-csv.ts";
-import { formatDateTime, wallTimeToInstant } from "#common/shared/dates.ts";
+import { instantToWallTime, wallTimeToInstant } from "#common/shared/dates.ts";
 import { paiseToDecimal } from "#common/shared/money.ts";
 import { legacyOrderNumber } from "#common/orders/order-types.ts";
 import type { DB } from "../../platform/db/schema.ts";
@@ -51,7 +51,8 @@ async function* orderPages(db: Kysely<DB>, timeZone: string, from: string, until
       for (const line of linesOf.get(order.id) ?? []) {
         rows.push([
           order.number ?? legacyOrderNumber(order.id),
-          formatDateTime(order.created_at, timeZone),
+          // The shop's wall time as "2026-11-01 09:30", which spreadsheets read as a date and time.
+          instantToWallTime(order.created_at, timeZone).replace("T", " "),
           order.ship_name,
           order.status,
           line.sku ?? "",
