@@ -29,7 +29,7 @@ import { requestLogger } from "./platform/http/request-logger.ts";
 import { countRequests, labelApiRoutes, labelRequest } from "./platform/metrics/http-metrics.ts";
 import { metricsRoute } from "./platform/metrics/metrics-endpoint.ts";
 import { securityHeaders } from "./platform/http/security-headers.ts";
-import { registerCatalogCacheRules, seoFiles } from "./modules/catalog/index.ts";
+import { CSV_IMPORT_PAGE_BODY, registerCatalogCacheRules, seoFiles } from "./modules/catalog/index.ts";
 import { shareImages } from "./platform/http/share-images.ts";
 import { PROJECT_ROOT } from "./project-root.ts";
 import { initialsAvatarSvg, PROFILE_PAGE_BODY, registerAccountsCacheRules } from "./modules/accounts/index.ts";
@@ -201,7 +201,7 @@ export function createApp({ config, services, infrastructure, logger, health, pa
       app.use("*", (c, next) => (NAMES_A_FILE.test(c.req.path) ? files(c, next) : next()));
     }
     // The pages that take a file, each declared by its module (the profile form's picture).
-    app.use("*", pageBodyLimits([PROFILE_PAGE_BODY]));
+    app.use("*", pageBodyLimits([PROFILE_PAGE_BODY, CSV_IMPORT_PAGE_BODY]));
     app.use("*", formPartsLimit(formTooLarge));
     app.use("*", pageCache);
     // A signed-in shopper's catalogue page: rendered once for all of them, their own parts filled in per request.

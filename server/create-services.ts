@@ -157,7 +157,11 @@ export function createServices(infrastructure: Infrastructure, deps: ServiceDepe
     profiles: createProfilesService(database.db, media, rateLimiter, announceProfileChange),
     catalog,
     /** The owner's catalogue: products, categories, their pictures (docs/decisions/023). */
-    adminCatalog: createCatalogEditingService({ database, changes, images: catalogImagesFromMedia(media), timeZone: deps.timeZone, restocked: alerts.restocked }),
+    adminCatalog: createCatalogEditingService({
+      database, changes, images: catalogImagesFromMedia(media), timeZone: deps.timeZone,
+      restocked: alerts.restocked,
+      importDir: path.join(deps.dataDir, "csv-imports"),
+    }),
     sitemaps: createSitemapService(database.db, changes),
     cart: createCartService(database, { shippingFeePaise: deps.shippingFeePaise, rateLimiter, timeZone: deps.timeZone, freeShippingAbovePaise: deps.freeShippingAbovePaise ?? null }),
     /** The owner's discount codes (docs/decisions/046); the cart applies them and the checkout counts their uses. */

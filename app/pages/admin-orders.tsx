@@ -8,17 +8,22 @@ import { loadOrRefuse } from "../shared/lib/service-errors.ts";
 import { AdminNav } from "../features/admin/components/admin-nav.tsx";
 import type { Route } from "./+types/admin-orders";
 import { privatePageMeta } from "../shared/lib/seo.ts";
+import { catalogCsvMessages as csv } from "#common/admin/catalog-csv.ts";
+import { shopDay } from "#common/shared/dates.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => privatePageMeta(matches, "Orders (admin)");
 
-export function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context, request }: Route.LoaderArgs) {
   const admin = requireAdmin(context, request);
-  return loadOrRefuse(() => context.services.orders.listAllOrders(admin, Object.fromEntries(new URL(request.url).searchParams)));
+  const page = await loadOrRefuse(() => context.services.orders.listAllOrders(admin, Object.fromEntries(new URL(request.url).searchParams)));
+  // The export's range starts as this month so far, in the shop's days.
+  const today = shopDay(new Date(), context.shop.timeZone);
+  return { ...page, exportRange: { from: `${today.slice(0, 8)}01`, to: today } };
 }
 
 
 export default function AdminOrders({ loaderData }: Route.ComponentProps) {
-  const { items, page, pageCount, status, total } = loaderData;
+  const { items, page, pageCount, status, total, exportRange } = loaderData;
   const [params] = useSearchParams();
   const pageLink = (to: number) => {
     const next = new URLSearchParams(params);
@@ -29,6 +34,24 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
     <section className="container-page py-10">
       <h1 className="text-3xl font-bold text-stone-900">Orders</h1>
       <AdminNav />
+      {/* A plain GET to the CSV's address: the browser downloads it, with or without JavaScript. */}
+      <form method="get" action="/admin/orders/export.csv" className="my-6 flex flex-wrap items-end gap-3" aria-label={csv.ordersExportHeading}>
+        <div>
+          <label htmlFor="export-from" className="field-label">
+            {csv.from}
+          </label>
+          <input id="export-from" name="from" type="date" defaultValue={exportRange.from} className="field-input" required />
+        </div>
+        <div>
+          <label htmlFor="export-to" className="field-label">
+            {csv.to}
+          </label>
+          <input id="export-to" name="to" type="date" defaultValue={exportRange.to} className="field-input" required />
+        </div>
+        <button type="submit" className="btn-outline">
+          {csv.exportButton}
+        </button>
+      </form>
       <Form method="get" className="my-6 flex items-end gap-3">
         <div>
           <label htmlFor="status-filter" className="field-label">

@@ -1,3 +1,4 @@
+import type { ImportView } from "#common/admin/catalog-csv.ts";
 import type { AdminCategoryRow, AdminProductRow, ProductForEdit } from "#common/admin/admin-schemas.ts";
 import { requireAdmin, type SessionUser } from "../../platform/session-user.ts";
 import { catalogEditingContext, type CatalogEditingDependencies } from "./catalog-editing-context.ts";
@@ -5,6 +6,8 @@ import { categoryNames, listCategories, listProducts } from "./admin-lists.ts";
 import { deleteCategory, renameCategory, setCategoryImage } from "./category-editing.ts";
 import { deleteProduct } from "./product-deletion.ts";
 import { createProduct, getProductForEdit, updateProduct } from "./product-form.ts";
+import { exportCatalog } from "./catalog-csv-export.ts";
+import { getImport, previewImport, startImport } from "./catalog-csv-import.ts";
 import { setStock, setVariantStock } from "./stock-in-place.ts";
 
 export type { CatalogEditingDependencies, CatalogImages, UploadedImage } from "./catalog-editing-context.ts";
@@ -40,6 +43,12 @@ export function createCatalogEditingService(deps: CatalogEditingDependencies) {
     categoryNames: (viewer: SessionUser | null): Promise<string[]> => categoryNames(ctx, viewer),
     renameCategory: (viewer: SessionUser | null, idInput: unknown, input: unknown): Promise<{ categoryId: string; name: string }> => renameCategory(ctx, viewer, idInput, input),
     setCategoryImage: (viewer: SessionUser | null, idInput: unknown, input: unknown): Promise<{ categoryId: string }> => setCategoryImage(ctx, viewer, idInput, input),
+    /** The whole catalogue as CSV rows, a page at a time (docs/decisions/058). */
+    exportCatalog: (viewer: SessionUser | null): AsyncGenerator<string[][]> => exportCatalog(ctx, viewer),
+    /** Reads an uploaded CSV into a preview kept under a token; writes nothing of the catalogue. */
+    previewImport: (viewer: SessionUser | null, file: File | null): Promise<ImportView> => previewImport(ctx, viewer, file),
+    getImport: (viewer: SessionUser | null, input: unknown): Promise<ImportView> => getImport(ctx, viewer, input),
+    startImport: (viewer: SessionUser | null, input: unknown): Promise<{ view: ImportView; finished: Promise<ImportView> }> => startImport(ctx, viewer, input),
     deleteCategory: (viewer: SessionUser | null, idInput: unknown): Promise<{ categoryId: string }> => deleteCategory(ctx, viewer, idInput),
   };
 }

@@ -36,3 +36,4 @@ export {
 } from "./inventory.ts";
 export { firstVariantOf, listVariants, variantsForLines } from "./variants.ts";
 export { categoryNames, countReviewChange, coverImages, linePriceAt, lockProduct, productExists, productsForLines, type LineSaleColumns } from "./product-references.ts";
+export { CSV_IMPORT_PAGE_BODY } from "./page-body-limits.ts";

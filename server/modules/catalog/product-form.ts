@@ -67,6 +67,14 @@ export function createProduct(ctx: ProductFormContext, viewer: SessionUser | nul
   return saveProduct(ctx, viewer, input);
 }
 
+/**
+ * A product made from a spreadsheet row (docs/decisions/058): every rule of the form but the picture, which a CSV
+ * cannot carry; the shop shows its placeholder until the owner adds one in the form.
+ */
+export function createProductWithoutPictures(ctx: ProductFormContext, viewer: SessionUser | null, input: unknown) {
+  return saveProduct(ctx, viewer, input, undefined, { pictureRequired: false });
+}
+
 // Not async: a viewer who is not an admin, or an id that is not one, is refused at the call, before any promise.
 export function updateProduct(ctx: ProductFormContext, viewer: SessionUser | null, idInput: unknown, input: unknown) {
   requireAdmin(viewer);
@@ -80,9 +88,15 @@ export function updateProduct(ctx: ProductFormContext, viewer: SessionUser | nul
  * from this form's uploads are removed, while the uploads themselves stay for the next attempt; after a
  * commit the uploads are removed.
  */
-async function saveProduct(ctx: ProductFormContext, viewer: SessionUser | null, rawInput: unknown, productId?: string): Promise<{ productId: string; categoryId: string }> {
+async function saveProduct(
+  ctx: ProductFormContext,
+  viewer: SessionUser | null,
+  rawInput: unknown,
+  productId?: string,
+  { pictureRequired = true }: { pictureRequired?: boolean } = {},
+): Promise<{ productId: string; categoryId: string }> {
   const admin = requireAdmin(viewer);
-  const input = parseInput(productId ? productFormSchema : newProductFormSchema, rawInput);
+  const input = parseInput(productId || !pictureRequired ? productFormSchema : newProductFormSchema, rawInput);
   const window = saleWindow(input, ctx.timeZone);
   const tokens = [...input.images, ...(input.categoryImage ? [input.categoryImage] : [])];
   // One upload makes one set of files. Shared by a product's picture and a new category's, removing either (an edit,

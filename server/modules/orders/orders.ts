@@ -2,6 +2,7 @@ import type { AdminOrderPage, CodStanding, OrderDetail, OrderSummary, PaymentOpt
 import type { SessionUser } from "../../platform/session-user.ts";
 import { ordersContext, type OrdersDependencies } from "./orders-context.ts";
 import { placeOrder } from "./place-order.ts";
+import { exportOrders } from "./orders-export.ts";
 import { cancelOrder, setStatus } from "./order-status.ts";
 import { getOrder, getOrderForAdmin, listAllOrders, listMyOrders } from "./order-queries.ts";
 import { codStanding, paymentOptions, setCodBlocked } from "./cod-rules.ts";
@@ -27,6 +28,8 @@ export function createOrdersService(deps: OrdersDependencies) {
     listMyOrders: (viewer: SessionUser | null): Promise<OrderSummary[]> => listMyOrders(db, viewer),
     cancelOrder: (viewer: SessionUser | null, orderId: unknown): Promise<OrderDetail> => cancelOrder(ctx, viewer, orderId),
     listAllOrders: (viewer: SessionUser | null, query: unknown): Promise<AdminOrderPage> => listAllOrders(db, viewer, query),
+    /** The order lines of a range of the shop's days as CSV rows, a page at a time (admins only; docs/decisions/058). */
+    exportOrders: (viewer: SessionUser | null, input: unknown): AsyncGenerator<string[][]> => exportOrders(db, ctx.timeZone, viewer, input),
     setStatus: (viewer: SessionUser | null, orderId: unknown, input: unknown): Promise<OrderDetail> => setStatus(ctx, viewer, orderId, input),
     /** The ways the shopper may pay at checkout, each with why not when they may not. */
     paymentOptions: (viewer: SessionUser | null): Promise<PaymentOption[]> => paymentOptions(ctx, viewer),

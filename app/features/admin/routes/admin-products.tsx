@@ -1,5 +1,6 @@
 import { Form, Link, useNavigation } from "react-router";
 import { adminMessages } from "#common/admin/admin-messages.ts";
+import { catalogCsvMessages as csv } from "#common/admin/catalog-csv.ts";
 import { formatPrice } from "#common/shared/money.ts";
 import { sellableName } from "#common/catalog/variant-names.ts";
 import { AdminNav } from "../components/admin-nav.tsx";
@@ -95,9 +96,18 @@ export default function AdminProducts({ loaderData, actionData }: Route.Componen
       <AdminNav />
       <div className="flex flex-wrap items-end justify-between gap-4">
         <h1 className="text-3xl font-bold text-stone-900">{m.heading}</h1>
-        <Link to="/add-product" className="btn-primary">
-          Add Product
-        </Link>
+        <div className="flex flex-wrap gap-2">
+          {/* A download, not a page: the browser saves the file the server writes as it reads the catalogue. */}
+          <a href="/admin/products/export.csv" download className="btn-outline">
+            {csv.exportButton}
+          </a>
+          <Link to="/admin/products/import" className="btn-outline">
+            Import CSV
+          </Link>
+          <Link to="/add-product" className="btn-primary">
+            Add Product
+          </Link>
+        </div>
       </div>
       <Form method="get" role="search" className="my-6 flex items-end gap-3">
         <div>
