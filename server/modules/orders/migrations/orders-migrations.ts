@@ -8,7 +8,7 @@ import { orderLineVariantsMigration } from "./0023-variants.ts";
 import { giftOrdersMigration } from "./0030-gift-orders.ts";
 import { orderShipPinMigration } from "./0031-delivery-zones.ts";
 import { upiPaymentsMigration } from "./0032-upi-payments.ts";
-import { ordersByDateMigration } from "./0033-orders-export.ts";
+import { ordersByDateMigration } from "./0034-orders-export.ts";
 
 /** The orders' parts of the migration history (server/migrations.ts puts every owner's together). */
 export const ordersMigrations: readonly MigrationPart[] = [
@@ -21,5 +21,5 @@ export const ordersMigrations: readonly MigrationPart[] = [
   { name: "0030-gift-orders", migration: giftOrdersMigration },
   { name: "0031-delivery-zones", migration: orderShipPinMigration },
   { name: "0032-upi-payments", migration: upiPaymentsMigration },
-  { name: "0033-orders-export", migration: ordersByDateMigration },
+  { name: "0034-orders-export", migration: ordersByDateMigration },
 ];
