@@ -8,7 +8,6 @@ import { createLocalChangeFeed, type Change, type ChangeFeed } from "./change-fe
 import { createPostgresChangeFeed } from "./postgres-change-feed.ts";
 
 const logger = pino({ level: "silent" });
-const databaseUrl = process.env.TEST_DATABASE_URL;
 
 let database: TestDatabase;
 let channel: string;
@@ -16,7 +15,7 @@ const feeds: ChangeFeed[] = [];
 
 beforeEach(async () => {
   database = await createTestDatabase();
-  // A channel of this test's own: other test files share the PostgreSQL database, and NOTIFY is database-wide.
+  // A channel of this test's own, so that only the feeds the test makes can hear what it publishes.
   channel = `changes_test_${randomBytes(6).toString("hex")}`;
 });
 afterEach(async () => {
@@ -28,7 +27,7 @@ afterEach(async () => {
 async function processFeed(): Promise<ChangeFeed> {
   const feed =
     dialectUnderTest === "postgres"
-      ? await createPostgresChangeFeed({ databaseUrl: databaseUrl!, db: database.db, logger, channel, reconnectDelaysMs: [50] })
+      ? await createPostgresChangeFeed({ databaseUrl: database.postgresUrl!, db: database.db, logger, channel, reconnectDelaysMs: [50] })
       : createLocalChangeFeed();
   feeds.push(feed);
   return feed;
@@ -134,7 +133,7 @@ if (dialectUnderTest === "postgres") describe("the change feed across server pro
   it("reconnects when its connection is killed, tells its listeners to re-read, and hears other processes again", async () => {
     const [listener, publisher] = [await processFeed(), await processFeed()];
     const heard = collect(listener);
-    const admin = new pg.Client({ connectionString: databaseUrl });
+    const admin = new pg.Client({ connectionString: database.postgresUrl });
     await admin.connect();
     try {
       // Every LISTEN connection on this test's channel (both feeds'); the listener's drop is what is tested.
@@ -164,7 +163,7 @@ if (dialectUnderTest === "postgres") describe("the change feed across server pro
       // The form processes sent before changes were batched: one change alone.
       JSON.stringify({ from: "another-process", change: legacy }),
     ];
-    const sender = new pg.Client({ connectionString: databaseUrl });
+    const sender = new pg.Client({ connectionString: database.postgresUrl });
     await sender.connect();
     try {
       for (const payload of foreign) await sender.query("select pg_notify($1, $2)", [channel, payload]);
