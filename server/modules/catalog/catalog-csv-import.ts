@@ -239,7 +239,8 @@ async function planImport(ctx: CsvImportContext, viewer: SessionUser | null, row
     }
   });
   return {
-    view: { counts, rows: shown, totalRows: rows.length, state: "preview", done: 0, toWrite: counts.created + counts.changed, failures: [] },
+    // A product's rows are saved together, its unchanged sizes with its changed ones: the progress counts them all.
+    view: { counts, rows: shown, totalRows: rows.length, state: "preview", done: 0, toWrite: plans.reduce((sum, plan) => sum + plan.rows.length, 0), failures: [] },
     plans,
   };
 }

@@ -146,6 +146,19 @@ describe(`the catalogue import (${dialectUnderTest})`, () => {
     expect(await snapshot()).toEqual(before);
   });
 
+  it("counts a product's unchanged sizes in the import's progress with its changed one, so it ends at all of the rows it saved", async () => {
+    await seedShop();
+    const rows = await exportRows();
+    rows.find((row) => row.size === "Small")!.price = "321";
+
+    const view = await service.previewImport(admin, csvFile(rows));
+    expect(view.counts.changed).toBe(1);
+    const done = await (await service.startImport(admin, { token: view.token })).finished;
+
+    // The lily's two sizes are saved together: two rows written, of two to write.
+    expect(done).toMatchObject({ state: "finished", done: 2, toWrite: 2, failures: [] });
+  });
+
   it("applies the preview through the product form's save, and the same file a second time previews as unchanged", async () => {
     const { fern } = await seedShop();
     const rows = await exportRows();
