@@ -3,12 +3,14 @@ import { routeOfPath } from "./http-metrics.ts";
 import { bearerMatches } from "./metrics-endpoint.ts";
 
 describe("routeOfPath", () => {
-  it("names a path by one of a few fixed labels, never by the path itself", () => {
+  it("names a path by one of a few fixed labels, never by the path itself, a page's data request as a page", () => {
     expect(routeOfPath("/product/3f1c?size=large")).toBe("page");
     expect(routeOfPath("/")).toBe("page");
     expect(routeOfPath("/media/abc.webp")).toBe("media");
     expect(routeOfPath("/assets/root-Ab12.js")).toBe("asset");
     expect(routeOfPath("/favicon.svg")).toBe("asset");
+    expect(routeOfPath("/admin/products/import.data")).toBe("page");
+    expect(routeOfPath("/_root.data?_routes=root")).toBe("page");
     expect(routeOfPath("/healthz")).toBe("health");
     expect(routeOfPath("/readyz")).toBe("health");
     expect(routeOfPath("/metrics")).toBe("metrics");

@@ -28,6 +28,8 @@ export function routeOfPath(url: string | undefined): string {
   const path = query < 0 ? target : target.slice(0, query);
   if (path === "/api" || path.startsWith("/api/")) return "/api/*";
   if (path.startsWith("/media/")) return "media";
+  // A page's loader or action data fetched by React Router in the browser (`/cart.data`, `/_root.data`) is the page's work.
+  if (path.endsWith(".data")) return "page";
   if (path.startsWith("/assets/") || NAMES_A_FILE.test(path)) return "asset";
   if (path === "/healthz" || path === "/readyz") return "health";
   if (path === "/metrics") return "metrics";
