@@ -130,3 +130,9 @@ export interface ImportView {
 }
 
 export const IMPORT_ROWS_SHOWN = 500;
+
+/**
+ * A cell a spreadsheet would run as a formula: exports put an apostrophe before it (app/shared/lib/csv-download.ts),
+ * and the import takes that apostrophe off again.
+ */
+export const FORMULA_START = /^[=+\-@\t\r]/;

@@ -1,4 +1,5 @@
 import { stringify } from "csv-stringify/sync";
+import { FORMULA_START } from "#common/admin/catalog-csv.ts";
 
 /**
  * A spreadsheet program runs a cell that starts with = + - @ (or a tab or carriage return that hides one) as a
@@ -8,7 +9,7 @@ import { stringify } from "csv-stringify/sync";
 export function safeCell(value: string | number | null): string {
   if (value === null) return "";
   const text = String(value);
-  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return FORMULA_START.test(text) ? `'${text}` : text;
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   CSV_IMPORT_BATCH_ROWS,
   CSV_IMPORT_MAX_BYTES,
   CSV_IMPORT_MAX_ROWS,
+  FORMULA_START,
   IMPORT_ROWS_SHOWN,
   importTokenSchema,
   REQUIRED_IMPORT_COLUMNS,
@@ -169,7 +170,10 @@ function readCsv(text: string): CatalogCsvRow[] {
   if (missing.length) throw new InvalidInputError(t.missingColumns(missing), { file: t.missingColumns(missing) });
   return records.map((record) => {
     const row = {} as CatalogCsvRow;
-    for (const column of CATALOG_CSV_COLUMNS) row[column] = (record[column] ?? "").replace(/^'(?=[=+\-@\t\r])/, "").trim();
+    for (const column of CATALOG_CSV_COLUMNS) {
+      const cell = record[column] ?? "";
+      row[column] = (cell.startsWith("'") && FORMULA_START.test(cell.slice(1)) ? cell.slice(1) : cell).trim();
+    }
     return row;
   });
 }
