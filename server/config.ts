@@ -9,6 +9,7 @@ import { parseSignInProviders } from "./sign-in-provider-config.ts";
 import { UPI_ID_PATTERN } from "#common/orders/order-schemas.ts";
 import type { UpiPayee } from "./modules/orders/index.ts";
 import type { UploadQuotaSettings } from "./platform/uploads/upload-quota.ts";
+import type { S3BucketSettings } from "./platform/object-storage/s3-bucket.ts";
 
 const booleanFlag = z
   .enum(["true", "false", "1", "0", "yes", "no"], { error: "must be true or false" })
@@ -113,6 +114,15 @@ const envSchema = z.object({
   BACKUP_DIR: z.string().min(1).optional(),
   BACKUP_EVERY_HOURS: numberSetting("a number of hours", 0.1, 24 * 365, { whole: false }).optional(),
   BACKUP_KEEP: numberSetting("a whole number of backups", 1, 10_000).default(7),
+  // Pictures and unfinished uploads in an S3-compatible bucket instead of DATA_DIR (docs/decisions/059): set
+  // MEDIA_S3_BUCKET to turn it on; the others say where the service is and how to reach it.
+  MEDIA_S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "must be a bucket name: 3 to 63 lower-case letters, digits, dots and dashes").optional(),
+  MEDIA_S3_ENDPOINT: z.url({ protocol: /^https?$/, error: "must be an http:// or https:// address" }).optional(),
+  MEDIA_S3_REGION: z.string().trim().min(1).max(64).default("us-east-1"),
+  MEDIA_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  MEDIA_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  MEDIA_S3_FORCE_PATH_STYLE: booleanFlag.optional(),
+  MEDIA_S3_PUBLIC_URL: z.url({ protocol: /^https?$/, error: "must be an http:// or https:// address" }).optional(),
 });
 
 export interface Config {
@@ -164,6 +174,8 @@ export interface Config {
   metrics: { port: number | undefined; token: string | undefined };
   /** Where `npm run backup` and the server's scheduled backups write; every how long the server takes one (undefined: never); how many are kept. */
   backup: { dir: string; everyMs: number | undefined; keep: number };
+  /** MEDIA_S3_*: the bucket pictures and unfinished uploads live in; undefined, they stay in DATA_DIR. */
+  mediaS3: S3BucketSettings | undefined;
 }
 
 /** The only part of the configuration that reaches the browser. */
@@ -179,6 +191,19 @@ export interface PublicShopConfig {
 }
 
 const MB = 1024 * 1024;
+
+/** The MEDIA_S3_* settings that only make sense together: a key needs its secret, and nothing without the bucket. */
+function mediaS3Problems(e: z.output<typeof envSchema>): string[] {
+  const problems: string[] = [];
+  if (Boolean(e.MEDIA_S3_ACCESS_KEY_ID) !== Boolean(e.MEDIA_S3_SECRET_ACCESS_KEY)) {
+    problems.push("MEDIA_S3_ACCESS_KEY_ID and MEDIA_S3_SECRET_ACCESS_KEY: set both or neither");
+  }
+  if (!e.MEDIA_S3_BUCKET) {
+    const strays = (["MEDIA_S3_ENDPOINT", "MEDIA_S3_ACCESS_KEY_ID", "MEDIA_S3_SECRET_ACCESS_KEY", "MEDIA_S3_PUBLIC_URL"] as const).filter((name) => e[name] !== undefined);
+    if (strays.length) problems.push(`${strays.join(", ")}: set MEDIA_S3_BUCKET too (without it pictures stay in DATA_DIR)`);
+  }
+  return problems;
+}
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -199,6 +224,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.METRICS_PORT !== undefined && e.METRICS_PORT === e.PORT) {
     throw new ConfigError(["METRICS_PORT: must differ from PORT (the metrics are never served on the public port by it)"]);
   }
+  const s3Problems = mediaS3Problems(e);
+  if (s3Problems.length) throw new ConfigError(s3Problems);
   const publicUrl = new URL(e.PUBLIC_URL ?? `http://localhost:${e.PORT}`);
   const dataDir = path.resolve(e.DATA_DIR);
   return {
@@ -229,6 +256,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metrics: { port: e.METRICS_PORT, token: e.METRICS_TOKEN },
     // Beside the data folder, named after it: never inside it (a restore needs an empty folder), never shared by two shops.
     backup: { dir: e.BACKUP_DIR ? path.resolve(e.BACKUP_DIR) : `${dataDir}-backups`, everyMs: e.BACKUP_EVERY_HOURS === undefined ? undefined : Math.round(e.BACKUP_EVERY_HOURS * 3_600_000), keep: e.BACKUP_KEEP },
+    mediaS3: e.MEDIA_S3_BUCKET
+      ? {
+          bucket: e.MEDIA_S3_BUCKET,
+          endpoint: e.MEDIA_S3_ENDPOINT,
+          region: e.MEDIA_S3_REGION,
+          credentials: e.MEDIA_S3_ACCESS_KEY_ID && e.MEDIA_S3_SECRET_ACCESS_KEY ? { accessKeyId: e.MEDIA_S3_ACCESS_KEY_ID, secretAccessKey: e.MEDIA_S3_SECRET_ACCESS_KEY } : undefined,
+          // A server of one's own (an endpoint) is addressed by path unless told otherwise; AWS by host name.
+          forcePathStyle: e.MEDIA_S3_FORCE_PATH_STYLE ?? Boolean(e.MEDIA_S3_ENDPOINT),
+          publicUrl: e.MEDIA_S3_PUBLIC_URL?.replace(/\/+$/, ""),
+        }
+      : undefined,
     upi: e.SHOP_UPI_ID ? { id: e.SHOP_UPI_ID, name: e.SHOP_UPI_NAME ?? e.SHOP_NAME, minutesToPay: e.UPI_PAYMENT_MINUTES } : undefined,
     uploads: {
       perAccountBytes: e.UPLOAD_QUOTA_PER_ADMIN_MB * MB,
