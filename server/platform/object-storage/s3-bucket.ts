@@ -20,6 +20,10 @@ export interface S3BucketSettings {
   publicUrl: string | undefined;
 }
 
+// The SDK warns once per process that its releases after January 2027 will need Node 22. The version the shop pins
+// supports Node 20, which the shop supports; the warning would read as a fault in every server's log.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
+
 /** The one way the shop makes an S3 client from its settings: the media store and tus's store share it. */
 export function s3ClientConfig(settings: S3BucketSettings) {
   return {
