@@ -1,4 +1,4 @@
-import { BackupError, backupAndPrune } from "../server/platform/backup/backup.ts";
+import { BackupError, backupAndPrune, MEDIA_IN_BUCKET_NOTICE } from "../server/platform/backup/backup.ts";
 import { ConfigError, loadConfig } from "../server/config.ts";
 
 // npm run backup: a consistent copy of the running shop into BACKUP_DIR (README, Backups; docs/decisions/055).
@@ -9,7 +9,9 @@ async function main(): Promise<number> {
   if (config.databaseUrl) {
     console.error("DATABASE_URL is set: this backup holds the pictures and the auth secret only. Back the PostgreSQL database up with pg_dump -Fc (README, Backups).");
   }
-  const { archive, sha256, deleted } = await backupAndPrune({ dataDir: config.dataDir, backupDir: config.backup.dir, databaseUrl: config.databaseUrl, keep: config.backup.keep });
+  const mediaInBucket = config.mediaS3 !== undefined;
+  if (mediaInBucket) console.error(MEDIA_IN_BUCKET_NOTICE);
+  const { archive, sha256, deleted } = await backupAndPrune({ dataDir: config.dataDir, backupDir: config.backup.dir, databaseUrl: config.databaseUrl, mediaInBucket, keep: config.backup.keep });
   console.log(`Backup written: ${archive}\nsha256: ${sha256}`);
   if (deleted.length) console.log(`Older backups deleted (BACKUP_KEEP=${config.backup.keep}): ${deleted.join(", ")}`);
   return 0;

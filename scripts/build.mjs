@@ -22,6 +22,7 @@ const inputs = [
   "scripts/admin.ts",
   "scripts/backup.ts",
   "scripts/restore.ts",
+  "scripts/move-media-to-s3.ts",
   "scripts/build.mjs",
   "package.json",
   "package-lock.json",
@@ -29,7 +30,7 @@ const inputs = [
   "react-router.config.ts",
   "tsconfig.json",
 ];
-const outputs = ["build/client", "build/server/index.js", "build/server/main.js", "build/server/admin.js", "build/server/backup.js", "build/server/restore.js", "build/server/media-decoder.js"];
+const outputs = ["build/client", "build/server/index.js", "build/server/main.js", "build/server/admin.js", "build/server/backup.js", "build/server/restore.js", "build/server/move-media-to-s3.js", "build/server/media-decoder.js"];
 
 function* files(relative) {
   const full = path.join(root, relative);
@@ -98,7 +99,7 @@ await build({
   absWorkingDir: root,
   // The picture decoder runs in processes of its own, started by the server from this file beside main.js
   // (server/platform/media/decoder-pool.ts): a decode that runs too long is ended by killing its process.
-  entryPoints: { main: "server/main.ts", admin: "scripts/admin.ts", backup: "scripts/backup.ts", restore: "scripts/restore.ts", "media-decoder": "server/platform/media/decoder-process.ts" },
+  entryPoints: { main: "server/main.ts", admin: "scripts/admin.ts", backup: "scripts/backup.ts", restore: "scripts/restore.ts", "move-media-to-s3": "scripts/move-media-to-s3.ts", "media-decoder": "server/platform/media/decoder-process.ts" },
   outdir: "build/server",
   bundle: true,
   platform: "node",

@@ -37,6 +37,7 @@ import { createVisitorCartCookies, mergeVisitorCartOnSignIn } from "./modules/ca
 import { oneClickUnsubscribe, UNSUBSCRIBE_PATH } from "./modules/alerts/index.ts";
 import type { Infrastructure, Services } from "./create-services.ts";
 import type { PlatformEnv } from "./platform/http/http-env.ts";
+import { isSafeMediaName } from "./platform/media/media-store.ts";
 
 export interface HealthState {
   /** True once migrations and seeding are done; false again while shutting down. */
@@ -86,6 +87,8 @@ const PUBLIC_DIR = path.join(PROJECT_ROOT, "public");
  */
 export function createApp({ config, services, infrastructure, logger, health, pages }: AppOptions): { app: Hono<PlatformEnv>; listener: http.RequestListener } {
   const origin = config.publicUrl.origin;
+  // Where browsers read stored pictures when they are in a bucket with a public address (MEDIA_S3_PUBLIC_URL).
+  const mediaPublicUrl = config.mediaS3?.publicUrl;
   const app = new Hono<PlatformEnv>();
   // The catalogue's JSON and the pages for anonymous callers (docs/decisions/027), mounted below.
   // Each module says which answers show one of its things and what its changes drop; a change nobody claims drops all.
@@ -124,6 +127,8 @@ export function createApp({ config, services, infrastructure, logger, health, pa
       hstsIncludeSubdomains: config.hstsIncludeSubdomains,
       // "Continue with <provider>" posts a form that the shop answers with a redirect to the provider's sign-in page.
       formActionOrigins: config.signInProviders.map((provider) => new URL(provider.issuer).origin),
+      // Stored pictures read straight from the bucket's public address (MEDIA_S3_PUBLIC_URL).
+      imgOrigins: mediaPublicUrl ? [new URL(mediaPublicUrl).origin] : [],
     }),
   );
   app.use(compression());
@@ -179,7 +184,15 @@ export function createApp({ config, services, infrastructure, logger, health, pa
   );
   // Stored images only (names the media service makes, served as image/webp or image/avif), never HTML or script.
   app.get("/media/:name", async (c) => {
-    const file = await infrastructure.media.open(c.req.param("name"));
+    const name = c.req.param("name");
+    // Pictures in a bucket with a public address: browsers read them from there (or the CDN in front of it), not
+    // through this process. Permanent and immutable like the picture itself: a name always means the same bytes.
+    // Nothing is asked of the bucket here; a name it does not hold is its 404 (docs/decisions/059).
+    if (mediaPublicUrl) {
+      if (!isSafeMediaName(name)) return c.text("Not found", 404);
+      return c.body(null, 301, { Location: `${mediaPublicUrl}/${name}`, "Cache-Control": IMMUTABLE });
+    }
+    const file = await infrastructure.media.open(name);
     if (!file) return c.text("Not found", 404);
     return c.body(file.body, 200, {
       "Content-Type": file.contentType,

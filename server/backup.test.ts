@@ -88,6 +88,18 @@ describe("createBackup", () => {
     expect(manifest.database).toBe("postgres");
     expect(await entriesOf(archive)).toEqual(["manifest.json", "media/abc-400.webp"]);
   });
+
+  it("with the pictures in a bucket archives none, not even a leftover local media folder, and still restores the database", async () => {
+    const { dataDir, database, product } = await shopDataDir();
+    const { archive } = await createBackup({ dataDir, backupDir: freshDir("backups"), mediaInBucket: true });
+    await database.destroy();
+    expect(await entriesOf(archive)).toEqual(["auth-secret", "manifest.json", "shop.db"]);
+    const target = path.join(freshDir("restore"), "data");
+    await restoreBackup({ archive, dataDir: target });
+    const restored = new Database(path.join(target, "shop.db"), { readonly: true });
+    expect(restored.prepare("SELECT name FROM products WHERE id = ?").get(product.id)).toEqual({ name: "Backed-up Monstera" });
+    restored.close();
+  });
 });
 
 describe("restoreBackup", () => {

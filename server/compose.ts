@@ -60,6 +60,7 @@ export async function composeShop(config: Config, database: Pick<Database, "db" 
     changes,
     signInProviders: config.signInProviders,
     requireAdminTwoFactor: config.requireAdminTwoFactor,
+    mediaS3: config.mediaS3,
   };
   const infrastructure = createInfrastructure(dependencies);
   const services = createServices(infrastructure, dependencies);

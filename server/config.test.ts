@@ -95,6 +95,16 @@ describe("loadConfig", () => {
     }
   });
 
+  it("reads MEDIA_S3_*: off unless MEDIA_S3_BUCKET, a bucket alone means AWS by host name, an endpoint means path style unless told, and refuses a key without its secret or settings without the bucket", () => {
+    expect(loadConfig({}).mediaS3).toBeUndefined();
+    expect(loadConfig({ MEDIA_S3_BUCKET: "shop-pictures" }).mediaS3).toEqual({ bucket: "shop-pictures", endpoint: undefined, region: "us-east-1", credentials: undefined, forcePathStyle: false, publicUrl: undefined });
+    const minio = loadConfig({ MEDIA_S3_BUCKET: "shop-pictures", MEDIA_S3_ENDPOINT: "http://127.0.0.1:9000", MEDIA_S3_PUBLIC_URL: "https://cdn.example/pictures/" }).mediaS3;
+    expect(minio).toMatchObject({ endpoint: "http://127.0.0.1:9000", forcePathStyle: true, publicUrl: "https://cdn.example/pictures" });
+    expect(loadConfig({ MEDIA_S3_BUCKET: "shop-pictures", MEDIA_S3_ENDPOINT: "https://r2.example", MEDIA_S3_FORCE_PATH_STYLE: "false" }).mediaS3?.forcePathStyle).toBe(false);
+    expect(() => loadConfig({ MEDIA_S3_BUCKET: "shop-pictures", MEDIA_S3_ACCESS_KEY_ID: "AKIA" })).toThrow(/MEDIA_S3_ACCESS_KEY_ID and MEDIA_S3_SECRET_ACCESS_KEY: set both or neither/);
+    expect(() => loadConfig({ MEDIA_S3_ENDPOINT: "http://127.0.0.1:9000" })).toThrow(/MEDIA_S3_ENDPOINT: set MEDIA_S3_BUCKET too/);
+  });
+
   it("reads the shutdown budget in seconds, 8 unless set, and refuses a bad one", () => {
     expect(loadConfig({}).shutdownTimeoutMs).toBe(8_000);
     expect(loadConfig({ SHUTDOWN_TIMEOUT_SECONDS: "2.5" }).shutdownTimeoutMs).toBe(2_500);

@@ -20,6 +20,8 @@ import { createCouponsService } from "./modules/coupons/index.ts";
 import { createDeliveryService } from "./modules/delivery/index.ts";
 import type { MailOutbox } from "./platform/mail/mail-outbox.ts";
 import { createMediaService } from "./platform/media/media.ts";
+import { createS3Client, type S3BucketSettings } from "./platform/object-storage/s3-bucket.ts";
+import { createS3MediaStore } from "./platform/object-storage/s3-media-store.ts";
 import { createResumableUploads } from "./platform/uploads/resumable-uploads.ts";
 import type { FreeDiskSpace } from "./platform/uploads/free-disk-space.ts";
 import type { UploadQuotaSettings } from "./platform/uploads/upload-quota.ts";
@@ -74,6 +76,8 @@ export interface ServiceDependencies {
   requireAdminTwoFactor?: boolean;
   /** Where the shop counts what it does (platform/metrics); a registry of its own unless given. */
   metrics?: ShopMetrics;
+  /** The bucket stored pictures live in (MEDIA_S3_*); unset, DATA_DIR/media. */
+  mediaS3?: S3BucketSettings | undefined;
 }
 
 /**
@@ -87,7 +91,8 @@ export function createInfrastructure(deps: ServiceDependencies) {
   const metrics = deps.metrics ?? createMetrics({ processMetrics: false });
   const changes = deps.changes ?? createLocalChangeFeed();
   const rateLimiter = createRateLimiter(database.db, { scale: deps.limits.rateLimitScale, events, dialect: database.dialect });
-  // Raw resumable uploads wait in DATA_DIR/uploads until a form turns them into images in DATA_DIR/media.
+  // Raw resumable uploads wait in DATA_DIR/uploads until a form turns them into images in DATA_DIR/media, or in
+  // the bucket when MEDIA_S3_BUCKET is set (docs/decisions/059).
   const uploads = createResumableUploads({
     directory: path.join(deps.dataDir, "uploads"),
     basePath: UPLOADS_PATH,
@@ -108,7 +113,7 @@ export function createInfrastructure(deps: ServiceDependencies) {
     /** Resumable (tus) uploads: the /api/uploads endpoint and the sweep of expired ones. */
     uploads,
     /** Stored images: `media.imageFromUpload(uploadId, userId)` turns a finished upload into product or category images. */
-    media: createMediaService({ mediaDir: path.join(deps.dataDir, "media"), uploads }),
+    media: createMediaService({ mediaDir: path.join(deps.dataDir, "media"), uploads, ...(deps.mediaS3 ? { store: createS3MediaStore(deps.mediaS3, createS3Client(deps.mediaS3)) } : {}) }),
     /** What /metrics shows: requests, caches, checkouts, the outbox, live streams, the pool (docs/decisions/056). */
     metrics,
     /** Liveness of the database for /readyz: a query that names no module's table. */

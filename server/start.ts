@@ -91,7 +91,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   alertSweep.unref();
   // BACKUP_EVERY_HOURS: the server backs itself up (docs/decisions/055); the first one after that long, not at start.
   const backups = config.backup.everyMs
-    ? startBackupSchedule({ dataDir: config.dataDir, backupDir: config.backup.dir, databaseUrl: config.databaseUrl, everyMs: config.backup.everyMs, keep: config.backup.keep, logger })
+    ? startBackupSchedule({ dataDir: config.dataDir, backupDir: config.backup.dir, databaseUrl: config.databaseUrl, mediaInBucket: config.mediaS3 !== undefined, everyMs: config.backup.everyMs, keep: config.backup.keep, logger })
     : undefined;
   const health: HealthState = { ready: false };
   const dev = config.mode === "development";

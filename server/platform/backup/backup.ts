@@ -30,6 +30,11 @@ export interface BackupOptions {
   backupDir: string;
   /** PostgreSQL: only the media and the secret are archived. */
   databaseUrl?: string | undefined;
+  /**
+   * MEDIA_S3_BUCKET is set: the pictures are in the bucket, not DATA_DIR/media, and the archive holds none (the
+   * provider's versioning or replication keeps them; README, Backups). A leftover local folder is not copied either.
+   */
+  mediaInBucket?: boolean;
   now?: Date;
 }
 
@@ -40,6 +45,10 @@ export interface BackupResult {
 }
 
 export class BackupError extends Error {}
+
+/** What a backup says when the pictures are in a bucket: it does not hold them, and what does. */
+export const MEDIA_IN_BUCKET_NOTICE =
+  "MEDIA_S3_BUCKET is set: this backup holds NO pictures (they are in the bucket). Keep them with the provider's bucket versioning or replication (README, Backups).";
 
 export function archiveName(at: Date): string {
   return `plant-shop-${at.toISOString().replaceAll(":", "-")}.tar.gz`;
@@ -61,7 +70,7 @@ export async function sha256Of(file: string): Promise<string> {
  * written under a hidden temporary name and renamed last, once its checksum file exists, so a name matching
  * ARCHIVE_PATTERN is always a complete backup (docs/decisions/055).
  */
-export async function createBackup({ dataDir, backupDir, databaseUrl, now = new Date() }: BackupOptions): Promise<BackupResult> {
+export async function createBackup({ dataDir, backupDir, databaseUrl, mediaInBucket = false, now = new Date() }: BackupOptions): Promise<BackupResult> {
   await mkdir(backupDir, { recursive: true, mode: 0o700 });
   const name = archiveName(now);
   const archive = path.join(backupDir, name);
@@ -83,7 +92,8 @@ export async function createBackup({ dataDir, backupDir, databaseUrl, now = new 
       if (await copyIfPresent(path.join(dataDir, kept), path.join(staging, kept))) files[kept] = await sha256Of(path.join(staging, kept));
     }
     await mkdir(path.join(staging, "media"), { mode: 0o700 });
-    for (const entry of await readdir(path.join(dataDir, "media"), { withFileTypes: true }).catch(ifMissing([]))) {
+    const mediaEntries = mediaInBucket ? [] : await readdir(path.join(dataDir, "media"), { withFileTypes: true }).catch(ifMissing([]));
+    for (const entry of mediaEntries) {
       // Hidden names are pictures still being written (the media store's temporary files).
       if (!entry.isFile() || entry.name.startsWith(".")) continue;
       const inArchive = `media/${entry.name}`;

@@ -16,6 +16,7 @@ export function securityHeaders({
   https,
   hstsIncludeSubdomains = false,
   formActionOrigins = [],
+  imgOrigins = [],
 }: {
   dev: boolean;
   https: boolean;
@@ -25,6 +26,8 @@ export function securityHeaders({
    * is answered with, and a post that starts a sign-in with an outside provider is answered with one to it.
    */
   formActionOrigins?: string[];
+  /** Other origins pages show images from: a bucket's public address when stored pictures are read from there. */
+  imgOrigins?: string[];
 }) {
   const headersWith = (scriptSrc: (string | typeof NONCE)[]) =>
     secureHeaders({
@@ -32,7 +35,7 @@ export function securityHeaders({
         defaultSrc: ["'self'"],
         scriptSrc,
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", "data:", "blob:"],
+        imgSrc: ["'self'", "data:", "blob:", ...imgOrigins],
         fontSrc: ["'self'"],
         connectSrc: dev ? ["'self'", "ws:", "wss:"] : ["'self'"],
         objectSrc: ["'none'"],
