@@ -6,10 +6,10 @@ import { ConfigError, loadConfig } from "../server/config.ts";
 async function main(): Promise<number> {
   process.umask(0o077);
   const config = loadConfig();
-  if (config.databaseUrl) {
-    console.error("DATABASE_URL is set: this backup holds the pictures and the auth secret only. Back the PostgreSQL database up with pg_dump -Fc (README, Backups).");
-  }
   const mediaInBucket = config.mediaS3 !== undefined;
+  if (config.databaseUrl) {
+    console.error(`DATABASE_URL is set: this backup holds ${mediaInBucket ? "" : "the pictures and "}the auth secret only. Back the PostgreSQL database up with pg_dump -Fc (README, Backups).`);
+  }
   if (mediaInBucket) console.error(MEDIA_IN_BUCKET_NOTICE);
   const { archive, sha256, deleted } = await backupAndPrune({ dataDir: config.dataDir, backupDir: config.backup.dir, databaseUrl: config.databaseUrl, mediaInBucket, keep: config.backup.keep });
   console.log(`Backup written: ${archive}\nsha256: ${sha256}`);

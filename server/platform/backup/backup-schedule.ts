@@ -25,7 +25,7 @@ export interface BackupSchedule {
  */
 export function startBackupSchedule({ dataDir, backupDir, databaseUrl, mediaInBucket = false, everyMs, keep, logger }: BackupScheduleOptions): BackupSchedule {
   let running: Promise<void> | undefined;
-  if (databaseUrl) logger.info({ backupDir }, "scheduled backups copy the pictures and the auth secret only: back the PostgreSQL database up with pg_dump (README, Backups)");
+  if (databaseUrl) logger.info({ backupDir }, `scheduled backups copy ${mediaInBucket ? "" : "the pictures and "}the auth secret only: back the PostgreSQL database up with pg_dump (README, Backups)`);
   if (mediaInBucket) logger.info({ backupDir }, MEDIA_IN_BUCKET_NOTICE);
   const runOnce = () => {
     running ??= backupAndPrune({ dataDir, backupDir, databaseUrl, mediaInBucket, keep })
