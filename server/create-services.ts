@@ -21,6 +21,9 @@ import { createDeliveryService } from "./modules/delivery/index.ts";
 import type { MailOutbox } from "./platform/mail/mail-outbox.ts";
 import { createMediaService } from "./platform/media/media.ts";
 import { createResumableUploads } from "./platform/uploads/resumable-uploads.ts";
+import { bucketUploadStorage } from "./platform/uploads/upload-storage.ts";
+import type { S3BucketSettings } from "./platform/object-storage/s3-bucket.ts";
+import type { Locker } from "@tus/utils";
 import type { FreeDiskSpace } from "./platform/uploads/free-disk-space.ts";
 import type { UploadQuotaSettings } from "./platform/uploads/upload-quota.ts";
 import { UPLOADS_PATH } from "#common/shared/uploads.ts";
@@ -72,6 +75,10 @@ export interface ServiceDependencies {
   signInProviders?: readonly SignInProvider[];
   /** REQUIRE_ADMIN_2FA: an admin has the admin's rights only with two-factor authentication on. */
   requireAdminTwoFactor?: boolean;
+  /** MEDIA_S3_*: unfinished uploads live in this bucket, not in DATA_DIR/uploads. */
+  mediaS3?: S3BucketSettings | undefined;
+  /** Who may write to an upload at a time across copies (PostgreSQL's advisory locks); this process's own unless given. */
+  uploadLocker?: Locker | undefined;
   /** Where the shop counts what it does (platform/metrics); a registry of its own unless given. */
   metrics?: ShopMetrics;
 }
@@ -87,12 +94,18 @@ export function createInfrastructure(deps: ServiceDependencies) {
   const metrics = deps.metrics ?? createMetrics({ processMetrics: false });
   const changes = deps.changes ?? createLocalChangeFeed();
   const rateLimiter = createRateLimiter(database.db, { scale: deps.limits.rateLimitScale, events, dialect: database.dialect });
-  // Raw resumable uploads wait in DATA_DIR/uploads until a form turns them into images in DATA_DIR/media.
+  // Raw resumable uploads wait in DATA_DIR/uploads (or the bucket, for every copy) until a form turns them into images.
+  const mediaS3 = deps.mediaS3;
   const uploads = createResumableUploads({
     directory: path.join(deps.dataDir, "uploads"),
     basePath: UPLOADS_PATH,
     quota: deps.uploadQuota,
-    ...(deps.freeDiskSpace ? { freeDiskSpace: deps.freeDiskSpace } : {}),
+    ...(mediaS3
+      ? { storage: (expiryMs: number) => bucketUploadStorage(mediaS3, expiryMs) }
+      : deps.freeDiskSpace
+        ? { freeDiskSpace: deps.freeDiskSpace }
+        : {}),
+    ...(deps.uploadLocker ? { locker: deps.uploadLocker } : {}),
   });
   return {
     database,
