@@ -119,6 +119,53 @@ describe(`uploads in the bucket across copies (${dialectUnderTest})`, () => {
     await expect(copyA.tus(location, "HEAD")).rejects.toMatchObject({ status: 404 });
   });
 
+  it("a PATCH while another copy's PATCH holds the upload ends that one and goes on from what it stored, the bytes intact (one copy on SQLite)", async () => {
+    const copyA = await startCopy();
+    // On SQLite the shop runs as one copy: the second request goes to the same one.
+    const copyB = dialectUnderTest === "postgres" ? await startCopy() : copyA;
+    const bytes = Buffer.from(Array.from({ length: 2000 }, (_, i) => (i * 7) % 256));
+    const location = (await create(copyA, bytes.length)).headers.get("Location")!;
+
+    // A's body: 500 bytes, then nothing until its request is ended. tus reads the body only once it holds the lock.
+    let reading!: () => void;
+    const aHoldsTheLock = new Promise<void>((resolve) => (reading = resolve));
+    let pulls = 0;
+    const stalled = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          if (pulls++ === 0) {
+            controller.enqueue(new Uint8Array(bytes.subarray(0, 500)));
+            reading();
+            return;
+          }
+          return new Promise<void>(() => undefined);
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const patchA = copyA.uploads.handle(
+      new Request(new URL(location, TEST_ORIGIN), {
+        method: "PATCH",
+        headers: { "Tus-Resumable": "1.0.0", "Upload-Offset": "0", "Content-Type": "application/offset+octet-stream" },
+        body: stalled,
+        duplex: "half",
+      } as RequestInit),
+      admin,
+    );
+    await aHoldsTheLock;
+
+    // B's PATCH at offset 0 asks A to let go, then finds the 500 bytes A stored: a conflict, not a second write at 0.
+    const conflicting = await send(copyB, location, 0, bytes).catch((error: unknown) => error);
+    await patchA.catch(() => undefined);
+    expect(conflicting).toMatchObject({ status: 409 });
+    const head = await copyB.tus(location, "HEAD");
+    expect(head.headers.get("Upload-Offset")).toBe("500");
+    const rest = await send(copyB, location, 500, bytes.subarray(500));
+    expect(rest.headers.get("Upload-Offset")).toBe("2000");
+    const finished = await copyB.uploads.takeFinished(location.split("/").pop()!, admin.id);
+    expect(Buffer.compare(await finished.read(), bytes)).toBe(0);
+  });
+
   it("the expiry sweep of either copy removes an upload begun a day ago from the bucket", async () => {
     const [copyA, copyB] = [await startCopy(), await startCopy()];
     const created = await create(copyA, 1000);

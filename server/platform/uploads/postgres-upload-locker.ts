@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { ERRORS, type Lock, type Locker, type RequestRelease } from "@tus/utils";
 import type pg from "pg";
 import type { Logger } from "pino";
@@ -36,6 +37,7 @@ export function createPostgresUploadLocker(options: {
   const timeoutMs = options.acquireTimeoutMs ?? ACQUIRE_TIMEOUT_MS;
   /** Uploads this process holds, and how to ask each holder to let go. */
   const held = new Map<string, RequestRelease>();
+  const processId = randomUUID();
   /** Woken when this process lets go of a lock, so a local waiter tries again at once. */
   const waiters = new Set<() => void>();
   let connecting: Promise<pg.Client> | undefined;
@@ -53,7 +55,10 @@ export function createPostgresUploadLocker(options: {
       });
       client.on("notification", (message) => {
         if (message.channel !== channel || !message.payload) return;
-        void held.get(message.payload)?.();
+        // `<process>:<upload id>`. Its own requests are not this process's to end: one of them may be the sender,
+        // trying again, which holds the map's entry for the moment it asks PostgreSQL.
+        const [from, id] = message.payload.split(":");
+        if (from !== processId && id) void held.get(id)?.();
       });
       try {
         await client.connect();
@@ -89,7 +94,7 @@ export function createPostgresUploadLocker(options: {
               const client = await connection();
               const result = await client.query<{ taken: boolean }>("select pg_try_advisory_lock($1, $2) as taken", [UPLOAD_LOCKS, keyOf(id)]);
               taken = result.rows[0]?.taken === true;
-              if (!taken) await client.query("select pg_notify($1, $2)", [channel, id]);
+              if (!taken) await client.query("select pg_notify($1, $2)", [channel, `${processId}:${id}`]);
             } finally {
               if (!taken) {
                 held.delete(id);
