@@ -116,7 +116,7 @@ export function bucketUploadStorage(settings: S3BucketSettings, expiryMs: number
   const bucket = settings.bucket;
   const s3 = () => (client ??= createS3Client(settings));
   const key = (name: string) => UPLOADS_KEY_PREFIX + name;
-  return {
+  const storage: UploadStorage = {
     datastore() {
       store ??= new PrefixedS3Store(
         {
@@ -134,6 +134,8 @@ export function bucketUploadStorage(settings: S3BucketSettings, expiryMs: number
         },
         UPLOADS_KEY_PREFIX,
       );
+      // tus's termination (the owner's DELETE) removes as the shop does: the store's own stops at a finished upload.
+      store.remove = (id) => storage.remove(id);
       return store;
     },
     async list() {
@@ -174,6 +176,7 @@ export function bucketUploadStorage(settings: S3BucketSettings, expiryMs: number
     },
     freeDiskSpace: () => Promise.resolve(Number.POSITIVE_INFINITY),
   };
+  return storage;
 }
 
 /** The multipart upload's id tus wrote in an upload's description, or undefined when there is none. */
