@@ -12,6 +12,7 @@ import { createLocalChangeFeed } from "./platform/change-feed/change-feed.ts";
 import { createPostgresChangeFeed } from "./platform/change-feed/postgres-change-feed.ts";
 import { freeDiskSpace, type FreeDiskSpace } from "./platform/uploads/free-disk-space.ts";
 import { createMetrics, type ShopMetrics } from "./platform/metrics/metrics.ts";
+import { createPostgresUploadLocker } from "./platform/uploads/postgres-upload-locker.ts";
 
 export interface ComposeOptions {
   /** The free space of the data folder's disk, when not statfs's (tests simulate a full disk with it). */
@@ -37,6 +38,8 @@ export async function composeShop(config: Config, database: Pick<Database, "db" 
     database.dialect === "postgres" && config.databaseUrl
       ? await createPostgresChangeFeed({ databaseUrl: config.databaseUrl, db: database.db, logger })
       : createLocalChangeFeed();
+  // Several copies share PostgreSQL: an upload is written by one of them at a time (decision 060).
+  const uploadLocker = database.dialect === "postgres" && config.databaseUrl ? createPostgresUploadLocker({ databaseUrl: config.databaseUrl, logger }) : undefined;
   // The process's own figures only where someone can read them (their collectors run all the time).
   const metrics = createMetrics({ processMetrics: config.metrics.port !== undefined || config.metrics.token !== undefined });
   const dependencies: ServiceDependencies = {
@@ -56,11 +59,12 @@ export async function composeShop(config: Config, database: Pick<Database, "db" 
     logger,
     limits: config.limits,
     uploadQuota: config.uploads,
+    mediaS3: config.mediaS3,
+    uploadLocker,
     ...(options.freeDiskSpace ? { freeDiskSpace: options.freeDiskSpace } : {}),
     changes,
     signInProviders: config.signInProviders,
     requireAdminTwoFactor: config.requireAdminTwoFactor,
-    mediaS3: config.mediaS3,
   };
   const infrastructure = createInfrastructure(dependencies);
   const services = createServices(infrastructure, dependencies);
@@ -95,6 +99,7 @@ export async function composeShop(config: Config, database: Pick<Database, "db" 
     },
     async closeChanges() {
       await changes.close();
+      await uploadLocker?.close();
     },
     /** Stops the worker, letting the e-mails it is sending finish (for at most `timeoutMs`), then closes the mail connections. */
     async closeMail(timeoutMs: number) {

@@ -23,6 +23,8 @@ import { createMediaService } from "./platform/media/media.ts";
 import { createS3Client, type S3BucketSettings } from "./platform/object-storage/s3-bucket.ts";
 import { createS3MediaStore } from "./platform/object-storage/s3-media-store.ts";
 import { createResumableUploads } from "./platform/uploads/resumable-uploads.ts";
+import { bucketUploadStorage } from "./platform/uploads/upload-storage.ts";
+import type { Locker } from "@tus/utils";
 import type { FreeDiskSpace } from "./platform/uploads/free-disk-space.ts";
 import type { UploadQuotaSettings } from "./platform/uploads/upload-quota.ts";
 import { UPLOADS_PATH } from "#common/shared/uploads.ts";
@@ -74,10 +76,12 @@ export interface ServiceDependencies {
   signInProviders?: readonly SignInProvider[];
   /** REQUIRE_ADMIN_2FA: an admin has the admin's rights only with two-factor authentication on. */
   requireAdminTwoFactor?: boolean;
+  /** MEDIA_S3_*: stored pictures and unfinished uploads live in this bucket, not in DATA_DIR/media and DATA_DIR/uploads. */
+  mediaS3?: S3BucketSettings | undefined;
+  /** Who may write to an upload at a time across copies (PostgreSQL's advisory locks); this process's own unless given. */
+  uploadLocker?: Locker | undefined;
   /** Where the shop counts what it does (platform/metrics); a registry of its own unless given. */
   metrics?: ShopMetrics;
-  /** The bucket stored pictures live in (MEDIA_S3_*); unset, DATA_DIR/media. */
-  mediaS3?: S3BucketSettings | undefined;
 }
 
 /**
@@ -91,13 +95,19 @@ export function createInfrastructure(deps: ServiceDependencies) {
   const metrics = deps.metrics ?? createMetrics({ processMetrics: false });
   const changes = deps.changes ?? createLocalChangeFeed();
   const rateLimiter = createRateLimiter(database.db, { scale: deps.limits.rateLimitScale, events, dialect: database.dialect });
-  // Raw resumable uploads wait in DATA_DIR/uploads until a form turns them into images in DATA_DIR/media, or in
-  // the bucket when MEDIA_S3_BUCKET is set (docs/decisions/059).
+  // Raw resumable uploads wait in DATA_DIR/uploads, or in the bucket for every copy when MEDIA_S3_BUCKET is set
+  // (docs/decisions/060), until a form turns them into images.
+  const mediaS3 = deps.mediaS3;
   const uploads = createResumableUploads({
     directory: path.join(deps.dataDir, "uploads"),
     basePath: UPLOADS_PATH,
     quota: deps.uploadQuota,
-    ...(deps.freeDiskSpace ? { freeDiskSpace: deps.freeDiskSpace } : {}),
+    ...(mediaS3
+      ? { storage: (expiryMs: number) => bucketUploadStorage(mediaS3, expiryMs) }
+      : deps.freeDiskSpace
+        ? { freeDiskSpace: deps.freeDiskSpace }
+        : {}),
+    ...(deps.uploadLocker ? { locker: deps.uploadLocker } : {}),
   });
   return {
     database,

@@ -86,7 +86,7 @@ describe("refusing what is not a usable picture", () => {
       ...uploads,
       async takeFinished(uploadId, uploaderId) {
         const upload = await uploads.takeFinished(uploadId, uploaderId);
-        rmSync(upload.filePath);
+        await uploads.remove(uploadId);
         return upload;
       },
     };

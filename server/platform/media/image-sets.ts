@@ -1,9 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { readFile } from "node:fs/promises";
 import { variantName, variantUrl, variantWidths, type ImageFormat } from "#common/shared/media-variants.ts";
 import { messages } from "#common/shared/messages.ts";
 import { MAX_UPLOAD_BYTES } from "#common/shared/uploads.ts";
-import { InvalidInputError, TooManyRequestsError } from "../errors.ts";
+import { TooManyRequestsError } from "../errors.ts";
 import type { DecodeJob } from "./decoder-protocol.ts";
 import { detectType, productTooLarge } from "./image-checks.ts";
 import type { MediaContext } from "./media-context.ts";
@@ -44,7 +43,7 @@ export async function imageFromUpload(ctx: MediaContext, uploadId: string, uploa
   const upload = await uploads.takeFinished(uploadId, uploaderId);
   try {
     if (upload.size > MAX_UPLOAD_BYTES) throw productTooLarge();
-    const variants = await encodeVariants(ctx, () => readUpload(upload.filePath));
+    const variants = await encodeVariants(ctx, () => upload.read());
     const key = randomBytes(16).toString("hex");
     const written: string[] = [];
     try {
@@ -85,17 +84,4 @@ async function encodeVariants(ctx: Pick<MediaContext, "decoders" | "closed">, re
     return { kind: "variants", data };
   });
   return { ...encoded, files: encoded.files.map((file) => ({ ...file, content: Buffer.from(file.content.buffer, file.content.byteOffset, file.content.byteLength) })) };
-}
-
-/**
- * A finished upload's bytes. Its owner may delete it (tus DELETE) while it waits for a decoder: then it is refused
- * like an upload that does not exist, not as a server error.
- */
-async function readUpload(filePath: string): Promise<Buffer> {
-  try {
-    return await readFile(filePath);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new InvalidInputError(messages.uploads.notFound);
-    throw error;
-  }
 }

@@ -1,13 +1,11 @@
-import { mkdirSync } from "node:fs";
-import { mkdir, readdir, rm, stat } from "node:fs/promises";
-import path from "node:path";
-import { FileStore } from "@tus/file-store";
-import { Server } from "@tus/server";
+import { MemoryLocker, Server } from "@tus/server";
+import type { Locker } from "@tus/utils";
 import { MAX_UPLOAD_BYTES, UPLOAD_CHUNK_BYTES, UPLOAD_PURPOSES, type UploadPurpose } from "#common/shared/uploads.ts";
 import { messages } from "#common/shared/messages.ts";
 import { ForbiddenError, InvalidInputError, NotFoundError, ServiceError, UnauthorizedError } from "../errors.ts";
 import type { SessionUser } from "../session-user.ts";
-import { freeDiskSpace, type FreeDiskSpace } from "./free-disk-space.ts";
+import type { FreeDiskSpace } from "./free-disk-space.ts";
+import { folderUploadStorage, type UploadStorage } from "./upload-storage.ts";
 import { createUploadQuota, type HeldUpload, type Reservation, type UploadQuotaSettings } from "./upload-quota.ts";
 
 /** tus names uploads with 16 random bytes in hex; nothing else may reach the disk as an upload id. */
@@ -38,8 +36,12 @@ const DEFAULT_QUOTA: UploadQuotaSettings = {
 };
 
 export interface ResumableUploadsOptions {
-  /** The folder the raw uploads live in (DATA_DIR/uploads). */
-  directory: string;
+  /** The folder the raw uploads live in (DATA_DIR/uploads), unless `storage` is given. */
+  directory?: string;
+  /** Where the raw uploads live: the folder `directory` unless given (the bucket, with MEDIA_S3_*). */
+  storage?: (expiryMs: number) => UploadStorage;
+  /** Who may write to an upload at a time: tus's in-process locks unless given (PostgreSQL's, with several copies). */
+  locker?: Locker;
   /** Where the endpoint is mounted, e.g. /api/uploads. */
   basePath: string;
   expiryMs?: number;
@@ -53,7 +55,8 @@ export interface ResumableUploadsOptions {
 /** A finished upload, ready to be read once and removed. */
 export interface FinishedUpload {
   id: string;
-  filePath: string;
+  /** Its bytes; refused as not found when the upload was removed meanwhile (e.g. by its owner). */
+  read(): Promise<Buffer>;
   size: number;
   purpose: UploadPurpose;
 }
@@ -69,29 +72,26 @@ export type ResumableUploads = ReturnType<typeof createResumableUploads>;
 export function createResumableUploads(options: ResumableUploadsOptions) {
   const expiryMs = options.expiryMs ?? UPLOAD_EXPIRY_MS;
   const maxBytes = options.maxBytes ?? MAX_UPLOAD_BYTES;
-  const { directory } = options;
+  const storage = options.storage
+    ? options.storage(expiryMs)
+    : folderUploadStorage(options.directory ?? "uploads", expiryMs, options.freeDiskSpace);
   /** Creations handed to tus, by reservation token: onUploadCreate puts the room under the id tus chose. */
   const creating = new Map<string, { reservation: Reservation; id?: string }>();
   let nextCreation = 0;
   const quota = createUploadQuota({
     settings: options.quota ?? DEFAULT_QUOTA,
-    freeDiskSpace: options.freeDiskSpace ?? freeDiskSpace({ directory }),
+    freeDiskSpace: options.freeDiskSpace ?? storage.freeDiskSpace,
     listHeld,
   });
-  /**
-   * tus's store and server, made at the first upload request rather than at start: the store's constructor
-   * creates its folder asynchronously and throws from the callback (an uncaught exception) when that fails, e.g.
-   * when the data folder is removed meanwhile, as tests do with theirs. The folder is made here first, so that
-   * call finds it and a real failure is an ordinary error at the first request.
-   */
-  let engine: { store: FileStore; tus: Server } | undefined;
+  /** tus's server, made at the first upload request (with the store, see folderUploadStorage). */
+  let engine: { store: ReturnType<UploadStorage["datastore"]>; tus: Server } | undefined;
   function tusEngine() {
     if (engine) return engine;
-    mkdirSync(directory, { recursive: true, mode: 0o700 });
-    const store = new FileStore({ directory, expirationPeriodInMilliseconds: expiryMs });
+    const store = storage.datastore();
     const tus = new Server({
       path: options.basePath,
       datastore: store,
+      locker: options.locker ?? new MemoryLocker(),
       maxSize: maxBytes,
       relativeLocation: true,
       // tus answers every origin with `Access-Control-Allow-Origin: *` unless told otherwise. The shop's pages send
@@ -131,8 +131,7 @@ export function createResumableUploads(options: ResumableUploadsOptions) {
 
   async function removeUpload(id: string): Promise<void> {
     if (!UPLOAD_ID.test(id)) return;
-    await rm(path.join(directory, id), { force: true });
-    await rm(path.join(directory, `${id}.json`), { force: true });
+    await storage.remove(id);
     quota.forget(id);
   }
 
@@ -148,13 +147,12 @@ export function createResumableUploads(options: ResumableUploadsOptions) {
     else if (!(await readInfo(creation.id))) quota.forget(creation.id);
   }
 
-  /** Every upload in the folder at the length it declared (the quota's reading of the folder). */
+  /** Every upload in the storage at the length it declared (the quota's reading of it). */
   async function listHeld(): Promise<HeldUpload[]> {
     tusEngine();
     const uploads: HeldUpload[] = [];
-    for (const name of await readdir(directory)) {
-      if (!name.endsWith(".json")) continue;
-      const info = await readInfo(name.slice(0, -".json".length));
+    for (const { id } of await storage.list()) {
+      const info = await readInfo(id);
       if (!info) continue;
       const uploader = info.metadata?.uploader;
       uploads.push({ id: info.id, uploader: typeof uploader === "string" ? uploader : "", bytes: info.size ?? maxBytes });
@@ -229,11 +227,16 @@ export function createResumableUploads(options: ResumableUploadsOptions) {
       if (!info || info.metadata?.uploader !== uploaderId) throw new InvalidInputError(messages.uploads.notFound);
       if (info.size === undefined || info.offset !== info.size) throw new InvalidInputError(messages.uploads.notFinished);
       const purpose = info.metadata.purpose;
-      const filePath = path.join(directory, id);
-      const { size } = await stat(filePath).catch(() => {
-        throw new InvalidInputError(messages.uploads.notFound);
-      });
-      return { id, filePath, size, purpose: isPurpose(purpose) ? purpose : "product" };
+      return {
+        id,
+        size: info.size,
+        async read() {
+          const bytes = await storage.read(id);
+          if (!bytes) throw new InvalidInputError(messages.uploads.notFound);
+          return bytes;
+        },
+        purpose: isPurpose(purpose) ? purpose : "product",
+      };
     },
 
     /** Deletes an upload's bytes and description (after the media pipeline used or refused it). */
@@ -244,14 +247,11 @@ export function createResumableUploads(options: ResumableUploadsOptions) {
      * dead as an abandoned one). Its cost grows with the uploads in the folder, not with the shop: run by a timer.
      */
     async removeExpired(now = Date.now()): Promise<number> {
-      await mkdir(directory, { recursive: true });
       let removed = 0;
-      for (const name of await readdir(directory)) {
-        if (!name.endsWith(".json")) continue;
-        const id = name.slice(0, -".json".length);
+      for (const { id, modifiedMs } of await storage.list()) {
         const info = await readInfo(id);
         const began = info?.creation_date ? Date.parse(info.creation_date) : NaN;
-        const age = Number.isNaN(began) ? now - (await stat(path.join(directory, name))).mtimeMs : now - began;
+        const age = Number.isNaN(began) ? now - modifiedMs : now - began;
         if (age <= expiryMs) continue;
         await removeUpload(id);
         removed++;

@@ -1,0 +1,64 @@
+import { randomBytes } from "node:crypto";
+import { MemoryLocker } from "@tus/server";
+import type { Locker } from "@tus/utils";
+import { pino } from "pino";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { createTestDatabase, dialectUnderTest, type TestDatabase } from "../../../tests/support/test-database.ts";
+import { createPostgresUploadLocker, type PostgresUploadLocker } from "./postgres-upload-locker.ts";
+
+let database: TestDatabase;
+let channel: string;
+const lockers: PostgresUploadLocker[] = [];
+/** On SQLite the shop runs as one copy: its requests share tus's in-process locker. */
+const sharedMemoryLocker = new MemoryLocker();
+
+beforeEach(async () => {
+  database = await createTestDatabase();
+  // A channel of this test's own, so that only the lockers it makes hear each other's requests.
+  channel = `upload_release_test_${randomBytes(6).toString("hex")}`;
+});
+afterEach(async () => {
+  await Promise.all(lockers.splice(0).map((locker) => locker.close()));
+  await database.cleanup();
+});
+
+/** The locker a copy of the shop on the database under test uses (as server/compose.ts makes it). */
+function copyLocker(): Locker {
+  if (dialectUnderTest === "sqlite") return sharedMemoryLocker;
+  const locker = createPostgresUploadLocker({ databaseUrl: database.postgresUrl!, logger: pino({ level: "silent" }), channel });
+  lockers.push(locker);
+  return locker;
+}
+
+it("a request for an upload held by another copy asks the holder to let go and gets the lock only after it has", async () => {
+  const id = randomBytes(16).toString("hex");
+  const [copyA, copyB] = [copyLocker(), copyLocker()];
+  const events: string[] = [];
+  let askedToRelease!: () => void;
+  const asked = new Promise<void>((resolve) => (askedToRelease = resolve));
+  const holder = copyA.newLock(id);
+  await holder.lock(new AbortController().signal, () => {
+    events.push("A asked to release");
+    askedToRelease();
+  });
+  events.push("A holds");
+
+  const waiter = copyB.newLock(id);
+  const taken = waiter.lock(new AbortController().signal, () => undefined).then(() => events.push("B holds"));
+  // The barrier: A lets go only once B's request has reached it, as tus's PATCH handler does when asked.
+  await asked;
+  events.push("A lets go");
+  await holder.unlock();
+  await taken;
+  expect(events).toEqual(["A holds", "A asked to release", "A lets go", "B holds"]);
+
+  // A third request, in A's copy, now waits for B in its turn.
+  const again = copyA.newLock(id);
+  const controller = new AbortController();
+  const refused = again.lock(controller.signal, () => undefined);
+  controller.abort();
+  await expect(refused).rejects.toMatchObject({ status_code: 500 });
+  await waiter.unlock();
+  await again.lock(new AbortController().signal, () => undefined);
+  await again.unlock();
+});
