@@ -21,6 +21,8 @@ import { listenForMetrics } from "./platform/metrics/metrics-endpoint.ts";
 import { startBackupSchedule } from "./platform/backup/backup-schedule.ts";
 
 const UPLOAD_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+/** Once stopping, how long a connection that has sent no request yet is left open for its first one (see stop). */
+const FIRST_REQUEST_GRACE_MS = 1000;
 /** The part of the shutdown budget kept for closing the change feed and the database (at most a quarter of it). */
 const FINAL_CLOSES_RESERVE_MS = 500;
 /** Of the time requests may drain in, what is kept for answering the pictures whose decoding was stopped. */
@@ -117,16 +119,32 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   const handle: http.RequestListener = vite ? (req, res) => vite.middlewares(req, res, () => listener(req, res)) : listener;
   const inFlight = new Set<http.ServerResponse>();
   let stopping = false;
+  // The open connections, and those that have carried a request: on stopping, an idle connection that has been
+  // answered is closed at once, but a fresh one (a proxy such as nginx connects, then writes its request) is given
+  // FIRST_REQUEST_GRACE_MS to send it. Node's closeIdleConnections counts a fresh connection as idle: destroying it
+  // with the request already in its buffers answered the proxy with a reset, and nginx never sends a POST again,
+  // so a shopper's order failed with a 502 while the copy restarted (tests/e2e/two-copies-restart.spec.ts).
+  const connections = new Set<net.Socket>();
+  const served = new WeakSet<net.Socket>();
+  const closeIdleAnswered = () => {
+    const busy = new Set([...inFlight].map((res) => res.socket));
+    for (const socket of connections) if (served.has(socket) && !busy.has(socket)) socket.destroy();
+  };
   const server = http.createServer((req, res) => {
+    served.add(req.socket);
     inFlight.add(res);
     res.once("close", () => {
       inFlight.delete(res);
       // Its connection is idle now: during shutdown it is closed rather than kept alive for another request.
-      if (stopping) setImmediate(() => server.closeIdleConnections());
+      if (stopping) setImmediate(closeIdleAnswered);
     });
     // A request that still arrives on a kept-alive connection is answered, and the client told not to reuse it.
     if (stopping) res.setHeader("Connection", "close");
     handle(req, res);
+  });
+  server.on("connection", (socket: net.Socket) => {
+    connections.add(socket);
+    socket.once("close", () => connections.delete(socket));
   });
   // Its own listener, bound like the shop's but never reachable through the public port (docs/decisions/056);
   // first, so that a port already taken stops the start before the shop is reachable.
@@ -171,7 +189,10 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       const closed = new Promise<void>((resolve) => net.Server.prototype.close.call(server, () => resolve()));
       // A turn of the event loop before idle connections are closed, so that requests already in the socket
       // buffers when the signal came are read (and so count as in flight).
-      setImmediate(() => server.closeIdleConnections());
+      setImmediate(closeIdleAnswered);
+      // Then the fresh connections that still have sent nothing (a browser's spare ones): closed after the grace.
+      const freshClosed = setTimeout(() => server.closeIdleConnections(), Math.min(FIRST_REQUEST_GRACE_MS, Math.max(0, drainBy - Date.now())));
+      freshClosed.unref();
       const timer = setTimeout(() => {
         logger.warn({ requests: inFlight.size }, "shutdown budget spent: closing connections with requests still running");
         server.closeAllConnections();
