@@ -16,7 +16,8 @@ import {
 import { runMixedLoad, startNginx, stopNginx, waitForNginx, type Nginx } from "../support/two-copies.ts";
 
 // Two production copies on one PostgreSQL database behind nginx (the README's upstream settings). While signed-in
-// shoppers load the shop through nginx, copy A is stopped (SIGTERM) and started again, then copy B is stopped:
+// shoppers load the shop through nginx, copy A is taken out of nginx, stopped (SIGTERM), started and put back,
+// then copy B is taken out and stopped:
 // every request answers as it should, and every write is applied exactly once. Runs only when TEST_DATABASE_URL
 // is set (playwright.config.ts ignores this file otherwise); it needs no browser.
 
@@ -77,13 +78,17 @@ test.describe("two copies behind nginx", () => {
       await expect.poll(() => load.total(), { timeout: 60_000 }).toBeGreaterThanOrEqual(target);
     };
 
+    // The README's rolling restart: take a copy out of nginx, stop it, start it again, put it back.
     await progress(100);
+    await nginx.route([PORTS[0]]);
     a.child.kill("SIGTERM");
     expect(await a.exited).toBe(0);
     await progress(100);
     a = start(PORTS[0]);
     await waitUntilHealthy(a);
+    await nginx.route([]);
     await progress(200);
+    await nginx.route([PORTS[1]]);
     b.child.kill("SIGTERM");
     expect(await b.exited).toBe(0);
     await progress(100);

@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { request } from "undici";
 
 // Several server copies behind Debian's nginx, and a mixed shoppers' load through it: for the restart test
 // (tests/e2e/two-copies-restart.spec.ts) and the CPU bench (bench/two-copies-cpu.ts). The nginx settings are the
@@ -16,6 +17,8 @@ export interface Nginx {
   dir: string;
   output: () => string;
   exited: Promise<number | null>;
+  /** Rewrites the upstream with the copies on `downPorts` marked down, reloads nginx and waits until it has. */
+  route(downPorts: number[]): Promise<void>;
 }
 
 /**
@@ -45,17 +48,15 @@ export const LOCATION_CONFIG = `proxy_pass http://plant_shop;
       proxy_next_upstream error timeout http_502 http_503;
       proxy_next_upstream_tries 2;`;
 
-/** nginx on loopback `port`, in a folder of its own, balancing over the copies on `upstreamPorts`. */
-export function startNginx(port: number, upstreamPorts: number[]): Nginx {
-  // A missing proxy is a broken test machine, not a reason to skip: .ci/run installs nginx-light.
-  if (!existsSync(NGINX)) throw new Error(`${NGINX} is missing: install Debian's nginx-light (apt-get install nginx-light), as .ci/run does`);
-  const dir = mkdtempSync(path.join(os.tmpdir(), "plant-shop-nginx-"));
-  // nginx's workers drop root and must reach their temp folders.
-  chmodSync(dir, 0o755);
-  const conf = path.join(dir, "nginx.conf");
-  writeFileSync(
-    conf,
-    `daemon off;
+/**
+ * The upstream block with the copies on `downPorts` marked `down`: how a copy is taken out before it is stopped
+ * (README, "Running several copies"). nginx reloads its workers on SIGHUP without dropping a request.
+ */
+function nginxConfig(dir: string, port: number, upstreamPorts: number[], downPorts: number[]): string {
+  const upstream = upstreamConfig(upstreamPorts).replace(/server 127\.0\.0\.1:(\d+) ([^;]*);/g, (line, copyPort: string, rest: string) =>
+    downPorts.includes(Number(copyPort)) ? `server 127.0.0.1:${copyPort} ${rest} down;` : line,
+  );
+  return `daemon off;
 worker_processes 1;
 pid ${dir}/nginx.pid;
 error_log stderr warn;
@@ -67,7 +68,7 @@ http {
   fastcgi_temp_path ${dir}/fastcgi;
   uwsgi_temp_path ${dir}/uwsgi;
   scgi_temp_path ${dir}/scgi;
-  ${upstreamConfig(upstreamPorts)}
+  ${upstream}
   server {
     listen 127.0.0.1:${port};
     location / {
@@ -75,8 +76,18 @@ http {
     }
   }
 }
-`,
-  );
+`;
+}
+
+/** nginx on loopback `port`, in a folder of its own, balancing over the copies on `upstreamPorts`. */
+export function startNginx(port: number, upstreamPorts: number[]): Nginx {
+  // A missing proxy is a broken test machine, not a reason to skip: .ci/run installs nginx-light.
+  if (!existsSync(NGINX)) throw new Error(`${NGINX} is missing: install Debian's nginx-light (apt-get install nginx-light), as .ci/run does`);
+  const dir = mkdtempSync(path.join(os.tmpdir(), "plant-shop-nginx-"));
+  // nginx's workers drop root and must reach their temp folders.
+  chmodSync(dir, 0o755);
+  const conf = path.join(dir, "nginx.conf");
+  writeFileSync(conf, nginxConfig(dir, port, upstreamPorts, []));
   const child = spawn(NGINX, ["-p", dir, "-e", "stderr", "-c", conf], { stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -88,7 +99,33 @@ http {
       resolve(-1);
     });
   });
-  return { url: `http://127.0.0.1:${port}`, child, dir, output: () => output, exited };
+  /** nginx's worker processes now (the master's children). */
+  const workers = () => {
+    const pid = child.pid;
+    if (!pid) return [];
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").split(/\s+/).filter(Boolean);
+  };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    child,
+    dir,
+    output: () => output,
+    exited,
+    async route(downPorts) {
+      writeFileSync(conf, nginxConfig(dir, port, upstreamPorts, downPorts));
+      const before = workers();
+      if (child.pid) process.kill(child.pid, "SIGHUP");
+      // Reloaded once new workers run and the old ones have finished their requests and exited: from then on no
+      // request can reach a copy marked down. Polled against a deadline: the reload is nginx's, it says nothing.
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const now = workers();
+        if (now.length > 0 && !now.some((pid) => before.includes(pid))) return;
+        if (Date.now() > deadline) throw new Error(`nginx did not reload within 30 s:\n${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+  };
 }
 
 /** Until nginx passes /healthz through (or exits, or 30 s pass). */
@@ -138,14 +175,17 @@ export function runMixedLoad(baseUrl: string, cookies: string[], productId: stri
   const call = async (kind: string, expected: number, method: string, pathname: string, cookie: string, body?: unknown): Promise<boolean> => {
     tally.sent[kind]!++;
     try {
-      const response = await fetch(`${baseUrl}${pathname}`, {
-        method,
-        headers: { Cookie: cookie, Origin: baseUrl, ...(body ? { "Content-Type": "application/json" } : {}) },
+      // A connection per request (Connection: close): a reloading nginx closes its idle kept connections, and a
+      // request a client writes on one at that instant is lost to the client; browsers send it again, undici does
+      // not for a POST. What is counted is then the shop and its proxy, not that client-side race.
+      const response = await request(`${baseUrl}${pathname}`, {
+        method: method as "GET" | "POST",
+        headers: { cookie, origin: baseUrl, connection: "close", ...(body ? { "content-type": "application/json" } : {}) },
         ...(body ? { body: JSON.stringify(body) } : {}),
       });
-      const text = await response.text();
-      if (response.status === expected) return true;
-      tally.failures.push(`${kind} ${response.status}: ${text.slice(0, 200)}`);
+      const text = await response.body.text();
+      if (response.statusCode === expected) return true;
+      tally.failures.push(`${kind} ${response.statusCode}: ${text.slice(0, 200)}`);
     } catch (error) {
       tally.failures.push(`${kind} error: ${String((error as Error).cause ?? error)}`);
     }
