@@ -1,0 +1,63 @@
+import { randomUUID } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import type { Download } from "@playwright/test";
+import { parse } from "csv-parse/sync";
+import { stringify } from "csv-stringify/sync";
+import { catalogCsvMessages as t, ORDERS_CSV_COLUMNS } from "../../common/admin/catalog-csv.ts";
+import { formatPrice } from "../../common/shared/money.ts";
+import { createProduct } from "../support/factories.ts";
+import { expect, test } from "./support/fixtures.ts";
+import { ADMIN, logIn } from "./support/pages.ts";
+
+// The catalogue and the orders as spreadsheets, in the browser (docs/decisions/058): the owner downloads the
+// catalogue, edits a price in the file, sees the import's preview, applies it and finds the price in the shop.
+
+/** The downloaded file's text, without the byte-order mark the export starts with for spreadsheet programs. */
+async function downloadedText(download: Download): Promise<string> {
+  const text = await readFile(await download.path(), "utf8");
+  return text.replace(/^\uFEFF/, "");
+}
+
+test("a price edited in the exported catalogue file is previewed as the one changed row, before → after, and once imported the product page shows it", async ({ page, shopDb }) => {
+  test.setTimeout(90_000);
+  const plant = await createProduct(shopDb.db, { name: `Spreadsheet Fern ${randomUUID().slice(0, 8)}`, price_paise: 49_900 });
+  const { sku } = await shopDb.db.selectFrom("product_variants").select("sku").where("product_id", "=", plant.id).executeTakeFirstOrThrow();
+  await logIn(page, ADMIN);
+
+  await page.goto("/admin/products");
+  const downloading = page.waitForEvent("download");
+  await page.getByRole("link", { name: t.exportButton }).click();
+  const rows = parse(await downloadedText(await downloading)) as string[][];
+  const [header, ...body] = rows;
+  const skuAt = header!.indexOf("sku");
+  const priceAt = header!.indexOf("price");
+  const edited = body.filter((row) => row[skuAt] === sku);
+  expect(edited).toHaveLength(1);
+  edited[0]![priceAt] = "449";
+
+  await page.getByRole("link", { name: "Import CSV" }).click();
+  await page.getByLabel(t.chooseFile).setInputFiles({ name: "catalogue.csv", mimeType: "text/csv", buffer: Buffer.from(stringify(rows)) });
+  await page.getByRole("button", { name: t.preview }).click();
+  await expect(page.getByText(`catalogue.csv: ${body.length} rows — 0 created, 1 changed, ${body.length - 1} unchanged, 0 refused.`)).toBeVisible();
+  // The preview lists only the rows that are not unchanged: this one.
+  const listed = page.getByRole("table").getByRole("row");
+  await expect(listed).toHaveCount(2);
+  await expect(listed.filter({ hasText: sku })).toContainText(`changed price ${formatPrice(49_900)} → ${formatPrice(44_900)}`);
+
+  await page.getByRole("button", { name: t.apply }).click();
+  // The progress page reloads itself until the import has run.
+  await expect(page.getByRole("status").filter({ hasText: t.finished })).toHaveText(`${t.finished}: ${t.progress(1, 1)}`, { timeout: 30_000 });
+
+  await page.goto(`/product/${plant.id}`);
+  await expect(page.getByText(formatPrice(44_900), { exact: true })).toBeVisible();
+});
+
+test("the orders export downloads a CSV file that starts with the orders' header line", async ({ page }) => {
+  await logIn(page, ADMIN);
+  await page.goto("/admin/orders");
+  const downloading = page.waitForEvent("download");
+  await page.getByRole("form", { name: t.ordersExportHeading }).getByRole("button", { name: t.exportButton }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/\.csv$/);
+  expect((await downloadedText(download)).split(/\r?\n/)[0]).toBe(ORDERS_CSV_COLUMNS.join(","));
+});
