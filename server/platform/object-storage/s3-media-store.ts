@@ -43,7 +43,9 @@ export function createS3MediaStore(settings: Pick<S3BucketSettings, "bucket">, c
         if (!object.Body || object.ContentLength === undefined) return null;
         return { body: object.Body.transformToWebStream() as ReadableStream<Uint8Array>, size: object.ContentLength };
       } catch (error) {
-        if (isMissingObject(error)) return null;
+        // S3 answers a missing key with 403, not 404, to a key not allowed to list the bucket: any name a visitor
+        // makes up would otherwise be a server error. A key that may not read at all shows at the first upload.
+        if (isMissingObject(error) || (error as { $metadata?: { httpStatusCode?: number } } | null)?.$metadata?.httpStatusCode === 403) return null;
         throw error;
       }
     },
