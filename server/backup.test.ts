@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -9,7 +9,7 @@ import { createCategory, createProduct } from "../tests/support/factories.ts";
 import { migrateToLatest } from "./migrations.ts";
 import { lockDataDir } from "./platform/data-dir/data-dir-lock.ts";
 import { openDatabase } from "./platform/db/client.ts";
-import { archiveName, backupAndPrune, BackupError, checksumFileOf, createBackup, listBackups, sha256Of } from "./platform/backup/backup.ts";
+import { archiveName, backupAndPrune, BackupError, checksumFileOf, createBackup, LEFTOVER_AGE_MS, listBackups, sha256Of } from "./platform/backup/backup.ts";
 import { startBackupSchedule } from "./platform/backup/backup-schedule.ts";
 import { restoreBackup } from "./platform/backup/restore.ts";
 
@@ -166,6 +166,24 @@ describe("retention", () => {
     const names = days.map((day) => archiveName(new Date(`${day}T03:00:00.000Z`)));
     expect(deleted).toEqual([[], [], [path.join(backupDir, names[0]!)], [path.join(backupDir, names[1]!)]]);
     expect(readdirSync(backupDir).sort()).toEqual([names[2]!, `${names[2]!}.sha256`, names[3]!, `${names[3]!}.sha256`]);
+  });
+
+  it("sweeps the staging folder and partial files of a backup cut off more than a day ago, and keeps a running backup's", async () => {
+    const { dataDir, database } = await shopDataDir();
+    const backupDir = freshDir("backups");
+    const cutOffName = archiveName(new Date("2026-11-20T03:00:00.000Z"));
+    const cutOff = [".staging-AbC123", `.${cutOffName}.partial`, `${checksumFileOf(cutOffName)}.partial`];
+    const running = [".staging-XyZ789", `.${archiveName(new Date("2026-11-28T03:00:00.000Z"))}.partial`];
+    mkdirSync(path.join(backupDir, cutOff[0]!));
+    writeFileSync(path.join(backupDir, cutOff[0]!, "shop.db"), "half a database");
+    for (const name of cutOff.slice(1)) writeFileSync(path.join(backupDir, name), "half an archive");
+    mkdirSync(path.join(backupDir, running[0]!));
+    writeFileSync(path.join(backupDir, running[1]!), "an archive being written");
+    const twoDaysAgo = new Date(Date.now() - 2 * LEFTOVER_AGE_MS);
+    for (const name of cutOff) utimesSync(path.join(backupDir, name), twoDaysAgo, twoDaysAgo);
+    const { archive } = await backupAndPrune({ dataDir, backupDir, keep: 2 });
+    await database.destroy();
+    expect(readdirSync(backupDir).sort()).toEqual([...running, path.basename(archive), `${path.basename(archive)}.sha256`].sort());
   });
 
   it("a failing backup deletes no older archive and leaves no partial file, and the schedule logs it at error level", async () => {

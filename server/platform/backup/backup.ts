@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { copyFile, mkdir, mkdtemp, open, readdir, rename, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, open, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import Database from "better-sqlite3";
 import * as tar from "tar";
@@ -150,8 +150,29 @@ export async function listBackups(backupDir: string): Promise<string[]> {
   return names.filter((n) => ARCHIVE_PATTERN.test(n)).sort().map((n) => path.join(backupDir, n));
 }
 
-/** Deletes the oldest archives (and their checksum files) beyond the newest `keep`; answers what it deleted. */
-export async function pruneBackups(backupDir: string, keep: number): Promise<string[]> {
+/**
+ * What a backup cut off half-way leaves (the process killed, the machine down): its staging folder, its hidden
+ * partial archive and its partial checksum file. A running backup keeps writing to its own, so only those untouched this long are
+ * another's leftovers; a day is far beyond the longest backup.
+ */
+export const LEFTOVER_AGE_MS = 24 * 60 * 60 * 1000;
+const LEFTOVER = /^(?:\.staging-.+|\.plant-shop-.+\.partial|plant-shop-.+\.sha256\.partial)$/;
+
+async function sweepLeftovers(backupDir: string, now: number): Promise<void> {
+  for (const name of await readdir(backupDir).catch(ifMissing([] as string[]))) {
+    if (!LEFTOVER.test(name)) continue;
+    const leftover = path.join(backupDir, name);
+    const info = await stat(leftover).catch(ifMissing(null));
+    if (info && now - info.mtimeMs > LEFTOVER_AGE_MS) await rm(leftover, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Deletes the oldest archives (and their checksum files) beyond the newest `keep`, and what backups cut off more
+ * than a day ago left; answers the archives it deleted.
+ */
+export async function pruneBackups(backupDir: string, keep: number, now = Date.now()): Promise<string[]> {
+  await sweepLeftovers(backupDir, now);
   const archives = await listBackups(backupDir);
   const old = archives.slice(0, Math.max(0, archives.length - keep));
   for (const archive of old) {
