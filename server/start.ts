@@ -12,7 +12,7 @@ import { secureDataDir } from "./platform/data-dir/data-dir-permissions.ts";
 import { openDatabase } from "./platform/db/client.ts";
 import { closeWithin } from "./platform/shutdown.ts";
 import { migrateToLatest } from "./migrations.ts";
-import { seedSampleData, watchSaleBoundaries } from "./modules/catalog/index.ts";
+import { seedSampleData, startCellCountFolding, watchSaleBoundaries } from "./modules/catalog/index.ts";
 import { followTestClock } from "./platform/clock.ts";
 import { createPageHandler, createPersonalParts } from "./pages.ts";
 import { PROJECT_ROOT } from "./project-root.ts";
@@ -69,6 +69,9 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     changes: infrastructure.changes,
     onError: (error) => logger.error({ err: error }, "sale boundaries could not be read"),
   });
+  // On PostgreSQL product writes leave their cell counts' changes as rows; every copy folds them now and then, one at
+  // a time (docs/decisions/062).
+  const stopCellCountFolding = startCellCountFolding(database, (error) => logger.error({ err: error }, "facet cell counts could not be folded"));
   // Every copy cancels the UPI orders not paid in time; each is cancelled exactly once (docs/decisions/054).
   const stopUnpaidWatch = services.orders.watchUnpaidOrders((error) => logger.error({ err: error }, "unpaid orders could not be cancelled"));
   // The operator sees what the live pages may hold: half the open-file limit, when lower, replaces LIVE_STREAMS_MAX.
@@ -217,6 +220,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
           { name: "vite", close: async () => vite?.close(), by: drainBy },
           { name: "mail", close: () => closeMail(Math.max(0, drainBy - Date.now())), by: drainBy },
           { name: "backup", close: async () => backups?.stop(), by: drainBy },
+          { name: "cell count folding", close: stopCellCountFolding, by: drainBy },
           { name: "change feed", close: closeChanges, by: deadline },
           { name: "database", close: () => database.destroy(), by: deadline },
         ],

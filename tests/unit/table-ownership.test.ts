@@ -219,6 +219,8 @@ describe("one owner per table", () => {
       product_images: "server/modules/catalog",
       seed_runs: "server/modules/catalog",
       search_terms: "server/modules/catalog",
+      product_cell_counts: "server/modules/catalog",
+      product_cell_count_changes: "server/modules/catalog",
       product_search: "server/modules/catalog",
       users: "server/modules/accounts",
       verifications: "server/modules/accounts",

@@ -90,8 +90,28 @@ export interface SeedRunTable {
   products_created: number;
 }
 
+/**
+ * How many products a facet cell holds in a scope ('' the whole shop, else a category's id), settled (migration
+ * 0035-facet-cell-counts, docs/decisions/062). Kept by triggers; read with its changes by ./cell-counts.ts.
+ */
+export interface ProductCellCountTable {
+  scope: string;
+  cell: number;
+  products: number;
+}
+
+/** A product write's change to a cell's count not yet folded into product_cell_counts (PostgreSQL only). */
+export interface ProductCellCountChangeTable {
+  id: Generated<number>;
+  scope: string;
+  cell: number;
+  delta: number;
+}
+
 declare module "../../platform/db/schema.ts" {
   interface DB {
+    product_cell_counts: ProductCellCountTable;
+    product_cell_count_changes: ProductCellCountChangeTable;
     categories: CategoryTable;
     products: ProductTable;
     product_images: ProductImageTable;

@@ -12,6 +12,7 @@ import {
 import type { DB } from "../../platform/db/schema.ts";
 import { plannedPerRun } from "../../platform/db/pg-statements.ts";
 import { toIsoString } from "../../platform/db/values.ts";
+import { readCellCounts, sumCells, WHOLE_SHOP } from "./cell-counts.ts";
 import type { ListCursor } from "./list-cursor.ts";
 import { TOTAL_CAP } from "./product-rows.ts";
 import { onSaleAt } from "./sale-lists.ts";
@@ -24,6 +25,11 @@ import { onSaleAt } from "./sale-lists.ts";
 // here. When there are more, the matches are at least TOTAL_CAP / catalogue of the rows, and the list is read in its
 // order along the order's index, testing each entry's cell and price in the index, until the page is full. The cells
 // and price columns of every index a list reads make both reads index-only.
+//
+// Without a price range, in the whole shop or a category, how many products match is known before any of that from
+// the cells' counts (./cell-counts.ts, docs/decisions/062): the counts cost a read of at most 480 rows, and a long
+// list goes straight to its order's index. A sale's list (its membership follows the clock) and a price range (not
+// in the cells) count by capped reads.
 
 /** Which products a list is of: the whole shop, a category, or what is on sale at `saleAt`. */
 export interface ListScope {
@@ -66,6 +72,12 @@ interface Narrowing {
   cells: number[] | undefined;
   minPaise: number | undefined;
   maxPaise: number | undefined;
+}
+
+/** The scope whose cell counts answer a list's counts, or undefined when they cannot (a sale, a price range). */
+function cellCountScope(scope: ListScope, filters: Pick<ListFilters, "minRupees" | "maxRupees">): string | undefined {
+  if (scope.saleAt !== undefined || filters.minRupees !== undefined || filters.maxRupees !== undefined) return undefined;
+  return scope.categoryId ?? WHOLE_SHOP;
 }
 
 function narrowingOf(scope: ListScope, filters: CareFilters & Pick<ListFilters, "minRupees" | "maxRupees">): Narrowing {
@@ -121,9 +133,6 @@ const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const iso = (row: KeyRow) => toIsoString(row.created_at);
 const saving = (row: KeyRow) => (row.compare_at_paise ? (row.compare_at_paise - row.price_paise) / row.compare_at_paise : 0);
 
-/** After the cursor's row in the shop's own order (oldest first). */
-const afterKey = (row: KeyRow, after: ListCursor) => iso(row) > after.createdAt || (iso(row) === after.createdAt && row.id > after.id);
-
 /**
  * One page of a filtered list: `offset` rows in (pages of the shop, at most the API's deepest offset) or after a
  * cursor (the shop's own order only), `limit` rows.
@@ -142,36 +151,41 @@ export async function readFilteredPage(
     scope.saleAt === undefined
       ? (["p.id", "p.created_at", "p.price_paise", "p.rating_average", "p.review_count"] as const)
       : (["p.id", "p.created_at", "p.price_paise", "p.compare_at_paise"] as const);
-  // The count, and the whole list when it is short: read by cell and price (products_facets and its kin). An order
-  // alone narrows nothing: its count reads ids only, and its list is the order's index read to the page.
-  const ordersOnly = !n.cells && n.minPaise === undefined && n.maxPaise === undefined;
-  const matches = (await narrowed(db, n, { cells: true, price: true, category: true })
-    .select(ordersOnly ? (["p.id"] as const) : keyColumns)
-    .where(sql<SqlBool>`1 = 1 ${plannedPerRun}`)
-    .limit(TOTAL_CAP + 1)
-    .execute()) as KeyRow[];
-  const totalCapped = matches.length > TOTAL_CAP;
-  const total = Math.min(matches.length, TOTAL_CAP);
-  let rows: KeyRow[];
-  if (!ordersOnly && !totalCapped) {
-    // Short: every match is here, ordered and paged without another read.
-    const sorted = matches.sort(spec.compare);
-    const from = page.after ? sorted.filter((row) => afterKey(row, page.after!)) : sorted;
-    rows = from.slice(page.offset, page.offset + page.limit + 1);
-  } else {
-    // A long list: along its order's index, each entry's cell and price tested in the index.
-    let query = narrowed(db, n, { cells: false, price: order === "price-asc" || order === "price-desc", category: false }).select(keyColumns);
-    if (page.after) {
-      const after = page.after;
-      query = query.where("p.created_at", ">=", after.createdAt).where((eb) => eb.or([eb("p.created_at", ">", after.createdAt), eb("p.id", ">", after.id)]));
-    }
-    for (const column of spec.sql) query = query.orderBy(column, spec.desc ? "desc" : "asc");
-    rows = (await query
-      .where(sql<SqlBool>`1 = 1 ${plannedPerRun}`)
-      .limit(page.limit + 1)
-      .offset(page.offset)
-      .execute()) as KeyRow[];
+  // The count: from the cells' counts, or else by reading the matches' ids up to the cap by cell and price
+  // (products_facets and its kin).
+  const countScope = cellCountScope(scope, filters);
+  const count =
+    countScope !== undefined
+      ? sumCells(await readCellCounts(db, countScope), n.cells)
+      : (
+          await narrowed(db, n, { cells: true, price: true, category: true })
+            .select("p.id")
+            .where(sql<SqlBool>`1 = 1 ${plannedPerRun}`)
+            .limit(TOTAL_CAP + 1)
+            .execute()
+        ).length;
+  const long = count > TOTAL_CAP;
+  // A short list is sought by cell and price and its few matches ordered by the database, which answers the page
+  // alone. A long one is read along its order's index, each entry's cell and price tested in the index: its
+  // matches are at least TOTAL_CAP / catalogue of the entries, so the page is found within a bounded walk.
+  let query = narrowed(db, n, long ? { cells: false, price: order === "price-asc" || order === "price-desc", category: false } : { cells: true, price: true, category: true }).select(
+    keyColumns,
+  );
+  if (page.after) {
+    const after = page.after;
+    query = query.where("p.created_at", ">=", after.createdAt).where((eb) => eb.or([eb("p.created_at", ">", after.createdAt), eb("p.id", ">", after.id)]));
   }
+  for (const column of spec.sql) query = query.orderBy(column, spec.desc ? "desc" : "asc");
+  const rows =
+    count === 0
+      ? []
+      : ((await query
+          .where(sql<SqlBool>`1 = 1 ${plannedPerRun}`)
+          .limit(page.limit + 1)
+          .offset(page.offset)
+          .execute()) as KeyRow[]);
+  const totalCapped = long;
+  const total = Math.min(count, TOTAL_CAP);
   const shown = rows.slice(0, page.limit);
   const last = shown.at(-1);
   return {
@@ -184,10 +198,19 @@ export async function readFilteredPage(
 }
 
 /**
- * How many plants each option of the panel would leave (filtersForOption), each counted up to the cap, in one
- * statement: one capped read by cell and price per option.
+ * How many plants each option of the panel would leave (filtersForOption), each shown up to the cap: summed from
+ * the scope's cell counts when they apply, otherwise one capped read by cell and price per option, all in one
+ * statement.
  */
 export async function countFacets(db: Db, scope: ListScope, filters: ListFilters): Promise<FacetCount[]> {
+  const countScope = cellCountScope(scope, filters);
+  if (countScope !== undefined) {
+    const counts = await readCellCounts(db, countScope);
+    return FACET_OPTIONS.map((option) => {
+      const count = sumCells(counts, matchingCells(filtersForOption(filters, option)));
+      return { name: option.name, value: option.value, count: Math.min(count, TOTAL_CAP), capped: count > TOTAL_CAP };
+    });
+  }
   const counted = await db
     .selectNoFrom((eb) =>
       FACET_OPTIONS.map((option, i) => {
@@ -199,7 +222,6 @@ export async function countFacets(db: Db, scope: ListScope, filters: ListFilters
           .as(`n${i}`);
       }),
     )
-    .where(sql<SqlBool>`1 = 1 ${plannedPerRun}`)
     .executeTakeFirstOrThrow();
   const row = counted as Record<string, number | string | null>;
   return FACET_OPTIONS.map((option, i) => {

@@ -12,6 +12,7 @@ export { listLowStockProducts, type LowStockProduct } from "./low-stock.ts";
 export { createSitemapService, SITEMAP_MAX_URLS } from "./sitemaps.ts";
 export { encodeCursor } from "./list-cursor.ts";
 export { countFacets, readFilteredPage } from "./filtered-lists.ts";
+export { foldCellCountChanges, startCellCountFolding } from "./cell-counts.ts";
 export { createProductSearch, type ProductSearch } from "./search/product-search.ts";
 export { watchSaleBoundaries, type SaleBoundaries } from "./sale-boundaries.ts";
 export { catalogMigrations } from "./migrations/catalog-migrations.ts";

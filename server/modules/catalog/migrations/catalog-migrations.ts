@@ -11,6 +11,7 @@ import { variantsMigration } from "./0023-variants.ts";
 import { careProfileMigration } from "./0024-care-profile.ts";
 import { listFiltersMigration } from "./0025-list-filters.ts";
 import { facetTriggerGuardMigration } from "./0028-facet-trigger-guard.ts";
+import { facetCellCountsMigration } from "./0035-facet-cell-counts.ts";
 
 /** The catalog's parts of the migration history (server/migrations.ts puts every owner's together). */
 export const catalogMigrations: readonly MigrationPart[] = [
@@ -26,4 +27,5 @@ export const catalogMigrations: readonly MigrationPart[] = [
   { name: "0024-care-profile", migration: careProfileMigration },
   { name: "0025-list-filters", migration: listFiltersMigration },
   { name: "0028-facet-trigger-guard", migration: facetTriggerGuardMigration },
+  { name: "0035-facet-cell-counts", migration: facetCellCountsMigration },
 ];

@@ -1,0 +1,165 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { sql } from "kysely";
+import { facetCell } from "#common/catalog/list-filters.ts";
+import { createCategory, createProduct, setSelling } from "../../../tests/support/factories.ts";
+import { openDatabase } from "../../platform/db/client.ts";
+import { createTestDatabase, dialectUnderTest, migrateToLatest, type TestDatabase } from "../../../tests/support/test-database.ts";
+import { foldCellCountChanges, readCellCounts, WHOLE_SHOP } from "./cell-counts.ts";
+
+let database: TestDatabase;
+
+beforeEach(async () => {
+  database = await createTestDatabase();
+});
+afterEach(async () => {
+  await database.cleanup();
+});
+
+/** Each scope's counts as a count of the products themselves would give them: what the kept counts must equal. */
+async function countedFromProducts(db = database.db) {
+  const rows = await sql<{ scope: string; cell: number; n: number | string }>`
+    select '' as scope, care_cell as cell, count(*) as n from products group by care_cell
+    union all
+    select category_id, care_cell, count(*) from products group by category_id, care_cell`.execute(db);
+  const scopes = new Map<string, Map<number, number>>();
+  for (const row of rows.rows) {
+    if (!scopes.has(row.scope)) scopes.set(row.scope, new Map());
+    scopes.get(row.scope)!.set(row.cell, Number(row.n));
+  }
+  return scopes;
+}
+
+/** Asserts the kept counts of the whole shop and of each scope named equal a count of the products. */
+async function expectCountsMatchProducts(scopes: string[], db = database.db) {
+  const truth = await countedFromProducts(db);
+  for (const scope of [WHOLE_SHOP, ...scopes]) {
+    expect(Object.fromEntries(await readCellCounts(db, scope)), `scope '${scope}'`).toEqual(Object.fromEntries(truth.get(scope) ?? new Map()));
+  }
+}
+
+const cellOf = (light: "low" | "medium", inStock: boolean) => facetCell({ light, petSafe: "yes", difficulty: "beginner", place: "indoor", inStock });
+
+describe(`the facet cells' kept counts (${dialectUnderTest})`, () => {
+  it("equal a count of the products after inserts, care edits, selling out, restocking, a move of category and a deletion, before and after a fold", async () => {
+    const ferns = await createCategory(database.db);
+    const palms = await createCategory(database.db);
+    const make = (category: string, light: "low" | "medium", stock: number) =>
+      createProduct(database.db, { category_id: category, care_light: light, care_pet_safe: "yes", care_difficulty: "beginner", care_place: "indoor", stock });
+    const a = await make(ferns.id, "low", 3);
+    const b = await make(ferns.id, "low", 0);
+    const c = await make(palms.id, "medium", 5);
+    const scopes = [ferns.id, palms.id];
+    expect(Object.fromEntries(await readCellCounts(database.db, ferns.id))).toEqual({ [cellOf("low", true)]: 1, [cellOf("low", false)]: 1 });
+    await expectCountsMatchProducts(scopes);
+
+    await database.db.updateTable("products").set({ care_light: "medium" }).where("id", "=", a.id).execute();
+    await expectCountsMatchProducts(scopes);
+    await setSelling(database.db, c.id, { stock: 0 });
+    await setSelling(database.db, b.id, { stock: 4 });
+    await expectCountsMatchProducts(scopes);
+    // A sale that leaves stock above zero and a price change move no product between cells.
+    await setSelling(database.db, b.id, { stock: 2, price_paise: 12_300 });
+    await database.db.updateTable("products").set({ category_id: palms.id }).where("id", "=", b.id).execute();
+    await expectCountsMatchProducts(scopes);
+    await foldCellCountChanges(database);
+    await expectCountsMatchProducts(scopes);
+
+    await database.db.deleteFrom("product_variants").where("product_id", "=", a.id).execute();
+    await database.db.deleteFrom("product_images").where("product_id", "=", a.id).execute();
+    await database.db.deleteFrom("products").where("id", "=", a.id).execute();
+    await expectCountsMatchProducts(scopes);
+    await foldCellCountChanges(database);
+    await expectCountsMatchProducts(scopes);
+    expect(Object.fromEntries(await readCellCounts(database.db, ferns.id))).toEqual({});
+    expect(Object.fromEntries(await readCellCounts(database.db, palms.id))).toEqual({ [cellOf("medium", false)]: 1, [cellOf("low", true)]: 1 });
+  });
+
+  it("are written by the migration for the products an existing shop already has", async () => {
+    const earlier = await createTestDatabase({ upTo: "0034-orders-export" });
+    try {
+      const category = await createCategory(earlier.db);
+      await createProduct(earlier.db, { category_id: category.id, care_light: "low", stock: 0 });
+      await createProduct(earlier.db, { category_id: category.id, care_light: "low", stock: 2 });
+      await createProduct(earlier.db, { care_light: "medium", care_pet_safe: "yes" });
+      await migrateToLatest(earlier);
+      const truth = await countedFromProducts(earlier.db);
+      expect(truth.get(WHOLE_SHOP)?.size).toBe(3);
+      await expectCountsMatchProducts([category.id], earlier.db);
+    } finally {
+      await earlier.cleanup();
+    }
+  });
+
+  it("leave nothing to fold on SQLite and no change rows on PostgreSQL once folded", async () => {
+    const category = await createCategory(database.db);
+    for (let i = 0; i < 5; i++) await createProduct(database.db, { category_id: category.id, stock: i % 2 });
+    const folded = await foldCellCountChanges(database);
+    // On PostgreSQL each product's insert made two change rows (the shop's and its category's); SQLite counted in place.
+    expect(folded).toBe(dialectUnderTest === "postgres" ? 2 * 5 : 0);
+    expect(await database.db.selectFrom("product_cell_count_changes").select("id").execute()).toEqual([]);
+    await expectCountsMatchProducts([category.id]);
+  });
+});
+
+if (dialectUnderTest === "postgres")
+  describe("the facet cells' kept counts under concurrent writes (PostgreSQL)", () => {
+    it("let two open transactions sell out plants of the same cell without either waiting on the other", async () => {
+      const category = await createCategory(database.db);
+      const [first, second] = [
+        await createProduct(database.db, { category_id: category.id, care_light: "low", stock: 1 }),
+        await createProduct(database.db, { category_id: category.id, care_light: "low", stock: 1 }),
+      ];
+      let releaseFirst!: () => void;
+      const firstMayCommit = new Promise<void>((resolve) => (releaseFirst = resolve));
+      let firstWrote!: () => void;
+      const firstHasWritten = new Promise<void>((resolve) => (firstWrote = resolve));
+      const firstTransaction = database.db.transaction().execute(async (trx) => {
+        await trx.updateTable("products").set({ stock: 0 }).where("id", "=", first.id).execute();
+        firstWrote();
+        await firstMayCommit;
+      });
+      await firstHasWritten;
+      // With a shared counter row the second would wait for the first, which waits for the second: a lock wait
+      // would end this transaction with an error instead of hanging the test.
+      await database.db.transaction().execute(async (trx) => {
+        await sql`set local lock_timeout = '5s'`.execute(trx);
+        await trx.updateTable("products").set({ stock: 0 }).where("id", "=", second.id).execute();
+      });
+      releaseFirst();
+      await firstTransaction;
+      expect(Object.fromEntries(await readCellCounts(database.db, category.id))).toEqual({ [facetCell({ light: "low", petSafe: null, difficulty: null, place: null, inStock: false })]: 2 });
+    });
+
+    it("stay exact when many transactions sell out and restock plants in crossing orders while copies fold at the same time", async () => {
+      const categories = [await createCategory(database.db), await createCategory(database.db)];
+      const plants: { id: string }[] = [];
+      for (let i = 0; i < 12; i++) {
+        plants.push(await createProduct(database.db, { category_id: categories[i % 2]!.id, care_light: i % 3 ? "low" : "medium", stock: i % 2 }));
+      }
+      // A second pool on the same database, as another server copy has.
+      const otherCopy = openDatabase({ databaseUrl: database.postgresUrl!, poolSize: 5 });
+      try {
+        const writers = Array.from({ length: 16 }, (_, w) =>
+          database.db.transaction().execute(async (trx) => {
+            // Each writer locks its plants in id order, as a checkout does, and flips each one's in-stock bit.
+            const mine = plants.filter((_, i) => (i + w) % 3 === 0).sort((x, y) => (x.id < y.id ? -1 : 1));
+            for (const plant of mine) {
+              await trx
+                .updateTable("products")
+                .set((eb) => ({ stock: sql`case when ${eb.ref("stock")} > 0 then 0 else 3 end` }))
+                .where("id", "=", plant.id)
+                .execute();
+            }
+          }),
+        );
+        const folds = Array.from({ length: 6 }, (_, i) => foldCellCountChanges(i % 2 ? otherCopy : database));
+        await Promise.all([...writers, ...folds]);
+        await expectCountsMatchProducts(categories.map((c) => c.id));
+        await foldCellCountChanges(otherCopy);
+        await expectCountsMatchProducts(categories.map((c) => c.id));
+        expect(await database.db.selectFrom("product_cell_count_changes").select("id").execute()).toEqual([]);
+      } finally {
+        await otherCopy.destroy();
+      }
+    });
+  });

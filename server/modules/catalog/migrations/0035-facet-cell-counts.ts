@@ -1,0 +1,90 @@
+import { sql, type Kysely } from "kysely";
+import type { MigrationContext } from "../../../platform/db/migrate.ts";
+
+/**
+ * How many products each facet cell (migration 0025) holds, in the whole shop (scope '') and in each category (scope
+ * = its id), so a filter panel's counts and a list's total are sums over at most 480 small rows instead of capped
+ * reads of up to 1,001 index entries each (docs/decisions/062).
+ *
+ * - `product_cell_counts` holds the settled counts.
+ * - `product_cell_count_changes` holds what product writes changed since: +1 in a product's new cell, -1 in its old
+ *   one, for both scopes. A count is the settled one plus its changes; `foldCellCountChanges` moves changes into the
+ *   settled rows now and then.
+ *
+ * On PostgreSQL the triggers only ever insert change rows: a checkout that empties a plant moves it out of its
+ * in-stock cell, and an UPDATE of a shared counter row there would make two checkouts wait on each other, or
+ * deadlock, since they lock their plants in product order but would lock the counters in cell order. Inserts take no
+ * lock another transaction waits on. On SQLite, with one writer at a time, the triggers update the settled rows
+ * directly and nothing is ever left to fold.
+ *
+ * The update trigger runs only when the cell or the category changes: a sale that leaves stock above zero, a
+ * review, a price or a name writes nothing here.
+ */
+export function facetCellCountsMigration({ dialect }: MigrationContext) {
+  return {
+    async up(db: Kysely<unknown>) {
+      await sql`create table product_cell_counts (
+        scope text not null,
+        cell integer not null,
+        products integer not null,
+        primary key (scope, cell)
+      )`.execute(db);
+      const id = dialect === "postgres" ? sql`bigint generated always as identity primary key` : sql`integer primary key autoincrement`;
+      await sql`create table product_cell_count_changes (id ${id}, scope text not null, cell integer not null, delta integer not null)`.execute(db);
+      await sql`create index product_cell_count_changes_scope on product_cell_count_changes (scope, cell, delta)`.execute(db);
+      await sql`insert into product_cell_counts (scope, cell, products)
+        select '', care_cell, count(*) from products group by care_cell
+        union all
+        select category_id, care_cell, count(*) from products group by category_id, care_cell`.execute(db);
+      if (dialect === "postgres") await addPostgresTriggers(db);
+      else await addSqliteTriggers(db);
+    },
+    async down(db: Kysely<unknown>) {
+      if (dialect === "postgres") {
+        await sql`drop trigger if exists products_cell_counts_insert_delete on products`.execute(db);
+        await sql`drop trigger if exists products_cell_counts_update on products`.execute(db);
+        await sql`drop function if exists product_cell_counts_track()`.execute(db);
+      } else {
+        for (const trigger of ["insert", "update", "delete"]) await sql.raw(`drop trigger if exists products_cell_counts_${trigger}`).execute(db);
+      }
+      await sql`drop table product_cell_count_changes`.execute(db);
+      await sql`drop table product_cell_counts`.execute(db);
+    },
+  };
+}
+
+async function addPostgresTriggers(db: Kysely<unknown>) {
+  await sql`create function product_cell_counts_track() returns trigger language plpgsql as $$
+    begin
+      if tg_op in ('UPDATE', 'DELETE') then
+        insert into product_cell_count_changes (scope, cell, delta) values ('', old.care_cell, -1), (old.category_id, old.care_cell, -1);
+      end if;
+      if tg_op in ('UPDATE', 'INSERT') then
+        insert into product_cell_count_changes (scope, cell, delta) values ('', new.care_cell, 1), (new.category_id, new.care_cell, 1);
+      end if;
+      return null;
+    end
+  $$`.execute(db);
+  await sql`create trigger products_cell_counts_insert_delete after insert or delete on products
+    for each row execute function product_cell_counts_track()`.execute(db);
+  // care_cell is a stored generated column: the new row's value is known to an AFTER trigger's condition.
+  await sql`create trigger products_cell_counts_update after update on products
+    for each row when (old.care_cell is distinct from new.care_cell or old.category_id is distinct from new.category_id)
+    execute function product_cell_counts_track()`.execute(db);
+}
+
+async function addSqliteTriggers(db: Kysely<unknown>) {
+  const add = (scope: string, cell: string, delta: number) =>
+    `insert into product_cell_counts (scope, cell, products) values (${scope}, ${cell}, ${delta})
+       on conflict (scope, cell) do update set products = products + ${delta};`;
+  // An inserted row's care_cell is set by the facet trigger's own UPDATE (0025), which the update trigger below
+  // counts as a move out of the cell inserted: NEW keeps the values as inserted, whichever trigger runs first.
+  await sql.raw(`create trigger products_cell_counts_insert after insert on products begin
+    ${add("''", "new.care_cell", 1)} ${add("new.category_id", "new.care_cell", 1)} end`).execute(db);
+  await sql.raw(`create trigger products_cell_counts_delete after delete on products begin
+    ${add("''", "old.care_cell", -1)} ${add("old.category_id", "old.care_cell", -1)} end`).execute(db);
+  await sql.raw(`create trigger products_cell_counts_update after update of care_cell, category_id on products
+    when old.care_cell is not new.care_cell or old.category_id is not new.category_id begin
+    ${add("''", "old.care_cell", -1)} ${add("old.category_id", "old.care_cell", -1)}
+    ${add("''", "new.care_cell", 1)} ${add("new.category_id", "new.care_cell", 1)} end`).execute(db);
+}
