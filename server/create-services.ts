@@ -99,14 +99,11 @@ export function createInfrastructure(deps: ServiceDependencies) {
   // (docs/decisions/060), until a form turns them into images.
   const mediaS3 = deps.mediaS3;
   const uploads = createResumableUploads({
-    directory: path.join(deps.dataDir, "uploads"),
-    basePath: UPLOADS_PATH,
-    quota: deps.uploadQuota,
     ...(mediaS3
       ? { storage: (expiryMs: number) => bucketUploadStorage(mediaS3, expiryMs) }
-      : deps.freeDiskSpace
-        ? { freeDiskSpace: deps.freeDiskSpace }
-        : {}),
+      : { directory: path.join(deps.dataDir, "uploads"), ...(deps.freeDiskSpace ? { freeDiskSpace: deps.freeDiskSpace } : {}) }),
+    basePath: UPLOADS_PATH,
+    quota: deps.uploadQuota,
     ...(deps.uploadLocker ? { locker: deps.uploadLocker } : {}),
   });
   return {

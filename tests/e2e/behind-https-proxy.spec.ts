@@ -1,13 +1,13 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync } from "node:fs";
 import https from "node:https";
-import os from "node:os";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import type { Page, Response } from "@playwright/test";
 import { messages } from "../../common/shared/messages.ts";
 import { openDatabase, type Database } from "../../server/platform/db/client.ts";
 import { createProduct } from "../support/factories.ts";
+import { startNginx, stopNginx, waitForNginx, type Nginx } from "../support/nginx.ts";
 import { extraPort, startShopProcess, stopShopProcess, waitUntilHealthy, type ShopProcess } from "../support/shop-process.ts";
 import { expect as baseExpect, test } from "./support/fixtures.ts";
 import { hydrated, mainNav, submitLogin, submitRegistration, toast, urlIs } from "./support/pages.ts";
@@ -18,29 +18,18 @@ import { addToCart, cartCountName, cartLink, fillShipping, shipping } from "./su
 // Chromium goes through https only. Its two ports are reserved ones after E2E_SMTP_PORT (4319 and 4320), so parallel
 // checkouts with their own E2E_PORT do not collide.
 
-const NGINX = "/usr/sbin/nginx";
 const PROXY_PORT = extraPort(0);
 const SHOP_PORT = extraPort(1);
 const PUBLIC_URL = `https://127.0.0.1:${PROXY_PORT}`;
 const ADMIN = { email: "owner@proxied-shop.test", password: "behind-nginx-owner-password-4" };
-
-interface Nginx {
-  child: ChildProcess;
-  dir: string;
-  output: () => string;
-  exited: Promise<number | null>;
-}
 
 // The first pages of a freshly started server, through the proxy, on a busy machine: more than the default 5 s.
 const expect = baseExpect.configure({ timeout: 15_000 });
 
 const state: { nginx?: Nginx; shop?: ShopProcess; database?: Database } = {};
 
-/** A self-signed certificate for 127.0.0.1 and an nginx configuration, all in a folder of their own. */
-function prepareNginx(): { dir: string; conf: string } {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "plant-shop-nginx-"));
-  // nginx's workers drop root and must reach their temp folders; the key stays readable by its owner only.
-  chmodSync(dir, 0o755);
+/** A self-signed certificate for 127.0.0.1, kept in nginx's folder (the key readable by its owner only). */
+function writeCertificate(dir: string) {
   const tls = path.join(dir, "tls");
   mkdirSync(tls, { mode: 0o700 });
   execFileSync("openssl", [
@@ -48,26 +37,14 @@ function prepareNginx(): { dir: string; conf: string } {
     "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
     "-keyout", path.join(tls, "key.pem"), "-out", path.join(tls, "cert.pem"),
   ], { stdio: "pipe" });
-  const conf = path.join(dir, "nginx.conf");
-  writeFileSync(
-    conf,
-    `daemon off;
-worker_processes 1;
-pid ${dir}/nginx.pid;
-error_log stderr warn;
-events { worker_connections 256; }
-http {
-  access_log off;
-  client_body_temp_path ${dir}/client-body;
-  proxy_temp_path ${dir}/proxy;
-  fastcgi_temp_path ${dir}/fastcgi;
-  uwsgi_temp_path ${dir}/uwsgi;
-  scgi_temp_path ${dir}/scgi;
-  client_max_body_size 12m;
+}
+
+/** nginx terminating TLS with that certificate and passing every request to the shop over http. */
+const httpsProxy = (dir: string) => `  client_max_body_size 12m;
   server {
     listen 127.0.0.1:${PROXY_PORT} ssl;
-    ssl_certificate ${tls}/cert.pem;
-    ssl_certificate_key ${tls}/key.pem;
+    ssl_certificate ${dir}/tls/cert.pem;
+    ssl_certificate_key ${dir}/tls/key.pem;
     location / {
       proxy_pass http://127.0.0.1:${SHOP_PORT};
       proxy_http_version 1.1;
@@ -76,30 +53,7 @@ http {
       proxy_set_header X-Forwarded-Host $http_host;
       proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
     }
-  }
-}
-`,
-  );
-  return { dir, conf };
-}
-
-function startNginx(): Nginx {
-  // A missing proxy is a broken test machine, not a reason to skip: .ci/run installs nginx-light.
-  if (!existsSync(NGINX)) throw new Error(`${NGINX} is missing: install Debian's nginx-light (apt-get install nginx-light), as .ci/run does`);
-  const { dir, conf } = prepareNginx();
-  const child = spawn(NGINX, ["-p", dir, "-e", "stderr", "-c", conf], { stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => {
-    child.on("exit", (code) => resolve(code));
-    child.on("error", (error) => {
-      output += String(error);
-      resolve(-1);
-    });
-  });
-  return { child, dir, output: () => output, exited };
-}
+  }`;
 
 /** GET through the proxy, accepting its self-signed certificate: the status, or undefined while nothing answers. */
 function statusThroughProxy(pathname: string): Promise<number | undefined> {
@@ -110,28 +64,6 @@ function statusThroughProxy(pathname: string): Promise<number | undefined> {
     });
     request.on("error", () => resolve(undefined));
   });
-}
-
-async function waitForProxy(nginx: Nginx) {
-  let exitCode: number | null | undefined;
-  void nginx.exited.then((code) => (exitCode = code));
-  for (let tries = 0; tries < 300; tries++) {
-    if (exitCode !== undefined) throw new Error(`nginx exited with ${exitCode}:\n${nginx.output()}`);
-    if ((await statusThroughProxy("/healthz")) === 200) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`nginx did not pass /healthz through within 30 s:\n${nginx.output()}`);
-}
-
-/** SIGQUIT (nginx's graceful stop) to the master's PID, SIGKILL if it lingers. */
-async function stopNginx(nginx: Nginx) {
-  if (nginx.child.exitCode === null && nginx.child.signalCode === null && nginx.child.pid) {
-    process.kill(nginx.child.pid, "SIGQUIT");
-    const killer = setTimeout(() => nginx.child.pid && process.kill(nginx.child.pid, "SIGKILL"), 10_000);
-    await nginx.exited;
-    clearTimeout(killer);
-  }
-  rmSync(nginx.dir, { recursive: true, force: true });
 }
 
 /** Every Set-Cookie header the browser receives, with the URL that sent it. */
@@ -164,14 +96,14 @@ test.describe("behind a TLS-terminating nginx", () => {
 
   test.beforeAll(async () => {
     test.setTimeout(120_000);
-    state.nginx = startNginx();
+    state.nginx = startNginx(httpsProxy, writeCertificate);
     state.shop = startShopProcess({
       port: SHOP_PORT,
       publicUrl: PUBLIC_URL,
       env: { TRUST_PROXY: "1", ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password },
     });
     await waitUntilHealthy(state.shop);
-    await waitForProxy(state.nginx);
+    await waitForNginx(state.nginx, () => statusThroughProxy("/healthz"));
     // Warms the server's page modules up, so the first test does not pay for it.
     for (const pathname of ["/", "/login", "/register"]) expect(await statusThroughProxy(pathname)).toBe(200);
     state.database = openDatabase({ sqliteFile: path.join(state.shop.dataDir, "shop.db") });

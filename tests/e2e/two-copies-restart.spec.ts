@@ -13,7 +13,7 @@ import {
   waitUntilHealthy,
   type ShopProcess,
 } from "../support/shop-process.ts";
-import { runMixedLoad, startNginx, stopNginx, waitForNginx, type Nginx } from "../support/two-copies.ts";
+import { runMixedLoad, startNginx, stopNginx, waitForNginx, type BalancingNginx } from "../support/two-copies.ts";
 
 // Two production copies on one PostgreSQL database behind nginx (the README's upstream settings). While signed-in
 // shoppers load the shop through nginx, copy A is taken out of nginx, stopped (SIGTERM), started and put back,
@@ -22,7 +22,7 @@ import { runMixedLoad, startNginx, stopNginx, waitForNginx, type Nginx } from ".
 // is set (playwright.config.ts ignores this file otherwise); it needs no browser.
 
 /** nginx's log, less the expected lines: connections refused by a stopped copy, which nginx passes over. */
-function nginxProblems(nginx: Nginx): string {
+function nginxProblems(nginx: BalancingNginx): string {
   return nginx
     .output()
     .split("\n")
@@ -36,7 +36,7 @@ const PORTS = [extraPort(3), extraPort(4)] as const;
 const SHOPPERS = 8;
 const STOCK = 100_000;
 
-const state: { nginx?: Nginx; shops: ShopProcess[]; database?: Database; target?: { drop: () => Promise<void> } } = { shops: [] };
+const state: { nginx?: BalancingNginx; shops: ShopProcess[]; database?: Database; target?: { drop: () => Promise<void> } } = { shops: [] };
 
 test.describe("two copies behind nginx", () => {
   test.afterAll(async () => {

@@ -1,22 +1,13 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { request } from "undici";
+import { startNginx as startProxy, stopNginx, waitForNginx as waitForProxy, type Nginx } from "./nginx.ts";
 
 // Several server copies behind Debian's nginx, and a mixed shoppers' load through it: for the restart test
 // (tests/e2e/two-copies-restart.spec.ts) and the CPU bench (bench/two-copies-cpu.ts). The nginx settings are the
 // ones the README recommends for running several copies.
 
-export const NGINX = "/usr/sbin/nginx";
-
-export interface Nginx {
+export interface BalancingNginx extends Nginx {
   url: string;
-  child: ChildProcess;
-  dir: string;
-  output: () => string;
-  exited: Promise<number | null>;
   /** Rewrites the upstream with the copies on `downPorts` marked down, reloads nginx and waits until it has. */
   route(downPorts: number[]): Promise<void>;
 }
@@ -49,108 +40,34 @@ export const LOCATION_CONFIG = `proxy_pass http://plant_shop;
       proxy_next_upstream_tries 2;`;
 
 /**
- * The upstream block with the copies on `downPorts` marked `down`: how a copy is taken out before it is stopped
+ * The http block's body with the copies on `downPorts` marked `down`: how a copy is taken out before it is stopped
  * (README, "Running several copies"). nginx reloads its workers on SIGHUP without dropping a request.
  */
-function nginxConfig(dir: string, port: number, upstreamPorts: number[], downPorts: number[]): string {
+function balancingConfig(port: number, upstreamPorts: number[], downPorts: number[]): string {
   const upstream = upstreamConfig(upstreamPorts).replace(/server 127\.0\.0\.1:(\d+) ([^;]*);/g, (line, copyPort: string, rest: string) =>
     downPorts.includes(Number(copyPort)) ? `server 127.0.0.1:${copyPort} ${rest} down;` : line,
   );
-  return `daemon off;
-worker_processes 1;
-pid ${dir}/nginx.pid;
-error_log stderr warn;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  client_body_temp_path ${dir}/client-body;
-  proxy_temp_path ${dir}/proxy;
-  fastcgi_temp_path ${dir}/fastcgi;
-  uwsgi_temp_path ${dir}/uwsgi;
-  scgi_temp_path ${dir}/scgi;
-  ${upstream}
+  return `  ${upstream}
   server {
     listen 127.0.0.1:${port};
     location / {
       ${LOCATION_CONFIG}
     }
-  }
-}
-`;
+  }`;
 }
 
 /** nginx on loopback `port`, in a folder of its own, balancing over the copies on `upstreamPorts`. */
-export function startNginx(port: number, upstreamPorts: number[]): Nginx {
-  // A missing proxy is a broken test machine, not a reason to skip: .ci/run installs nginx-light.
-  if (!existsSync(NGINX)) throw new Error(`${NGINX} is missing: install Debian's nginx-light (apt-get install nginx-light), as .ci/run does`);
-  const dir = mkdtempSync(path.join(os.tmpdir(), "plant-shop-nginx-"));
-  // nginx's workers drop root and must reach their temp folders.
-  chmodSync(dir, 0o755);
-  const conf = path.join(dir, "nginx.conf");
-  writeFileSync(conf, nginxConfig(dir, port, upstreamPorts, []));
-  const child = spawn(NGINX, ["-p", dir, "-e", "stderr", "-c", conf], { stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => {
-    child.on("exit", (code) => resolve(code));
-    child.on("error", (error) => {
-      output += String(error);
-      resolve(-1);
-    });
-  });
-  /** nginx's worker processes now (the master's children). */
-  const workers = () => {
-    const pid = child.pid;
-    if (!pid) return [];
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").split(/\s+/).filter(Boolean);
-  };
-  return {
-    url: `http://127.0.0.1:${port}`,
-    child,
-    dir,
-    output: () => output,
-    exited,
-    async route(downPorts) {
-      writeFileSync(conf, nginxConfig(dir, port, upstreamPorts, downPorts));
-      const before = workers();
-      if (child.pid) process.kill(child.pid, "SIGHUP");
-      // Reloaded once new workers run and the old ones have finished their requests and exited: from then on no
-      // request can reach a copy marked down. Polled against a deadline: the reload is nginx's, it says nothing.
-      const deadline = Date.now() + 30_000;
-      for (;;) {
-        const now = workers();
-        if (now.length > 0 && !now.some((pid) => before.includes(pid))) return;
-        if (Date.now() > deadline) throw new Error(`nginx did not reload within 30 s:\n${output}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    },
-  };
+export function startNginx(port: number, upstreamPorts: number[]): BalancingNginx {
+  const nginx = startProxy(() => balancingConfig(port, upstreamPorts, []));
+  return { ...nginx, url: `http://127.0.0.1:${port}`, route: (downPorts) => nginx.reload(balancingConfig(port, upstreamPorts, downPorts)) };
 }
 
 /** Until nginx passes /healthz through (or exits, or 30 s pass). */
-export async function waitForNginx(nginx: Nginx) {
-  let exitCode: number | null | undefined;
-  void nginx.exited.then((code) => (exitCode = code));
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (exitCode !== undefined) throw new Error(`nginx exited with ${exitCode}:\n${nginx.output()}`);
-    if ((await fetch(`${nginx.url}/healthz`).then((r) => r.status, () => undefined)) === 200) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`nginx did not pass /healthz through within 30 s:\n${nginx.output()}`);
+export function waitForNginx(nginx: BalancingNginx) {
+  return waitForProxy(nginx, () => fetch(`${nginx.url}/healthz`).then((r) => r.status, () => undefined));
 }
 
-/** SIGQUIT (nginx's graceful stop), SIGKILL if it lingers; then its folder is removed. */
-export async function stopNginx(nginx: Nginx) {
-  if (nginx.child.exitCode === null && nginx.child.signalCode === null && nginx.child.pid) {
-    process.kill(nginx.child.pid, "SIGQUIT");
-    const killer = setTimeout(() => nginx.child.pid && process.kill(nginx.child.pid, "SIGKILL"), 10_000);
-    await nginx.exited;
-    clearTimeout(killer);
-  }
-  rmSync(nginx.dir, { recursive: true, force: true });
-}
+export { stopNginx };
 
 export interface LoadTally {
   /** Every request sent, by kind ("page", "json", "cart", "order"). */

@@ -1,4 +1,4 @@
-import { S3Client } from "@aws-sdk/client-s3";
+import { NoSuchKey, S3Client } from "@aws-sdk/client-s3";
 
 /**
  * An S3-compatible bucket (AWS S3, Cloudflare R2, MinIO, …) that stored pictures and unfinished uploads live in
@@ -36,4 +36,11 @@ export function s3ClientConfig(settings: S3BucketSettings) {
 
 export function createS3Client(settings: S3BucketSettings): S3Client {
   return new S3Client(s3ClientConfig(settings));
+}
+
+/** A missing object, however the service says it: GetObject's NoSuchKey, or a bare 404 (HEAD, some servers). */
+export function isMissingObject(error: unknown): boolean {
+  if (error instanceof NoSuchKey) return true;
+  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } } | null;
+  return e?.name === "NoSuchKey" || e?.name === "NotFound" || e?.$metadata?.httpStatusCode === 404;
 }

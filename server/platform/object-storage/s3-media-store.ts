@@ -1,6 +1,6 @@
-import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
 import { isSafeMediaName, type MediaStore } from "../media/media-store.ts";
-import type { S3BucketSettings } from "./s3-bucket.ts";
+import { isMissingObject, type S3BucketSettings } from "./s3-bucket.ts";
 
 /**
  * Names are random and never reused (a changed picture gets a new name), so an object never changes: browsers and
@@ -10,13 +10,6 @@ export const MEDIA_OBJECT_CACHE_CONTROL = "public, max-age=31536000, immutable";
 
 export function mediaContentType(name: string): string {
   return name.endsWith(".avif") ? "image/avif" : "image/webp";
-}
-
-/** A missing object, however the service says it: GetObject's NoSuchKey, or a bare 404 (HEAD, some servers). */
-export function isMissingObject(error: unknown): boolean {
-  if (error instanceof NoSuchKey) return true;
-  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } } | null;
-  return e?.name === "NoSuchKey" || e?.name === "NotFound" || e?.$metadata?.httpStatusCode === 404;
 }
 
 /**

@@ -35,11 +35,20 @@ const DEFAULT_QUOTA: UploadQuotaSettings = {
   minFreeDiskBytes: 512 * 1024 * 1024,
 };
 
-export interface ResumableUploadsOptions {
-  /** The folder the raw uploads live in (DATA_DIR/uploads), unless `storage` is given. */
-  directory?: string;
-  /** Where the raw uploads live: the folder `directory` unless given (the bucket, with MEDIA_S3_*). */
-  storage?: (expiryMs: number) => UploadStorage;
+/**
+ * Where the raw uploads live: a folder (DATA_DIR/uploads), whose disk's free space the quota keeps a reserve of, or
+ * another storage (the bucket, with MEDIA_S3_*), which says its own free space.
+ */
+type UploadsPlace =
+  | {
+      directory: string;
+      storage?: never;
+      /** Free space of the folder's disk; statfs, read at most once a second, unless given (tests). */
+      freeDiskSpace?: FreeDiskSpace;
+    }
+  | { storage: (expiryMs: number) => UploadStorage; directory?: never; freeDiskSpace?: never };
+
+export type ResumableUploadsOptions = UploadsPlace & {
   /** Who may write to an upload at a time: tus's in-process locks unless given (PostgreSQL's, with several copies). */
   locker?: Locker;
   /** Where the endpoint is mounted, e.g. /api/uploads. */
@@ -48,9 +57,7 @@ export interface ResumableUploadsOptions {
   maxBytes?: number;
   /** How much unfinished uploads may hold, per account and in all, and the disk's reserve (decision 035). */
   quota?: UploadQuotaSettings;
-  /** Free space of the uploads folder's disk; statfs, read at most once a second, unless given (tests). */
-  freeDiskSpace?: FreeDiskSpace;
-}
+};
 
 /** A finished upload, ready to be read once and removed. */
 export interface FinishedUpload {
@@ -72,9 +79,7 @@ export type ResumableUploads = ReturnType<typeof createResumableUploads>;
 export function createResumableUploads(options: ResumableUploadsOptions) {
   const expiryMs = options.expiryMs ?? UPLOAD_EXPIRY_MS;
   const maxBytes = options.maxBytes ?? MAX_UPLOAD_BYTES;
-  const storage = options.storage
-    ? options.storage(expiryMs)
-    : folderUploadStorage(options.directory ?? "uploads", expiryMs, options.freeDiskSpace);
+  const storage = options.storage ? options.storage(expiryMs) : folderUploadStorage(options.directory, expiryMs, options.freeDiskSpace);
   /** Creations handed to tus, by reservation token: onUploadCreate puts the room under the id tus chose. */
   const creating = new Map<string, { reservation: Reservation; id?: string }>();
   let nextCreation = 0;

@@ -1,12 +1,12 @@
 import { mkdirSync } from "node:fs";
 import { readdir, readFile, rm, stat } from "node:fs/promises";
 import path from "node:path";
-import type { S3Client} from "@aws-sdk/client-s3";
-import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, AbortMultipartUploadCommand } from "@aws-sdk/client-s3";
+import type { S3Client } from "@aws-sdk/client-s3";
+import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, AbortMultipartUploadCommand } from "@aws-sdk/client-s3";
 import { FileStore } from "@tus/file-store";
 import { S3Store } from "@tus/s3-store";
 import type { DataStore, KvStore } from "@tus/utils";
-import { createS3Client, s3ClientConfig, type S3BucketSettings } from "../object-storage/s3-bucket.ts";
+import { createS3Client, isMissingObject, s3ClientConfig, type S3BucketSettings } from "../object-storage/s3-bucket.ts";
 import { freeDiskSpace, type FreeDiskSpace } from "./free-disk-space.ts";
 
 /** An upload's description as the storage lists it: its id, and when it was last written (for descriptions without a date). */
@@ -158,7 +158,7 @@ export function bucketUploadStorage(settings: S3BucketSettings, expiryMs: number
         const object = await s3().send(new GetObjectCommand({ Bucket: bucket, Key: key(id) }));
         return object.Body ? Buffer.from(await object.Body.transformToByteArray()) : null;
       } catch (error) {
-        if (error instanceof NoSuchKey) return null;
+        if (isMissingObject(error)) return null;
         throw error;
       }
     },
@@ -186,7 +186,7 @@ async function readUploadIdOf(client: S3Client, bucket: string, infoKey: string)
     await object.Body?.transformToByteArray();
     return object.Metadata?.["upload-id"];
   } catch (error) {
-    if (error instanceof NoSuchKey) return undefined;
+    if (isMissingObject(error)) return undefined;
     throw error;
   }
 }
