@@ -135,7 +135,7 @@ describe(`upgrading a database from the previous release (${PREVIOUS_RELEASE})`,
     expect(names).not.toContain("Aloe Vera");
 
     const config = loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, PUBLIC_URL: TEST_ORIGIN });
-    const { services, closeMail } = await composeShop(config, database, pino({ level: "silent" }));
+    const { services, closeMail, closeChanges } = await composeShop(config, database, pino({ level: "silent" }));
     try {
       const signedIn = await services.accounts.signIn({ email: "meera@example.com", password: PASSWORD }, { clientIp: "203.0.113.8", sessionCredential: null, userAgent: null });
       expect(signedIn.session.kind).toBe("issued");
@@ -150,6 +150,8 @@ describe(`upgrading a database from the previous release (${PREVIOUS_RELEASE})`,
       expect(placed).toMatchObject({ totalPaise: 202_000 });
     } finally {
       await closeMail(5_000);
+      // On PostgreSQL the change feed and the upload locks each hold a connection of their own.
+      await closeChanges();
     }
   });
 
@@ -169,7 +171,7 @@ describe(`upgrading a database from the previous release (${PREVIOUS_RELEASE})`,
     expect(orderLine).toEqual({ product_id: orderLine.product_id, variant_id: orderLine.product_id, variant_label: null, sku: null });
 
     const config = loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, PUBLIC_URL: TEST_ORIGIN });
-    const { services, closeMail } = await composeShop(config, database, pino({ level: "silent" }));
+    const { services, closeMail, closeChanges } = await composeShop(config, database, pino({ level: "silent" }));
     try {
       const meera = { id: userId, name: "Meera Iyer", email: "meera@example.com", username: "meera_i", image: null, emailVerified: true, isAdmin: false };
       const rose = orderLine.product_id!;
@@ -182,6 +184,8 @@ describe(`upgrading a database from the previous release (${PREVIOUS_RELEASE})`,
       expect((await services.cart.getCart(meera)).lines).toMatchObject([{ productId: cartLine.product_id, variantId: cartLine.product_id, variantLabel: null, quantity: 3 }]);
     } finally {
       await closeMail(5_000);
+      // On PostgreSQL the change feed and the upload locks each hold a connection of their own.
+      await closeChanges();
     }
   });
 });
