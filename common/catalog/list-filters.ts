@@ -127,7 +127,10 @@ const PET_CODES = [null, "yes", "no"] as const;
 const DIFFICULTY_CODES = [null, ...DIFFICULTIES] as const;
 const PLACE_CODES = [null, ...PLACE_FILTERS, "both"] as const;
 
-/** The cell of a profile: light × pets × difficulty × place × in stock (5 × 3 × 4 × 4 × 2 = 480 cells). */
+/** How many cells there are: light × pets × difficulty × place × in stock (5 × 3 × 4 × 4 × 2 = 480). */
+export const FACET_CELL_COUNT = LIGHT_CODES.length * PET_CODES.length * DIFFICULTY_CODES.length * PLACE_CODES.length * 2;
+
+/** The cell of a profile, from 0 to FACET_CELL_COUNT - 1. */
 export function facetCell(p: { light: string | null; petSafe: string | null; difficulty: string | null; place: string | null; inStock: boolean }): number {
   const code = (codes: readonly (string | null)[], value: string | null) => Math.max(0, codes.indexOf(value));
   return (((code(LIGHT_CODES, p.light) * PET_CODES.length + code(PET_CODES, p.petSafe)) * DIFFICULTY_CODES.length + code(DIFFICULTY_CODES, p.difficulty)) * PLACE_CODES.length + code(PLACE_CODES, p.place)) * 2 + (p.inStock ? 1 : 0);

@@ -91,13 +91,13 @@ export interface SeedRunTable {
 }
 
 /**
- * How many products a facet cell holds in a scope ('' the whole shop, else a category's id), settled (migration
- * 0035-facet-cell-counts, docs/decisions/062). Kept by triggers; read with its changes by ./cell-counts.ts.
+ * How many products each facet cell holds in a scope ('' the whole shop, else a category's id), settled, as a JSON
+ * array with a number per cell (migration 0035-facet-cell-counts, docs/decisions/062). Kept by triggers; read with
+ * its changes by ./cell-counts.ts.
  */
 export interface ProductCellCountTable {
   scope: string;
-  cell: number;
-  products: number;
+  counts: string;
 }
 
 /** A product write's change to a cell's count not yet folded into product_cell_counts (PostgreSQL only). */

@@ -1,9 +1,10 @@
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../../platform/db/client.ts";
 import type { DB } from "../../platform/db/schema.ts";
+import { FACET_CELL_COUNT } from "#common/catalog/list-filters.ts";
 
 // How many products each facet cell holds, per scope (migration 0035-facet-cell-counts, docs/decisions/062): the
-// filter panel's counts and a list's total are sums over at most 480 rows of a scope, whatever the catalogue's size.
+// filter panel's counts and a list's total are sums over one row of a scope, whatever the catalogue's size.
 
 /** The scope of the whole shop's counts; a category's are under its id. */
 export const WHOLE_SHOP = "";
@@ -12,24 +13,20 @@ export const WHOLE_SHOP = "";
 export type CellCounts = ReadonlyMap<number, number>;
 
 /**
- * A scope's counts in one statement: the settled rows plus the changes not folded yet, one snapshot of both, so a
+ * A scope's counts in one statement: its settled row plus the changes not folded yet, one snapshot of both, so a
  * fold committing meanwhile is seen whole or not at all.
  */
 export async function readCellCounts(db: Kysely<DB>, scope: string): Promise<CellCounts> {
-  const rows = await db
-    .selectFrom(
-      db
-        .selectFrom("product_cell_counts")
-        .select(["cell", "products as n"])
-        .where("scope", "=", scope)
-        .unionAll(db.selectFrom("product_cell_count_changes").select(["cell", "delta as n"]).where("scope", "=", scope))
-        .as("c"),
-    )
-    .select(["c.cell", (eb) => eb.fn.sum<number | string>("c.n").as("n")])
-    .groupBy("c.cell")
-    .execute();
+  const { rows } = await sql<{ packed: string | null; cell: number | null; delta: number | string | null }>`
+    select counts as packed, null as cell, null as delta from product_cell_counts where scope = ${scope}
+    union all
+    select null, cell, sum(delta) from product_cell_count_changes where scope = ${scope} group by cell`.execute(db);
   const counts = new Map<number, number>();
-  for (const row of rows) if (Number(row.n) > 0) counts.set(row.cell, Number(row.n));
+  for (const row of rows) {
+    if (row.packed !== null) (JSON.parse(row.packed) as number[]).forEach((n, cell) => n && counts.set(cell, (counts.get(cell) ?? 0) + n));
+    else if (row.cell !== null) counts.set(row.cell, (counts.get(row.cell) ?? 0) + Number(row.delta));
+  }
+  for (const [cell, n] of counts) if (n <= 0) counts.delete(cell);
   return counts;
 }
 
@@ -54,17 +51,24 @@ export async function foldCellCountChanges(database: Pick<Database, "db" | "dial
   return database.db.transaction().execute(async (trx) => {
     const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(${FOLD_LOCK}) as locked`.execute(trx);
     if (!rows[0]?.locked) return 0;
-    const folded = await sql<{ folded: string }>`
-      with moved as (delete from product_cell_count_changes returning scope, cell, delta),
-      summed as (select scope, cell, sum(delta)::integer as delta, count(*) as rows from moved group by scope, cell),
-      settled as (
-        insert into product_cell_counts (scope, cell, products)
-        select scope, cell, delta from summed
-        on conflict (scope, cell) do update set products = product_cell_counts.products + excluded.products
-      )
-      select coalesce(sum(rows), 0) as folded from summed`.execute(trx);
-    await sql`delete from product_cell_counts where products = 0`.execute(trx);
-    return Number(folded.rows[0]?.folded ?? 0);
+    const moved = await trx.deleteFrom("product_cell_count_changes").returning(["scope", "cell", "delta"]).execute();
+    const byScope = new Map<string, { cell: number; delta: number }[]>();
+    for (const change of moved) {
+      const changes = byScope.get(change.scope);
+      if (changes) changes.push(change);
+      else byScope.set(change.scope, [change]);
+    }
+    for (const [scope, changes] of byScope) {
+      const settled = await trx.selectFrom("product_cell_counts").select("counts").where("scope", "=", scope).executeTakeFirst();
+      const counts = settled ? (JSON.parse(settled.counts) as number[]) : new Array<number>(FACET_CELL_COUNT).fill(0);
+      for (const { cell, delta } of changes) counts[cell] = (counts[cell] ?? 0) + delta;
+      await trx
+        .insertInto("product_cell_counts")
+        .values({ scope, counts: JSON.stringify(counts) })
+        .onConflict((oc) => oc.column("scope").doUpdateSet({ counts: JSON.stringify(counts) }))
+        .execute();
+    }
+    return moved.length;
   });
 }
 

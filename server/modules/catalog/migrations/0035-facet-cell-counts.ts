@@ -1,21 +1,25 @@
 import { sql, type Kysely } from "kysely";
 import type { MigrationContext } from "../../../platform/db/migrate.ts";
 
+/** The cells of migration 0025 (5 × 3 × 4 × 4 × 2). A migration that adds cells re-packs every row to its new count. */
+const CELLS = 480;
+
 /**
  * How many products each facet cell (migration 0025) holds, in the whole shop (scope '') and in each category (scope
- * = its id), so a filter panel's counts and a list's total are sums over at most 480 small rows instead of capped
- * reads of up to 1,001 index entries each (docs/decisions/062).
+ * = its id), so a filter panel's counts and a list's total are read from one row whatever the catalogue's size
+ * (docs/decisions/062).
  *
- * - `product_cell_counts` holds the settled counts.
+ * - `product_cell_counts` holds a scope's settled counts packed in one row: a JSON array, a number per cell. One row
+ *   costs the same to read for 10 products as for 100,000; a row per cell cost a read per cell present.
  * - `product_cell_count_changes` holds what product writes changed since: +1 in a product's new cell, -1 in its old
  *   one, for both scopes. A count is the settled one plus its changes; `foldCellCountChanges` moves changes into the
  *   settled rows now and then.
  *
  * On PostgreSQL the triggers only ever insert change rows: a checkout that empties a plant moves it out of its
- * in-stock cell, and an UPDATE of a shared counter row there would make two checkouts wait on each other, or
- * deadlock, since they lock their plants in product order but would lock the counters in cell order. Inserts take no
- * lock another transaction waits on. On SQLite, with one writer at a time, the triggers update the settled rows
- * directly and nothing is ever left to fold.
+ * in-stock cell, and an UPDATE of a shared counts row there would make every two checkouts selling out a plant
+ * wait on each other, or deadlock, since they lock their plants in product order. Inserts take no lock another
+ * transaction waits on. On SQLite, with one writer at a time, the triggers update the settled rows in place and
+ * nothing is ever left to fold.
  *
  * The update trigger runs only when the cell or the category changes: a sale that leaves stock above zero, a
  * review, a price or a name writes nothing here.
@@ -23,19 +27,11 @@ import type { MigrationContext } from "../../../platform/db/migrate.ts";
 export function facetCellCountsMigration({ dialect }: MigrationContext) {
   return {
     async up(db: Kysely<unknown>) {
-      await sql`create table product_cell_counts (
-        scope text not null,
-        cell integer not null,
-        products integer not null,
-        primary key (scope, cell)
-      )`.execute(db);
+      await sql`create table product_cell_counts (scope text primary key, counts text not null)`.execute(db);
       const id = dialect === "postgres" ? sql`bigint generated always as identity primary key` : sql`integer primary key autoincrement`;
       await sql`create table product_cell_count_changes (id ${id}, scope text not null, cell integer not null, delta integer not null)`.execute(db);
       await sql`create index product_cell_count_changes_scope on product_cell_count_changes (scope, cell, delta)`.execute(db);
-      await sql`insert into product_cell_counts (scope, cell, products)
-        select '', care_cell, count(*) from products group by care_cell
-        union all
-        select category_id, care_cell, count(*) from products group by category_id, care_cell`.execute(db);
+      await packExistingProducts(db);
       if (dialect === "postgres") await addPostgresTriggers(db);
       else await addSqliteTriggers(db);
     },
@@ -51,6 +47,21 @@ export function facetCellCountsMigration({ dialect }: MigrationContext) {
       await sql`drop table product_cell_counts`.execute(db);
     },
   };
+}
+
+/** The counts of the products the shop already has: one grouped read, once. */
+async function packExistingProducts(db: Kysely<unknown>) {
+  const { rows } = await sql<{ scope: string; cell: number; n: number | string }>`
+    select '' as scope, care_cell as cell, count(*) as n from products group by care_cell
+    union all
+    select category_id, care_cell, count(*) from products group by category_id, care_cell`.execute(db);
+  const scopes = new Map<string, number[]>();
+  for (const row of rows) {
+    const counts = scopes.get(row.scope) ?? new Array<number>(CELLS).fill(0);
+    counts[row.cell] = Number(row.n);
+    scopes.set(row.scope, counts);
+  }
+  for (const [scope, counts] of scopes) await sql`insert into product_cell_counts (scope, counts) values (${scope}, ${JSON.stringify(counts)})`.execute(db);
 }
 
 async function addPostgresTriggers(db: Kysely<unknown>) {
@@ -74,9 +85,12 @@ async function addPostgresTriggers(db: Kysely<unknown>) {
 }
 
 async function addSqliteTriggers(db: Kysely<unknown>) {
+  const zeros = JSON.stringify(new Array<number>(CELLS).fill(0));
+  /** Adds `delta` to `cell`'s count in `scope`, making the scope's row first when it has none (a new category). */
   const add = (scope: string, cell: string, delta: number) =>
-    `insert into product_cell_counts (scope, cell, products) values (${scope}, ${cell}, ${delta})
-       on conflict (scope, cell) do update set products = products + ${delta};`;
+    `insert into product_cell_counts (scope, counts) values (${scope}, '${zeros}') on conflict (scope) do nothing;
+     update product_cell_counts set counts = json_replace(counts, '$[' || ${cell} || ']', json_extract(counts, '$[' || ${cell} || ']') + ${delta})
+       where scope = ${scope};`;
   // An inserted row's care_cell is set by the facet trigger's own UPDATE (0025), which the update trigger below
   // counts as a move out of the cell inserted: NEW keeps the values as inserted, whichever trigger runs first.
   await sql.raw(`create trigger products_cell_counts_insert after insert on products begin
