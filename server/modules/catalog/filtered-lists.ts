@@ -27,7 +27,7 @@ import { onSaleAt } from "./sale-lists.ts";
 // and price columns of every index a list reads make both reads index-only.
 //
 // Without a price range, in the whole shop or a category, how many products match is known before any of that from
-// the cells' counts (./cell-counts.ts, docs/decisions/062): the counts cost a read of at most 480 rows, and a long
+// the cells' counts (./cell-counts.ts, docs/decisions/062): the counts cost a read of one row per scope, and a long
 // list goes straight to its order's index. A sale's list (its membership follows the clock) and a price range (not
 // in the cells) count by capped reads.
 
@@ -222,6 +222,8 @@ export async function countFacets(db: Db, scope: ListScope, filters: ListFilters
           .as(`n${i}`);
       }),
     )
+    // Prepared, not planned per run: every sub-select seeks by cell and price whatever the values, and planning the
+    // eleven of them on each run cost about 8 ms on PostgreSQL even at 10 products.
     .executeTakeFirstOrThrow();
   const row = counted as Record<string, number | string | null>;
   return FACET_OPTIONS.map((option, i) => {
