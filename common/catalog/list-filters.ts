@@ -147,6 +147,78 @@ export function facetCellSql(): string {
   return `((((${light} * ${PET_CODES.length} + ${pets}) * ${DIFFICULTY_CODES.length} + ${difficulty}) * ${PLACE_CODES.length} + ${place}) * 2 + (case when stock > 0 then 1 else 0 end))`;
 }
 
+// ---- Price bands: the kept counts (server/modules/catalog/cell-counts.ts) count each cell's products per band of
+// price, so a price range whose ends are marks below is a sum over whole bands, whatever the catalogue's size. The
+// marks are prices shoppers type; each mark is a band of its own (a range includes both ends, so "300 to 500"
+// takes ₹300.00 and ₹500.00 but not ₹500.01). A range that ends between marks cuts a band, and only that band's
+// part in the range is read. Changing the marks (or the cells) needs a migration that re-creates the counts'
+// triggers and re-packs their rows, as 0036-price-band-counts does.
+
+/** Prices in whole rupees at which the bands are cut. */
+export const PRICE_MARKS_RUPEES = [100, 200, 250, 300, 400, 500, 750, 1000, 1500, 2000, 2500, 3000, 5000, 10000] as const;
+
+const MARKS_PAISE = PRICE_MARKS_RUPEES.map((rupees) => rupees * 100);
+
+/** Below the first mark, each mark, between two marks, above the last: 2 × marks + 1. */
+export const PRICE_BAND_COUNT = 2 * MARKS_PAISE.length + 1;
+
+/** The band of a price in paise: even bands lie between marks, odd ones are a mark's price alone. */
+export function priceBand(pricePaise: number): number {
+  let band = 0;
+  for (const mark of MARKS_PAISE) {
+    if (pricePaise < mark) return band;
+    if (pricePaise === mark) return band + 1;
+    band += 2;
+  }
+  return band;
+}
+
+/** priceBand in SQL, of a price column (both databases). */
+export function priceBandSql(column: string): string {
+  return `(case ${MARKS_PAISE.map((mark, i) => `when ${column} < ${mark} then ${2 * i} when ${column} = ${mark} then ${2 * i + 1}`).join(" ")} else ${2 * MARKS_PAISE.length} end)`;
+}
+
+/** The lowest and highest price of a band, in paise (the last band has no highest). */
+function bandBounds(band: number): { low: number; high: number } {
+  const i = Math.floor(band / 2);
+  if (band % 2 === 1) return { low: MARKS_PAISE[i]!, high: MARKS_PAISE[i]! };
+  return { low: i === 0 ? 0 : MARKS_PAISE[i - 1]! + 1, high: i === MARKS_PAISE.length ? Infinity : MARKS_PAISE[i]! - 1 };
+}
+
+/** A price range's part in a band it cuts, in paise, both ends included (no highest in the last band). */
+export interface CutBand {
+  band: number;
+  lowPaise: number;
+  highPaise: number | undefined;
+}
+
+/**
+ * The bands a price range (paise, both ends included; undefined for no bound) holds whole, and its parts in the at
+ * most two bands it cuts.
+ */
+export function bandsOfRange(minPaise: number | undefined, maxPaise: number | undefined): { whole: number[]; cut: CutBand[] } {
+  const low = minPaise ?? 0;
+  const high = maxPaise ?? Infinity;
+  const whole: number[] = [];
+  const cut: CutBand[] = [];
+  for (let band = 0; band < PRICE_BAND_COUNT; band++) {
+    const bounds = bandBounds(band);
+    if (bounds.high < low || bounds.low > high) continue;
+    if (bounds.low >= low && bounds.high <= high) whole.push(band);
+    else {
+      const highPaise = Math.min(bounds.high, high);
+      cut.push({ band, lowPaise: Math.max(bounds.low, low), highPaise: highPaise === Infinity ? undefined : highPaise });
+    }
+  }
+  return { whole, cut };
+}
+
+/** What the kept counts count by: a cell and a price band as one number, from 0 to FACET_CELL_COUNT × PRICE_BAND_COUNT - 1. */
+export const pricedCell = (cell: number, band: number) => cell * PRICE_BAND_COUNT + band;
+
+/** pricedCell in SQL, of a row's care_cell and price_paise columns (`new.`, `old.` or none). */
+export const pricedCellSql = (row: string) => `(${row}care_cell * ${PRICE_BAND_COUNT} + ${priceBandSql(`${row}price_paise`)})`;
+
 /** The care parts of the filters (not price or order): which of them a facet count varies. */
 export type CareFilters = Pick<ListFilters, "light" | "petSafe" | "care" | "place" | "inStock">;
 

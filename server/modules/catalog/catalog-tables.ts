@@ -92,19 +92,24 @@ export interface SeedRunTable {
 
 /**
  * How many products each facet cell holds in a scope ('' the whole shop, else a category's id), settled, as a JSON
- * array with a number per cell (migration 0035-facet-cell-counts, docs/decisions/062). Kept by triggers; read with
- * its changes by ./cell-counts.ts.
+ * array with a number per cell (migration 0035-facet-cell-counts, docs/decisions/062), and per priced cell, a cell
+ * and a price band (migration 0036-price-band-counts, docs/decisions/063). Kept by triggers; read with its changes
+ * by ./cell-counts.ts.
  */
 export interface ProductCellCountTable {
   scope: string;
   counts: string;
+  priced_counts: string;
 }
 
-/** A product write's change to a cell's count not yet folded into product_cell_counts (PostgreSQL only). */
+/**
+ * A product write's change to a priced cell's count (and so to its cell's, `priced_cell / PRICE_BAND_COUNT`) not yet
+ * folded into product_cell_counts (PostgreSQL only).
+ */
 export interface ProductCellCountChangeTable {
   id: Generated<number>;
   scope: string;
-  cell: number;
+  priced_cell: number;
   delta: number;
 }
 

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { sql } from "kysely";
-import { facetCell } from "#common/catalog/list-filters.ts";
+import { facetCell, priceBand, pricedCell } from "#common/catalog/list-filters.ts";
 import { createCategory, createProduct, setSelling } from "../../../tests/support/factories.ts";
 import { openDatabase } from "../../platform/db/client.ts";
 import { createTestDatabase, dialectUnderTest, migrateToLatest, type TestDatabase } from "../../../tests/support/test-database.ts";
-import { foldCellCountChanges, readCellCounts, WHOLE_SHOP } from "./cell-counts.ts";
+import { foldCellCountChanges, readCellCounts, readPricedCellCounts, type CellCounts, WHOLE_SHOP } from "./cell-counts.ts";
 
 let database: TestDatabase;
 
@@ -15,16 +15,25 @@ afterEach(async () => {
   await database.cleanup();
 });
 
-/** Each scope's counts as a count of the products themselves would give them: what the kept counts must equal. */
+/** The counts that are not zero, by cell (or priced cell). */
+const nonZero = (counts: CellCounts) => Object.fromEntries(counts.flatMap((n, cell) => (n ? [[cell, n]] : [])));
+
+/**
+ * Each scope's counts as a count of the products themselves would give them, per cell and per priced cell (the price
+ * band computed here from each price): what the kept counts must equal.
+ */
 async function countedFromProducts(db = database.db) {
-  const rows = await sql<{ scope: string; cell: number; n: number | string }>`
-    select '' as scope, care_cell as cell, count(*) as n from products group by care_cell
+  const rows = await sql<{ scope: string; cell: number; price_paise: number }>`
+    select '' as scope, care_cell as cell, price_paise from products
     union all
-    select category_id, care_cell, count(*) from products group by category_id, care_cell`.execute(db);
-  const scopes = new Map<string, Map<number, number>>();
+    select category_id, care_cell, price_paise from products`.execute(db);
+  const scopes = new Map<string, { cells: Record<number, number>; priced: Record<number, number> }>();
   for (const row of rows.rows) {
-    if (!scopes.has(row.scope)) scopes.set(row.scope, new Map());
-    scopes.get(row.scope)!.set(row.cell, Number(row.n));
+    if (!scopes.has(row.scope)) scopes.set(row.scope, { cells: {}, priced: {} });
+    const scope = scopes.get(row.scope)!;
+    scope.cells[row.cell] = (scope.cells[row.cell] ?? 0) + 1;
+    const priced = pricedCell(row.cell, priceBand(row.price_paise));
+    scope.priced[priced] = (scope.priced[priced] ?? 0) + 1;
   }
   return scopes;
 }
@@ -33,7 +42,8 @@ async function countedFromProducts(db = database.db) {
 async function expectCountsMatchProducts(scopes: string[], db = database.db) {
   const truth = await countedFromProducts(db);
   for (const scope of [WHOLE_SHOP, ...scopes]) {
-    expect(Object.fromEntries(await readCellCounts(db, scope)), `scope '${scope}'`).toEqual(Object.fromEntries(truth.get(scope) ?? new Map()));
+    expect(nonZero(await readCellCounts(db, scope)), `cells of scope '${scope}'`).toEqual(truth.get(scope)?.cells ?? {});
+    expect(nonZero(await readPricedCellCounts(db, scope)), `priced cells of scope '${scope}'`).toEqual(truth.get(scope)?.priced ?? {});
   }
 }
 
@@ -49,7 +59,7 @@ describe(`the facet cells' kept counts (${dialectUnderTest})`, () => {
     const b = await make(ferns.id, "low", 0);
     const c = await make(palms.id, "medium", 5);
     const scopes = [ferns.id, palms.id];
-    expect(Object.fromEntries(await readCellCounts(database.db, ferns.id))).toEqual({ [cellOf("low", true)]: 1, [cellOf("low", false)]: 1 });
+    expect(nonZero(await readCellCounts(database.db, ferns.id))).toEqual({ [cellOf("low", true)]: 1, [cellOf("low", false)]: 1 });
     await expectCountsMatchProducts(scopes);
 
     await database.db.updateTable("products").set({ care_light: "medium" }).where("id", "=", a.id).execute();
@@ -57,8 +67,17 @@ describe(`the facet cells' kept counts (${dialectUnderTest})`, () => {
     await setSelling(database.db, c.id, { stock: 0 });
     await setSelling(database.db, b.id, { stock: 4 });
     await expectCountsMatchProducts(scopes);
-    // A sale that leaves stock above zero and a price change move no product between cells.
+    // A sale that leaves stock above zero and a price change move no product between cells; the price moves it
+    // between bands: to the band of ₹123, then to a mark's own band (₹250), then within its band (nothing to write).
     await setSelling(database.db, b.id, { stock: 2, price_paise: 12_300 });
+    await expectCountsMatchProducts(scopes);
+    await setSelling(database.db, c.id, { price_paise: 25_000 });
+    await expectCountsMatchProducts(scopes);
+    const changeRows = async () => (await database.db.selectFrom("product_cell_count_changes").select("id").execute()).length;
+    const before = await changeRows();
+    await setSelling(database.db, c.id, { price_paise: 25_000 });
+    await setSelling(database.db, a.id, { price_paise: 99_800 });
+    expect(await changeRows()).toBe(before);
     await database.db.updateTable("products").set({ category_id: palms.id }).where("id", "=", b.id).execute();
     await expectCountsMatchProducts(scopes);
     await foldCellCountChanges(database);
@@ -70,25 +89,26 @@ describe(`the facet cells' kept counts (${dialectUnderTest})`, () => {
     await expectCountsMatchProducts(scopes);
     await foldCellCountChanges(database);
     await expectCountsMatchProducts(scopes);
-    expect(Object.fromEntries(await readCellCounts(database.db, ferns.id))).toEqual({});
-    expect(Object.fromEntries(await readCellCounts(database.db, palms.id))).toEqual({ [cellOf("medium", false)]: 1, [cellOf("low", true)]: 1 });
+    expect(nonZero(await readCellCounts(database.db, ferns.id))).toEqual({});
+    expect(nonZero(await readCellCounts(database.db, palms.id))).toEqual({ [cellOf("medium", false)]: 1, [cellOf("low", true)]: 1 });
   });
 
-  it("are written by the migration for the products an existing shop already has", async () => {
-    const earlier = await createTestDatabase({ upTo: "0034-orders-export" });
-    try {
-      const category = await createCategory(earlier.db);
-      await createProduct(earlier.db, { category_id: category.id, care_light: "low", stock: 0 });
-      await createProduct(earlier.db, { category_id: category.id, care_light: "low", stock: 2 });
-      await createProduct(earlier.db, { care_light: "medium", care_pet_safe: "yes" });
-      await migrateToLatest(earlier);
-      const truth = await countedFromProducts(earlier.db);
-      expect(truth.get(WHOLE_SHOP)?.size).toBe(3);
-      await expectCountsMatchProducts([category.id], earlier.db);
-    } finally {
-      await earlier.cleanup();
-    }
-  });
+  for (const upTo of ["0034-orders-export", "0035-facet-cell-counts"])
+    it(`are written by the migrations for the products a shop migrated up to ${upTo} already has`, async () => {
+      const earlier = await createTestDatabase({ upTo });
+      try {
+        const category = await createCategory(earlier.db);
+        await createProduct(earlier.db, { category_id: category.id, care_light: "low", stock: 0, price_paise: 30_000 });
+        await createProduct(earlier.db, { category_id: category.id, care_light: "low", stock: 2, price_paise: 30_001 });
+        await createProduct(earlier.db, { care_light: "medium", care_pet_safe: "yes" });
+        await migrateToLatest(earlier);
+        const truth = await countedFromProducts(earlier.db);
+        expect(Object.keys(truth.get(WHOLE_SHOP)!.priced)).toHaveLength(3);
+        await expectCountsMatchProducts([category.id], earlier.db);
+      } finally {
+        await earlier.cleanup();
+      }
+    });
 
   it("leave nothing to fold on SQLite and no change rows on PostgreSQL once folded", async () => {
     const category = await createCategory(database.db);
@@ -127,7 +147,7 @@ if (dialectUnderTest === "postgres")
       });
       releaseFirst();
       await firstTransaction;
-      expect(Object.fromEntries(await readCellCounts(database.db, category.id))).toEqual({ [facetCell({ light: "low", petSafe: null, difficulty: null, place: null, inStock: false })]: 2 });
+      expect(nonZero(await readCellCounts(database.db, category.id))).toEqual({ [facetCell({ light: "low", petSafe: null, difficulty: null, place: null, inStock: false })]: 2 });
     });
 
     it("stay exact when many transactions sell out and restock plants in crossing orders while copies fold at the same time", async () => {

@@ -228,4 +228,52 @@ describe("past the count's cap", () => {
     const lowExpected = rows.filter((r) => r.care_light === "low").sort((a, b) => b.price_paise - a.price_paise || (a.id! < b.id! ? 1 : -1)).slice(0, 12).map((r) => r.id);
     expect(low.items.map((p) => p.id)).toEqual(lowExpected);
   });
+
+  it("counts a price range exactly, whether its ends are price marks or fall between them, with the prices at its ends included", async () => {
+    const category = await createCategory(database.db);
+    const other = await createCategory(database.db);
+    const rows: Insertable<DB["products"]>[] = [];
+    for (let i = 0; i < TOTAL_CAP + 30; i++) {
+      // Every whole rupee from ₹100 to ₹1,096 about once, so each mark's own price is held by a plant.
+      rows.push({ id: `priced-${i}`, name: `Priced ${i}`, description: "Priced", price_paise: 10_000 + ((i * 7919) % 997) * 100, stock: i % 5 ? 1 : 0, category_id: i % 10 ? category.id : other.id, care_light: i % 2 ? "low" : "medium", care_pet_safe: "yes", created_at: "2026-01-01T00:00:00.000Z", updated_at: "2026-01-01T00:00:00.000Z" });
+    }
+    for (let start = 0; start < rows.length; start += 200) await database.db.insertInto("products").values(rows.slice(start, start + 200)).execute();
+    const shown = (n: number) => (n > TOTAL_CAP ? "1000+" : n);
+    const ranges: [string | undefined, string | undefined][] = [
+      ["300", "500"], // both ends marks
+      ["333", "777"], // both ends between marks
+      ["301", "399"], // inside one band
+      ["250", "250"], // a mark's price alone
+      ["100", undefined], // from the first mark up, past the cap
+      [undefined, "1001"], // up to just past a mark
+      ["1097", undefined], // nothing
+    ];
+    for (const light of [undefined, "low"] as const)
+      for (const [min, max] of ranges) {
+        const inRange = rows.filter((r) => r.price_paise >= Number(min ?? 0) * 100 && r.price_paise <= (max === undefined ? Infinity : Number(max) * 100));
+        const listed = light ? inRange.filter((r) => r.care_light === light) : inRange;
+        const page = await catalog.listShopPages({ min, max, light }, visitor);
+        const label = `light=${light} min=${min} max=${max}`;
+        expect({ total: page.total, capped: page.totalCapped }, label).toEqual({ total: Math.min(listed.length, TOTAL_CAP), capped: listed.length > TOTAL_CAP });
+        expect(counts(page.facets), label).toEqual({
+          "light=low": shown(inRange.filter((r) => r.care_light === "low").length),
+          "light=medium": shown(inRange.filter((r) => r.care_light === "medium").length),
+          "light=bright-indirect": 0,
+          "light=direct-sun": 0,
+          "pets=safe": shown(listed.length),
+          "care=beginner": 0,
+          "care=intermediate": 0,
+          "care=expert": 0,
+          "place=indoor": 0,
+          "place=outdoor": 0,
+          "stock=1": shown(listed.filter((r) => r.stock! > 0).length),
+        });
+        const inCategory = await catalog.getFilteredCategory(category.id, { min, max, light, stock: "1" });
+        const listedInCategory = listed.filter((r) => r.category_id === category.id && r.stock! > 0);
+        expect(inCategory.total, `${label} in the category, in stock`).toBe(Math.min(listedInCategory.length, TOTAL_CAP));
+        expect(counts(inCategory.facets)["light=low"], `${label} in the category, in stock`).toBe(
+          shown(inRange.filter((r) => r.category_id === category.id && r.stock! > 0 && r.care_light === "low").length),
+        );
+      }
+  });
 });

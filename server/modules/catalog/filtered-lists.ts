@@ -1,18 +1,20 @@
 import { sql, type Expression, type Kysely, type SqlBool } from "kysely";
 import {
+  bandsOfRange,
   FACET_OPTIONS,
   facetCell,
   filtersForOption,
   matchingCells,
   type CareFilters,
   type FacetCount,
+  type FacetOption,
   type ListFilters,
   type ListSort,
 } from "#common/catalog/list-filters.ts";
 import type { DB } from "../../platform/db/schema.ts";
 import { plannedPerRun } from "../../platform/db/pg-statements.ts";
 import { toIsoString } from "../../platform/db/values.ts";
-import { readCellCounts, sumCells, WHOLE_SHOP } from "./cell-counts.ts";
+import { readCellCounts, readPricedCellCounts, sumCells, sumPricedCells, WHOLE_SHOP } from "./cell-counts.ts";
 import type { ListCursor } from "./list-cursor.ts";
 import { TOTAL_CAP } from "./product-rows.ts";
 import { onSaleAt } from "./sale-lists.ts";
@@ -26,10 +28,10 @@ import { onSaleAt } from "./sale-lists.ts";
 // order along the order's index, testing each entry's cell and price in the index, until the page is full. The cells
 // and price columns of every index a list reads make both reads index-only.
 //
-// Without a price range, in the whole shop or a category, how many products match is known before any of that from
-// the cells' counts (./cell-counts.ts, docs/decisions/062): the counts cost a read of one row per scope, and a long
-// list goes straight to its order's index. A sale's list (its membership follows the clock) and a price range (not
-// in the cells) count by capped reads.
+// In the whole shop or a category, how many products match is known before any of that from the kept counts
+// (./cell-counts.ts, docs/decisions/062 and 063): a read of one row per scope, summed over the cells and, for a price
+// range, the price bands it holds; a long list goes straight to its order's index. A sale's list (its membership
+// follows the clock) counts by capped reads.
 
 /** Which products a list is of: the whole shop, a category, or what is on sale at `saleAt`. */
 export interface ListScope {
@@ -74,11 +76,8 @@ interface Narrowing {
   maxPaise: number | undefined;
 }
 
-/** The scope whose cell counts answer a list's counts, or undefined when they cannot (a sale, a price range). */
-function cellCountScope(scope: ListScope, filters: Pick<ListFilters, "minRupees" | "maxRupees">): string | undefined {
-  if (scope.saleAt !== undefined || filters.minRupees !== undefined || filters.maxRupees !== undefined) return undefined;
-  return scope.categoryId ?? WHOLE_SHOP;
-}
+/** How a count or the short list reads the products: seeking by cell and price (and category). */
+const SEEK = { cells: true, price: true, category: true } as const;
 
 function narrowingOf(scope: ListScope, filters: CareFilters & Pick<ListFilters, "minRupees" | "maxRupees">): Narrowing {
   return {
@@ -151,14 +150,13 @@ export async function readFilteredPage(
     scope.saleAt === undefined
       ? (["p.id", "p.created_at", "p.price_paise", "p.rating_average", "p.review_count"] as const)
       : (["p.id", "p.created_at", "p.price_paise", "p.compare_at_paise"] as const);
-  // The count: from the cells' counts, or else by reading the matches' ids up to the cap by cell and price
-  // (products_facets and its kin).
-  const countScope = cellCountScope(scope, filters);
+  // The count: from the kept counts, or on /sale by reading the matches' ids up to the cap by cell and price
+  // (products_on_sale_facets).
   const count =
-    countScope !== undefined
-      ? sumCells(await readCellCounts(db, countScope), n.cells)
+    scope.saleAt === undefined
+      ? (await countByCells(db, scope.categoryId, [n.cells], n.minPaise, n.maxPaise))[0]!
       : (
-          await narrowed(db, n, { cells: true, price: true, category: true })
+          await narrowed(db, n, SEEK)
             .select("p.id")
             .where(sql<SqlBool>`1 = 1 ${plannedPerRun}`)
             .limit(TOTAL_CAP + 1)
@@ -168,7 +166,7 @@ export async function readFilteredPage(
   // A short list is sought by cell and price and its few matches ordered by the database, which answers the page
   // alone. A long one is read along its order's index, each entry's cell and price tested in the index: its
   // matches are at least TOTAL_CAP / catalogue of the entries, so the page is found within a bounded walk.
-  let query = narrowed(db, n, long ? { cells: false, price: order === "price-asc" || order === "price-desc", category: false } : { cells: true, price: true, category: true }).select(
+  let query = narrowed(db, n, long ? { cells: false, price: order === "price-asc" || order === "price-desc", category: false } : SEEK).select(
     keyColumns,
   );
   if (page.after) {
@@ -198,24 +196,23 @@ export async function readFilteredPage(
 }
 
 /**
- * How many plants each option of the panel would leave (filtersForOption), each shown up to the cap: summed from
- * the scope's cell counts when they apply, otherwise one capped read by cell and price per option, all in one
+ * How many plants each option of the panel would leave (filtersForOption), each shown up to the cap: from the kept
+ * counts in the whole shop or a category; on /sale one capped read by cell and price per option, all in one
  * statement.
  */
 export async function countFacets(db: Db, scope: ListScope, filters: ListFilters): Promise<FacetCount[]> {
-  const countScope = cellCountScope(scope, filters);
-  if (countScope !== undefined) {
-    const counts = await readCellCounts(db, countScope);
-    return FACET_OPTIONS.map((option) => {
-      const count = sumCells(counts, matchingCells(filtersForOption(filters, option)));
-      return { name: option.name, value: option.value, count: Math.min(count, TOTAL_CAP), capped: count > TOTAL_CAP };
-    });
+  const shown = (option: FacetOption, count: number): FacetCount => ({ name: option.name, value: option.value, count: Math.min(count, TOTAL_CAP), capped: count > TOTAL_CAP });
+  const range = narrowingOf(scope, { ...filters });
+  if (scope.saleAt === undefined) {
+    const cellSets = FACET_OPTIONS.map((option) => matchingCells(filtersForOption(filters, option)));
+    const counts = await countByCells(db, scope.categoryId, cellSets, range.minPaise, range.maxPaise);
+    return FACET_OPTIONS.map((option, i) => shown(option, counts[i]!));
   }
   const counted = await db
     .selectNoFrom((eb) =>
       FACET_OPTIONS.map((option, i) => {
-        const n = narrowingOf(scope, { ...filtersForOption(filters, option), minRupees: filters.minRupees, maxRupees: filters.maxRupees });
-        const capped = narrowed(db, n, { cells: true, price: true, category: true }).select(sql<number>`1`.as("one")).limit(TOTAL_CAP + 1);
+        const n = { ...range, cells: matchingCells(filtersForOption(filters, option)) };
+        const capped = narrowed(db, n, SEEK).select(sql<number>`1`.as("one")).limit(TOTAL_CAP + 1);
         return eb
           .selectFrom(capped.as(`c${i}`))
           .select((inner) => inner.fn.countAll<number>().as("n"))
@@ -226,10 +223,50 @@ export async function countFacets(db: Db, scope: ListScope, filters: ListFilters
     // eleven of them on each run cost about 8 ms on PostgreSQL even at 10 products.
     .executeTakeFirstOrThrow();
   const row = counted as Record<string, number | string | null>;
-  return FACET_OPTIONS.map((option, i) => {
-    const count = Number(row[`n${i}`] ?? 0);
-    return { name: option.name, value: option.value, count: Math.min(count, TOTAL_CAP), capped: count > TOTAL_CAP };
-  });
+  return FACET_OPTIONS.map((option, i) => shown(option, Number(row[`n${i}`] ?? 0)));
+}
+
+/**
+ * How many products of the whole shop or a category match each set of cells (undefined: every cell) within a price
+ * range, exact up to TOTAL_CAP + 1. Summed from the kept counts: per cell without a range, else per priced cell over
+ * the price bands the range holds whole. A range ending between two marks cuts a band at either end; a count the
+ * whole bands leave at or under the cap, with products of its cells in a cut band, reads those in the range's part
+ * of it, at most as many as it lacks to pass the cap. Every count's reads are one statement of the same text
+ * whichever counts read (a count that needs none reads with a limit of 0).
+ */
+async function countByCells(
+  db: Db,
+  categoryId: string | undefined,
+  cellSets: (number[] | undefined)[],
+  minPaise: number | undefined,
+  maxPaise: number | undefined,
+): Promise<number[]> {
+  const scope = categoryId ?? WHOLE_SHOP;
+  if (minPaise === undefined && maxPaise === undefined) {
+    const counts = await readCellCounts(db, scope);
+    return cellSets.map((cells) => sumCells(counts, cells));
+  }
+  const priced = await readPricedCellCounts(db, scope);
+  const { whole, cut } = bandsOfRange(minPaise, maxPaise);
+  const sums = cellSets.map((cells) => sumPricedCells(priced, cells, whole));
+  const cutBands = cut.map((part) => part.band);
+  const lacking = cellSets.map((cells, i) => (sums[i]! <= TOTAL_CAP && sumPricedCells(priced, cells, cutBands) > 0 ? TOTAL_CAP + 1 - sums[i]! : 0));
+  if (lacking.every((n) => n === 0)) return sums;
+  const counted = (await db
+    .selectNoFrom((eb) =>
+      cellSets.flatMap((cells, i) =>
+        cut.map((part, j) => {
+          const n: Narrowing = { scope: { categoryId }, cells, minPaise: part.lowPaise, maxPaise: part.highPaise };
+          const capped = narrowed(db, n, SEEK).select(sql<number>`1`.as("one")).limit(lacking[i]!);
+          return eb
+            .selectFrom(capped.as(`c${i}_${j}`))
+            .select((inner) => inner.fn.countAll<number>().as("n"))
+            .as(`n${i}_${j}`);
+        }),
+      ),
+    )
+    .executeTakeFirstOrThrow()) as Record<string, number | string | null>;
+  return sums.map((sum, i) => cut.reduce((total, _, j) => total + Number(counted[`n${i}_${j}`] ?? 0), sum));
 }
 
 interface SearchKeyRow extends KeyRow {

@@ -31,9 +31,8 @@ export function facetCellCountsMigration({ dialect }: MigrationContext) {
       const id = dialect === "postgres" ? sql`bigint generated always as identity primary key` : sql`integer primary key autoincrement`;
       await sql`create table product_cell_count_changes (id ${id}, scope text not null, cell integer not null, delta integer not null)`.execute(db);
       await sql`create index product_cell_count_changes_scope on product_cell_count_changes (scope, cell, delta)`.execute(db);
-      await packExistingProducts(db);
-      if (dialect === "postgres") await addPostgresTriggers(db);
-      else await addSqliteTriggers(db);
+      await packCellCounts(db);
+      await addCellCountTriggers(db, dialect);
     },
     async down(db: Kysely<unknown>) {
       if (dialect === "postgres") {
@@ -49,8 +48,8 @@ export function facetCellCountsMigration({ dialect }: MigrationContext) {
   };
 }
 
-/** The counts of the products the shop already has: one grouped read, once. */
-async function packExistingProducts(db: Kysely<unknown>) {
+/** The counts of the products the shop already has: one grouped read, once (and again when 0036 is undone). */
+export async function packCellCounts(db: Kysely<unknown>) {
   const { rows } = await sql<{ scope: string; cell: number; n: number | string }>`
     select '' as scope, care_cell as cell, count(*) as n from products group by care_cell
     union all
@@ -62,6 +61,12 @@ async function packExistingProducts(db: Kysely<unknown>) {
     scopes.set(row.scope, counts);
   }
   for (const [scope, counts] of scopes) await sql`insert into product_cell_counts (scope, counts) values (${scope}, ${JSON.stringify(counts)})`.execute(db);
+}
+
+/** This migration's triggers (made again when 0036, which replaces them, is undone). */
+export async function addCellCountTriggers(db: Kysely<unknown>, dialect: MigrationContext["dialect"]) {
+  if (dialect === "postgres") await addPostgresTriggers(db);
+  else await addSqliteTriggers(db);
 }
 
 async function addPostgresTriggers(db: Kysely<unknown>) {

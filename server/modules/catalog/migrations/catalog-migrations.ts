@@ -12,6 +12,7 @@ import { careProfileMigration } from "./0024-care-profile.ts";
 import { listFiltersMigration } from "./0025-list-filters.ts";
 import { facetTriggerGuardMigration } from "./0028-facet-trigger-guard.ts";
 import { facetCellCountsMigration } from "./0035-facet-cell-counts.ts";
+import { priceBandCountsMigration } from "./0036-price-band-counts.ts";
 
 /** The catalog's parts of the migration history (server/migrations.ts puts every owner's together). */
 export const catalogMigrations: readonly MigrationPart[] = [
@@ -28,4 +29,5 @@ export const catalogMigrations: readonly MigrationPart[] = [
   { name: "0025-list-filters", migration: listFiltersMigration },
   { name: "0028-facet-trigger-guard", migration: facetTriggerGuardMigration },
   { name: "0035-facet-cell-counts", migration: facetCellCountsMigration },
+  { name: "0036-price-band-counts", migration: priceBandCountsMigration },
 ];

@@ -1,0 +1,112 @@
+import { sql, type Kysely } from "kysely";
+import { FACET_CELL_COUNT, PRICE_BAND_COUNT, priceBandSql, pricedCellSql } from "#common/catalog/list-filters.ts";
+import type { MigrationContext } from "../../../platform/db/migrate.ts";
+import { addCellCountTriggers, packCellCounts } from "./0035-facet-cell-counts.ts";
+
+/**
+ * The kept counts (0035-facet-cell-counts) by price band as well as by cell, so a price range is counted from them
+ * too (docs/decisions/063): `product_cell_counts.priced_counts` holds a scope's counts per priced cell (a cell × the
+ * price bands of common/catalog/list-filters.ts), beside `counts` per cell. A change row now names its priced cell,
+ * whose cell is `priced_cell / PRICE_BAND_COUNT`, so one change row keeps both arrays and a read of either sums it.
+ *
+ * Both arrays are re-packed from the products, and the triggers re-made: they fire as well when a price change moves
+ * a product to another band. A price write that stays within its band (most edits), a sale, a review: nothing.
+ */
+export function priceBandCountsMigration({ dialect }: MigrationContext) {
+  return {
+    async up(db: Kysely<unknown>) {
+      await dropCellCountTriggers(db, dialect);
+      await sql`delete from product_cell_count_changes`.execute(db);
+      await sql`delete from product_cell_counts`.execute(db);
+      await sql`alter table product_cell_counts add column priced_counts text not null default '[]'`.execute(db);
+      await sql`alter table product_cell_count_changes rename column cell to priced_cell`.execute(db);
+      await packPricedCounts(db);
+      if (dialect === "postgres") await addPostgresTriggers(db);
+      else await addSqliteTriggers(db);
+    },
+    async down(db: Kysely<unknown>) {
+      await dropCellCountTriggers(db, dialect);
+      await sql`delete from product_cell_count_changes`.execute(db);
+      await sql`delete from product_cell_counts`.execute(db);
+      await sql`alter table product_cell_count_changes rename column priced_cell to cell`.execute(db);
+      await sql`alter table product_cell_counts drop column priced_counts`.execute(db);
+      await packCellCounts(db);
+      await addCellCountTriggers(db, dialect);
+    },
+  };
+}
+
+/** Drops 0035's triggers (or this migration's, which have the same names). */
+async function dropCellCountTriggers(db: Kysely<unknown>, dialect: MigrationContext["dialect"]) {
+  if (dialect === "postgres") {
+    await sql`drop trigger if exists products_cell_counts_insert_delete on products`.execute(db);
+    await sql`drop trigger if exists products_cell_counts_update on products`.execute(db);
+    await sql`drop function if exists product_cell_counts_track()`.execute(db);
+  } else {
+    for (const trigger of ["insert", "update", "delete"]) await sql.raw(`drop trigger if exists products_cell_counts_${trigger}`).execute(db);
+  }
+}
+
+/** Both arrays of every scope from the products the shop has: one grouped read. */
+async function packPricedCounts(db: Kysely<unknown>) {
+  const band = sql.raw(priceBandSql("price_paise"));
+  const { rows } = await sql<{ scope: string; cell: number; band: number; n: number | string }>`
+    select '' as scope, care_cell as cell, ${band} as band, count(*) as n from products group by care_cell, ${band}
+    union all
+    select category_id, care_cell, ${band}, count(*) from products group by category_id, care_cell, ${band}`.execute(db);
+  const scopes = new Map<string, { counts: number[]; priced: number[] }>();
+  for (const row of rows) {
+    let scope = scopes.get(row.scope);
+    if (!scope) scopes.set(row.scope, (scope = { counts: new Array<number>(FACET_CELL_COUNT).fill(0), priced: new Array<number>(FACET_CELL_COUNT * PRICE_BAND_COUNT).fill(0) }));
+    scope.counts[row.cell]! += Number(row.n);
+    scope.priced[row.cell * PRICE_BAND_COUNT + Number(row.band)] = Number(row.n);
+  }
+  for (const [scope, { counts, priced }] of scopes) {
+    await sql`insert into product_cell_counts (scope, counts, priced_counts) values (${scope}, ${JSON.stringify(counts)}, ${JSON.stringify(priced)})`.execute(db);
+  }
+}
+
+// As 0035's, with the priced cell: on PostgreSQL change rows only (a shared row's update would make checkouts that
+// sell plants out wait on each other), on SQLite both arrays updated in place.
+
+async function addPostgresTriggers(db: Kysely<unknown>) {
+  await sql.raw(`create function product_cell_counts_track() returns trigger language plpgsql as $$
+    begin
+      if tg_op in ('UPDATE', 'DELETE') then
+        insert into product_cell_count_changes (scope, priced_cell, delta)
+          values ('', ${pricedCellSql("old.")}, -1), (old.category_id, ${pricedCellSql("old.")}, -1);
+      end if;
+      if tg_op in ('UPDATE', 'INSERT') then
+        insert into product_cell_count_changes (scope, priced_cell, delta)
+          values ('', ${pricedCellSql("new.")}, 1), (new.category_id, ${pricedCellSql("new.")}, 1);
+      end if;
+      return null;
+    end
+  $$`).execute(db);
+  await sql`create trigger products_cell_counts_insert_delete after insert or delete on products
+    for each row execute function product_cell_counts_track()`.execute(db);
+  await sql.raw(`create trigger products_cell_counts_update after update on products
+    for each row when (${pricedCellSql("old.")} is distinct from ${pricedCellSql("new.")} or old.category_id is distinct from new.category_id)
+    execute function product_cell_counts_track()`).execute(db);
+}
+
+async function addSqliteTriggers(db: Kysely<unknown>) {
+  const zeros = (n: number) => JSON.stringify(new Array<number>(n).fill(0));
+  const bump = (column: string, index: string, delta: number) =>
+    `${column} = json_replace(${column}, '$[' || ${index} || ']', json_extract(${column}, '$[' || ${index} || ']') + ${delta})`;
+  /** Adds `delta` to the row's cell and priced cell in `scope`, making the scope's row first when it has none. */
+  const add = (scope: string, row: string, delta: number) =>
+    `insert into product_cell_counts (scope, counts, priced_counts) values (${scope}, '${zeros(FACET_CELL_COUNT)}', '${zeros(FACET_CELL_COUNT * PRICE_BAND_COUNT)}')
+       on conflict (scope) do nothing;
+     update product_cell_counts set ${bump("counts", `${row}care_cell`, delta)}, ${bump("priced_counts", pricedCellSql(row), delta)} where scope = ${scope};`;
+  // An inserted row's care_cell is set by the facet trigger's own UPDATE (0025), which the update trigger counts as
+  // a move out of the cell inserted, as in 0035.
+  await sql.raw(`create trigger products_cell_counts_insert after insert on products begin
+    ${add("''", "new.", 1)} ${add("new.category_id", "new.", 1)} end`).execute(db);
+  await sql.raw(`create trigger products_cell_counts_delete after delete on products begin
+    ${add("''", "old.", -1)} ${add("old.category_id", "old.", -1)} end`).execute(db);
+  await sql.raw(`create trigger products_cell_counts_update after update of care_cell, category_id, price_paise on products
+    when ${pricedCellSql("old.")} is not ${pricedCellSql("new.")} or old.category_id is not new.category_id begin
+    ${add("''", "old.", -1)} ${add("old.category_id", "old.", -1)}
+    ${add("''", "new.", 1)} ${add("new.category_id", "new.", 1)} end`).execute(db);
+}
