@@ -220,6 +220,7 @@ describe("one owner per table", () => {
       seed_runs: "server/modules/catalog",
       search_terms: "server/modules/catalog",
       product_cell_counts: "server/modules/catalog",
+      product_price_band_counts: "server/modules/catalog",
       product_cell_count_changes: "server/modules/catalog",
       product_search: "server/modules/catalog",
       users: "server/modules/accounts",

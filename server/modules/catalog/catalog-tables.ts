@@ -92,19 +92,27 @@ export interface SeedRunTable {
 
 /**
  * How many products each facet cell holds in a scope ('' the whole shop, else a category's id), settled, as a JSON
- * array with a number per cell (migration 0035-facet-cell-counts, docs/decisions/062), and per priced cell, a cell
- * and a price band (migration 0036-price-band-counts, docs/decisions/063). Kept by triggers; read with its changes
- * by ./cell-counts.ts.
+ * array with a number per cell (migration 0035-facet-cell-counts, docs/decisions/062). Kept by triggers; read with
+ * its changes by ./cell-counts.ts.
  */
 export interface ProductCellCountTable {
   scope: string;
   counts: string;
-  priced_counts: string;
 }
 
 /**
- * A product write's change to a priced cell's count (and so to its cell's, `priced_cell / PRICE_BAND_COUNT`) not yet
- * folded into product_cell_counts (PostgreSQL only).
+ * How many products each facet cell holds in one price band of a scope, settled, as a JSON array with a number per
+ * cell (migration 0036-price-band-counts, docs/decisions/063). Kept like product_cell_counts.
+ */
+export interface ProductPriceBandCountTable {
+  scope: string;
+  band: number;
+  counts: string;
+}
+
+/**
+ * A product write's change to a priced cell's count (cell × PRICE_BAND_COUNT + band: the count of its cell and of its
+ * cell in its band) not yet folded into product_cell_counts and product_price_band_counts (PostgreSQL only).
  */
 export interface ProductCellCountChangeTable {
   id: Generated<number>;
@@ -116,6 +124,7 @@ export interface ProductCellCountChangeTable {
 declare module "../../platform/db/schema.ts" {
   interface DB {
     product_cell_counts: ProductCellCountTable;
+    product_price_band_counts: ProductPriceBandCountTable;
     product_cell_count_changes: ProductCellCountChangeTable;
     categories: CategoryTable;
     products: ProductTable;

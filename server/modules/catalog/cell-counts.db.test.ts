@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { sql } from "kysely";
-import { facetCell, priceBand, pricedCell } from "#common/catalog/list-filters.ts";
+import { FACET_CELL_COUNT, facetCell, PRICE_BAND_COUNT, priceBand, pricedCell } from "#common/catalog/list-filters.ts";
 import { createCategory, createProduct, setSelling } from "../../../tests/support/factories.ts";
 import { openDatabase } from "../../platform/db/client.ts";
-import { createTestDatabase, dialectUnderTest, migrateToLatest, type TestDatabase } from "../../../tests/support/test-database.ts";
-import { foldCellCountChanges, readCellCounts, readPricedCellCounts, type CellCounts, WHOLE_SHOP } from "./cell-counts.ts";
+import { createTestDatabase, dialectUnderTest, migrateToLatest, migrateUpTo, type TestDatabase } from "../../../tests/support/test-database.ts";
+import { foldCellCountChanges, readBandCounts, readCellCounts, type CellCounts, WHOLE_SHOP } from "./cell-counts.ts";
 
 let database: TestDatabase;
 
@@ -43,7 +43,23 @@ async function expectCountsMatchProducts(scopes: string[], db = database.db) {
   const truth = await countedFromProducts(db);
   for (const scope of [WHOLE_SHOP, ...scopes]) {
     expect(nonZero(await readCellCounts(db, scope)), `cells of scope '${scope}'`).toEqual(truth.get(scope)?.cells ?? {});
-    expect(nonZero(await readPricedCellCounts(db, scope)), `priced cells of scope '${scope}'`).toEqual(truth.get(scope)?.priced ?? {});
+    const bands = await readBandCounts(db, scope, 0, PRICE_BAND_COUNT - 1);
+    const priced = Object.fromEntries([...bands].flatMap(([band, counts]) => Object.entries(nonZero(counts)).map(([cell, n]) => [pricedCell(Number(cell), band), n])));
+    expect(priced, `cells by price band of scope '${scope}'`).toEqual(truth.get(scope)?.priced ?? {});
+  }
+}
+
+/**
+ * After 0036 is undone, what 0035's fold did: on PostgreSQL its change rows (a cell each) added to the settled
+ * arrays; on SQLite its triggers counted in place.
+ */
+async function foldUndoneChanges() {
+  const changes = await sql<{ scope: string; cell: number; delta: number }>`delete from product_cell_count_changes returning scope, cell, delta`.execute(database.db);
+  for (const { scope, cell, delta } of changes.rows) {
+    const row = await sql<{ counts: string }>`select counts from product_cell_counts where scope = ${scope}`.execute(database.db);
+    const counts = row.rows[0] ? (JSON.parse(row.rows[0].counts) as number[]) : new Array<number>(FACET_CELL_COUNT).fill(0);
+    counts[cell] = (counts[cell] ?? 0) + delta;
+    await sql`insert into product_cell_counts (scope, counts) values (${scope}, ${JSON.stringify(counts)}) on conflict (scope) do update set counts = excluded.counts`.execute(database.db);
   }
 }
 
@@ -109,6 +125,24 @@ describe(`the facet cells' kept counts (${dialectUnderTest})`, () => {
         await earlier.cleanup();
       }
     });
+
+  it("are counted per cell again, by 0035's triggers, when the price bands' migration is undone", async () => {
+    const category = await createCategory(database.db);
+    await createProduct(database.db, { category_id: category.id, care_light: "low", stock: 1 });
+    await migrateUpTo(database, "0035-facet-cell-counts");
+    await createProduct(database.db, { category_id: category.id, care_light: "low", stock: 0 });
+    await createProduct(database.db, { care_light: "medium" });
+    await foldUndoneChanges();
+    const { rows } = await sql<{ scope: string; cell: number; n: number | string }>`
+      select '' as scope, care_cell as cell, count(*) as n from products group by care_cell
+      union all
+      select category_id, care_cell, count(*) from products group by category_id, care_cell`.execute(database.db);
+    const settled = await sql<{ scope: string; counts: string }>`select scope, counts from product_cell_counts`.execute(database.db);
+    const kept = new Map(settled.rows.map((row) => [row.scope, JSON.parse(row.counts) as number[]]));
+    // Three cells in the shop, two in the category, one in the category the factory made for the third.
+    expect(rows.length).toBe(6);
+    for (const row of rows) expect(kept.get(row.scope)?.[row.cell], `scope '${row.scope}', cell ${row.cell}`).toBe(Number(row.n));
+  });
 
   it("leave nothing to fold on SQLite and no change rows on PostgreSQL once folded", async () => {
     const category = await createCategory(database.db);

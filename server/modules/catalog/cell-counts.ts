@@ -1,53 +1,60 @@
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../../platform/db/client.ts";
 import type { DB } from "../../platform/db/schema.ts";
-import { FACET_CELL_COUNT, PRICE_BAND_COUNT, pricedCell } from "#common/catalog/list-filters.ts";
+import { FACET_CELL_COUNT, PRICE_BAND_COUNT } from "#common/catalog/list-filters.ts";
 
-// How many products each facet cell holds, per scope (migration 0035-facet-cell-counts, docs/decisions/062), and
-// each priced cell, a cell in a price band (migration 0036-price-band-counts, docs/decisions/063): the filter panel's
-// counts and a list's total are sums over one row of a scope, whatever the catalogue's size.
+// How many products each facet cell holds, per scope (migration 0035-facet-cell-counts, docs/decisions/062), and in
+// each price band of a scope (migration 0036-price-band-counts, docs/decisions/063): the filter panel's counts and a
+// list's total are sums over a scope's row, or the rows of a price range's bands, whatever the catalogue's size.
 
 /** The scope of the whole shop's counts; a category's are under its id. */
 export const WHOLE_SHOP = "";
 
-/** A count per cell (or per priced cell), every one of them: the same to read and sum at any catalogue's size. */
+/** A count per cell, every one of them: the same to read and sum at any catalogue's size. */
 export type CellCounts = readonly number[];
 
-const PRICED_CELL_COUNT = FACET_CELL_COUNT * PRICE_BAND_COUNT;
+/** Counts per cell of some price bands, by band (a band not read, or without products: undefined). */
+export type BandCounts = ReadonlyMap<number, CellCounts>;
+
+const zeros = () => new Array<number>(FACET_CELL_COUNT).fill(0);
 
 /**
  * A scope's counts per cell in one statement: its settled row plus the changes not folded yet, one snapshot of both,
  * so a fold committing meanwhile is seen whole or not at all.
  */
 export async function readCellCounts(db: Kysely<DB>, scope: string): Promise<CellCounts> {
-  const { rows } = await sql<PackedRow>`
+  const { rows } = await sql<{ packed: string | null; cell: number | null; delta: number | string | null }>`
     select counts as packed, null as cell, null as delta from product_cell_counts where scope = ${scope}
     union all
     select null, priced_cell / ${sql.lit(PRICE_BAND_COUNT)}, sum(delta) from product_cell_count_changes where scope = ${scope}
       group by priced_cell / ${sql.lit(PRICE_BAND_COUNT)}`.execute(db);
-  return unpack(rows, FACET_CELL_COUNT);
-}
-
-/** A scope's counts per priced cell (pricedCell), as readCellCounts reads per cell: for a price range's counts. */
-export async function readPricedCellCounts(db: Kysely<DB>, scope: string): Promise<CellCounts> {
-  const { rows } = await sql<PackedRow>`
-    select priced_counts as packed, null as cell, null as delta from product_cell_counts where scope = ${scope}
-    union all
-    select null, priced_cell, sum(delta) from product_cell_count_changes where scope = ${scope} group by priced_cell`.execute(db);
-  return unpack(rows, PRICED_CELL_COUNT);
-}
-
-interface PackedRow {
-  packed: string | null;
-  cell: number | null;
-  delta: number | string | null;
-}
-
-function unpack(rows: PackedRow[], length: number): CellCounts {
   const packed = rows.find((row) => row.packed !== null)?.packed;
-  const counts = packed ? (JSON.parse(packed) as number[]) : new Array<number>(length).fill(0);
+  const counts = packed ? (JSON.parse(packed) as number[]) : zeros();
   for (const row of rows) if (row.cell !== null) counts[row.cell] = (counts[row.cell] ?? 0) + Number(row.delta);
   return counts;
+}
+
+/**
+ * A scope's counts per cell in the bands from `first` to `last` (a price range's bands are consecutive), with the
+ * changes not folded yet, in one statement as readCellCounts: at most PRICE_BAND_COUNT rows of a cell's count each.
+ */
+export async function readBandCounts(db: Kysely<DB>, scope: string, first: number, last: number): Promise<BandCounts> {
+  const { rows } = await sql<{ band: number | null; packed: string | null; priced_cell: number | null; delta: number | string | null }>`
+    select band, counts as packed, null as priced_cell, null as delta from product_price_band_counts where scope = ${scope} and band between ${first} and ${last}
+    union all
+    select null, null, priced_cell, sum(delta) from product_cell_count_changes where scope = ${scope} group by priced_cell`.execute(db);
+  const bands = new Map<number, number[]>();
+  for (const row of rows) if (row.band !== null && row.packed !== null) bands.set(Number(row.band), JSON.parse(row.packed) as number[]);
+  for (const row of rows) {
+    if (row.priced_cell === null) continue;
+    const band = row.priced_cell % PRICE_BAND_COUNT;
+    if (band < first || band > last) continue;
+    let counts = bands.get(band);
+    if (!counts) bands.set(band, (counts = zeros()));
+    const cell = Math.floor(row.priced_cell / PRICE_BAND_COUNT);
+    counts[cell] = (counts[cell] ?? 0) + Number(row.delta);
+  }
+  return bands;
 }
 
 /** The products in `cells` (every cell when undefined). */
@@ -58,14 +65,13 @@ export function sumCells(counts: CellCounts, cells: readonly number[] | undefine
   return total;
 }
 
-/** The products in `cells` (every cell when undefined) and `bands`, from priced counts. */
-export function sumPricedCells(priced: CellCounts, cells: readonly number[] | undefined, bands: readonly number[]): number {
+/** The products in `cells` (every cell when undefined) and `bands`. */
+export function sumBandCells(bandCounts: BandCounts, cells: readonly number[] | undefined, bands: readonly number[]): number {
   let total = 0;
-  const each = (cell: number) => {
-    for (const band of bands) total += priced[pricedCell(cell, band)] ?? 0;
-  };
-  if (!cells) for (let cell = 0; cell < FACET_CELL_COUNT; cell++) each(cell);
-  else for (const cell of cells) each(cell);
+  for (const band of bands) {
+    const counts = bandCounts.get(band);
+    if (counts) total += sumCells(counts, cells);
+  }
   return total;
 }
 
@@ -90,20 +96,31 @@ export async function foldCellCountChanges(database: Pick<Database, "db" | "dial
       else byScope.set(change.scope, [change]);
     }
     for (const [scope, changes] of byScope) {
-      const settled = await trx.selectFrom("product_cell_counts").select(["counts", "priced_counts"]).where("scope", "=", scope).executeTakeFirst();
-      const counts = settled ? (JSON.parse(settled.counts) as number[]) : new Array<number>(FACET_CELL_COUNT).fill(0);
-      const priced = settled ? (JSON.parse(settled.priced_counts) as number[]) : new Array<number>(PRICED_CELL_COUNT).fill(0);
+      const settled = await trx.selectFrom("product_cell_counts").select("counts").where("scope", "=", scope).executeTakeFirst();
+      const counts = settled ? (JSON.parse(settled.counts) as number[]) : zeros();
+      const touched = [...new Set(changes.map((change) => change.priced_cell % PRICE_BAND_COUNT))];
+      const bandRows = await trx.selectFrom("product_price_band_counts").select(["band", "counts"]).where("scope", "=", scope).where("band", "in", touched).execute();
+      const bands = new Map(bandRows.map((row) => [Number(row.band), JSON.parse(row.counts) as number[]]));
       for (const { priced_cell, delta } of changes) {
-        priced[priced_cell] = (priced[priced_cell] ?? 0) + delta;
         const cell = Math.floor(priced_cell / PRICE_BAND_COUNT);
+        const band = priced_cell % PRICE_BAND_COUNT;
         counts[cell] = (counts[cell] ?? 0) + delta;
+        if (!bands.has(band)) bands.set(band, zeros());
+        const inBand = bands.get(band)!;
+        inBand[cell] = (inBand[cell] ?? 0) + delta;
       }
-      const packed = { counts: JSON.stringify(counts), priced_counts: JSON.stringify(priced) };
       await trx
         .insertInto("product_cell_counts")
-        .values({ scope, ...packed })
-        .onConflict((oc) => oc.column("scope").doUpdateSet(packed))
+        .values({ scope, counts: JSON.stringify(counts) })
+        .onConflict((oc) => oc.column("scope").doUpdateSet({ counts: JSON.stringify(counts) }))
         .execute();
+      for (const [band, inBand] of bands) {
+        await trx
+          .insertInto("product_price_band_counts")
+          .values({ scope, band, counts: JSON.stringify(inBand) })
+          .onConflict((oc) => oc.columns(["scope", "band"]).doUpdateSet({ counts: JSON.stringify(inBand) }))
+          .execute();
+      }
     }
     return moved.length;
   });

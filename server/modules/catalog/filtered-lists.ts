@@ -14,7 +14,7 @@ import {
 import type { DB } from "../../platform/db/schema.ts";
 import { plannedPerRun } from "../../platform/db/pg-statements.ts";
 import { toIsoString } from "../../platform/db/values.ts";
-import { readCellCounts, readPricedCellCounts, sumCells, sumPricedCells, WHOLE_SHOP } from "./cell-counts.ts";
+import { readBandCounts, readCellCounts, sumBandCells, sumCells, WHOLE_SHOP } from "./cell-counts.ts";
 import type { ListCursor } from "./list-cursor.ts";
 import { TOTAL_CAP } from "./product-rows.ts";
 import { onSaleAt } from "./sale-lists.ts";
@@ -228,7 +228,7 @@ export async function countFacets(db: Db, scope: ListScope, filters: ListFilters
 
 /**
  * How many products of the whole shop or a category match each set of cells (undefined: every cell) within a price
- * range, exact up to TOTAL_CAP + 1. Summed from the kept counts: per cell without a range, else per priced cell over
+ * range, exact up to TOTAL_CAP + 1. Summed from the kept counts: per cell without a range, else per cell in each of
  * the price bands the range holds whole. A range ending between two marks cuts a band at either end; a count the
  * whole bands leave at or under the cap, with products of its cells in a cut band, reads those in the range's part
  * of it, at most as many as it lacks to pass the cap. Every count's reads are one statement of the same text
@@ -246,11 +246,12 @@ async function countByCells(
     const counts = await readCellCounts(db, scope);
     return cellSets.map((cells) => sumCells(counts, cells));
   }
-  const priced = await readPricedCellCounts(db, scope);
   const { whole, cut } = bandsOfRange(minPaise, maxPaise);
-  const sums = cellSets.map((cells) => sumPricedCells(priced, cells, whole));
   const cutBands = cut.map((part) => part.band);
-  const lacking = cellSets.map((cells, i) => (sums[i]! <= TOTAL_CAP && sumPricedCells(priced, cells, cutBands) > 0 ? TOTAL_CAP + 1 - sums[i]! : 0));
+  const bands = [...whole, ...cutBands];
+  const bandCounts = await readBandCounts(db, scope, Math.min(...bands), Math.max(...bands));
+  const sums = cellSets.map((cells) => sumBandCells(bandCounts, cells, whole));
+  const lacking = cellSets.map((cells, i) => (sums[i]! <= TOTAL_CAP && sumBandCells(bandCounts, cells, cutBands) > 0 ? TOTAL_CAP + 1 - sums[i]! : 0));
   if (lacking.every((n) => n === 0)) return sums;
   const counted = (await db
     .selectNoFrom((eb) =>
