@@ -95,7 +95,7 @@ test("filters by light and pet safety and sorts by price, with each option's cou
   await expect.poll(() => shownNames(page, tag)).toEqual(["Aspidistra", "Chamaedorea", "Maranta", "Codiaeum"]);
 });
 
-test("the filters work without JavaScript: a plain form whose Apply loads the filtered, sorted list", async ({ browser, shopDb }) => {
+test("the filters work without JavaScript: a plain form whose Apply loads the filtered, sorted list, its counts within the price range", async ({ browser, shopDb }) => {
   const { path, tag } = await aCategoryOfPlants(shopDb);
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
@@ -113,5 +113,12 @@ test("the filters work without JavaScript: a plain form whose Apply loads the fi
   await panel.getByRole("group", { name: t.light }).getByLabel(`${t.lights.medium} (1)`).check();
   await panel.getByRole("button", { name: t.apply }).click();
   expect(await shownNames(page, tag)).toEqual(["Chamaedorea", "Maranta"]);
+
+  // A lowest price between two price marks (₹400 and ₹500): the list and the counts leave out the ₹450 maranta.
+  await panel.getByLabel(t.minPrice).fill("455");
+  await panel.getByRole("button", { name: t.apply }).click();
+  expect(await shownNames(page, tag)).toEqual(["Chamaedorea"]);
+  await expect(panel.getByRole("group", { name: t.light }).getByLabel(`${t.lights.medium} (0)`)).toBeChecked();
+  await expect(panel.getByRole("group", { name: t.light }).getByLabel(`${t.lights.low} (1)`)).toBeChecked();
   await context.close();
 });

@@ -29,8 +29,8 @@ import { onSaleAt } from "./sale-lists.ts";
 // and price columns of every index a list reads make both reads index-only.
 //
 // In the whole shop or a category, how many products match is known before any of that from the kept counts
-// (./cell-counts.ts, docs/decisions/062 and 063): a read of one row per scope, summed over the cells and, for a price
-// range, the price bands it holds; a long list goes straight to its order's index. A sale's list (its membership
+// (./cell-counts.ts, docs/decisions/062 and 063): a read of the scope's row, or with a price range the rows of its
+// price bands, summed over the cells; a long list goes straight to its order's index. A sale's list (its membership
 // follows the clock) counts by capped reads.
 
 /** Which products a list is of: the whole shop, a category, or what is on sale at `saleAt`. */
@@ -202,7 +202,7 @@ export async function readFilteredPage(
  */
 export async function countFacets(db: Db, scope: ListScope, filters: ListFilters): Promise<FacetCount[]> {
   const shown = (option: FacetOption, count: number): FacetCount => ({ name: option.name, value: option.value, count: Math.min(count, TOTAL_CAP), capped: count > TOTAL_CAP });
-  const range = narrowingOf(scope, { ...filters });
+  const range = narrowingOf(scope, filters);
   if (scope.saleAt === undefined) {
     const cellSets = FACET_OPTIONS.map((option) => matchingCells(filtersForOption(filters, option)));
     const counts = await countByCells(db, scope.categoryId, cellSets, range.minPaise, range.maxPaise);
