@@ -35,13 +35,7 @@ export function facetCellCountsMigration({ dialect }: MigrationContext) {
       await addCellCountTriggers(db, dialect);
     },
     async down(db: Kysely<unknown>) {
-      if (dialect === "postgres") {
-        await sql`drop trigger if exists products_cell_counts_insert_delete on products`.execute(db);
-        await sql`drop trigger if exists products_cell_counts_update on products`.execute(db);
-        await sql`drop function if exists product_cell_counts_track()`.execute(db);
-      } else {
-        for (const trigger of ["insert", "update", "delete"]) await sql.raw(`drop trigger if exists products_cell_counts_${trigger}`).execute(db);
-      }
+      await dropCellCountTriggers(db, dialect);
       await sql`drop table product_cell_count_changes`.execute(db);
       await sql`drop table product_cell_counts`.execute(db);
     },
@@ -61,6 +55,17 @@ export async function packCellCounts(db: Kysely<unknown>) {
     scopes.set(row.scope, counts);
   }
   for (const [scope, counts] of scopes) await sql`insert into product_cell_counts (scope, counts) values (${scope}, ${JSON.stringify(counts)})`.execute(db);
+}
+
+/** Drops this migration's triggers (or 0036's, which have the same names). */
+export async function dropCellCountTriggers(db: Kysely<unknown>, dialect: MigrationContext["dialect"]) {
+  if (dialect === "postgres") {
+    await sql`drop trigger if exists products_cell_counts_insert_delete on products`.execute(db);
+    await sql`drop trigger if exists products_cell_counts_update on products`.execute(db);
+    await sql`drop function if exists product_cell_counts_track()`.execute(db);
+  } else {
+    for (const trigger of ["insert", "update", "delete"]) await sql.raw(`drop trigger if exists products_cell_counts_${trigger}`).execute(db);
+  }
 }
 
 /** This migration's triggers (made again when 0036, which replaces them, is undone). */

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import { FACET_CELL_COUNT, priceBandSql, pricedCellSql } from "#common/catalog/list-filters.ts";
 import type { MigrationContext } from "../../../platform/db/migrate.ts";
-import { addCellCountTriggers, packCellCounts } from "./0035-facet-cell-counts.ts";
+import { addCellCountTriggers, dropCellCountTriggers, packCellCounts } from "./0035-facet-cell-counts.ts";
 
 /**
  * The kept counts (0035-facet-cell-counts) by price band as well as by cell, so a price range is counted from them
@@ -38,17 +38,6 @@ export function priceBandCountsMigration({ dialect }: MigrationContext) {
       await addCellCountTriggers(db, dialect);
     },
   };
-}
-
-/** Drops 0035's triggers (or this migration's, which have the same names). */
-async function dropCellCountTriggers(db: Kysely<unknown>, dialect: MigrationContext["dialect"]) {
-  if (dialect === "postgres") {
-    await sql`drop trigger if exists products_cell_counts_insert_delete on products`.execute(db);
-    await sql`drop trigger if exists products_cell_counts_update on products`.execute(db);
-    await sql`drop function if exists product_cell_counts_track()`.execute(db);
-  } else {
-    for (const trigger of ["insert", "update", "delete"]) await sql.raw(`drop trigger if exists products_cell_counts_${trigger}`).execute(db);
-  }
 }
 
 /** Every scope's counts per cell, and per cell in each band its products are in: one grouped read. */
