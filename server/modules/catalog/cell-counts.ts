@@ -36,7 +36,8 @@ export async function readCellCounts(db: Kysely<DB>, scope: string): Promise<Cel
 
 /**
  * A scope's counts per cell in the bands from `first` to `last` (a price range's bands are consecutive), with the
- * changes not folded yet, in one statement as readCellCounts: at most PRICE_BAND_COUNT rows of a cell's count each.
+ * changes not folded yet, in one statement as readCellCounts: at most PRICE_BAND_COUNT rows, each an array of a
+ * count per cell.
  */
 export async function readBandCounts(db: Kysely<DB>, scope: string, first: number, last: number): Promise<BandCounts> {
   const { rows } = await sql<{ band: number | null; packed: string | null; priced_cell: number | null; delta: number | string | null }>`
