@@ -216,6 +216,9 @@ export function bandsOfRange(minPaise: number | undefined, maxPaise: number | un
 /** What the kept counts count by: a cell and a price band as one number, from 0 to FACET_CELL_COUNT × PRICE_BAND_COUNT - 1. */
 export const pricedCell = (cell: number, band: number) => cell * PRICE_BAND_COUNT + band;
 
+/** The cell and the price band of a priced cell (pricedCell's inverse). */
+export const splitPricedCell = (priced: number) => ({ cell: Math.floor(priced / PRICE_BAND_COUNT), band: priced % PRICE_BAND_COUNT });
+
 /** pricedCell in SQL, of a row's care_cell and price_paise columns (`new.`, `old.` or none). */
 export const pricedCellSql = (row: string) => `(${row}care_cell * ${PRICE_BAND_COUNT} + ${priceBandSql(`${row}price_paise`)})`;
 

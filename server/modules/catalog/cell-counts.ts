@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../../platform/db/client.ts";
 import type { DB } from "../../platform/db/schema.ts";
-import { FACET_CELL_COUNT, PRICE_BAND_COUNT } from "#common/catalog/list-filters.ts";
+import { FACET_CELL_COUNT, PRICE_BAND_COUNT, splitPricedCell } from "#common/catalog/list-filters.ts";
 
 // How many products each facet cell holds, per scope (migration 0035-facet-cell-counts, docs/decisions/062), and in
 // each price band of a scope (migration 0036-price-band-counts, docs/decisions/063): the filter panel's counts and a
@@ -48,11 +48,10 @@ export async function readBandCounts(db: Kysely<DB>, scope: string, first: numbe
   for (const row of rows) if (row.band !== null && row.packed !== null) bands.set(Number(row.band), JSON.parse(row.packed) as number[]);
   for (const row of rows) {
     if (row.priced_cell === null) continue;
-    const band = row.priced_cell % PRICE_BAND_COUNT;
+    const { cell, band } = splitPricedCell(row.priced_cell);
     if (band < first || band > last) continue;
     let counts = bands.get(band);
     if (!counts) bands.set(band, (counts = zeros()));
-    const cell = Math.floor(row.priced_cell / PRICE_BAND_COUNT);
     counts[cell] = (counts[cell] ?? 0) + Number(row.delta);
   }
   return bands;
@@ -99,12 +98,11 @@ export async function foldCellCountChanges(database: Pick<Database, "db" | "dial
     for (const [scope, changes] of byScope) {
       const settled = await trx.selectFrom("product_cell_counts").select("counts").where("scope", "=", scope).executeTakeFirst();
       const counts = settled ? (JSON.parse(settled.counts) as number[]) : zeros();
-      const touched = [...new Set(changes.map((change) => change.priced_cell % PRICE_BAND_COUNT))];
+      const touched = [...new Set(changes.map((change) => splitPricedCell(change.priced_cell).band))];
       const bandRows = await trx.selectFrom("product_price_band_counts").select(["band", "counts"]).where("scope", "=", scope).where("band", "in", touched).execute();
       const bands = new Map(bandRows.map((row) => [Number(row.band), JSON.parse(row.counts) as number[]]));
       for (const { priced_cell, delta } of changes) {
-        const cell = Math.floor(priced_cell / PRICE_BAND_COUNT);
-        const band = priced_cell % PRICE_BAND_COUNT;
+        const { cell, band } = splitPricedCell(priced_cell);
         counts[cell] = (counts[cell] ?? 0) + delta;
         if (!bands.has(band)) bands.set(band, zeros());
         const inBand = bands.get(band)!;

@@ -195,18 +195,20 @@ export async function readFilteredPage(
   };
 }
 
+/** An option's count as the panel shows it: up to the cap, and whether there are more. */
+const shownCount = (option: FacetOption, count: number): FacetCount => ({ name: option.name, value: option.value, count: Math.min(count, TOTAL_CAP), capped: count > TOTAL_CAP });
+
 /**
  * How many plants each option of the panel would leave (filtersForOption), each shown up to the cap: from the kept
  * counts in the whole shop or a category; on /sale one capped read by cell and price per option, all in one
  * statement.
  */
 export async function countFacets(db: Db, scope: ListScope, filters: ListFilters): Promise<FacetCount[]> {
-  const shown = (option: FacetOption, count: number): FacetCount => ({ name: option.name, value: option.value, count: Math.min(count, TOTAL_CAP), capped: count > TOTAL_CAP });
   const range = narrowingOf(scope, filters);
   if (scope.saleAt === undefined) {
     const cellSets = FACET_OPTIONS.map((option) => matchingCells(filtersForOption(filters, option)));
     const counts = await countByCells(db, scope.categoryId, cellSets, range.minPaise, range.maxPaise);
-    return FACET_OPTIONS.map((option, i) => shown(option, counts[i]!));
+    return FACET_OPTIONS.map((option, i) => shownCount(option, counts[i]!));
   }
   const counted = await db
     .selectNoFrom((eb) =>
@@ -223,7 +225,7 @@ export async function countFacets(db: Db, scope: ListScope, filters: ListFilters
     // eleven of them on each run cost about 8 ms on PostgreSQL even at 10 products.
     .executeTakeFirstOrThrow();
   const row = counted as Record<string, number | string | null>;
-  return FACET_OPTIONS.map((option, i) => shown(option, Number(row[`n${i}`] ?? 0)));
+  return FACET_OPTIONS.map((option, i) => shownCount(option, Number(row[`n${i}`] ?? 0)));
 }
 
 /**
@@ -305,10 +307,7 @@ export async function filterRanked(
   const matches = kept(cellsOf(filters));
   const sorted = filters.sort ? matches.sort(ORDERS[filters.sort].compare) : matches.sort((a, b) => rank.get(a.id)! - rank.get(b.id)!);
   const shown = sorted.slice(page.offset, page.offset + page.limit);
-  const facets = FACET_OPTIONS.map((option) => {
-    const count = kept(cellsOf(filtersForOption(filters, option))).length;
-    return { name: option.name, value: option.value, count: Math.min(count, TOTAL_CAP), capped: count > TOTAL_CAP };
-  });
+  const facets = FACET_OPTIONS.map((option) => shownCount(option, kept(cellsOf(filtersForOption(filters, option))).length));
   const last = shown.at(-1);
   return {
     ids: shown.map((row) => row.id),
