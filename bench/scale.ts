@@ -6,11 +6,12 @@ import { sql, type Kysely } from "kysely";
 import { openDatabase, type Database } from "../server/platform/db/client.ts";
 import { migrateToLatest } from "../server/migrations.ts";
 import type { DB } from "../server/platform/db/schema.ts";
-import { countFacets, createProductSearch, encodeCursor, foldCellCountChanges, readFilteredPage, sampleProducts, seedSampleData } from "../server/modules/catalog/index.ts";
+import { countFacets, createCatalogService, createProductSearch, encodeCursor, foldCellCountChanges, readFilteredPage, sampleProducts, seedSampleData } from "../server/modules/catalog/index.ts";
 import { NO_FILTERS, readListFilters, type ListFilters } from "../common/catalog/list-filters.ts";
 import { createPostgresDatabase, startShopProcess, stopShopProcess, waitUntilHealthy } from "../tests/support/shop-process.ts";
 import { API_MAX_OFFSET } from "../common/shared/constants.ts";
 import { percentile } from "./statistics.ts";
+import { createRateLimiter } from "../server/platform/rate-limit/rate-limit.ts";
 
 // Scale mode (docs/decisions/026): the same storefront pages and APIs at 10 products and at N (default 100,000), on SQLite
 // and (with BENCH_DATABASE_URL or TEST_DATABASE_URL) on PostgreSQL. Each size gets a fresh database: the sample
@@ -250,6 +251,12 @@ const FILTERED = [
   `q=fern&${RARE}`,
 ];
 
+/**
+ * A search with filters, through the shop's list service in the bench process: the search, its matches filtered,
+ * ordered and counted, and the page's twelve cards (its product rows), without HTTP and rendering.
+ */
+const SEARCH_FILTER_QUERIES = FILTERED.filter((query) => query.includes("q="));
+
 /** The filtered lists' queries alone, in the bench process: a page of 12 and every option's count. */
 const FILTER_QUERIES: [string, string][] = [
   ["none (the shop's order)", ""],
@@ -292,6 +299,14 @@ async function runSize(dialect: "sqlite" | "postgres", size: number, adminUrl: s
         }),
       );
     }
+    // The search's rate limit is counted in the database: a limit far above these runs, so that each still pays for
+    // its count as a shopper's search does.
+    const catalog = createCatalogService(database.db, { rateLimiter: createRateLimiter(database.db, { scale: 1_000_000, dialect: database.dialect }) });
+    const searchFilterTimes = new Map<string, Latency>();
+    for (const query of !ONLY || "filter".includes(ONLY) ? SEARCH_FILTER_QUERIES : []) {
+      const input = Object.fromEntries(new URLSearchParams(query));
+      searchFilterTimes.set(query, await timeRepeatedly(async () => ((await catalog.listShopPages(input, { clientIp: "127.0.0.1" })).items.length, true)));
+    }
     const shop = startShopProcess({
       port: PORT,
       dataDir,
@@ -302,7 +317,7 @@ async function runSize(dialect: "sqlite" | "postgres", size: number, adminUrl: s
       await waitUntilHealthy(shop);
       const results = new Map<string, Latency>();
       for (const [label, url] of requests) results.set(label, await measure(shop.url + url));
-      return { results, searchTimes, filterTimes, loadSeconds, labels: requests.map(([label]) => label) };
+      return { results, searchTimes, filterTimes, searchFilterTimes, loadSeconds, labels: requests.map(([label]) => label) };
     } finally {
       await stopShopProcess(shop);
     }
@@ -347,6 +362,14 @@ export async function benchScale(products: number) {
       const a = small.filterTimes.get(label)!;
       const b = large.filterTimes.get(label)!;
       console.log(`| ${label} | ${f2(a.p50)} / ${f2(a.p95)} / ${f2(a.p99)} | ${f2(b.p50)} / ${f2(b.p95)} / ${f2(b.p99)} | ${(b.p50 / a.p50).toFixed(2)} | ${(b.p95 / a.p95).toFixed(2)} |`);
+    }
+    console.log(`\n${dialect}: a search with filters through the list service (search, filters, counts and the page's cards, in the bench process, ${SAMPLES} runs)`);
+    console.log(`| request | ${sampleProducts.length} products p50/p95/p99 ms | ${products} products p50/p95/p99 ms | ratio p50 | ratio p95 |`);
+    console.log("|---|---|---|---|---|");
+    for (const [query] of small.searchFilterTimes) {
+      const a = small.searchFilterTimes.get(query)!;
+      const b = large.searchFilterTimes.get(query)!;
+      console.log(`| /shop?${query} | ${f2(a.p50)} / ${f2(a.p95)} / ${f2(a.p99)} | ${f2(b.p50)} / ${f2(b.p95)} / ${f2(b.p99)} | ${(b.p50 / a.p50).toFixed(2)} | ${(b.p95 / a.p95).toFixed(2)} |`);
     }
   }
 }

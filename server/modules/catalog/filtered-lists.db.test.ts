@@ -161,6 +161,17 @@ describe("filters on the shop's list", () => {
     const safe = await catalog.listShopPages({ q: "fern", pets: "safe" }, visitor);
     expect(safe.items.map((p) => p.id)).toEqual([fern.id]);
   });
+
+  it("keeps the search's best-first order among a search's filtered matches when no order is chosen", async () => {
+    const { category, fern } = await plants();
+    // Older than Boston Fern's newer namesake below but with the word only in its description: ranked after names.
+    const mentions = await createProduct(database.db, { name: "Maidenhair", description: "A fern for a shaded bathroom.", category_id: category.id, care_light: "medium", created_at: "2000-01-01T00:00:00.000Z" });
+    const named = await createProduct(database.db, { name: "Fern", category_id: category.id, care_light: "medium" });
+    const page = await catalog.listShopPages({ q: "fern", light: "medium" }, visitor);
+    expect(page.items.map((p) => p.id)).toEqual([named.id, fern.id, mentions.id]);
+    const api = await catalog.listProducts({ q: "fern", light: "medium" }, visitor);
+    expect(api.items.map((p) => p.id)).toEqual([named.id, fern.id, mentions.id]);
+  });
 });
 
 describe("GET /api/products's filters", () => {

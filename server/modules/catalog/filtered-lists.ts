@@ -15,6 +15,7 @@ import type { DB } from "../../platform/db/schema.ts";
 import { plannedPerRun } from "../../platform/db/pg-statements.ts";
 import { toIsoString } from "../../platform/db/values.ts";
 import { readBandCounts, readCellCounts, sumBandCells, sumCells, WHOLE_SHOP } from "./cell-counts.ts";
+import type { ListKeys } from "./search/ranked-search.ts";
 import type { ListCursor } from "./list-cursor.ts";
 import { TOTAL_CAP } from "./product-rows.ts";
 import { onSaleAt } from "./sale-lists.ts";
@@ -272,30 +273,17 @@ async function countByCells(
   return sums.map((sum, i) => cut.reduce((total, _, j) => total + Number(counted[`n${i}_${j}`] ?? 0), sum));
 }
 
-interface SearchKeyRow extends KeyRow {
-  care_cell: number;
-}
-
 /**
- * A search's matches filtered, ordered and counted: the search ranks at most SEARCH_RESULT_CAP products (its own
- * bound), so their keys are read by id, at most that many, and filtered, counted and ordered here. `ranked` are the
- * search's ids, best first; with no order chosen the list keeps the search's.
+ * A search's matches filtered, ordered and counted: the search reads at most SEARCH_RESULT_CAP products (its own
+ * bound) with their list keys, which are filtered, counted and ordered here. `ranked` are the search's matches, best
+ * first; with no order chosen the list keeps the search's.
  */
-export async function filterRanked(
-  db: Db,
-  ranked: string[],
+export function filterRanked(
+  ranked: { id: string; keys: ListKeys }[],
   filters: ListFilters,
   page: { limit: number; offset: number },
-): Promise<FilteredPage & { facets: FacetCount[] }> {
-  const rows =
-    ranked.length === 0
-      ? []
-      : ((await db
-          .selectFrom("products as p")
-          .select(["p.id", "p.created_at", "p.price_paise", "p.rating_average", "p.review_count", "p.compare_at_paise", "p.care_cell"])
-          .where("p.id", "in", ranked)
-          .execute()) as SearchKeyRow[]);
-  const rank = new Map(ranked.map((id, i) => [id, i]));
+): FilteredPage & { facets: FacetCount[] } {
+  const rows = ranked.map((match): KeyRow & { care_cell: number } => ({ id: match.id, ...match.keys }));
   const minPaise = filters.minRupees === undefined ? -Infinity : paise(filters.minRupees);
   const maxPaise = filters.maxRupees === undefined ? Infinity : paise(filters.maxRupees);
   const inRange = rows.filter((row) => row.price_paise >= minPaise && row.price_paise <= maxPaise);
@@ -305,7 +293,8 @@ export async function filterRanked(
   };
   const kept = (cells: Set<number> | undefined) => (cells ? inRange.filter((row) => cells.has(row.care_cell)) : inRange);
   const matches = kept(cellsOf(filters));
-  const sorted = filters.sort ? matches.sort(ORDERS[filters.sort].compare) : matches.sort((a, b) => rank.get(a.id)! - rank.get(b.id)!);
+  // The rows are in the search's order, best first, and filtering keeps it.
+  const sorted = filters.sort ? matches.sort(ORDERS[filters.sort].compare) : matches;
   const shown = sorted.slice(page.offset, page.offset + page.limit);
   const facets = FACET_OPTIONS.map((option) => shownCount(option, kept(cellsOf(filtersForOption(filters, option))).length));
   const last = shown.at(-1);

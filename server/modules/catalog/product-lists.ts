@@ -10,7 +10,6 @@ import { summaries, TOTAL_CAP, toSummary, withSummaryColumns, type ProductsFrom 
 import { toListFilters } from "#common/catalog/list-filter-schemas.ts";
 import { narrows, readListFilters, type FacetCount, type ListFilters, type QueryValues } from "#common/catalog/list-filters.ts";
 import { countFacets, filterRanked, readFilteredPage, type FilteredPage, type ListOrder, type ListScope } from "./filtered-lists.ts";
-import { SEARCH_RESULT_CAP } from "./search/product-search.ts";
 
 // The shop's product lists: the API's pages, the shop page's pages 1..n, the search box's suggestions and the
 // newest products.
@@ -95,12 +94,13 @@ async function cardsOf(ctx: Pick<CatalogContext, "db">, found: FilteredPage, now
 }
 
 /**
- * A search narrowed by filters or ordered: among the search's ranked matches, at most SEARCH_RESULT_CAP (the
- * search's own bound), so a rare filter over a common word reads no more than the search does.
+ * A search narrowed by filters or ordered: among the search's matches, at most SEARCH_RESULT_CAP (the search's own
+ * bound), so a rare filter over a common word reads no more than the search does. The matches come with their list
+ * keys, read in the search's own rows; a list in an order of its own is not ranked, which only orders the matches.
  */
 async function searchFiltered(ctx: Pick<CatalogContext, "db" | "search">, q: string, filters: ListFilters, page: { limit: number; offset: number }) {
-  const found = await ctx.search.search(q, { limit: SEARCH_RESULT_CAP, offset: 0 });
-  const filtered = await filterRanked(ctx.db, found.ids, filters, page);
+  const found = await ctx.search.matchesWithKeys(q, !filters.sort);
+  const filtered = filterRanked(found.matches, filters, page);
   const cards = await cardsOf(ctx, filtered);
   return {
     page: { ...cards, totalCapped: found.totalCapped && !narrows(filters), limit: page.limit, offset: page.offset, nextCursor: null },

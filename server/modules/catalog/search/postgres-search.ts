@@ -1,7 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from "kysely";
 import type { DB } from "../../../platform/db/schema.ts";
 import { plannedPerRun } from "../../../platform/db/pg-statements.ts";
-import type { Candidate, SearchIndex } from "./ranked-search.ts";
+import { LIST_KEY_COLUMNS, listKeysOf, type Candidate, type ListKeys, type SearchIndex } from "./ranked-search.ts";
 
 /**
  * PostgreSQL: pg_trgm. Each group of words is one `LIKE any(array['%word%', '%variant%'])`, answered by a GIN trigram
@@ -13,11 +13,11 @@ import type { Candidate, SearchIndex } from "./ranked-search.ts";
  * (plannedPerRun): how many rows a pattern matches is what the plan turns on.
  */
 export function createPostgresSearchIndex(db: Kysely<DB>): SearchIndex {
-  async function read(from: RawBuilder<unknown>): Promise<Candidate[]> {
-    const rows = await sql<{ id: string; name: string; categoryName: string; order: Date | string }>`
-      ${plannedPerRun} select p.id, p.name, c.name as "categoryName", p.created_at as "order"
+  async function read(from: RawBuilder<unknown>, withKeys: boolean): Promise<Candidate[]> {
+    const rows = await sql<{ id: string; name: string; categoryName: string; order: Date | string } & Partial<ListKeys>>`
+      ${plannedPerRun} select p.id, p.name, c.name as "categoryName", p.created_at as "order"${keyColumns(withKeys, "p.")}
       from (${from}) p join categories c on c.id = p.category_id`.execute(db);
-    return rows.rows.map((row) => ({ ...row, order: new Date(row.order).toISOString() }));
+    return rows.rows.map((row) => candidate(row, row.categoryName, withKeys));
   }
 
   /**
@@ -42,18 +42,20 @@ export function createPostgresSearchIndex(db: Kysely<DB>): SearchIndex {
     return { inDocument, inCategory: sql`category_id in (${sql.join(ids)}) and ${perGroup}` };
   }
   return {
-    async byName(groups, cap) {
+    async byName(groups, cap, withKeys) {
       // Every group is in the name, so ranking needs no category: no join for the planner to misjudge.
-      const rows = await sql<{ id: string; name: string; order: Date | string }>`
-        ${plannedPerRun} select id, name, created_at as "order" from products where ${everyGroup(groups, sql`lower(name)`)} limit ${cap}`.execute(db);
-      return rows.rows.map((row) => ({ ...row, categoryName: "", order: new Date(row.order).toISOString() }));
+      const rows = await sql<{ id: string; name: string; order: Date | string } & Partial<ListKeys>>`
+        ${plannedPerRun} select id, name, created_at as "order"${keyColumns(withKeys)} from products where ${everyGroup(groups, sql`lower(name)`)} limit ${cap}`.execute(db);
+      return rows.rows.map((row) => candidate(row, "", withKeys));
     },
 
-    async byAnyField(groups, cap) {
+    async byAnyField(groups, cap, withKeys) {
       const { inDocument, inCategory } = await anyField(groups);
-      const fromDocument = read(sql`select id, name, created_at, category_id from products where ${inDocument} limit ${cap}`);
+      // The list keys include created_at, which the candidate's order is read from.
+      const columns = withKeys ? sql`id, name, category_id${keyColumns(true)}` : sql`id, name, created_at, category_id`;
+      const fromDocument = read(sql`select ${columns} from products where ${inDocument} limit ${cap}`, withKeys);
       if (!inCategory) return fromDocument;
-      const fromCategory = read(sql`select id, name, created_at, category_id from products where ${inCategory} limit ${cap}`);
+      const fromCategory = read(sql`select ${columns} from products where ${inCategory} limit ${cap}`, withKeys);
       return [...(await fromDocument), ...(await fromCategory)];
     },
     async termsLike(word, limit) {
@@ -62,13 +64,24 @@ export function createPostgresSearchIndex(db: Kysely<DB>): SearchIndex {
       return rows.rows.map(({ term }) => term);
     },
 
-    async byNamePrefix(prefix, cap) {
-      const rows = await sql<{ id: string }>`
-        ${plannedPerRun} select id from (select id, lower(name) as key from products where lower(name) like ${`${escapeLike(prefix)}%`} limit ${cap}) hits
+    async byNamePrefix(prefix, cap, withKeys) {
+      const rows = await sql<{ id: string } & Partial<ListKeys>>`
+        ${plannedPerRun} select * from (select id, lower(name) as key${keyColumns(withKeys)} from products where lower(name) like ${`${escapeLike(prefix)}%`} limit ${cap}) hits
         order by key`.execute(db);
-      return rows.rows.map(({ id }) => id);
+      return rows.rows.map((row) => (withKeys ? { id: row.id, keys: listKeysOf(row) } : { id: row.id }));
     },
   };
+}
+
+/** A match as ranking takes it, its creation time as the order key. */
+function candidate(row: { id: string; name: string; order: Date | string } & Partial<ListKeys>, categoryName: string, withKeys: boolean): Candidate {
+  const order = new Date(row.order).toISOString();
+  return withKeys ? { id: row.id, name: row.name, categoryName, order, keys: listKeysOf(row) } : { id: row.id, name: row.name, categoryName, order };
+}
+
+/** The list keys (the products' columns, or a subquery's as `p.`), when asked for. */
+function keyColumns(withKeys: boolean, from = "") {
+  return withKeys ? sql`, ${sql.join(LIST_KEY_COLUMNS.map((column) => sql.ref(`${from}${column}`)))}` : sql``;
 }
 
 function everyGroup(groups: string[][], text: RawBuilder<unknown>) {

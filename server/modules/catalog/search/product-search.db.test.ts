@@ -2,8 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createCategory, createProduct } from "../../../../tests/support/factories.ts";
 import { createTestDatabase, type TestDatabase } from "../../../../tests/support/test-database.ts";
 import { seedSampleData } from "../seed.ts";
-import { createProductSearch, type ProductSearch } from "./product-search.ts";
-import { RANK_WINDOW } from "./ranked-search.ts";
+import { toIsoString } from "../../../platform/db/values.ts";
+import { createProductSearch, SEARCH_RESULT_CAP, type ProductSearch } from "./product-search.ts";
+import { RANK_WINDOW, type ListKeys } from "./ranked-search.ts";
 
 // Runs on SQLite (FTS5 trigram) and on PostgreSQL (pg_trgm): the same cases, through the one interface.
 
@@ -162,5 +163,65 @@ describe("a typo of a word only a category's name has", () => {
   it("'succulnt' finds the products of the Succulents category (names first, then every field)", async () => {
     await seedSampleData(database);
     expect(await names("succulnt")).toEqual(expect.arrayContaining(["Aloe Vera", "Cactus Plant"]));
+  });
+});
+
+describe("every match with its list keys, for a search filtered or ordered", () => {
+  /** The list keys of these products as the products table holds them, read here on their own. */
+  async function keysInTable(ids: string[]) {
+    const rows = await database.db
+      .selectFrom("products")
+      .select(["id", "created_at", "price_paise", "rating_average", "review_count", "compare_at_paise", "care_cell"])
+      .where("id", "in", ids)
+      .execute();
+    return new Map(rows.map(({ id, created_at, ...keys }) => [id, { ...keys, created_at: toIsoString(created_at), rating_average: Number(keys.rating_average) }]));
+  }
+  const asRead = (matches: { id: string; keys: ListKeys }[]) =>
+    new Map(matches.map(({ id, keys }) => [id, { ...keys, created_at: toIsoString(keys.created_at) }]));
+
+  it.each([
+    ["a word in names and descriptions", "quillwort"],
+    ["a word only a category's name has", "allies"],
+    ["a typo forgiven", "quilwort"],
+    ["a word too short for the index, by name prefix", "qu"],
+  ])("%s ('%s'): the search's ranked matches, best first, each with the keys the products table holds", async (_, q) => {
+    const category = await createCategory(database.db, { name: "Fern allies" });
+    await createProduct(database.db, { name: "Quillwort Palm", category_id: category.id, price_paise: 45_000, care_light: "low", care_pet_safe: "yes" });
+    await createProduct(database.db, { name: "Tall Quillwort Cane", category_id: category.id, price_paise: 12_300, compare_at_paise: 20_000 });
+    await createProduct(database.db, { name: "Horsetail", description: "A quillwort's cousin.", category_id: category.id, price_paise: 9_900, care_difficulty: "expert" });
+    const ranked = await search.matchesWithKeys(q, true);
+    const page = await search.search(q, { limit: 1000, offset: 0 });
+    expect(ranked.matches.map((match) => match.id)).toEqual(page.ids);
+    expect(ranked.matches.length).toBeGreaterThan(0);
+    expect(asRead(ranked.matches)).toEqual(await keysInTable(page.ids));
+    const unranked = await search.matchesWithKeys(q, false);
+    expect(new Set(unranked.matches.map((match) => match.id))).toEqual(new Set(page.ids));
+    expect(asRead(unranked.matches)).toEqual(asRead(ranked.matches));
+  });
+
+  it("stops at the search's cap and says more matched", async () => {
+    const category = await createCategory(database.db, { name: "Shelf" });
+    const at = Date.parse("2031-01-01T00:00:00Z");
+    const rows = Array.from({ length: SEARCH_RESULT_CAP + 3 }, (_, i) => ({
+      id: `cap-${String(i).padStart(4, "0")}`,
+      name: `Quillwort ${i}`,
+      description: "A fern ally.",
+      price_paise: 100 + i,
+      stock: 1,
+      category_id: category.id,
+      created_at: new Date(at + i).toISOString(),
+      updated_at: new Date(at + i).toISOString(),
+    }));
+    for (let start = 0; start < rows.length; start += 200) await database.db.insertInto("products").values(rows.slice(start, start + 200)).execute();
+    for (const ranked of [true, false]) {
+      const found = await search.matchesWithKeys("quillwort", ranked);
+      expect(found.matches).toHaveLength(SEARCH_RESULT_CAP);
+      expect(found.totalCapped).toBe(true);
+    }
+  });
+
+  it("finds nothing, and says nothing more matched, for a word unlike any", async () => {
+    await createProduct(database.db, { name: "Quillwort Palm" });
+    expect(await search.matchesWithKeys("xylophone", true)).toEqual({ matches: [], totalCapped: false });
   });
 });

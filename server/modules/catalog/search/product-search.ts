@@ -1,7 +1,7 @@
 import { PostgresAdapter, type Kysely } from "kysely";
 import type { DB } from "../../../platform/db/schema.ts";
 import { createPostgresSearchIndex } from "./postgres-search.ts";
-import { createRankedSearch } from "./ranked-search.ts";
+import { createRankedSearch, type ListKeys } from "./ranked-search.ts";
 import { createSqliteSearchIndex } from "./sqlite-search.ts";
 
 /**
@@ -26,6 +26,12 @@ export interface SearchPage {
  */
 export interface ProductSearch {
   search(q: string, page: { limit: number; offset: number }): Promise<SearchPage>;
+  /**
+   * Every match up to SEARCH_RESULT_CAP, each with its list keys read in the same rows: what a search filtered or
+   * ordered filters, counts and orders, with no second read of the products by id. Best first when `ranked`; a list
+   * in an order of its own skips the ranking (the same matches, in the index's order).
+   */
+  matchesWithKeys(q: string, ranked: boolean): Promise<{ matches: { id: string; keys: ListKeys }[]; totalCapped: boolean }>;
 }
 
 export function createProductSearch(db: Kysely<DB>): ProductSearch {

@@ -8,6 +8,33 @@ export interface Candidate {
   categoryName: string;
   /** For ties, smaller first: the older product, as the shop lists them (created_at, or the index's insertion key). */
   order: string | number;
+  /** Read with the match when asked for (a search filtered or ordered), so that no second read by id is needed. */
+  keys?: ListKeys;
+}
+
+/** A product's columns a filtered list filters, counts and orders by. */
+export interface ListKeys {
+  created_at: string | Date;
+  price_paise: number;
+  rating_average: number;
+  review_count: number;
+  compare_at_paise: number | null;
+  care_cell: number;
+}
+
+/** The list keys as the index reads return them, one column each. */
+export const LIST_KEY_COLUMNS = ["created_at", "price_paise", "rating_average", "review_count", "compare_at_paise", "care_cell"] as const;
+
+/** The list keys of a read row that has the key columns. */
+export function listKeysOf(row: Partial<ListKeys>): ListKeys {
+  return {
+    created_at: row.created_at!,
+    price_paise: Number(row.price_paise),
+    rating_average: Number(row.rating_average),
+    review_count: Number(row.review_count),
+    compare_at_paise: row.compare_at_paise ?? null,
+    care_cell: Number(row.care_cell),
+  };
 }
 
 /**
@@ -16,14 +43,14 @@ export interface Candidate {
  * group has a word in it.
  */
 export interface SearchIndex {
-  /** Products whose name has every group, from the index over names, in that index's order. */
-  byName(groups: string[][], limit: number): Promise<Candidate[]>;
+  /** Products whose name has every group, from the index over names, in that index's order; `withKeys` adds their list keys. */
+  byName(groups: string[][], limit: number, withKeys: boolean): Promise<Candidate[]>;
   /** Products that have every group in their name, description or category name, in the index's order. */
-  byAnyField(groups: string[][], limit: number): Promise<Candidate[]>;
+  byAnyField(groups: string[][], limit: number, withKeys: boolean): Promise<Candidate[]>;
   /** Vocabulary words sharing trigrams with `word`, most alike first. */
   termsLike(word: string, limit: number): Promise<string[]>;
-  /** Ids of products whose lower-cased name starts with `prefix`, in name order (words too short for trigrams). */
-  byNamePrefix(prefix: string, cap: number): Promise<string[]>;
+  /** Products whose lower-cased name starts with `prefix`, in name order (words too short for trigrams). */
+  byNamePrefix(prefix: string, cap: number, withKeys: boolean): Promise<{ id: string; keys?: ListKeys }[]>;
 }
 
 /**
@@ -54,13 +81,37 @@ export function createRankedSearch(index: SearchIndex): ProductSearch {
    * The first `length` matches in the order windows are cut from: names, then the other fields' matches; `more` when
    * a read found more than `length` (each reads one row past it), so that the total is known to be larger.
    */
-  async function laidOut(groups: string[][], namesOnly: boolean, length: number): Promise<{ found: Candidate[]; more: boolean }> {
-    const named = await index.byName(groups, length + 1);
+  async function laidOut(groups: string[][], namesOnly: boolean, length: number, withKeys: boolean): Promise<{ found: Candidate[]; more: boolean }> {
+    const named = await index.byName(groups, length + 1, withKeys);
     if (namesOnly || named.length > length) return { found: named.slice(0, length), more: named.length > length };
     // Every name match is in `named`: at most that many of these are names, so `length + 1` rows of the other fields
     // hold the others that come next, whatever the length (a later page's windows start as an earlier page's did).
-    const all = merge(named, await index.byAnyField(groups, length + 1));
+    const all = merge(named, await index.byAnyField(groups, length + 1, withKeys));
     return { found: all.slice(0, length), more: all.length > length };
+  }
+  /**
+   * The first `length` matches of words with at least one indexed, best first window by window; or, not `ranked`,
+   * in the index's order (which matches are read does not depend on the ranking, only their order does).
+   */
+  async function readMatches(words: string[], indexed: string[], length: number, withKeys: boolean, ranked: boolean): Promise<{ found: Candidate[]; more: boolean }> {
+    let groups = indexed.map((word) => [word]);
+    let read = await laidOut(groups, false, length, withKeys);
+    if (read.found.length === 0) {
+      const variants = await Promise.all(indexed.map(variantsOf));
+      if (variants.some((found) => found.length > 0)) {
+        // A single word just found nothing anywhere: only its variants are looked for (an index reads every phrase
+        // of a group, and the longer the word, the more it costs to find it absent).
+        groups = indexed.length === 1 ? [variants[0]!] : indexed.map((word, i) => [word, ...variants[i]!]);
+        // Typo variants are read from names first: that is where a shopper's words are, and the name index is small.
+        read = await laidOut(groups, true, length, withKeys);
+        if (read.found.length === 0) read = await laidOut(groups, false, length, withKeys);
+      }
+    }
+    if (!ranked) return read;
+    const text = words.join(" ");
+    const best: Candidate[] = [];
+    for (let at = 0; at < read.found.length; at += RANK_WINDOW) best.push(...rankCandidates(read.found.slice(at, at + RANK_WINDOW), groups, text));
+    return { found: best, more: read.more };
   }
   return {
     async search(q, page) {
@@ -68,30 +119,26 @@ export function createRankedSearch(index: SearchIndex): ProductSearch {
       if (words.length === 0) return { ids: [], total: 0, totalCapped: false };
       const indexed = words.filter((word) => word.length >= MIN_INDEXED_WORD);
       if (indexed.length === 0) {
-        const ids = await index.byNamePrefix(words.join(" "), SEARCH_RESULT_CAP + 1);
+        const ids = (await index.byNamePrefix(words.join(" "), SEARCH_RESULT_CAP + 1, false)).map((match) => match.id);
         return { ids: ids.slice(page.offset, page.offset + page.limit), total: Math.min(ids.length, SEARCH_RESULT_CAP), totalCapped: ids.length > SEARCH_RESULT_CAP };
       }
       // The windows up to the page's end: at least one, at most the cap.
       const windows = Math.max(1, Math.ceil((page.offset + page.limit) / RANK_WINDOW));
-      const length = Math.min(windows * RANK_WINDOW, SEARCH_RESULT_CAP);
-      let groups = indexed.map((word) => [word]);
-      let read = await laidOut(groups, false, length);
-      if (read.found.length === 0) {
-        const variants = await Promise.all(indexed.map(variantsOf));
-        if (variants.some((found) => found.length > 0)) {
-          // A single word just found nothing anywhere: only its variants are looked for (an index reads every phrase
-          // of a group, and the longer the word, the more it costs to find it absent).
-          groups = indexed.length === 1 ? [variants[0]!] : indexed.map((word, i) => [word, ...variants[i]!]);
-          // Typo variants are read from names first: that is where a shopper's words are, and the name index is small.
-          read = await laidOut(groups, true, length);
-          if (read.found.length === 0) read = await laidOut(groups, false, length);
-        }
-      }
-      const text = words.join(" ");
-      const ranked: string[] = [];
-      for (let at = 0; at < read.found.length; at += RANK_WINDOW) ranked.push(...rank(read.found.slice(at, at + RANK_WINDOW), groups, text));
+      const read = await readMatches(words, indexed, Math.min(windows * RANK_WINDOW, SEARCH_RESULT_CAP), false, true);
       // What was read is the total, exact when nothing is left; past it, "at least" (nothing is counted beyond).
-      return { ids: ranked.slice(page.offset, page.offset + page.limit), total: read.found.length, totalCapped: read.more };
+      return { ids: read.found.slice(page.offset, page.offset + page.limit).map((c) => c.id), total: read.found.length, totalCapped: read.more };
+    },
+
+    async matchesWithKeys(q, ranked) {
+      const words = queryWords(q);
+      if (words.length === 0) return { matches: [], totalCapped: false };
+      const indexed = words.filter((word) => word.length >= MIN_INDEXED_WORD);
+      if (indexed.length === 0) {
+        const found = await index.byNamePrefix(words.join(" "), SEARCH_RESULT_CAP + 1, true);
+        return { matches: found.slice(0, SEARCH_RESULT_CAP).map((match) => ({ id: match.id, keys: match.keys! })), totalCapped: found.length > SEARCH_RESULT_CAP };
+      }
+      const read = await readMatches(words, indexed, SEARCH_RESULT_CAP, true, ranked);
+      return { matches: read.found.map((c) => ({ id: c.id, keys: c.keys! })), totalCapped: read.more };
     },
   };
 }
@@ -103,6 +150,10 @@ function merge(first: Candidate[], second: Candidate[]): Candidate[] {
 
 /** Best first: where each word was found, then how alike the name is to the search, then the older product. */
 export function rank(candidates: Candidate[], groups: string[][], text: string): string[] {
+  return rankCandidates(candidates, groups, text).map((c) => c.id);
+}
+
+function rankCandidates(candidates: Candidate[], groups: string[][], text: string): Candidate[] {
   const wanted = [...trigrams(text)];
   const scored = candidates.map((c) => {
     const name = fold(c.name);
@@ -113,10 +164,10 @@ export function rank(candidates: Candidate[], groups: string[][], text: string):
       else if (group.some((word) => (category ??= fold(c.categoryName)).includes(word))) score += 2;
       else score += 1;
     }
-    return { id: c.id, order: c.order, score: score + similarity(name, wanted) };
+    return { candidate: c, score: score + similarity(name, wanted) };
   });
-  scored.sort((a, b) => b.score - a.score || compare(a.order, b.order) || compare(a.id, b.id));
-  return scored.map((c) => c.id);
+  scored.sort((a, b) => b.score - a.score || compare(a.candidate.order, b.candidate.order) || compare(a.candidate.id, b.candidate.id));
+  return scored.map((c) => c.candidate);
 }
 
 function compare<T extends string | number>(a: T, b: T): number {

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import type { DB } from "../../../platform/db/schema.ts";
 import { ftsPhrase } from "./query-words.ts";
-import type { Candidate, SearchIndex } from "./ranked-search.ts";
+import { LIST_KEY_COLUMNS, listKeysOf, type Candidate, type ListKeys, type SearchIndex } from "./ranked-search.ts";
 
 /**
  * SQLite: FTS5 with the trigram tokenizer finds any word or part of a word ('alo' in 'Aloe', 'succulent' in
@@ -14,24 +14,24 @@ import type { Candidate, SearchIndex } from "./ranked-search.ts";
  * key: rows are numbered in the order products were added (by created_at for the catalogue migration 0012 found).
  */
 export function createSqliteSearchIndex(db: Kysely<DB>): SearchIndex {
-  async function candidates(match: string, cap: number): Promise<Candidate[]> {
-    const rows = await sql<Candidate>`
-      select r.product_id as id, m.name, m.category_name as "categoryName", m.rowid as "order"
+  async function candidates(match: string, cap: number, withKeys: boolean): Promise<Candidate[]> {
+    const rows = await sql<{ id: string; name: string; categoryName: string; order: number } & KeyColumns>`
+      select r.product_id as id, m.name, m.category_name as "categoryName", m.rowid as "order"${keyColumns(withKeys)}
       from (select rowid, name, category_name from product_search where product_search match ${match} limit ${cap}) m
-      join product_search_rows r on r.id = m.rowid`.execute(db);
-    return rows.rows;
+      join product_search_rows r on r.id = m.rowid${productsJoin(withKeys)}`.execute(db);
+    return rows.rows.map((row) => candidate(row, row.categoryName, withKeys));
   }
 
   return {
-    async byName(groups, cap) {
+    async byName(groups, cap, withKeys) {
       // The index of names alone (migration 0013): every group is in the name, so ranking needs no category.
-      const rows = await sql<{ id: string; name: string; order: number }>`
-        select r.product_id as id, m.name, m.rowid as "order"
+      const rows = await sql<{ id: string; name: string; order: number } & KeyColumns>`
+        select r.product_id as id, m.name, m.rowid as "order"${keyColumns(withKeys)}
         from (select rowid, name from product_name_search where product_name_search match ${expression(groups)} limit ${cap}) m
-        join product_search_rows r on r.id = m.rowid`.execute(db);
-      return rows.rows.map((row) => ({ ...row, categoryName: "" }));
+        join product_search_rows r on r.id = m.rowid${productsJoin(withKeys)}`.execute(db);
+      return rows.rows.map((row) => candidate(row, "", withKeys));
     },
-    byAnyField: (groups, cap) => candidates(expression(groups), cap),
+    byAnyField: (groups, cap, withKeys) => candidates(expression(groups), cap, withKeys),
 
     async termsLike(word, limit) {
       const padded = ` ${word} `;
@@ -44,14 +44,31 @@ export function createSqliteSearchIndex(db: Kysely<DB>): SearchIndex {
       return rows.rows.map(({ term }) => term);
     },
 
-    async byNamePrefix(prefix, cap) {
+    async byNamePrefix(prefix, cap, withKeys) {
       // The unique index on lower(name): an ordered range, no scan.
-      const rows = await sql<{ id: string }>`
-        select id from products where lower(name) >= ${prefix} and lower(name) < ${`${prefix}\u{10FFFF}`}
-        order by lower(name) limit ${cap}`.execute(db);
-      return rows.rows.map(({ id }) => id);
+      const rows = await sql<{ id: string } & KeyColumns>`
+        select p.id${keyColumns(withKeys)} from products p where lower(p.name) >= ${prefix} and lower(p.name) < ${`${prefix}\u{10FFFF}`}
+        order by lower(p.name) limit ${cap}`.execute(db);
+      return rows.rows.map((row) => (withKeys ? { id: row.id, keys: listKeysOf(row) } : { id: row.id }));
     },
   };
+}
+
+type KeyColumns = Partial<ListKeys>;
+
+/** A match as ranking takes it (built field by field: a spread per row cost more than the read, 1,000 rows a search). */
+function candidate(row: { id: string; name: string; order: number } & KeyColumns, categoryName: string, withKeys: boolean): Candidate {
+  return withKeys ? { id: row.id, name: row.name, categoryName, order: row.order, keys: listKeysOf(row) } : { id: row.id, name: row.name, categoryName, order: row.order };
+}
+
+/** The list keys, from the products joined as `p`, when asked for. */
+function keyColumns(withKeys: boolean) {
+  return withKeys ? sql`, ${sql.join(LIST_KEY_COLUMNS.map((column) => sql.ref(`p.${column}`)))}` : sql``;
+}
+
+/** The product behind each search row, for its list keys: one lookup by key per match read. */
+function productsJoin(withKeys: boolean) {
+  return withKeys ? sql` join products p on p.id = r.product_id` : sql``;
 }
 
 /** Every group ANDed, the words of a group ORed, each word a quoted phrase (no FTS5 syntax reaches the index). */
