@@ -40,10 +40,10 @@ export function listKeysOf(row: Partial<ListKeys>): ListKeys {
 /**
  * What each database answers; every read stops at `limit` rows of its own index. A group is the words one word of
  * the search may stand for (itself, or its vocabulary variants when typos are forgiven); a product matches when every
- * group has a word in it.
+ * group has a word in it. `withKeys` adds each product's list keys to its row, for a search filtered or ordered.
  */
 export interface SearchIndex {
-  /** Products whose name has every group, from the index over names, in that index's order; `withKeys` adds their list keys. */
+  /** Products whose name has every group, from the index over names, in that index's order. */
   byName(groups: string[][], limit: number, withKeys: boolean): Promise<Candidate[]>;
   /** Products that have every group in their name, description or category name, in the index's order. */
   byAnyField(groups: string[][], limit: number, withKeys: boolean): Promise<Candidate[]>;
