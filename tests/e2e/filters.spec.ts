@@ -95,6 +95,35 @@ test("filters by light and pet safety and sorts by price, with each option's cou
   await expect.poll(() => shownNames(page, tag)).toEqual(["Aspidistra", "Chamaedorea", "Maranta", "Codiaeum"]);
 });
 
+test("narrows a search's results: the options count among the matches once one is chosen, the order replaces the search's, the address keeps the search", async ({ page, shopDb }) => {
+  const { tag } = await aCategoryOfPlants(shopDb);
+  // The tag is in the four plants' names and nowhere else in the suite's shop.
+  await page.goto(`/shop?q=${tag}`);
+  const panel = filters(page);
+  await hydrated(panel);
+  await expect.poll(async () => (await shownNames(page, tag)).sort()).toEqual(["Aspidistra", "Chamaedorea", "Codiaeum", "Maranta"]);
+  // A plain search reads only its page's matches: its options are not counted yet.
+  const light = panel.getByRole("group", { name: t.light });
+  await expect(light.getByLabel(t.lights.low, { exact: true })).toBeVisible();
+
+  await light.getByLabel(t.lights.low, { exact: true }).check();
+  await expect(page).toHaveURL(`/shop?q=${tag}&light=low`);
+  await expect.poll(async () => (await shownNames(page, tag)).sort()).toEqual(["Aspidistra", "Chamaedorea"]);
+  // Counted among the search's matches: within low light one is known safe for pets; medium light has the maranta.
+  await expect(panel.getByRole("group", { name: t.pets }).getByLabel(`${t.petSafe} (1)`)).toBeVisible();
+  await expect(light.getByLabel(`${t.lights.medium} (1)`)).toBeVisible();
+
+  await light.getByLabel(`${t.lights.medium} (1)`).check();
+  await expect(page).toHaveURL(`/shop?q=${tag}&light=low&light=medium`);
+  await panel.getByLabel(t.sortLabel).selectOption({ label: t.sorts["price-desc"] });
+  await expect(page).toHaveURL(`/shop?q=${tag}&light=low&light=medium&sort=price-desc`);
+  await expect.poll(() => shownNames(page, tag)).toEqual(["Chamaedorea", "Aspidistra", "Maranta"]);
+  await panel.getByRole("group", { name: t.pets }).getByLabel(`${t.petSafe} (2)`).check();
+  await expect(page).toHaveURL(`/shop?q=${tag}&light=low&light=medium&pets=safe&sort=price-desc`);
+  await expect.poll(() => shownNames(page, tag)).toEqual(["Chamaedorea", "Maranta"]);
+  await expect(light.getByLabel(`${t.lights["bright-indirect"]} (0)`)).not.toBeChecked();
+});
+
 test("the filters work without JavaScript: a plain form whose Apply loads the filtered, sorted list, its counts within the price range", async ({ browser, shopDb }) => {
   const { path, tag } = await aCategoryOfPlants(shopDb);
   const context = await browser.newContext({ javaScriptEnabled: false });
