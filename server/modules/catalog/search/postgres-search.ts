@@ -1,7 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from "kysely";
 import type { DB } from "../../../platform/db/schema.ts";
 import { plannedPerRun } from "../../../platform/db/pg-statements.ts";
-import { LIST_KEY_COLUMNS, listKeysOf, type Candidate, type ListKeys, type SearchIndex } from "./ranked-search.ts";
+import { candidateOf, listKeyColumns, listKeysOf, type Candidate, type ListKeys, type SearchIndex } from "./ranked-search.ts";
 
 /**
  * PostgreSQL: pg_trgm. Each group of words is one `LIKE any(array['%word%', '%variant%'])`, answered by a GIN trigram
@@ -15,9 +15,9 @@ import { LIST_KEY_COLUMNS, listKeysOf, type Candidate, type ListKeys, type Searc
 export function createPostgresSearchIndex(db: Kysely<DB>): SearchIndex {
   async function read(from: RawBuilder<unknown>, withKeys: boolean): Promise<Candidate[]> {
     const rows = await sql<{ id: string; name: string; categoryName: string; order: Date | string } & Partial<ListKeys>>`
-      ${plannedPerRun} select p.id, p.name, c.name as "categoryName", p.created_at as "order"${keyColumns(withKeys, "p.")}
+      ${plannedPerRun} select p.id, p.name, c.name as "categoryName", p.created_at as "order"${listKeyColumns(withKeys, "p.")}
       from (${from}) p join categories c on c.id = p.category_id`.execute(db);
-    return rows.rows.map((row) => candidate(row, row.categoryName, withKeys));
+    return rows.rows.map((row) => candidateOf(row, row.categoryName, orderOf(row), withKeys));
   }
 
   /**
@@ -45,14 +45,14 @@ export function createPostgresSearchIndex(db: Kysely<DB>): SearchIndex {
     async byName(groups, cap, withKeys) {
       // Every group is in the name, so ranking needs no category: no join for the planner to misjudge.
       const rows = await sql<{ id: string; name: string; order: Date | string } & Partial<ListKeys>>`
-        ${plannedPerRun} select id, name, created_at as "order"${keyColumns(withKeys)} from products where ${everyGroup(groups, sql`lower(name)`)} limit ${cap}`.execute(db);
-      return rows.rows.map((row) => candidate(row, "", withKeys));
+        ${plannedPerRun} select id, name, created_at as "order"${listKeyColumns(withKeys, "")} from products where ${everyGroup(groups, sql`lower(name)`)} limit ${cap}`.execute(db);
+      return rows.rows.map((row) => candidateOf(row, "", orderOf(row), withKeys));
     },
 
     async byAnyField(groups, cap, withKeys) {
       const { inDocument, inCategory } = await anyField(groups);
       // The list keys include created_at, which the candidate's order is read from.
-      const columns = withKeys ? sql`id, name, category_id${keyColumns(true)}` : sql`id, name, created_at, category_id`;
+      const columns = withKeys ? sql`id, name, category_id${listKeyColumns(true, "")}` : sql`id, name, created_at, category_id`;
       const fromDocument = read(sql`select ${columns} from products where ${inDocument} limit ${cap}`, withKeys);
       if (!inCategory) return fromDocument;
       const fromCategory = read(sql`select ${columns} from products where ${inCategory} limit ${cap}`, withKeys);
@@ -66,23 +66,15 @@ export function createPostgresSearchIndex(db: Kysely<DB>): SearchIndex {
 
     async byNamePrefix(prefix, cap, withKeys) {
       const rows = await sql<{ id: string } & Partial<ListKeys>>`
-        ${plannedPerRun} select * from (select id, lower(name) as key${keyColumns(withKeys)} from products where lower(name) like ${`${escapeLike(prefix)}%`} limit ${cap}) hits
+        ${plannedPerRun} select * from (select id, lower(name) as key${listKeyColumns(withKeys, "")} from products where lower(name) like ${`${escapeLike(prefix)}%`} limit ${cap}) hits
         order by key`.execute(db);
       return rows.rows.map((row) => (withKeys ? { id: row.id, keys: listKeysOf(row) } : { id: row.id }));
     },
   };
 }
 
-/** A match as ranking takes it, its creation time as the order key. */
-function candidate(row: { id: string; name: string; order: Date | string } & Partial<ListKeys>, categoryName: string, withKeys: boolean): Candidate {
-  const order = new Date(row.order).toISOString();
-  return withKeys ? { id: row.id, name: row.name, categoryName, order, keys: listKeysOf(row) } : { id: row.id, name: row.name, categoryName, order };
-}
-
-/** The list keys (the products' columns, or a subquery's as `p.`), when asked for. */
-function keyColumns(withKeys: boolean, from = "") {
-  return withKeys ? sql`, ${sql.join(LIST_KEY_COLUMNS.map((column) => sql.ref(`${from}${column}`)))}` : sql``;
-}
+/** The order key of a PostgreSQL match: its creation time, as an ISO string that compares in time order. */
+const orderOf = (row: { order: Date | string }) => new Date(row.order).toISOString();
 
 function everyGroup(groups: string[][], text: RawBuilder<unknown>) {
   return sql.join(

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import type { DB } from "../../../platform/db/schema.ts";
 import { ftsPhrase } from "./query-words.ts";
-import { LIST_KEY_COLUMNS, listKeysOf, type Candidate, type ListKeys, type SearchIndex } from "./ranked-search.ts";
+import { candidateOf, listKeyColumns, listKeysOf, type Candidate, type ListKeys, type SearchIndex } from "./ranked-search.ts";
 
 /**
  * SQLite: FTS5 with the trigram tokenizer finds any word or part of a word ('alo' in 'Aloe', 'succulent' in
@@ -19,7 +19,7 @@ export function createSqliteSearchIndex(db: Kysely<DB>): SearchIndex {
       select r.product_id as id, m.name, m.category_name as "categoryName", m.rowid as "order"${keyColumns(withKeys)}
       from (select rowid, name, category_name from product_search where product_search match ${match} limit ${cap}) m
       join product_search_rows r on r.id = m.rowid${productsJoin(withKeys)}`.execute(db);
-    return rows.rows.map((row) => candidate(row, row.categoryName, withKeys));
+    return rows.rows.map((row) => candidateOf(row, row.categoryName, row.order, withKeys));
   }
 
   return {
@@ -29,7 +29,7 @@ export function createSqliteSearchIndex(db: Kysely<DB>): SearchIndex {
         select r.product_id as id, m.name, m.rowid as "order"${keyColumns(withKeys)}
         from (select rowid, name from product_name_search where product_name_search match ${expression(groups)} limit ${cap}) m
         join product_search_rows r on r.id = m.rowid${productsJoin(withKeys)}`.execute(db);
-      return rows.rows.map((row) => candidate(row, "", withKeys));
+      return rows.rows.map((row) => candidateOf(row, "", row.order, withKeys));
     },
     byAnyField: (groups, cap, withKeys) => candidates(expression(groups), cap, withKeys),
 
@@ -56,15 +56,8 @@ export function createSqliteSearchIndex(db: Kysely<DB>): SearchIndex {
 
 type KeyColumns = Partial<ListKeys>;
 
-/** A match as ranking takes it (built field by field: a spread per row cost more than the read, 1,000 rows a search). */
-function candidate(row: { id: string; name: string; order: number } & KeyColumns, categoryName: string, withKeys: boolean): Candidate {
-  return withKeys ? { id: row.id, name: row.name, categoryName, order: row.order, keys: listKeysOf(row) } : { id: row.id, name: row.name, categoryName, order: row.order };
-}
-
 /** The list keys, from the products joined as `p`, when asked for. */
-function keyColumns(withKeys: boolean) {
-  return withKeys ? sql`, ${sql.join(LIST_KEY_COLUMNS.map((column) => sql.ref(`p.${column}`)))}` : sql``;
-}
+const keyColumns = (withKeys: boolean) => listKeyColumns(withKeys, "p.");
 
 /** The product behind each search row, for its list keys: one lookup by key per match read. */
 function productsJoin(withKeys: boolean) {
