@@ -23,10 +23,16 @@ export interface ListKeys {
   care_cell: number;
 }
 
-/** The list keys as the index reads return them, one column each. */
-const LIST_KEY_COLUMNS = ["created_at", "price_paise", "rating_average", "review_count", "compare_at_paise", "care_cell"] as const;
+/**
+ * The list keys as the index reads return them, one column each, but the creation time: each index reads that one
+ * itself, with its own columns (as text on PostgreSQL, where it is also the order key).
+ */
+const LIST_KEY_COLUMNS = ["price_paise", "rating_average", "review_count", "compare_at_paise", "care_cell"] as const;
 
-/** The list keys' columns for an index read's select list (after its own columns), of the products as `qualifier`. */
+/**
+ * The list keys' columns but `created_at` for an index read's select list (after its own columns, which hold
+ * `created_at`), of the products as `qualifier`.
+ */
 export function listKeyColumns(withKeys: boolean, qualifier: string) {
   return withKeys ? sql`, ${sql.join(LIST_KEY_COLUMNS.map((column) => sql.ref(`${qualifier}${column}`)))}` : sql``;
 }

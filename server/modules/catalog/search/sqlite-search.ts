@@ -57,7 +57,7 @@ export function createSqliteSearchIndex(db: Kysely<DB>): SearchIndex {
 type KeyColumns = Partial<ListKeys>;
 
 /** The list keys, from the products joined as `p`, when asked for. */
-const keyColumns = (withKeys: boolean) => listKeyColumns(withKeys, "p.");
+const keyColumns = (withKeys: boolean) => (withKeys ? sql`, p.created_at${listKeyColumns(true, "p.")}` : sql``);
 
 /** The product behind each search row, for its list keys: one lookup by key per match read. */
 function productsJoin(withKeys: boolean) {
