@@ -24,10 +24,10 @@ export default defineConfig({
   // TEST_DATABASE_URL). The PostgreSQL pass leaves out what does not use the shop's database: those tests make
   // their own, and the server-process tests start servers on SQLite data folders of their own.
   testIgnore: onPostgres
-    ? ["**/orders-multiprocess.spec.ts", "**/two-copies-restart.spec.ts", "**/unpaid-orders-multiprocess.spec.ts", "**/live-product-multiprocess.spec.ts", "**/cache-multiprocess.spec.ts", "**/server-process.spec.ts", "**/live-product-restart.spec.ts", "**/database-outage.spec.ts", "**/backup-restore.spec.ts"]
+    ? ["**/orders-multiprocess.spec.ts", "**/two-copies-restart.spec.ts", "**/unpaid-orders-multiprocess.spec.ts", "**/live-product-multiprocess.spec.ts", "**/cache-multiprocess.spec.ts", "**/catalog-import-two-copies.spec.ts", "**/server-process.spec.ts", "**/live-product-restart.spec.ts", "**/database-outage.spec.ts", "**/backup-restore.spec.ts"]
     : process.env.TEST_DATABASE_URL
       ? []
-      : ["**/orders-multiprocess.spec.ts", "**/two-copies-restart.spec.ts", "**/unpaid-orders-multiprocess.spec.ts", "**/live-product-multiprocess.spec.ts", "**/cache-multiprocess.spec.ts", "**/database-outage.spec.ts"],
+      : ["**/orders-multiprocess.spec.ts", "**/two-copies-restart.spec.ts", "**/unpaid-orders-multiprocess.spec.ts", "**/live-product-multiprocess.spec.ts", "**/cache-multiprocess.spec.ts", "**/catalog-import-two-copies.spec.ts", "**/database-outage.spec.ts"],
   globalSetup: "./tests/e2e/global-setup.ts",
   // One worker: the tests add products, and the home page shows the newest ones.
   workers: 1,

@@ -172,7 +172,6 @@ export function createServices(infrastructure: Infrastructure, deps: ServiceDepe
     adminCatalog: createCatalogEditingService({
       database, changes, images: catalogImagesFromMedia(media), timeZone: deps.timeZone,
       restocked: alerts.restocked,
-      importDir: path.join(deps.dataDir, "csv-imports"),
     }),
     sitemaps: createSitemapService(database.db, changes),
     cart: createCartService(database, { shippingFeePaise: deps.shippingFeePaise, rateLimiter, timeZone: deps.timeZone, freeShippingAbovePaise: deps.freeShippingAbovePaise ?? null }),

@@ -97,6 +97,7 @@ export const catalogCsvMessages = {
   newSize: "new size",
   progress: (done: number, total: number) => `Imported ${done.toLocaleString("en-IN")} of ${total.toLocaleString("en-IN")} rows`,
   finished: "Import finished",
+  stopped: "The import stopped before it finished: the server running it was restarted. Upload the file again to import the rest; the rows already imported show as unchanged.",
   ordersExportHeading: "Export orders as CSV",
   from: "From",
   to: "To",
@@ -121,7 +122,8 @@ export interface ImportView {
   /** The rows that are not unchanged, in file order, at most IMPORT_ROWS_SHOWN of them. */
   rows: ImportPreviewRow[];
   totalRows: number;
-  state: "preview" | "running" | "finished";
+  /** `stopped`: left running by a server that no longer writes its progress (restarted in the middle). */
+  state: "preview" | "running" | "finished" | "stopped";
   /** Rows written so far (of the rows to write: created and changed). */
   done: number;
   toWrite: number;

@@ -52,6 +52,36 @@ test("a price edited in the exported catalogue file is previewed as the one chan
   await expect(page.getByText(formatPrice(44_900), { exact: true })).toBeVisible();
 });
 
+test("an import left running by a server that stopped in the middle shows as stopped, stops reloading and offers a new upload", async ({ page, shopDb }) => {
+  const plant = await createProduct(shopDb.db, { name: `Stopped Import Fern ${randomUUID().slice(0, 8)}`, price_paise: 49_900 });
+  const { sku } = await shopDb.db.selectFrom("product_variants").select("sku").where("product_id", "=", plant.id).executeTakeFirstOrThrow();
+  await logIn(page, ADMIN);
+  await page.goto("/admin/products");
+  const downloading = page.waitForEvent("download");
+  await page.getByRole("link", { name: t.exportButton }).click();
+  const [header, ...body] = parse(await downloadedText(await downloading)) as string[][];
+  const edited = body.find((row) => row[header!.indexOf("sku")] === sku)!;
+  edited[header!.indexOf("price")] = "449";
+  await page.getByRole("link", { name: "Import CSV" }).click();
+  await page.getByLabel(t.chooseFile).setInputFiles({ name: "one.csv", mimeType: "text/csv", buffer: Buffer.from(stringify([header!, edited])) });
+  await page.getByRole("button", { name: t.preview }).click();
+  await expect(page.getByRole("button", { name: t.apply })).toBeEnabled();
+  const token = new URL(page.url()).searchParams.get("token")!;
+
+  // What a server restarted in the middle of this import leaves: the import running, its last progress ten minutes old.
+  const row = await shopDb.db.selectFrom("catalog_imports").select("view").where("token", "=", token).executeTakeFirstOrThrow();
+  const running = { ...(JSON.parse(row.view) as object), state: "running", done: 0 };
+  const tenMinutesAgo = new Date(Date.now() - 10 * 60 * 1000).toISOString();
+  await shopDb.db.updateTable("catalog_imports").set({ state: "running", view: JSON.stringify(running), updated_at: tenMinutesAgo }).where("token", "=", token).execute();
+
+  await page.reload();
+  await expect(page.getByRole("status")).toHaveText(t.progress(0, 1));
+  await expect(page.getByText(t.stopped)).toBeVisible();
+  await expect(page.locator('meta[http-equiv="refresh"]')).toHaveCount(0);
+  await page.getByRole("link", { name: "Upload a file" }).click();
+  await expect(page.getByLabel(t.chooseFile)).toBeVisible();
+});
+
 test("the orders export downloads a CSV file that starts with the orders' header line", async ({ page }) => {
   await logIn(page, ADMIN);
   await page.goto("/admin/orders");

@@ -1,6 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
-import path from "node:path";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { CsvError, parse } from "csv-parse/sync";
 import { sql } from "kysely";
@@ -23,19 +21,29 @@ import {
   type ImportView,
 } from "#common/admin/catalog-csv.ts";
 import { formatPrice, paiseToRupeesInput } from "#common/shared/money.ts";
+import { shopClock } from "../../platform/clock.ts";
 import { InvalidInputError, NotFoundError, parseInput, ServiceError, ConflictError } from "../../platform/errors.ts";
 import { requireAdmin, type SessionUser } from "../../platform/session-user.ts";
 import type { CatalogEditingContext } from "./catalog-editing-context.ts";
 import { capitaliseFirst, createProductWithoutPictures, getProductForEdit, updateProduct } from "./product-form.ts";
 
 // The catalogue from a spreadsheet (docs/decisions/058): the file is read and compared with the shop into a preview
-// kept in a file under DATA_DIR, named by a random token; the import then saves each product through the product
-// form's own save (every rule of the form), a batch of rows at a time, as a job of this process.
+// kept in the database (catalog_imports) under a random token; the import then saves each product through the
+// product form's own save (every rule of the form), a batch of rows at a time, as a job of the process that started
+// it, which writes its progress to the same row after each batch. Any server copy shows the preview and the
+// progress, and only one can start an import.
 
-export type CsvImportContext = Pick<CatalogEditingContext, "db" | "database" | "changes" | "images" | "timeZone" | "restocked"> & { importDir: string };
+export type CsvImportContext = Pick<CatalogEditingContext, "db" | "database" | "changes" | "images" | "timeZone" | "restocked">;
 
 /** A preview is kept a day: long enough to read it, short enough that abandoned ones do not pile up. */
 const PREVIEW_LIFETIME_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * A running import writes its progress every CSV_IMPORT_BATCH_ROWS rows, a few seconds apart; one that has written
+ * none for this long was left by a server that stopped in the middle, and is shown as stopped (its page then stops
+ * reloading itself). Should a slow batch pass it, its next progress shows it running again.
+ */
+export const IMPORT_STALLED_AFTER_MS = 5 * 60 * 1000;
 
 /** One product's save: the form's input, made from the file's rows and what the product has. */
 interface PlannedSave {
@@ -62,9 +70,6 @@ const CARE_PARTS = [
   ["flowering", "flowering"],
 ] as const;
 
-/** Imports running in this process, by token: the page polls their progress. */
-const running = new Map<string, ImportView>();
-
 /** Reads the uploaded file and answers its preview; nothing of the catalogue is written. */
 export async function previewImport(ctx: CsvImportContext, viewer: SessionUser | null, file: File | null): Promise<ImportView> {
   requireAdmin(viewer);
@@ -74,9 +79,14 @@ export async function previewImport(ctx: CsvImportContext, viewer: SessionUser |
   const preview = await planImport(ctx, viewer, records);
   const token = randomBytes(18).toString("base64url");
   const view: ImportView = { ...preview.view, token, fileName: file.name.slice(0, 200) };
-  await mkdir(ctx.importDir, { recursive: true });
-  await removeOldPreviews(ctx.importDir);
-  await writeFile(previewPath(ctx, token), JSON.stringify({ view, plans: preview.plans } satisfies StoredPreview));
+  const now = shopClock.now();
+  // Previews are forgotten a day on, when another is made: the table holds a day's previews, whatever was imported.
+  await ctx.db.deleteFrom("catalog_imports").where("created_at", "<", new Date(now - PREVIEW_LIFETIME_MS).toISOString()).execute();
+  const at = new Date(now).toISOString();
+  await ctx.db
+    .insertInto("catalog_imports")
+    .values({ token, state: "preview", view: JSON.stringify(view), plans: JSON.stringify(preview.plans), created_at: at, updated_at: at })
+    .execute();
   return view;
 }
 
@@ -84,30 +94,50 @@ export async function previewImport(ctx: CsvImportContext, viewer: SessionUser |
 export async function getImport(ctx: CsvImportContext, viewer: SessionUser | null, input: unknown): Promise<ImportView> {
   requireAdmin(viewer);
   const { token } = parseInput(importTokenSchema, input);
-  return running.get(token) ?? (await readPreview(ctx, token)).view;
+  const row = await ctx.db.selectFrom("catalog_imports").select(["view", "updated_at"]).where("token", "=", token).executeTakeFirst();
+  if (!row) throw new NotFoundError(t.unknownToken);
+  const view = JSON.parse(row.view) as ImportView;
+  const stalled = shopClock.now() - new Date(row.updated_at).getTime() > IMPORT_STALLED_AFTER_MS;
+  return view.state === "running" && stalled ? { ...view, state: "stopped" } : view;
 }
 
 /**
- * Starts writing a preview's saves and answers at once; `finished` resolves when the last batch is written (the
- * tests wait on it). A second start of the same import is refused.
+ * Starts writing a preview's saves in this process and answers at once; `finished` resolves when the last batch is
+ * written (the tests wait on it). A second start of the same import, from any server copy, is refused.
  */
 export async function startImport(ctx: CsvImportContext, viewer: SessionUser | null, input: unknown): Promise<{ view: ImportView; finished: Promise<ImportView> }> {
   const admin = requireAdmin(viewer);
   const { token } = parseInput(importTokenSchema, input);
-  if (running.has(token)) throw new ConflictError(t.alreadyStarted);
   const stored = await readPreview(ctx, token);
   if (stored.view.state !== "preview") throw new ConflictError(t.alreadyStarted);
   const view: ImportView = { ...stored.view, state: "running", done: 0, failures: [] };
-  running.set(token, view);
-  const finished = applyPlans(ctx, admin, view, stored.plans).finally(async () => {
-    view.state = "finished";
-    await writeFile(previewPath(ctx, token), JSON.stringify({ view, plans: [] } satisfies StoredPreview));
-    running.delete(token);
-  }).then(() => view);
+  // The start is taken by whichever request changes the row from a preview first; any other sees it taken.
+  const taken = await ctx.db
+    .updateTable("catalog_imports")
+    .set({ state: "running", view: JSON.stringify(view), updated_at: new Date(shopClock.now()).toISOString() })
+    .where("token", "=", token)
+    .where("state", "=", "preview")
+    .executeTakeFirst();
+  if (Number(taken.numUpdatedRows) !== 1) throw new ConflictError(t.alreadyStarted);
+  const finished = applyPlans(ctx, admin, token, view, stored.plans)
+    .finally(async () => {
+      view.state = "finished";
+      await writeProgress(ctx, token, view);
+    })
+    .then(() => view);
   return { view: { ...view }, finished };
 }
 
-async function applyPlans(ctx: CsvImportContext, admin: SessionUser, view: ImportView, plans: PlannedSave[]): Promise<void> {
+/** The import's progress as every copy reads it; finished, its plans are no longer kept. */
+async function writeProgress(ctx: CsvImportContext, token: string, view: ImportView): Promise<void> {
+  await ctx.db
+    .updateTable("catalog_imports")
+    .set({ state: view.state === "finished" ? "finished" : "running", view: JSON.stringify(view), updated_at: new Date(shopClock.now()).toISOString(), ...(view.state === "finished" ? { plans: "[]" } : {}) })
+    .where("token", "=", token)
+    .execute();
+}
+
+async function applyPlans(ctx: CsvImportContext, admin: SessionUser, token: string, view: ImportView, plans: PlannedSave[]): Promise<void> {
   let sinceBreak = 0;
   for (const plan of plans) {
     try {
@@ -122,31 +152,17 @@ async function applyPlans(ctx: CsvImportContext, admin: SessionUser, view: Impor
     sinceBreak += plan.rows.length;
     if (sinceBreak >= CSV_IMPORT_BATCH_ROWS) {
       sinceBreak = 0;
+      await writeProgress(ctx, token, view);
       // Lets the shop's requests in between batches: a 10,000-row import never holds the process for long.
       await nextTurn();
     }
   }
 }
 
-function previewPath(ctx: CsvImportContext, token: string): string {
-  return path.join(ctx.importDir, `${token}.json`);
-}
-
 async function readPreview(ctx: CsvImportContext, token: string): Promise<StoredPreview> {
-  try {
-    return JSON.parse(await readFile(previewPath(ctx, token), "utf8")) as StoredPreview;
-  } catch {
-    throw new NotFoundError(t.unknownToken);
-  }
-}
-
-async function removeOldPreviews(dir: string): Promise<void> {
-  const now = Date.now();
-  for (const name of await readdir(dir)) {
-    const file = path.join(dir, name);
-    const info = await stat(file).catch(() => null);
-    if (info && now - info.mtimeMs > PREVIEW_LIFETIME_MS) await rm(file, { force: true });
-  }
+  const row = await ctx.db.selectFrom("catalog_imports").select(["view", "plans"]).where("token", "=", token).executeTakeFirst();
+  if (!row) throw new NotFoundError(t.unknownToken);
+  return { view: JSON.parse(row.view) as ImportView, plans: JSON.parse(row.plans) as PlannedSave[] };
 }
 
 /** The file's rows under its header, with the apostrophe the export puts before a formula-like cell taken off again. */

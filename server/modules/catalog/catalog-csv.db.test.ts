@@ -1,6 +1,3 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { stringify } from "csv-stringify/sync";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CATALOG_CSV_COLUMNS, catalogCsvMessages as t, CSV_IMPORT_MAX_BYTES, type CatalogCsvRow } from "#common/admin/catalog-csv.ts";
@@ -8,10 +5,12 @@ import { careProfile, createCategory, createProduct, createProductWithSizes } fr
 import { createShopper } from "../../../tests/support/shoppers.ts";
 import { createTestDatabase, dialectUnderTest, type TestDatabase } from "../../../tests/support/test-database.ts";
 import { createLocalChangeFeed } from "../../platform/change-feed/change-feed.ts";
+import { setTestClock } from "../../platform/clock.ts";
 import { ForbiddenError, UnauthorizedError } from "../../platform/errors.ts";
 import type { SessionUser } from "../../platform/session-user.ts";
 import { careColumns } from "./care-columns.ts";
 import { createCatalogEditingService, type CatalogEditingService, type CatalogImages } from "./index.ts";
+import { IMPORT_STALLED_AFTER_MS } from "./catalog-csv-import.ts";
 
 // The catalogue's CSV (docs/decisions/058): what the export writes, what the preview says of a file without writing,
 // and what the import then writes through the product form's save.
@@ -26,19 +25,20 @@ let database: TestDatabase;
 let admin: SessionUser;
 let shopper: SessionUser;
 let service: CatalogEditingService;
-let importDir: string;
 
 beforeEach(async () => {
   database = await createTestDatabase();
   admin = await createShopper(database.db, dialectUnderTest, { isAdmin: true });
   shopper = await createShopper(database.db, dialectUnderTest);
-  importDir = await mkdtemp(path.join(tmpdir(), "csv-import-test-"));
-  service = createCatalogEditingService({ database, changes: createLocalChangeFeed(), images: noPictures, importDir });
+  service = createCatalogEditingService({ database, changes: createLocalChangeFeed(), images: noPictures });
 });
 afterEach(async () => {
+  setTestClock(Date.now());
   await database.cleanup();
-  await rm(importDir, { recursive: true, force: true });
 });
+
+/** Another server copy on the same database: a service of its own, sharing nothing with `service` but the tables. */
+const anotherCopy = () => createCatalogEditingService({ database, changes: createLocalChangeFeed(), images: noPictures });
 
 async function exportRows(): Promise<CatalogCsvRow[]> {
   const rows: string[][] = [];
@@ -188,6 +188,71 @@ describe(`the catalogue import (${dialectUnderTest})`, () => {
     const first = await service.startImport(admin, { token: view.token });
     await first.finished;
     await expect(service.startImport(admin, { token: view.token })).rejects.toThrow(t.alreadyStarted);
+  });
+
+  it("shows one copy's preview on another, which starts it; the first then shows its progress and cannot start it again", async () => {
+    await seedShop();
+    const rows = await exportRows();
+    rows[0]!.stock = "41";
+    const view = await service.previewImport(admin, csvFile(rows));
+    const other = anotherCopy();
+    expect(await other.getImport(admin, { token: view.token })).toEqual(view);
+
+    const started = await other.startImport(admin, { token: view.token });
+    // Written before the start answered: whichever copy the page's next request reaches sees it running.
+    expect(await service.getImport(admin, { token: view.token })).toMatchObject({ state: "running", done: 0 });
+    await expect(service.startImport(admin, { token: view.token })).rejects.toThrow(t.alreadyStarted);
+    await started.finished;
+    expect(view.toWrite).toBeGreaterThan(0);
+    expect(await service.getImport(admin, { token: view.token })).toMatchObject({ state: "finished", done: view.toWrite, failures: [] });
+    const stored = await database.db.selectFrom("product_variants").select("stock").where("sku", "=", rows[0]!.sku).executeTakeFirstOrThrow();
+    expect(stored.stock).toBe(41);
+  });
+
+  it("lets exactly one of two copies start an import both are asked to start at once", async () => {
+    await seedShop();
+    const rows = await exportRows();
+    rows[0]!.stock = "42";
+    const view = await service.previewImport(admin, csvFile(rows));
+    const outcomes = await Promise.allSettled([service.startImport(admin, { token: view.token }), anotherCopy().startImport(admin, { token: view.token })]);
+    const started = outcomes.flatMap((outcome) => (outcome.status === "fulfilled" ? [outcome.value] : []));
+    const refused = outcomes.flatMap((outcome) => (outcome.status === "rejected" ? [outcome.reason as Error] : []));
+    expect(started).toHaveLength(1);
+    expect(refused.map((error) => error.message)).toEqual([t.alreadyStarted]);
+    expect(await started[0]!.finished).toMatchObject({ state: "finished", done: view.toWrite, failures: [] });
+  });
+
+  it("shows an import left running by a copy that stopped writing its progress as stopped, once no progress came for five minutes", async () => {
+    await seedShop();
+    const rows = await exportRows();
+    rows[0]!.stock = "43";
+    const view = await service.previewImport(admin, csvFile(rows));
+    const started = await service.startImport(admin, { token: view.token });
+    await started.finished;
+    // What a copy restarted in the middle leaves: the row still running, at the progress it last wrote.
+    const running = { ...(await service.getImport(admin, { token: view.token })), state: "running", done: 0 };
+    const leftAt = Date.now();
+    await database.db.updateTable("catalog_imports").set({ state: "running", view: JSON.stringify(running), updated_at: new Date(leftAt).toISOString() }).where("token", "=", view.token).execute();
+
+    setTestClock(leftAt + IMPORT_STALLED_AFTER_MS - 60 * 1000);
+    expect(await anotherCopy().getImport(admin, { token: view.token })).toMatchObject({ state: "running", done: 0 });
+    setTestClock(leftAt + IMPORT_STALLED_AFTER_MS + 60 * 1000);
+    expect(await anotherCopy().getImport(admin, { token: view.token })).toMatchObject({ state: "stopped", done: 0 });
+    await expect(anotherCopy().startImport(admin, { token: view.token })).rejects.toThrow(t.alreadyStarted);
+  });
+
+  it("forgets a preview a day old when another is made, and keeps one made since", async () => {
+    await seedShop();
+    const file = csvFile(await exportRows());
+    const old = await service.previewImport(admin, file);
+    setTestClock(Date.now() + 23 * 60 * 60 * 1000);
+    const recent = await service.previewImport(admin, file);
+    // A day and a minute after the first.
+    setTestClock(Date.now() + 24 * 60 * 60 * 1000 + 60 * 1000);
+    const latest = await service.previewImport(admin, file);
+    await expect(service.getImport(admin, { token: old.token })).rejects.toThrow(t.unknownToken);
+    expect((await service.getImport(admin, { token: recent.token })).token).toBe(recent.token);
+    expect((await service.getImport(admin, { token: latest.token })).token).toBe(latest.token);
   });
 
   it("takes back a cell the export guarded against formulas as it was", async () => {

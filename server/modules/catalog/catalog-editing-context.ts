@@ -1,5 +1,3 @@
-import { tmpdir } from "node:os";
-import path from "node:path";
 import type { Kysely } from "kysely";
 import type { Database } from "../../platform/db/client.ts";
 import type { DB } from "../../platform/db/schema.ts";
@@ -42,8 +40,6 @@ export interface CatalogEditingDependencies {
   timeZone?: string | undefined;
   /** Told of a size back in stock, inside the edit's transaction (the back-in-stock alerts); no one when not given. */
   restocked?: RestockListener | undefined;
-  /** Where the CSV import keeps its previews (DATA_DIR/csv-imports); the system's temporary folder when not given. */
-  importDir?: string | undefined;
 }
 
 /**
@@ -54,9 +50,8 @@ export interface CatalogEditingContext extends CatalogEditingDependencies {
   db: Kysely<DB>;
   timeZone: string;
   restocked: RestockListener;
-  importDir: string;
 }
 
 export function catalogEditingContext(deps: CatalogEditingDependencies): CatalogEditingContext {
-  return { ...deps, db: deps.database.db, timeZone: deps.timeZone ?? DEFAULT_SHOP_TIME_ZONE, restocked: deps.restocked ?? noRestockListener, importDir: deps.importDir ?? path.join(tmpdir(), "plant-shop-csv-imports") };
+  return { ...deps, db: deps.database.db, timeZone: deps.timeZone ?? DEFAULT_SHOP_TIME_ZONE, restocked: deps.restocked ?? noRestockListener };
 }

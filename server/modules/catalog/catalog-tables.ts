@@ -121,6 +121,19 @@ export interface ProductCellCountChangeTable {
   delta: number;
 }
 
+/**
+ * A catalogue import's preview, then its progress (migration 0037-catalog-imports, docs/decisions/058): `view` and
+ * `plans` are JSON (what the page shows; the product form saves to make), kept a day.
+ */
+export interface CatalogImportTable {
+  token: string;
+  state: "preview" | "running" | "finished";
+  view: string;
+  plans: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 declare module "../../platform/db/schema.ts" {
   interface DB {
     product_cell_counts: ProductCellCountTable;
@@ -131,5 +144,6 @@ declare module "../../platform/db/schema.ts" {
     product_images: ProductImageTable;
     product_variants: ProductVariantTable;
     seed_runs: SeedRunTable;
+    catalog_imports: CatalogImportTable;
   }
 }

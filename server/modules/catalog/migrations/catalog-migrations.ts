@@ -13,6 +13,7 @@ import { listFiltersMigration } from "./0025-list-filters.ts";
 import { facetTriggerGuardMigration } from "./0028-facet-trigger-guard.ts";
 import { facetCellCountsMigration } from "./0035-facet-cell-counts.ts";
 import { priceBandCountsMigration } from "./0036-price-band-counts.ts";
+import { catalogImportsMigration } from "./0037-catalog-imports.ts";
 
 /** The catalog's parts of the migration history (server/migrations.ts puts every owner's together). */
 export const catalogMigrations: readonly MigrationPart[] = [
@@ -30,4 +31,5 @@ export const catalogMigrations: readonly MigrationPart[] = [
   { name: "0028-facet-trigger-guard", migration: facetTriggerGuardMigration },
   { name: "0035-facet-cell-counts", migration: facetCellCountsMigration },
   { name: "0036-price-band-counts", migration: priceBandCountsMigration },
+  { name: "0037-catalog-imports", migration: catalogImportsMigration },
 ];

@@ -1,0 +1,74 @@
+import { randomUUID } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { expect, test } from "@playwright/test";
+import { parse } from "csv-parse/sync";
+import { stringify } from "csv-stringify/sync";
+import { catalogCsvMessages as t } from "../../common/admin/catalog-csv.ts";
+import { formatPrice } from "../../common/shared/money.ts";
+import { openDatabase, type Database } from "../../server/platform/db/client.ts";
+import { createProduct } from "../support/factories.ts";
+import { createShopper } from "../support/shoppers.ts";
+import { createPostgresDatabase, extraPort, insertSessions, startShopProcess, stopShopProcess, waitUntilHealthy, type ShopProcess } from "../support/shop-process.ts";
+
+// A catalogue import with two production copies on one fresh PostgreSQL database, in the browser: the owner's
+// requests reach either copy (behind a proxy, whichever it picks), so the preview one copy made is started from the
+// other, and the first copy shows the import's progress to the end (docs/decisions/058). Runs only when
+// TEST_DATABASE_URL is set (playwright.config.ts ignores it otherwise).
+
+const ports = [extraPort(3), extraPort(4)];
+const state: { target?: { url: string; drop: () => Promise<void> }; database?: Database; shops: ShopProcess[] } = { shops: [] };
+
+test.afterAll(async () => {
+  await Promise.all(state.shops.map((shop) => stopShopProcess(shop)));
+  await state.database?.destroy();
+  await state.target?.drop();
+});
+
+test("a catalogue file previewed on one copy is imported from the other, and the first copy shows the import finished", async ({ page }) => {
+  test.setTimeout(120_000);
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error("this test needs TEST_DATABASE_URL (playwright.config.ts ignores it otherwise)");
+  state.target = await createPostgresDatabase(adminUrl, "plant_shop_import");
+  state.shops = ports.map((port) => startShopProcess({ port, databaseUrl: state.target!.url }));
+  await Promise.all(state.shops.map((shop) => waitUntilHealthy(shop)));
+  const [one, two] = state.shops as [ShopProcess, ShopProcess];
+  const database = (state.database = openDatabase({ databaseUrl: state.target.url, poolSize: 2 }));
+  const plant = await createProduct(database.db, { name: `Two Copies Fern ${randomUUID().slice(0, 8)}`, price_paise: 49_900 });
+  const { sku } = await database.db.selectFrom("product_variants").select("sku").where("product_id", "=", plant.id).executeTakeFirstOrThrow();
+  const admin = await createShopper(database.db, "postgres", { isAdmin: true });
+  const [cookie] = await insertSessions(database.db, [admin.id]);
+  const [name, value] = cookie!.split(/=(.*)/s);
+  // A cookie is the host's, whatever the port: one sign-in for both copies, as behind one address.
+  await page.context().addCookies([{ name: name!, value: value!, url: one.url }]);
+
+  await page.goto(`${one.url}/admin/products`);
+  const downloading = page.waitForEvent("download");
+  await page.getByRole("link", { name: t.exportButton }).click();
+  const rows = parse((await readFile(await (await downloading).path(), "utf8")).replace(/^\uFEFF/, "")) as string[][];
+  const [header, ...body] = rows;
+  const edited = body.filter((row) => row[header!.indexOf("sku")] === sku);
+  expect(edited).toHaveLength(1);
+  edited[0]![header!.indexOf("price")] = "449";
+
+  await page.getByRole("link", { name: "Import CSV" }).click();
+  await page.getByLabel(t.chooseFile).setInputFiles({ name: "catalogue.csv", mimeType: "text/csv", buffer: Buffer.from(stringify(rows)) });
+  await page.getByRole("button", { name: t.preview }).click();
+  const summary = `catalogue.csv: ${body.length} rows — 0 created, 1 changed, ${body.length - 1} unchanged, 0 refused.`;
+  await expect(page.getByText(summary)).toBeVisible();
+  const token = new URL(page.url()).searchParams.get("token");
+  expect(token).toBeTruthy();
+
+  // The same preview, from the other copy, which starts the import.
+  await page.goto(`${two.url}/admin/products/import?token=${token}`);
+  await expect(page.getByText(summary)).toBeVisible();
+  await page.getByRole("button", { name: t.apply }).click();
+  await expect(page).toHaveURL(new RegExp(`^${two.url}/admin/products/import\\?token=`));
+
+  // Back on the first copy, which did not run it: the progress page reloads itself until the import has run.
+  await page.goto(`${one.url}/admin/products/import?token=${token}`);
+  await expect(page.getByRole("status").filter({ hasText: t.finished })).toHaveText(`${t.finished}: ${t.progress(1, 1)}`, { timeout: 30_000 });
+  await expect(page.getByRole("button", { name: t.apply })).toHaveCount(0);
+
+  await page.goto(`${one.url}/product/${plant.id}`);
+  await expect(page.getByText(formatPrice(44_900), { exact: true })).toBeVisible();
+});
