@@ -1,22 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { readFile } from "node:fs/promises";
-import type { Download } from "@playwright/test";
-import { parse } from "csv-parse/sync";
-import { stringify } from "csv-stringify/sync";
 import { catalogCsvMessages as t, ORDERS_CSV_COLUMNS } from "../../common/admin/catalog-csv.ts";
 import { formatPrice } from "../../common/shared/money.ts";
 import { createProduct } from "../support/factories.ts";
+import { catalogueFile, downloadedText, exportedCatalogue } from "./support/catalogue-file.ts";
 import { expect, test } from "./support/fixtures.ts";
 import { ADMIN, logIn } from "./support/pages.ts";
 
 // The catalogue and the orders as spreadsheets, in the browser (docs/decisions/058): the owner downloads the
 // catalogue, edits a price in the file, sees the import's preview, applies it and finds the price in the shop.
-
-/** The downloaded file's text, without the byte-order mark the export starts with for spreadsheet programs. */
-async function downloadedText(download: Download): Promise<string> {
-  const text = await readFile(await download.path(), "utf8");
-  return text.replace(/^\uFEFF/, "");
-}
 
 test("a price edited in the exported catalogue file is previewed as the one changed row, before → after, and once imported the product page shows it", async ({ page, shopDb }) => {
   test.setTimeout(90_000);
@@ -25,18 +16,13 @@ test("a price edited in the exported catalogue file is previewed as the one chan
   await logIn(page, ADMIN);
 
   await page.goto("/admin/products");
-  const downloading = page.waitForEvent("download");
-  await page.getByRole("link", { name: t.exportButton }).click();
-  const rows = parse(await downloadedText(await downloading)) as string[][];
-  const [header, ...body] = rows;
-  const skuAt = header!.indexOf("sku");
-  const priceAt = header!.indexOf("price");
-  const edited = body.filter((row) => row[skuAt] === sku);
+  const { header, body } = await exportedCatalogue(page);
+  const edited = body.filter((row) => row[header.indexOf("sku")] === sku);
   expect(edited).toHaveLength(1);
-  edited[0]![priceAt] = "449";
+  edited[0]![header.indexOf("price")] = "449";
 
   await page.getByRole("link", { name: "Import CSV" }).click();
-  await page.getByLabel(t.chooseFile).setInputFiles({ name: "catalogue.csv", mimeType: "text/csv", buffer: Buffer.from(stringify(rows)) });
+  await page.getByLabel(t.chooseFile).setInputFiles(catalogueFile(header, body));
   await page.getByRole("button", { name: t.preview }).click();
   await expect(page.getByText(`catalogue.csv: ${body.length} rows — 0 created, 1 changed, ${body.length - 1} unchanged, 0 refused.`)).toBeVisible();
   // The preview lists only the rows that are not unchanged: this one.
@@ -57,13 +43,11 @@ test("an import left running by a server that stopped in the middle shows as sto
   const { sku } = await shopDb.db.selectFrom("product_variants").select("sku").where("product_id", "=", plant.id).executeTakeFirstOrThrow();
   await logIn(page, ADMIN);
   await page.goto("/admin/products");
-  const downloading = page.waitForEvent("download");
-  await page.getByRole("link", { name: t.exportButton }).click();
-  const [header, ...body] = parse(await downloadedText(await downloading)) as string[][];
-  const edited = body.find((row) => row[header!.indexOf("sku")] === sku)!;
-  edited[header!.indexOf("price")] = "449";
+  const { header, body } = await exportedCatalogue(page);
+  const edited = body.find((row) => row[header.indexOf("sku")] === sku)!;
+  edited[header.indexOf("price")] = "449";
   await page.getByRole("link", { name: "Import CSV" }).click();
-  await page.getByLabel(t.chooseFile).setInputFiles({ name: "one.csv", mimeType: "text/csv", buffer: Buffer.from(stringify([header!, edited])) });
+  await page.getByLabel(t.chooseFile).setInputFiles(catalogueFile(header, [edited], "one.csv"));
   await page.getByRole("button", { name: t.preview }).click();
   await expect(page.getByRole("button", { name: t.apply })).toBeEnabled();
   const token = new URL(page.url()).searchParams.get("token")!;

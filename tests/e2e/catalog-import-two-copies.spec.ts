@@ -1,13 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { readFile } from "node:fs/promises";
 import { expect, test } from "@playwright/test";
-import { parse } from "csv-parse/sync";
-import { stringify } from "csv-stringify/sync";
 import { catalogCsvMessages as t } from "../../common/admin/catalog-csv.ts";
 import { formatPrice } from "../../common/shared/money.ts";
 import { openDatabase, type Database } from "../../server/platform/db/client.ts";
 import { createProduct } from "../support/factories.ts";
 import { createShopper } from "../support/shoppers.ts";
+import { catalogueFile, exportedCatalogue } from "./support/catalogue-file.ts";
 import { createPostgresDatabase, extraPort, insertSessions, startShopProcess, stopShopProcess, waitUntilHealthy, type ShopProcess } from "../support/shop-process.ts";
 
 // A catalogue import with two production copies on one fresh PostgreSQL database, in the browser: the owner's
@@ -42,16 +40,13 @@ test("a catalogue file previewed on one copy is imported from the other, and the
   await page.context().addCookies([{ name: name!, value: value!, url: one.url }]);
 
   await page.goto(`${one.url}/admin/products`);
-  const downloading = page.waitForEvent("download");
-  await page.getByRole("link", { name: t.exportButton }).click();
-  const rows = parse((await readFile(await (await downloading).path(), "utf8")).replace(/^\uFEFF/, "")) as string[][];
-  const [header, ...body] = rows;
-  const edited = body.filter((row) => row[header!.indexOf("sku")] === sku);
+  const { header, body } = await exportedCatalogue(page);
+  const edited = body.filter((row) => row[header.indexOf("sku")] === sku);
   expect(edited).toHaveLength(1);
-  edited[0]![header!.indexOf("price")] = "449";
+  edited[0]![header.indexOf("price")] = "449";
 
   await page.getByRole("link", { name: "Import CSV" }).click();
-  await page.getByLabel(t.chooseFile).setInputFiles({ name: "catalogue.csv", mimeType: "text/csv", buffer: Buffer.from(stringify(rows)) });
+  await page.getByLabel(t.chooseFile).setInputFiles(catalogueFile(header, body));
   await page.getByRole("button", { name: t.preview }).click();
   const summary = `catalogue.csv: ${body.length} rows — 0 created, 1 changed, ${body.length - 1} unchanged, 0 refused.`;
   await expect(page.getByText(summary)).toBeVisible();

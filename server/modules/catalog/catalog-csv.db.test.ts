@@ -107,6 +107,14 @@ describe(`the catalogue export (${dialectUnderTest})`, () => {
   });
 });
 
+/** The seeded shop's export with the first row's stock set to `stock`, previewed: one product to write. */
+async function previewOfStockEdit(stock: string) {
+  await seedShop();
+  const rows = await exportRows();
+  rows[0]!.stock = stock;
+  return { rows, view: await service.previewImport(admin, csvFile(rows)) };
+}
+
 describe(`the catalogue import (${dialectUnderTest})`, () => {
   it("previews an unchanged export as all unchanged, and importing it changes no row", async () => {
     await seedShop();
@@ -181,20 +189,14 @@ describe(`the catalogue import (${dialectUnderTest})`, () => {
   });
 
   it("does not start the same import twice", async () => {
-    await seedShop();
-    const rows = await exportRows();
-    rows[0]!.stock = "40";
-    const view = await service.previewImport(admin, csvFile(rows));
+    const { view } = await previewOfStockEdit("40");
     const first = await service.startImport(admin, { token: view.token });
     await first.finished;
     await expect(service.startImport(admin, { token: view.token })).rejects.toThrow(t.alreadyStarted);
   });
 
   it("shows one copy's preview on another, which starts it; the first then shows its progress and cannot start it again", async () => {
-    await seedShop();
-    const rows = await exportRows();
-    rows[0]!.stock = "41";
-    const view = await service.previewImport(admin, csvFile(rows));
+    const { rows, view } = await previewOfStockEdit("41");
     const other = anotherCopy();
     expect(await other.getImport(admin, { token: view.token })).toEqual(view);
 
@@ -210,10 +212,7 @@ describe(`the catalogue import (${dialectUnderTest})`, () => {
   });
 
   it("lets exactly one of two copies start an import both are asked to start at once", async () => {
-    await seedShop();
-    const rows = await exportRows();
-    rows[0]!.stock = "42";
-    const view = await service.previewImport(admin, csvFile(rows));
+    const { view } = await previewOfStockEdit("42");
     const outcomes = await Promise.allSettled([service.startImport(admin, { token: view.token }), anotherCopy().startImport(admin, { token: view.token })]);
     const started = outcomes.flatMap((outcome) => (outcome.status === "fulfilled" ? [outcome.value] : []));
     const refused = outcomes.flatMap((outcome) => (outcome.status === "rejected" ? [outcome.reason as Error] : []));
@@ -223,10 +222,7 @@ describe(`the catalogue import (${dialectUnderTest})`, () => {
   });
 
   it("shows an import left running by a copy that stopped writing its progress as stopped, once no progress came for five minutes", async () => {
-    await seedShop();
-    const rows = await exportRows();
-    rows[0]!.stock = "43";
-    const view = await service.previewImport(admin, csvFile(rows));
+    const { view } = await previewOfStockEdit("43");
     const started = await service.startImport(admin, { token: view.token });
     await started.finished;
     // What a copy restarted in the middle leaves: the row still running, at the progress it last wrote.
