@@ -104,12 +104,12 @@ function ImportReport({ view, failure }: { view: ImportView; failure: string | n
       ) : (
         <div>
           <p role="status">{view.state === "finished" ? `${t.finished}: ${t.progress(view.done, view.toWrite)}` : t.progress(view.done, view.toWrite)}</p>
+          <progress max={Math.max(view.toWrite, 1)} value={view.done} className="w-full" aria-label="Import progress" />
           {view.state === "stopped" ? (
             <p className="mt-2 text-red-700">
               {t.stopped} <Link to="/admin/products/import">Upload a file</Link>
             </p>
           ) : null}
-          <progress max={Math.max(view.toWrite, 1)} value={view.done} className="w-full" aria-label="Import progress" />
           {view.failures.length ? (
             <ul className="mt-2 list-disc pl-6 text-red-700">
               {view.failures.map((reason) => (
