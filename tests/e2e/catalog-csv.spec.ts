@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { catalogCsvMessages as t, ORDERS_CSV_COLUMNS } from "../../common/admin/catalog-csv.ts";
 import { formatPrice } from "../../common/shared/money.ts";
 import { createProduct } from "../support/factories.ts";
-import { catalogueFile, downloadedText, exportedCatalogue } from "./support/catalogue-file.ts";
+import { catalogueFile, downloadedText, exportedCatalogue, previewPriceEdit } from "./support/catalogue-file.ts";
 import { expect, test } from "./support/fixtures.ts";
 import { ADMIN, logIn } from "./support/pages.ts";
 
@@ -16,15 +16,7 @@ test("a price edited in the exported catalogue file is previewed as the one chan
   await logIn(page, ADMIN);
 
   await page.goto("/admin/products");
-  const { header, body } = await exportedCatalogue(page);
-  const edited = body.filter((row) => row[header.indexOf("sku")] === sku);
-  expect(edited).toHaveLength(1);
-  edited[0]![header.indexOf("price")] = "449";
-
-  await page.getByRole("link", { name: "Import CSV" }).click();
-  await page.getByLabel(t.chooseFile).setInputFiles(catalogueFile(header, body));
-  await page.getByRole("button", { name: t.preview }).click();
-  await expect(page.getByText(`catalogue.csv: ${body.length} rows — 0 created, 1 changed, ${body.length - 1} unchanged, 0 refused.`)).toBeVisible();
+  await expect(page.getByText(await previewPriceEdit(page, sku, "449"))).toBeVisible();
   // The preview lists only the rows that are not unchanged: this one.
   const listed = page.getByRole("table").getByRole("row");
   await expect(listed).toHaveCount(2);

@@ -5,7 +5,7 @@ import { formatPrice } from "../../common/shared/money.ts";
 import { openDatabase, type Database } from "../../server/platform/db/client.ts";
 import { createProduct } from "../support/factories.ts";
 import { createShopper } from "../support/shoppers.ts";
-import { catalogueFile, exportedCatalogue } from "./support/catalogue-file.ts";
+import { previewPriceEdit } from "./support/catalogue-file.ts";
 import { createPostgresDatabase, extraPort, insertSessions, startShopProcess, stopShopProcess, waitUntilHealthy, type ShopProcess } from "../support/shop-process.ts";
 
 // A catalogue import with two production copies on one fresh PostgreSQL database, in the browser: the owner's
@@ -40,15 +40,7 @@ test("a catalogue file previewed on one copy is imported from the other, and the
   await page.context().addCookies([{ name: name!, value: value!, url: one.url }]);
 
   await page.goto(`${one.url}/admin/products`);
-  const { header, body } = await exportedCatalogue(page);
-  const edited = body.filter((row) => row[header.indexOf("sku")] === sku);
-  expect(edited).toHaveLength(1);
-  edited[0]![header.indexOf("price")] = "449";
-
-  await page.getByRole("link", { name: "Import CSV" }).click();
-  await page.getByLabel(t.chooseFile).setInputFiles(catalogueFile(header, body));
-  await page.getByRole("button", { name: t.preview }).click();
-  const summary = `catalogue.csv: ${body.length} rows — 0 created, 1 changed, ${body.length - 1} unchanged, 0 refused.`;
+  const summary = await previewPriceEdit(page, sku, "449");
   await expect(page.getByText(summary)).toBeVisible();
   const token = new URL(page.url()).searchParams.get("token");
   expect(token).toBeTruthy();
