@@ -5,11 +5,11 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import sharp from "sharp";
 import { createMediaService } from "../server/platform/media/media.ts";
-import { createResumableUploads } from "../server/platform/uploads/resumable-uploads.ts";
 import { BLUR_TEXT_SVG, LONG_LINES_SVG, MORPHOLOGY_SVG, NESTED_USE_SVG } from "../tests/support/costly-drawings.ts";
 import { pixelFloodPng } from "../tests/support/pixel-flood-png.ts";
 import { descendants } from "../tests/support/shop-process.ts";
 import { treeCpuMs } from "./proc.ts";
+import { uploadsAlone } from "./uploads-alone.ts";
 
 // The costliest pictures an outside audit found, each sent the two ways a picture reaches the media service: as a
 // shopper's profile picture (saveSquareImage) and as an admin's category image (imageFromUpload, after a tus
@@ -44,7 +44,7 @@ type Way = (typeof WAYS)[number];
 async function runOne(fileName: string, way: Way) {
   const data = await FILES[fileName]!();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "plant-shop-costly-"));
-  const uploads = createResumableUploads({ directory: path.join(dataDir, "uploads"), basePath: "/api/uploads" });
+  const { uploads, close } = await uploadsAlone(dataDir);
   const media = createMediaService({ mediaDir: path.join(dataDir, "media"), uploads });
   const owner = { id: "bench", name: "Bench", email: "bench@example.com", username: "bench", image: null, emailVerified: true, isAdmin: true };
   const tus = { "Tus-Resumable": "1.0.0" };
@@ -72,6 +72,7 @@ async function runOne(fileName: string, way: Way) {
   const wallMs = performance.now() - started;
   const cpu = treeCpuMs(process.pid) - cpuBefore;
   console.log(JSON.stringify({ bytes: data.byteLength, outcome, wallMs, cpuMs: cpu }));
+  await close();
   rmSync(dataDir, { recursive: true, force: true });
   process.exit(0);
 }

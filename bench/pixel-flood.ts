@@ -5,14 +5,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createMediaService } from "../server/platform/media/media.ts";
-import { createResumableUploads } from "../server/platform/uploads/resumable-uploads.ts";
+import { uploadsAlone } from "./uploads-alone.ts";
 import { pixelFloodPng } from "../tests/support/pixel-flood-png.ts";
 import { descendants } from "../tests/support/shop-process.ts";
 import { residentMb } from "./proc.ts";
 
 const owner = { id: "bench", name: "Bench", email: "bench@example.com", username: "bench", image: null, emailVerified: true, isAdmin: true };
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "plant-shop-flood-"));
-const uploads = createResumableUploads({ directory: path.join(dataDir, "uploads"), basePath: "/api/uploads" });
+const { uploads, close } = await uploadsAlone(dataDir);
 const media = createMediaService({ mediaDir: path.join(dataDir, "media"), uploads });
 
 const png = await pixelFloodPng(100_000, 100_000);
@@ -45,4 +45,5 @@ console.log(`${png.byteLength}-byte PNG declaring 100000x100000: ${outcome}`);
 console.log(`peak RSS before ${(before / 1024).toFixed(1)} MB, after ${(after / 1024).toFixed(1)} MB, in ${(performance.now() - started).toFixed(0)} ms`);
 // The picture is decoded in a decoder process below this one: its peak too.
 for (const pid of descendants(process.pid)) console.log(`decoder process ${pid}: peak RSS ${residentMb(pid, "VmHWM").toFixed(1)} MB`);
+await close();
 rmSync(dataDir, { recursive: true, force: true });

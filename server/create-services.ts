@@ -99,6 +99,7 @@ export function createInfrastructure(deps: ServiceDependencies) {
   // (docs/decisions/060), until a form turns them into images.
   const mediaS3 = deps.mediaS3;
   const uploads = createResumableUploads({
+    database,
     ...(mediaS3
       ? { storage: (expiryMs: number) => bucketUploadStorage(mediaS3, expiryMs) }
       : { directory: path.join(deps.dataDir, "uploads"), ...(deps.freeDiskSpace ? { freeDiskSpace: deps.freeDiskSpace } : {}) }),

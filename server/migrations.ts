@@ -2,6 +2,7 @@ import type { Database } from "./platform/db/client.ts";
 import { migrateToLatest as migrateAll, migrateUpTo as migrateUpToName, migrationNamesOf, type MigrationPart } from "./platform/db/migrate.ts";
 import { mailMigrations } from "./platform/mail/migrations/mail-migrations.ts";
 import { rateLimitMigrations } from "./platform/rate-limit/migrations/rate-limit-migrations.ts";
+import { uploadMigrations } from "./platform/uploads/migrations/upload-migrations.ts";
 import { accountsMigrations } from "./modules/accounts/index.ts";
 import { alertsMigrations } from "./modules/alerts/index.ts";
 import { auditMigrations } from "./modules/audit/index.ts";
@@ -20,6 +21,7 @@ import { wishlistMigrations } from "./modules/wishlist/index.ts";
 const parts: readonly MigrationPart[] = [
   ...rateLimitMigrations,
   ...mailMigrations,
+  ...uploadMigrations,
   ...accountsMigrations,
   ...catalogMigrations,
   ...cartMigrations,

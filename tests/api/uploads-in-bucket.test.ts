@@ -176,6 +176,16 @@ describe(`uploads in the bucket across copies (${dialectUnderTest})`, () => {
     expect(await uploadObjects()).toEqual([]);
   });
 
+  it("holds the account's quota across the copies: of six 6 MB uploads created at once, three on each copy, three are made", async () => {
+    const [copyA, copyB] = [await startCopy(), await startCopy()];
+    const settled = await Promise.allSettled(Array.from({ length: 6 }, (_, i) => create(i % 2 === 0 ? copyA : copyB, 6 * 1024 * 1024)));
+    const made = settled.filter((outcome) => outcome.status === "fulfilled" && outcome.value.status === 201);
+    const refused = settled.flatMap((outcome) => (outcome.status === "rejected" ? [outcome.reason as unknown] : []));
+    expect(made).toHaveLength(3);
+    expect(refused).toEqual(Array(3).fill(expect.objectContaining({ status: 413, message: messages.uploads.accountQuotaReached(20) })));
+    expect((await uploadObjects()).filter((key) => key.endsWith(".info"))).toHaveLength(3);
+  });
+
   it("refuses a creation past the account's quota with the bucket, and never for a full disk of the server's own", async () => {
     const copy = await startCopy({ fullDisk: true });
     expect((await create(copy, 20 * 1024 * 1024)).status).toBe(201);

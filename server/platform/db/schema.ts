@@ -1,5 +1,6 @@
 import type { MailOutboxTable } from "../mail/mail-outbox-table.ts";
 import type { RateLimitTable } from "../rate-limit/rate-limit-table.ts";
+import type { UploadHoldTable } from "../uploads/upload-holds-table.ts";
 
 /**
  * The database as Kysely sees it (docs/decisions/002-database-portability.md): the platform's own tables here, and
@@ -10,4 +11,5 @@ import type { RateLimitTable } from "../rate-limit/rate-limit-table.ts";
 export interface DB {
   rate_limits: RateLimitTable;
   mail_outbox: MailOutboxTable;
+  upload_holds: UploadHoldTable;
 }

@@ -10,22 +10,28 @@ import type { SessionUser } from "../session-user.ts";
 import { createResumableUploads, type ResumableUploads } from "../uploads/resumable-uploads.ts";
 import { createMediaService, type MediaService } from "./media.ts";
 import { pixelFloodPng } from "../../../tests/support/pixel-flood-png.ts";
+import { createTestDatabase, type TestDatabase } from "../../../tests/support/test-database.ts";
 
 // media.imageFromUpload: a finished tus upload becomes stored images, or is refused with a message naming why.
 
 const owner: SessionUser = { id: "owner-1", name: "Owner", email: "owner@example.com", username: "owner", image: null, emailVerified: true, isAdmin: true };
 
 let dataDir: string;
+let database: TestDatabase;
 let uploads: ResumableUploads;
 let media: MediaService;
 
-beforeEach(() => {
+beforeEach(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), "plant-shop-media-"));
+  database = await createTestDatabase();
   // One byte over the product limit may arrive here, so that the media service's own check is what refuses it.
-  uploads = createResumableUploads({ directory: path.join(dataDir, "uploads"), basePath: "/api/uploads", maxBytes: MAX_UPLOAD_BYTES + 1 });
+  uploads = createResumableUploads({ database, directory: path.join(dataDir, "uploads"), basePath: "/api/uploads", maxBytes: MAX_UPLOAD_BYTES + 1 });
   media = createMediaService({ mediaDir: path.join(dataDir, "media"), uploads });
 });
-afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+afterEach(async () => {
+  await database.cleanup();
+  rmSync(dataDir, { recursive: true, force: true });
+});
 
 /** Uploads `bytes` through the tus handler as `user` (one PATCH) and returns the upload id. */
 async function finishedUpload(bytes: Uint8Array, user: SessionUser = owner, name = "plant.png"): Promise<string> {

@@ -2,6 +2,7 @@ import { MemoryLocker, Server } from "@tus/server";
 import type { Locker } from "@tus/utils";
 import { MAX_UPLOAD_BYTES, UPLOAD_CHUNK_BYTES, UPLOAD_PURPOSES, type UploadPurpose } from "#common/shared/uploads.ts";
 import { messages } from "#common/shared/messages.ts";
+import type { Database } from "../db/client.ts";
 import { ForbiddenError, InvalidInputError, NotFoundError, ServiceError, UnauthorizedError } from "../errors.ts";
 import type { SessionUser } from "../session-user.ts";
 import type { FreeDiskSpace } from "./free-disk-space.ts";
@@ -49,6 +50,8 @@ type UploadsPlace =
   | { storage: (expiryMs: number) => UploadStorage; directory?: never; freeDiskSpace?: never };
 
 export type ResumableUploadsOptions = UploadsPlace & {
+  /** Where the quotas' tally is kept (table upload_holds), shared by every copy on the same database. */
+  database: Pick<Database, "db" | "dialect">;
   /** Who may write to an upload at a time: tus's in-process locks unless given (PostgreSQL's, with several copies). */
   locker?: Locker;
   /** Where the endpoint is mounted, e.g. /api/uploads. */
@@ -84,6 +87,7 @@ export function createResumableUploads(options: ResumableUploadsOptions) {
   const creating = new Map<string, { reservation: Reservation; id?: string }>();
   let nextCreation = 0;
   const quota = createUploadQuota({
+    database: options.database,
     settings: options.quota ?? DEFAULT_QUOTA,
     freeDiskSpace: options.freeDiskSpace ?? storage.freeDiskSpace,
     listHeld,
@@ -113,7 +117,7 @@ export function createResumableUploads(options: ResumableUploadsOptions) {
         // follows fails half-way with files left on disk.
         const creation = creating.get(request.headers.get(RESERVATION_HEADER) ?? "");
         if (creation) {
-          creation.reservation.keep(upload.id);
+          await creation.reservation.keep(upload.id);
           creation.id = upload.id;
         }
         return { metadata: { ...upload.metadata, uploader } };
@@ -137,7 +141,7 @@ export function createResumableUploads(options: ResumableUploadsOptions) {
   async function removeUpload(id: string): Promise<void> {
     if (!UPLOAD_ID.test(id)) return;
     await storage.remove(id);
-    quota.forget(id);
+    await quota.forget(id);
   }
 
   /**
@@ -148,8 +152,8 @@ export function createResumableUploads(options: ResumableUploadsOptions) {
     const creation = creating.get(token);
     creating.delete(token);
     if (!creation || created) return;
-    if (creation.id === undefined) creation.reservation.release();
-    else if (!(await readInfo(creation.id))) quota.forget(creation.id);
+    if (creation.id === undefined) await creation.reservation.release();
+    else if (!(await readInfo(creation.id))) await quota.forget(creation.id);
   }
 
   /** Every upload in the storage at the length it declared (the quota's reading of it). */
@@ -215,7 +219,7 @@ export function createResumableUploads(options: ResumableUploadsOptions) {
         created = response.status === 201;
         if (request.method === "DELETE" && response.status === 204) {
           const id = uploadIdIn(request.url);
-          if (id) quota.forget(id);
+          if (id) await quota.forget(id);
         }
         return response;
       } finally {
@@ -262,7 +266,7 @@ export function createResumableUploads(options: ResumableUploadsOptions) {
         removed++;
       }
       // The sweep's reading of the folder also corrects the quota's tally (e.g. uploads removed by hand).
-      await quota.resync();
+      await quota.resync(now);
       return removed;
     },
 
