@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { MemoryLocker } from "@tus/server";
 import type { Locker } from "@tus/utils";
+import { sql } from "kysely";
 import { pino } from "pino";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { createTestDatabase, dialectUnderTest, type TestDatabase } from "../../../tests/support/test-database.ts";
-import { createPostgresUploadLocker, type PostgresUploadLocker } from "./postgres-upload-locker.ts";
+import { createPostgresUploadLocker, UPLOAD_LOCKS, type PostgresUploadLocker } from "./postgres-upload-locker.ts";
 
 let database: TestDatabase;
 let channel: string;
@@ -62,3 +63,33 @@ it("a request for an upload held by another copy asks the holder to let go and g
   await again.lock(new AbortController().signal, () => undefined);
   await again.unlock();
 });
+
+// On SQLite the one copy's locks live in its process (tus's MemoryLocker): there is no connection to lose.
+if (dialectUnderTest === "postgres") {
+  it("frees a copy's locks when its locks' connection is cut, and that copy's next lock opens a new connection", async () => {
+    let connectionLost!: () => void;
+    const lost = new Promise<void>((resolve) => (connectionLost = resolve));
+    const logger = pino({ level: "warn" }, { write: (line: string) => (line.includes("upload locks' connection lost") ? connectionLost() : undefined) });
+    const copyA = createPostgresUploadLocker({ databaseUrl: database.postgresUrl!, logger, channel });
+    lockers.push(copyA);
+    const copyB = copyLocker();
+    const [held, next] = [randomBytes(16).toString("hex"), randomBytes(16).toString("hex")];
+    await copyA.newLock(held).lock(new AbortController().signal, () => undefined);
+
+    // What a PostgreSQL restart or a cut network does to the session holding the advisory lock.
+    const { rows } = await sql<{ ended: boolean }>`
+      select pg_terminate_backend(pid) as ended from pg_locks
+      where locktype = 'advisory' and objsubid = 2 and classid = ${UPLOAD_LOCKS}::bigint::oid`.execute(database.db);
+    expect(rows).toEqual([{ ended: true }]);
+    // The barrier: copy A has heard its connection end.
+    await lost;
+
+    // The lock ended with the session: another copy takes it; copy A's next lock is taken on a new connection.
+    const taken = copyB.newLock(held);
+    await taken.lock(new AbortController().signal, () => undefined);
+    const again = copyA.newLock(next);
+    await again.lock(new AbortController().signal, () => undefined);
+    await again.unlock();
+    await taken.unlock();
+  });
+}

@@ -5,7 +5,7 @@ import type { Logger } from "pino";
 import { loadPg } from "../db/load-pg.ts";
 
 /** The first key of the two-key advisory locks this shop takes on PostgreSQL ('PS' + 3): uploads being written. */
-const UPLOAD_LOCKS = 0x5053_0003;
+export const UPLOAD_LOCKS = 0x5053_0003;
 /** Where a request waiting for an upload asks its holder, in whichever copy it is, to let go. */
 export const DEFAULT_RELEASE_CHANNEL = "plant_shop_upload_release";
 /** How long a request waits for an upload's lock before tus answers it with a timeout (tus's MemoryLocker's own). */
