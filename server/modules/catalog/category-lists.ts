@@ -6,7 +6,7 @@ import type { CatalogContext } from "./catalog-context.ts";
 import { decodeCategoryCursor, encodeCategoryCursor } from "./list-cursor.ts";
 import { summaries, TOTAL_CAP, toCategory, toSummary } from "./product-rows.ts";
 import { readListFilters, type FacetCount, type ListFilters, type QueryValues } from "#common/catalog/list-filters.ts";
-import { countFacets } from "./filtered-lists.ts";
+import { countFacetsWithList } from "./filtered-lists.ts";
 import { filteredPage } from "./product-lists.ts";
 
 // The shop's categories: the API's pages, the home page's pages 1..n, and a category's own page.
@@ -99,7 +99,8 @@ export async function getFilteredCategory(ctx: Reads, categoryIdParam: string | 
   if (!category) throw new NotFoundError("Category not found");
   const filters = readListFilters(input);
   const scope = { categoryId };
-  const [found, facets] = await Promise.all([filteredPage(ctx, scope, filters, { limit: SHOP_PAGE_SIZE * page, offset: 0 }), countFacets(ctx.db, scope, filters)]);
+  const { listCount, facets } = await countFacetsWithList(ctx.db, scope, filters);
+  const found = await filteredPage(ctx, scope, filters, { limit: SHOP_PAGE_SIZE * page, offset: 0, count: listCount });
   return {
     ...toCategory(category),
     products: found.items,

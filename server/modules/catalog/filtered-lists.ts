@@ -133,17 +133,20 @@ const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const iso = (row: KeyRow) => toIsoString(row.created_at);
 const saving = (row: KeyRow) => (row.compare_at_paise ? (row.compare_at_paise - row.price_paise) / row.compare_at_paise : 0);
 
+/** Where a filtered list's page starts and how long it is, and its count when the caller has read it already. */
+export interface FilteredPageRequest {
+  limit: number;
+  offset: number;
+  after?: ListCursor;
+  /** The list's count from `countFacetsWithList` (the whole shop or a category), read with the options' counts. */
+  count?: number;
+}
+
 /**
  * One page of a filtered list: `offset` rows in (pages of the shop, at most the API's deepest offset) or after a
  * cursor (the shop's own order only), `limit` rows.
  */
-export async function readFilteredPage(
-  db: Db,
-  scope: ListScope,
-  filters: ListFilters,
-  order: ListOrder,
-  page: { limit: number; offset: number; after?: ListCursor },
-): Promise<FilteredPage> {
+export async function readFilteredPage(db: Db, scope: ListScope, filters: ListFilters, order: ListOrder, page: FilteredPageRequest): Promise<FilteredPage> {
   const n = narrowingOf(scope, filters);
   const spec = ORDERS[order];
   // The keys every order compares, all in the index read (a row read per match cost 12 ms per 1,000 in SQLite).
@@ -151,18 +154,18 @@ export async function readFilteredPage(
     scope.saleAt === undefined
       ? (["p.id", "p.created_at", "p.price_paise", "p.rating_average", "p.review_count"] as const)
       : (["p.id", "p.created_at", "p.price_paise", "p.compare_at_paise"] as const);
-  // The count: from the kept counts, or on /sale by reading the matches' ids up to the cap by cell and price
-  // (products_on_sale_facets).
+  // The count: the caller's, read with the options' counts; or from the kept counts; or on /sale by reading the
+  // matches' ids up to the cap by cell and price (products_on_sale_facets).
   const count =
-    scope.saleAt === undefined
-      ? (await countByCells(db, scope.categoryId, [n.cells], n.minPaise, n.maxPaise))[0]!
-      : (
+    scope.saleAt !== undefined
+      ? (
           await narrowed(db, n, SEEK)
             .select("p.id")
             .where(sql<SqlBool>`1 = 1 ${plannedPerRun}`)
             .limit(TOTAL_CAP + 1)
             .execute()
-        ).length;
+        ).length
+      : (page.count ?? (await countByCells(db, scope.categoryId, [n.cells], n.minPaise, n.maxPaise))[0]!);
   const long = count > TOTAL_CAP;
   // A short list is sought by cell and price and its few matches ordered by the database, which answers the page
   // alone. A long one is read along its order's index, each entry's cell and price tested in the index: its
@@ -205,12 +208,8 @@ const shownCount = (option: FacetOption, count: number): FacetCount => ({ name: 
  * statement.
  */
 export async function countFacets(db: Db, scope: ListScope, filters: ListFilters): Promise<FacetCount[]> {
+  if (scope.saleAt === undefined) return (await countFacetsWithList(db, scope, filters)).facets;
   const range = narrowingOf(scope, filters);
-  if (scope.saleAt === undefined) {
-    const cellSets = FACET_OPTIONS.map((option) => matchingCells(filtersForOption(filters, option)));
-    const counts = await countByCells(db, scope.categoryId, cellSets, range.minPaise, range.maxPaise);
-    return FACET_OPTIONS.map((option, i) => shownCount(option, counts[i]!));
-  }
   const counted = await db
     .selectNoFrom((eb) =>
       FACET_OPTIONS.map((option, i) => {
@@ -227,6 +226,18 @@ export async function countFacets(db: Db, scope: ListScope, filters: ListFilters
     .executeTakeFirstOrThrow();
   const row = counted as Record<string, number | string | null>;
   return FACET_OPTIONS.map((option, i) => shownCount(option, Number(row[`n${i}`] ?? 0)));
+}
+
+/**
+ * The options' counts of a list of the whole shop or a category, and the list's own count (for readFilteredPage),
+ * from one reading of the kept counts: with a price range, the range's band rows and the reads of the bands it cuts
+ * are made once for all of them, instead of once for the page and again for the panel.
+ */
+export async function countFacetsWithList(db: Db, scope: Pick<ListScope, "categoryId">, filters: ListFilters): Promise<{ listCount: number; facets: FacetCount[] }> {
+  const n = narrowingOf(scope, filters);
+  const cellSets = [n.cells, ...FACET_OPTIONS.map((option) => matchingCells(filtersForOption(filters, option)))];
+  const [listCount, ...counts] = await countByCells(db, scope.categoryId, cellSets, n.minPaise, n.maxPaise);
+  return { listCount: listCount!, facets: FACET_OPTIONS.map((option, i) => shownCount(option, counts[i]!)) };
 }
 
 /**

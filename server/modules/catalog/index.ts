@@ -11,7 +11,7 @@ export { seoFiles } from "./seo-files.ts";
 export { listLowStockProducts, type LowStockProduct } from "./low-stock.ts";
 export { createSitemapService, SITEMAP_MAX_URLS } from "./sitemaps.ts";
 export { encodeCursor } from "./list-cursor.ts";
-export { countFacets, readFilteredPage } from "./filtered-lists.ts";
+export { countFacetsWithList, readFilteredPage } from "./filtered-lists.ts";
 export { foldCellCountChanges, startCellCountFolding } from "./cell-counts.ts";
 export { createProductSearch, type ProductSearch } from "./search/product-search.ts";
 export { watchSaleBoundaries, type SaleBoundaries } from "./sale-boundaries.ts";

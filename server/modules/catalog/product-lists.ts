@@ -9,7 +9,7 @@ import { decodeCursor, encodeCursor } from "./list-cursor.ts";
 import { summaries, TOTAL_CAP, toSummary, withSummaryColumns, type ProductsFrom } from "./product-rows.ts";
 import { toListFilters } from "#common/catalog/list-filter-schemas.ts";
 import { narrows, readListFilters, type FacetCount, type ListFilters, type QueryValues } from "#common/catalog/list-filters.ts";
-import { countFacets, filterRanked, readFilteredPage, type FilteredPage, type ListOrder, type ListScope } from "./filtered-lists.ts";
+import { countFacetsWithList, filterRanked, readFilteredPage, type FilteredPage, type FilteredPageRequest, type ListOrder, type ListScope } from "./filtered-lists.ts";
 
 // The shop's product lists: the API's pages, the shop page's pages 1..n, the search box's suggestions and the
 // newest products.
@@ -64,7 +64,8 @@ export async function listShopPages(ctx: ListContext, input: QueryValues, search
     const found = await searchFiltered(ctx, q, filters, { limit, offset: 0 });
     return { ...found.page, hasMore: found.page.hasMore && page < SHOP_MAX_PAGES, page, q, filters, facets: found.facets };
   }
-  const [result, facets] = await Promise.all([filteredPage(ctx, {}, filters, { limit, offset: 0 }), countFacets(ctx.db, {}, filters)]);
+  const { listCount, facets } = await countFacetsWithList(ctx.db, {}, filters);
+  const result = await filteredPage(ctx, {}, filters, { limit, offset: 0, count: listCount });
   return { ...result, hasMore: result.hasMore && page < SHOP_MAX_PAGES, page, q, filters, facets };
 }
 
@@ -73,7 +74,7 @@ export async function filteredPage(
   ctx: Pick<CatalogContext, "db">,
   scope: ListScope,
   filters: ListFilters,
-  page: { limit: number; offset: number; after?: ReturnType<typeof decodeCursor> },
+  page: FilteredPageRequest,
   now?: number,
   order: ListOrder = filters.sort ?? "oldest",
 ): Promise<ProductPage> {
