@@ -1,22 +1,15 @@
 import { expect, test } from "@playwright/test";
-import { openDatabase, type Database } from "../../server/platform/db/client.ts";
 import { createProduct } from "../support/factories.ts";
 import { createShopper } from "../support/shoppers.ts";
-import { createPostgresDatabase, extraPort, insertSessions, startShopProcess, stopShopProcess, waitUntilHealthy, type ShopProcess } from "../support/shop-process.ts";
+import { copiesOnPostgres, extraPort, insertSessions, type ShopProcess } from "../support/shop-process.ts";
 
 // Two production servers on one fresh PostgreSQL database, each with its anonymous caches on (a long safety
 // lifetime, so only the change feed can drop what they keep): an admin edit through one server shows at once in
 // the other's cached product page and cached JSON (docs/decisions/027). Needs no browser; runs only when
 // TEST_DATABASE_URL is set (playwright.config.ts ignores it otherwise).
 
-const ports = [extraPort(3), extraPort(4)];
-const state: { target?: { url: string; drop: () => Promise<void> }; database?: Database; shops: ShopProcess[] } = { shops: [] };
-
-test.afterAll(async () => {
-  await Promise.all(state.shops.map((shop) => stopShopProcess(shop)));
-  await state.database?.destroy();
-  await state.target?.drop();
-});
+const copies = copiesOnPostgres([extraPort(3), extraPort(4)], "plant_shop_cache");
+test.afterAll(() => copies.stop());
 
 async function get(shop: ShopProcess, path: string) {
   const response = await fetch(shop.url + path);
@@ -25,20 +18,15 @@ async function get(shop: ShopProcess, path: string) {
 
 test("an admin's product edit on one server drops the cached product page and JSON on every server", async () => {
   test.setTimeout(120_000);
-  const adminUrl = process.env.TEST_DATABASE_URL;
-  if (!adminUrl) throw new Error("this test needs TEST_DATABASE_URL (playwright.config.ts ignores it otherwise)");
-  state.target = await createPostgresDatabase(adminUrl, "plant_shop_cache");
-  state.shops = ports.map((port) => startShopProcess({ port, databaseUrl: state.target!.url, env: { PAGE_CACHE_SECONDS: "3600" } }));
-  await Promise.all(state.shops.map((shop) => waitUntilHealthy(shop)));
-  const [one, two] = state.shops as [ShopProcess, ShopProcess];
-  const database = (state.database = openDatabase({ databaseUrl: state.target.url, poolSize: 2 }));
+  const { shops, database } = await copies.start({ PAGE_CACHE_SECONDS: "3600" });
+  const [one, two] = shops as [ShopProcess, ShopProcess];
   const plant = await createProduct(database.db, { name: "Cached Calathea" });
   const admin = await createShopper(database.db, "postgres", { isAdmin: true });
   const [cookie] = await insertSessions(database.db, [admin.id]);
 
   // Warm both servers' caches: the second request of each is a replay.
   const watched = [`/product/${plant.id}`, `/api/products/${plant.id}`, "/shop", "/api/products?limit=48"];
-  for (const shop of state.shops) {
+  for (const shop of shops) {
     for (const path of watched) {
       expect((await get(shop, path)).body).toContain("Cached Calathea");
       const replay = await get(shop, path);

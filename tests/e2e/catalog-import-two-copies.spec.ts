@@ -2,35 +2,23 @@ import { randomUUID } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { catalogCsvMessages as t } from "../../common/admin/catalog-csv.ts";
 import { formatPrice } from "../../common/shared/money.ts";
-import { openDatabase, type Database } from "../../server/platform/db/client.ts";
 import { createProduct } from "../support/factories.ts";
 import { createShopper } from "../support/shoppers.ts";
 import { previewPriceEdit } from "./support/catalogue-file.ts";
-import { createPostgresDatabase, extraPort, insertSessions, startShopProcess, stopShopProcess, waitUntilHealthy, type ShopProcess } from "../support/shop-process.ts";
+import { copiesOnPostgres, extraPort, insertSessions, type ShopProcess } from "../support/shop-process.ts";
 
 // A catalogue import with two production copies on one fresh PostgreSQL database, in the browser: the owner's
 // requests reach either copy (behind a proxy, whichever it picks), so the preview one copy made is started from the
 // other, and the first copy shows the import's progress to the end (docs/decisions/058). Runs only when
 // TEST_DATABASE_URL is set (playwright.config.ts ignores it otherwise).
 
-const ports = [extraPort(3), extraPort(4)];
-const state: { target?: { url: string; drop: () => Promise<void> }; database?: Database; shops: ShopProcess[] } = { shops: [] };
-
-test.afterAll(async () => {
-  await Promise.all(state.shops.map((shop) => stopShopProcess(shop)));
-  await state.database?.destroy();
-  await state.target?.drop();
-});
+const copies = copiesOnPostgres([extraPort(3), extraPort(4)], "plant_shop_import");
+test.afterAll(() => copies.stop());
 
 test("a catalogue file previewed on one copy is imported from the other, and the first copy shows the import finished", async ({ page }) => {
   test.setTimeout(120_000);
-  const adminUrl = process.env.TEST_DATABASE_URL;
-  if (!adminUrl) throw new Error("this test needs TEST_DATABASE_URL (playwright.config.ts ignores it otherwise)");
-  state.target = await createPostgresDatabase(adminUrl, "plant_shop_import");
-  state.shops = ports.map((port) => startShopProcess({ port, databaseUrl: state.target!.url }));
-  await Promise.all(state.shops.map((shop) => waitUntilHealthy(shop)));
-  const [one, two] = state.shops as [ShopProcess, ShopProcess];
-  const database = (state.database = openDatabase({ databaseUrl: state.target.url, poolSize: 2 }));
+  const { shops, database } = await copies.start();
+  const [one, two] = shops as [ShopProcess, ShopProcess];
   const plant = await createProduct(database.db, { name: `Two Copies Fern ${randomUUID().slice(0, 8)}`, price_paise: 49_900 });
   const { sku } = await database.db.selectFrom("product_variants").select("sku").where("product_id", "=", plant.id).executeTakeFirstOrThrow();
   const admin = await createShopper(database.db, "postgres", { isAdmin: true });

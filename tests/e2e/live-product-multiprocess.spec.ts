@@ -1,31 +1,19 @@
 import { messages } from "../../common/shared/messages.ts";
-import { openDatabase, type Database } from "../../server/platform/db/client.ts";
 import { createProduct } from "../support/factories.ts";
-import { createPostgresDatabase, extraPort, startShopProcess, stopShopProcess, waitUntilHealthy, type ShopProcess } from "../support/shop-process.ts";
+import { copiesOnPostgres, extraPort, type ShopProcess } from "../support/shop-process.ts";
 import { expect, test } from "./support/fixtures.ts";
 import { buyOne, LIVE_UPDATE_TIMEOUT, openLiveProductPage, signedInShopper, stillSameDocument } from "./support/live.ts";
 
 // Two production servers on one PostgreSQL database: a change made through one reaches product pages open on
 // the other (LISTEN/NOTIFY). Runs only when TEST_DATABASE_URL is set (playwright.config.ts ignores it otherwise).
 
-const ports = [extraPort(1), extraPort(2)];
-const state: { target?: { url: string; drop: () => Promise<void> }; database?: Database; shops: ShopProcess[] } = { shops: [] };
-
-test.afterAll(async () => {
-  await Promise.all(state.shops.map((shop) => stopShopProcess(shop)));
-  await state.database?.destroy();
-  await state.target?.drop();
-});
+const copies = copiesOnPostgres([extraPort(1), extraPort(2)], "plant_shop_live");
+test.afterAll(() => copies.stop());
 
 test("a shopper buys on one server; the product page open on another server shows the new stock without reloading", async ({ browser }) => {
   test.setTimeout(180_000);
-  const adminUrl = process.env.TEST_DATABASE_URL;
-  if (!adminUrl) throw new Error("this test needs TEST_DATABASE_URL (playwright.config.ts ignores it otherwise)");
-  state.target = await createPostgresDatabase(adminUrl, "plant_shop_live");
-  state.shops = ports.map((port) => startShopProcess({ port, databaseUrl: state.target!.url }));
-  await Promise.all(state.shops.map((shop) => waitUntilHealthy(shop)));
-  const [one, two] = state.shops as [ShopProcess, ShopProcess];
-  const database = (state.database = openDatabase({ databaseUrl: state.target.url, poolSize: 2 }));
+  const { shops, database } = await copies.start();
+  const [one, two] = shops as [ShopProcess, ShopProcess];
   const plant = await createProduct(database.db, { stock: 4 });
 
   const watching = await browser.newContext();

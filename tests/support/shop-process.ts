@@ -7,7 +7,7 @@ import path from "node:path";
 import type { Kysely } from "kysely";
 import pg from "pg";
 import { hashPassword } from "../../server/modules/accounts/index.ts";
-import type { Dialect } from "../../server/platform/db/client.ts";
+import { openDatabase, type Database, type Dialect } from "../../server/platform/db/client.ts";
 import type { DB } from "../../server/platform/db/schema.ts";
 import { toFlag } from "../../server/platform/db/values.ts";
 import { PRODUCTION_NODE_FLAGS, serverEnvironment } from "./server-env.ts";
@@ -191,6 +191,33 @@ export async function createPostgresDatabase(adminUrl: string, prefix: string) {
   const target = new URL(adminUrl);
   target.pathname = `/${name}`;
   return { url: target.href, drop: () => adminQuery(adminUrl, `drop database if exists "${name}" with (force)`) };
+}
+
+/**
+ * Production copies of the shop, one per port, on one fresh PostgreSQL database of TEST_DATABASE_URL's server, and
+ * a small pool of the test's own on it: for the browser specs of what copies share (playwright.config.ts runs them
+ * only when TEST_DATABASE_URL is set). `stop`, for afterAll, ends whatever `start` got to make.
+ */
+export function copiesOnPostgres(ports: number[], prefix: string) {
+  let target: { url: string; drop: () => Promise<void> } | undefined;
+  let database: Database | undefined;
+  let shops: ShopProcess[] = [];
+  return {
+    async start(env: Record<string, string> = {}): Promise<{ shops: ShopProcess[]; database: Database }> {
+      const adminUrl = process.env.TEST_DATABASE_URL;
+      if (!adminUrl) throw new Error("this test needs TEST_DATABASE_URL (playwright.config.ts ignores it otherwise)");
+      const created = (target = await createPostgresDatabase(adminUrl, prefix));
+      shops = ports.map((port) => startShopProcess({ port, databaseUrl: created.url, env }));
+      await Promise.all(shops.map((shop) => waitUntilHealthy(shop)));
+      database = openDatabase({ databaseUrl: created.url, poolSize: 2 });
+      return { shops, database };
+    },
+    async stop(): Promise<void> {
+      await Promise.all(shops.map((shop) => stopShopProcess(shop)));
+      await database?.destroy();
+      await target?.drop();
+    },
+  };
 }
 
 /** Better Auth's signed cookie (better-call): `${token}.${base64 HMAC-SHA256(secret, token)}`, URL-encoded. */
