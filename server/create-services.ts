@@ -97,11 +97,13 @@ export function createInfrastructure(deps: ServiceDependencies) {
   const rateLimiter = createRateLimiter(database.db, { scale: deps.limits.rateLimitScale, events, dialect: database.dialect });
   // Raw resumable uploads wait in DATA_DIR/uploads, or in the bucket for every copy when MEDIA_S3_BUCKET is set
   // (docs/decisions/060), until a form turns them into images.
-  const mediaS3 = deps.mediaS3;
+  // One client of the bucket for the stored pictures and the uploads' listing, reading and removal: one pool of
+  // connections to it per process.
+  const bucket = deps.mediaS3 ? { settings: deps.mediaS3, client: createS3Client(deps.mediaS3) } : undefined;
   const uploads = createResumableUploads({
     database,
-    ...(mediaS3
-      ? { storage: (expiryMs: number) => bucketUploadStorage(mediaS3, expiryMs) }
+    ...(bucket
+      ? { storage: (expiryMs: number) => bucketUploadStorage(bucket.settings, expiryMs, bucket.client) }
       : { directory: path.join(deps.dataDir, "uploads"), ...(deps.freeDiskSpace ? { freeDiskSpace: deps.freeDiskSpace } : {}) }),
     basePath: UPLOADS_PATH,
     quota: deps.uploadQuota,
@@ -121,7 +123,7 @@ export function createInfrastructure(deps: ServiceDependencies) {
     /** Resumable (tus) uploads: the /api/uploads endpoint and the sweep of expired ones. */
     uploads,
     /** Stored images: `media.imageFromUpload(uploadId, userId)` turns a finished upload into product or category images. */
-    media: createMediaService({ mediaDir: path.join(deps.dataDir, "media"), uploads, ...(deps.mediaS3 ? { store: createS3MediaStore(deps.mediaS3, createS3Client(deps.mediaS3)) } : {}) }),
+    media: createMediaService({ mediaDir: path.join(deps.dataDir, "media"), uploads, ...(bucket ? { store: createS3MediaStore(bucket.settings, bucket.client) } : {}) }),
     /** What /metrics shows: requests, caches, checkouts, the outbox, live streams, the pool (docs/decisions/056). */
     metrics,
     /** Liveness of the database for /readyz: a query that names no module's table. */

@@ -6,7 +6,7 @@ import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, AbortMult
 import { FileStore } from "@tus/file-store";
 import { S3Store } from "@tus/s3-store";
 import type { DataStore, KvStore } from "@tus/utils";
-import { createS3Client, isMissingObject, s3ClientConfig, type S3BucketSettings } from "../object-storage/s3-bucket.ts";
+import { isMissingObject, s3ClientConfig, type S3BucketSettings } from "../object-storage/s3-bucket.ts";
 import { freeDiskSpace, type FreeDiskSpace } from "./free-disk-space.ts";
 
 /** An upload's description as the storage lists it: its id, and when it was last written (for descriptions without a date). */
@@ -108,13 +108,13 @@ const noCache: KvStore<never> = {
 
 /**
  * Uploads in the bucket through tus's S3 store: a multipart upload per tus upload, `<id>.info` its description,
- * `<id>.part` a chunk too small for a part yet. Every copy of the shop sees the same uploads.
+ * `<id>.part` a chunk too small for a part yet. Every copy of the shop sees the same uploads. `client` is the
+ * process's client of the bucket (the stored pictures' too) for listing, reading and removing; tus's store keeps a
+ * client of its own, which adds the uploads' prefix to every key and sends checksums only where S3 requires them.
  */
-export function bucketUploadStorage(settings: S3BucketSettings, expiryMs: number): UploadStorage {
+export function bucketUploadStorage(settings: S3BucketSettings, expiryMs: number, client: S3Client): UploadStorage {
   let store: S3Store | undefined;
-  let client: S3Client | undefined;
   const bucket = settings.bucket;
-  const s3 = () => (client ??= createS3Client(settings));
   const key = (name: string) => UPLOADS_KEY_PREFIX + name;
   const storage: UploadStorage = {
     datastore() {
@@ -142,7 +142,7 @@ export function bucketUploadStorage(settings: S3BucketSettings, expiryMs: number
       const found: StoredUpload[] = [];
       let token: string | undefined;
       do {
-        const page = await s3().send(new ListObjectsV2Command({ Bucket: bucket, Prefix: UPLOADS_KEY_PREFIX, ContinuationToken: token }));
+        const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: UPLOADS_KEY_PREFIX, ContinuationToken: token }));
         for (const object of page.Contents ?? []) {
           const name = object.Key?.slice(UPLOADS_KEY_PREFIX.length) ?? "";
           if (name.endsWith(".info")) found.push({ id: name.slice(0, -".info".length), modifiedMs: object.LastModified?.getTime() ?? 0 });
@@ -155,7 +155,7 @@ export function bucketUploadStorage(settings: S3BucketSettings, expiryMs: number
       // Read whole into memory: an upload is at most 20 MB and the media pipeline decodes from a buffer anyway (it
       // read the folder's file whole too), so a temporary file would only add a copy on disk.
       try {
-        const object = await s3().send(new GetObjectCommand({ Bucket: bucket, Key: key(id) }));
+        const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key(id) }));
         return object.Body ? Buffer.from(await object.Body.transformToByteArray()) : null;
       } catch (error) {
         if (isMissingObject(error)) return null;
@@ -164,13 +164,13 @@ export function bucketUploadStorage(settings: S3BucketSettings, expiryMs: number
     },
     async remove(id) {
       // tus's own removal stops at a finished upload (its multipart upload is gone) before deleting the objects.
-      const info = await readUploadIdOf(s3(), bucket, key(`${id}.info`));
+      const info = await readUploadIdOf(client, bucket, key(`${id}.info`));
       if (info) {
-        await s3()
+        await client
           .send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key(id), UploadId: info }))
           .catch(() => undefined); // finished, or aborted already
       }
-      await s3().send(
+      await client.send(
         new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: [{ Key: key(id) }, { Key: key(`${id}.info`) }, { Key: key(`${id}.part`) }], Quiet: true } }),
       );
     },
