@@ -203,13 +203,12 @@ export async function readFilteredPage(db: Db, scope: ListScope, filters: ListFi
 const shownCount = (option: FacetOption, count: number): FacetCount => ({ name: option.name, value: option.value, count: Math.min(count, TOTAL_CAP), capped: count > TOTAL_CAP });
 
 /**
- * How many plants each option of the panel would leave (filtersForOption), each shown up to the cap: from the kept
- * counts in the whole shop or a category; on /sale one capped read by cell and price per option, all in one
- * statement.
+ * How many plants on sale at `saleAt` each option of the panel would leave (filtersForOption), each shown up to the
+ * cap: one capped read by cell and price per option, all in one statement (what is on sale follows the clock, so
+ * there are no kept counts of it; the whole shop's and a category's are countFacetsWithList's).
  */
-export async function countFacets(db: Db, scope: ListScope, filters: ListFilters): Promise<FacetCount[]> {
-  if (scope.saleAt === undefined) return (await countFacetsWithList(db, scope, filters)).facets;
-  const range = narrowingOf(scope, filters);
+export async function countSaleFacets(db: Db, saleAt: number, filters: ListFilters): Promise<FacetCount[]> {
+  const range = narrowingOf({ saleAt }, filters);
   const counted = await db
     .selectNoFrom((eb) =>
       FACET_OPTIONS.map((option, i) => {

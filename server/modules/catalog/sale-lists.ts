@@ -8,7 +8,7 @@ import type { CatalogContext } from "./catalog-context.ts";
 import type { DB } from "../../platform/db/schema.ts";
 import { summaries, toSummary } from "./product-rows.ts";
 import { narrows, readListFilters, type FacetCount, type ListFilters, type QueryValues } from "#common/catalog/list-filters.ts";
-import { countFacets } from "./filtered-lists.ts";
+import { countSaleFacets } from "./filtered-lists.ts";
 import { filteredPage } from "./product-lists.ts";
 
 // The /sale page's list (docs/decisions/047): the products on sale now, pages 1..page at once like the shop.
@@ -47,7 +47,7 @@ export async function listSalePages(ctx: Pick<CatalogContext, "db">, input: Quer
   const { page, sort } = parseInput(salePageQuerySchema, { page: first(input.page), sort: first(input.sort) });
   const filters = { ...readListFilters(input), sort: undefined };
   const limit = SHOP_PAGE_SIZE * page;
-  const facetsRead = countFacets(ctx.db, { saleAt: now }, filters);
+  const facetsRead = countSaleFacets(ctx.db, now, filters);
   if (narrows(filters)) {
     const [found, facets] = await Promise.all([filteredPage(ctx, { saleAt: now }, filters, { limit, offset: 0 }, now, sort), facetsRead]);
     return { items: found.items, hasMore: found.hasMore && page < SHOP_MAX_PAGES, page, sort, filters, facets };
