@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 import { freshPostgresDatabase } from "./tests/e2e/support/e2e-database.ts";
+import { CHROMIUM_LAUNCH } from "./tests/e2e/support/chromium.ts";
 import { E2E_RATE_LIMIT_SCALE } from "./tests/e2e/support/pages.ts";
 import { PRODUCTION_NODE_FLAGS, serverEnvironment } from "./tests/support/server-env.ts";
 
@@ -40,18 +41,7 @@ export default defineConfig({
     baseURL,
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
-    launchOptions: {
-      executablePath: "/usr/bin/chromium",
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-      ],
-    },
+    launchOptions: CHROMIUM_LAUNCH,
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
   webServer: {

@@ -9,6 +9,7 @@ import { openDatabase, type Database } from "../../server/platform/db/client.ts"
 import { createProduct } from "../support/factories.ts";
 import { startNginx, stopNginx, waitForNginx, type Nginx } from "../support/nginx.ts";
 import { extraPort, startShopProcess, stopShopProcess, waitUntilHealthy, type ShopProcess } from "../support/shop-process.ts";
+import { CHROMIUM_LAUNCH } from "./support/chromium.ts";
 import { expect as baseExpect, test } from "./support/fixtures.ts";
 import { hydrated, mainNav, submitLogin, submitRegistration, toast, urlIs } from "./support/pages.ts";
 import { addToCart, cartCountName, cartLink, fillShipping, shipping } from "./support/shopper.ts";
@@ -27,6 +28,12 @@ const ADMIN = { email: "owner@proxied-shop.test", password: "behind-nginx-owner-
 const expect = baseExpect.configure({ timeout: 15_000 });
 
 const state: { nginx?: Nginx; shop?: ShopProcess; database?: Database } = {};
+
+// The self-signed certificate is accepted by this spec's own Chromium at its network layer, as a shopper's browser
+// accepts a real one: no certificate error ever reaches the page. Accepted per page instead (ignoreHTTPSErrors),
+// each new connection's error restarted its request, and a stylesheet once failed with ERR_TOO_MANY_RETRIES, the
+// error Chromium gives a request restarted past its limit.
+test.use({ launchOptions: { ...CHROMIUM_LAUNCH, args: [...(CHROMIUM_LAUNCH.args ?? []), "--ignore-certificate-errors"] } });
 
 /** A self-signed certificate for 127.0.0.1, kept in nginx's folder (the key readable by its owner only). */
 function writeCertificate(dir: string) {
@@ -92,7 +99,7 @@ async function expectOnlySecureCookies(page: Page, setCookies: { url: string; he
 
 test.describe("behind a TLS-terminating nginx", () => {
   test.describe.configure({ mode: "serial", timeout: 120_000 });
-  test.use({ baseURL: PUBLIC_URL, ignoreHTTPSErrors: true });
+  test.use({ baseURL: PUBLIC_URL });
 
   test.beforeAll(async () => {
     test.setTimeout(120_000);
