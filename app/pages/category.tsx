@@ -1,7 +1,7 @@
 import { isRouteErrorResponse, Link } from "react-router";
 import { messages } from "#common/shared/messages.ts";
 import { narrows, queryValues } from "#common/catalog/list-filters.ts";
-import { FilterPanel, filteredHref, listSortChoices } from "../features/catalog/components/filter-panel.tsx";
+import { FilterPanel, filteredHref, listSortChoices, NearestLists } from "../features/catalog/components/filter-panel.tsx";
 import { NotFound } from "../shared/components/not-found.tsx";
 import { CategoryProductList } from "../features/catalog/components/category-product-list.tsx";
 import { useLoadMoreFocus } from "../features/catalog/components/load-more-focus.ts";
@@ -44,7 +44,10 @@ export default function Category({ loaderData: category }: Route.ComponentProps)
         />
       </div>
       {category.products.length === 0 ? (
-        <p className="py-16 text-center text-lg text-stone-700">{narrows(category.filters) ? messages.filters.empty : messages.category.empty}</p>
+        <>
+          <p className="py-16 text-center text-lg text-stone-700">{narrows(category.filters) ? messages.filters.empty : messages.category.empty}</p>
+          <NearestLists nearest={category.nearest} filters={category.filters} path={`/category/${category.id}`} />
+        </>
       ) : (
         <CategoryProductList products={category.products} listRef={listRef} slotsFor={slotsFor} />
       )}

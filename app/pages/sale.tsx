@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { SALE_SORTS } from "#common/catalog/catalog-schemas.ts";
 import { messages } from "#common/shared/messages.ts";
 import { narrows, queryValues } from "#common/catalog/list-filters.ts";
-import { FilterPanel, filteredHref } from "../features/catalog/components/filter-panel.tsx";
+import { FilterPanel, filteredHref, NearestLists } from "../features/catalog/components/filter-panel.tsx";
 import { ProductGrid } from "../features/catalog/components/product-card.tsx";
 import { useLoadMoreFocus } from "../features/catalog/components/load-more-focus.ts";
 import { LoadMoreLink } from "../features/catalog/components/load-more-link.tsx";
@@ -30,7 +30,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 
 /** Everything on sale now (docs/decisions/047), paged like the shop: 12 more with each Load More link. */
 export default function Sale({ loaderData }: Route.ComponentProps) {
-  const { items, hasMore, page, sort, filters, facets, saved } = loaderData;
+  const { items, hasMore, page, sort, filters, facets, nearest, saved } = loaderData;
   const slotsFor = useProductCardSlots(saved);
   const { listRef, loadingMore } = useLoadMoreFocus(items.length);
   const own: [string, string][] = sort === "newest" ? [] : [["sort", sort]];
@@ -48,7 +48,10 @@ export default function Sale({ loaderData }: Route.ComponentProps) {
           clearHref="/sale"
         />
         {items.length === 0 && narrows(filters) ? (
-          <p className="py-16 text-center text-lg text-stone-700">{messages.filters.empty}</p>
+          <>
+            <p className="py-16 text-center text-lg text-stone-700">{messages.filters.empty}</p>
+            <NearestLists nearest={nearest} filters={filters} path="/sale" own={own} />
+          </>
         ) : items.length === 0 ? (
           <p className="py-16 text-center text-lg text-stone-700">
             {s.empty}{" "}

@@ -3,7 +3,7 @@ import { Form, Link, useLocation, useNavigation, useSubmit } from "react-router"
 import { FINDER_MARK, finderReason } from "#common/catalog/plant-finder.ts";
 import { messages } from "#common/shared/messages.ts";
 import { listFilterParams, narrows, NO_FILTERS, queryValues } from "#common/catalog/list-filters.ts";
-import { FilterPanel, filteredHref, listSortChoices } from "../features/catalog/components/filter-panel.tsx";
+import { FilterPanel, filteredHref, listSortChoices, NearestLists } from "../features/catalog/components/filter-panel.tsx";
 import { ProductGrid } from "../features/catalog/components/product-card.tsx";
 import { SearchCombobox } from "../features/catalog/components/search-combobox.tsx";
 import { useLoadMoreFocus } from "../features/catalog/components/load-more-focus.ts";
@@ -33,7 +33,7 @@ export const meta: Route.MetaFunction = ({ matches, data }) =>
   });
 
 export default function Shop({ loaderData }: Route.ComponentProps) {
-  const { items, hasMore, page, q, filters, facets, saved } = loaderData;
+  const { items, hasMore, page, q, filters, facets, nearest, saved } = loaderData;
   const slotsFor = useProductCardSlots(saved);
   const submit = useSubmit();
   const navigation = useNavigation();
@@ -92,7 +92,8 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
         </Form>
         {finderSentence ? (
           <p className="mx-auto mb-6 max-w-2xl rounded-xl bg-leaf-50 p-4 text-center text-stone-800">
-            {finderSentence}{" "}
+            {/* The answers' reasons only over plants: over an empty list they would describe nothing. */}
+            {items.length === 0 ? messages.plantFinder.noneYet : finderSentence}{" "}
             <Link to="/plant-finder" className="font-semibold text-leaf-800 underline">
               {messages.plantFinder.again}
             </Link>
@@ -104,7 +105,10 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
         </div>
 
         {items.length === 0 ? (
-          <p className="py-16 text-center text-lg text-stone-700">{narrows(filters) ? messages.filters.empty : messages.shop.empty}</p>
+          <>
+            <p className="py-16 text-center text-lg text-stone-700">{narrows(filters) ? messages.filters.empty : messages.shop.empty}</p>
+            <NearestLists nearest={nearest} filters={filters} path="/shop" own={own} />
+          </>
         ) : (
           <ProductGrid products={items} eagerFirst headingLevel={2} listRef={listRef} slotsFor={slotsFor} />
         )}

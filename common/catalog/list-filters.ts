@@ -118,6 +118,43 @@ export function narrows(filters: ListFilters): boolean {
   );
 }
 
+/** The groups a list is narrowed by, each one question of the filter panel. */
+export const FILTER_GROUPS = ["light", "pets", "care", "place", "stock", "price"] as const;
+export type FilterGroup = (typeof FILTER_GROUPS)[number];
+
+/** The groups these filters narrow by, in the panel's order. */
+export function chosenGroups(filters: ListFilters): FilterGroup[] {
+  return FILTER_GROUPS.filter((group) => withoutGroup(filters, group) !== filters);
+}
+
+/** The filters without one group's choice (the order kept); the same object when that group was not chosen. */
+export function withoutGroup(filters: ListFilters, group: FilterGroup): ListFilters {
+  switch (group) {
+    case "light":
+      return filters.light.length ? { ...filters, light: [] } : filters;
+    case "pets":
+      return filters.petSafe ? { ...filters, petSafe: false } : filters;
+    case "care":
+      return filters.care.length ? { ...filters, care: [] } : filters;
+    case "place":
+      return filters.place ? { ...filters, place: undefined } : filters;
+    case "stock":
+      return filters.inStock ? { ...filters, inStock: false } : filters;
+    case "price":
+      return filters.minRupees !== undefined || filters.maxRupees !== undefined ? { ...filters, minRupees: undefined, maxRupees: undefined } : filters;
+  }
+}
+
+/**
+ * How many plants an empty list would hold without one of its groups (exact up to the cap, "1,000+" beyond): what
+ * the list offers a shopper whose choices leave nothing.
+ */
+export interface CountWithout {
+  group: FilterGroup;
+  count: number;
+  capped: boolean;
+}
+
 // ---- Facet cells: one small integer per product from its care profile and whether it is in stock (migration
 // 0025-list-filters computes it in the database). Unknown (null) is a value of its own in each part, so "not known"
 // never matches a filter.

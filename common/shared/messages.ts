@@ -81,6 +81,15 @@ export const messages = {
     count: (count: number, capped: boolean) => `(${count.toLocaleString("en-IN")}${capped ? "+" : ""})`,
     updating: "Updating the list",
     empty: "No plants match these filters.",
+    /** Under an empty list: links to the lists one filter less would show, each with its count. */
+    nearest: "With one filter less you would find:",
+    without: (what: string) => `Without ${what}`,
+    /** A chosen price range in words, for 'Without …'. */
+    priceRange: (minRupees: number | undefined, maxRupees: number | undefined) => {
+      const rupees = (value: number) => `₹${value.toLocaleString("en-IN")}`;
+      if (minRupees !== undefined && maxRupees !== undefined) return `${rupees(minRupees)} to ${rupees(maxRupees)}`;
+      return minRupees !== undefined ? `${rupees(minRupees)} or more` : `${rupees(maxRupees ?? 0)} or less`;
+    },
   },
   sale: {
     banner: "Summer Sale",
@@ -513,6 +522,8 @@ export const messages = {
     intro: "Four questions about your home, and we'll show you the plants that will be happy there.",
     submit: "Show my plants",
     again: "Answer again",
+    /** In place of "These plants …" when the answers leave no plant. */
+    noneYet: "No plant we sell matches everything you told us yet.",
   },
   // Back-in-stock alerts: "Notify me when it's back" on a sold-out size, its confirmation and unsubscribe pages.
   alerts: {

@@ -72,3 +72,24 @@ test("without JavaScript the finder's form still ends on the filtered list with 
   expect(await cardNames(page)).toEqual([`Parlour Palm ${tag}`]);
   await context.close();
 });
+
+test("answers no plant matches say so instead of 'These plants …', and offer the list one answer less, which says why again", async ({ page, shopDb }) => {
+  // Only a plant that is not safe for pets matches the search: the finder's list with pets at home is empty.
+  const tag = randomUUID().slice(0, 8);
+  const category = await createCategory(shopDb.db, { name: `Finder Test ${tag}` });
+  await createProduct(shopDb.db, { name: `Zamioculcas ${tag}`, category_id: category.id, care_light: "low", care_pet_safe: "no" });
+  await page.goto(`/shop?q=${tag}&light=low&pets=safe&finder=1`);
+  await expect(page.getByText(messages.filters.empty)).toBeVisible();
+  await expect(page.getByText(messages.plantFinder.noneYet)).toBeVisible();
+  await expect(page.getByText(/^These plants/)).toHaveCount(0);
+
+  // Without the pets answer the search's one plant is there; without the light, none is, so no link offers it.
+  const nearest = page.getByRole("navigation", { name: messages.filters.nearest });
+  await expect(nearest.getByRole("link")).toHaveText([`${messages.filters.without(messages.filters.petSafe)} (1)`]);
+  await hydrated(nearest.getByRole("link"));
+  await nearest.getByRole("link").click();
+  await expect.poll(() => cardNames(page)).toEqual([`Zamioculcas ${tag}`]);
+  await expect(page).toHaveURL(/light=low/);
+  await expect(page).not.toHaveURL(/pets=safe/);
+  await expect(page.getByText("These plants cope with low light, from what you told us.")).toBeVisible();
+});

@@ -5,8 +5,8 @@ import { NotFoundError, parseInput } from "../../platform/errors.ts";
 import type { CatalogContext } from "./catalog-context.ts";
 import { decodeCategoryCursor, encodeCategoryCursor } from "./list-cursor.ts";
 import { summaries, TOTAL_CAP, toCategory, toSummary } from "./product-rows.ts";
-import { readListFilters, type FacetCount, type ListFilters, type QueryValues } from "#common/catalog/list-filters.ts";
-import { countFacetsWithList } from "./filtered-lists.ts";
+import { readListFilters, type CountWithout, type FacetCount, type ListFilters, type QueryValues } from "#common/catalog/list-filters.ts";
+import { countFacetsWithList, countWithoutEachGroup } from "./filtered-lists.ts";
 import { filteredPage } from "./product-lists.ts";
 
 // The shop's categories: the API's pages, the home page's pages 1..n, and a category's own page.
@@ -89,7 +89,7 @@ export async function getCategory(ctx: Reads, input: unknown): Promise<CategoryW
 }
 
 /** A category's page with the shop's filters: its products filtered and ordered, and each option's count. */
-export type FilteredCategoryPage = CategoryWithProducts & { filters: ListFilters; facets: FacetCount[]; total: number; totalCapped: boolean };
+export type FilteredCategoryPage = CategoryWithProducts & { filters: ListFilters; facets: FacetCount[]; nearest: CountWithout[]; total: number; totalCapped: boolean };
 
 /** A category's page (pages 1..page), read with the filters of its address (forgivingly, like the shop's). */
 export async function getFilteredCategory(ctx: Reads, categoryIdParam: string | undefined, input: QueryValues): Promise<FilteredCategoryPage> {
@@ -101,6 +101,7 @@ export async function getFilteredCategory(ctx: Reads, categoryIdParam: string | 
   const scope = { categoryId };
   const { listCount, facets } = await countFacetsWithList(ctx.db, scope, filters);
   const found = await filteredPage(ctx, scope, filters, { limit: SHOP_PAGE_SIZE * page, offset: 0, count: listCount });
+  const nearest = listCount === 0 ? await countWithoutEachGroup(ctx.db, scope, filters) : [];
   return {
     ...toCategory(category),
     products: found.items,
@@ -108,6 +109,7 @@ export async function getFilteredCategory(ctx: Reads, categoryIdParam: string | 
     hasMore: found.hasMore && page < SHOP_MAX_PAGES,
     filters,
     facets,
+    nearest,
     total: found.total,
     totalCapped: found.totalCapped,
   };

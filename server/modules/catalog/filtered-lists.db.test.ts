@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Insertable } from "kysely";
-import { facetCell, FACET_OPTIONS, optionKey, type FacetCount } from "#common/catalog/list-filters.ts";
+import { facetCell, FACET_OPTIONS, optionKey, type CountWithout, type FacetCount } from "#common/catalog/list-filters.ts";
 import { createCategory, createProduct, setSelling } from "../../../tests/support/factories.ts";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/test-database.ts";
 import type { DB } from "../../platform/db/schema.ts";
@@ -171,6 +171,35 @@ describe("filters on the shop's list", () => {
     expect(page.items.map((p) => p.id)).toEqual([named.id, fern.id, mentions.id]);
     const api = await catalog.listProducts({ q: "fern", light: "medium" }, visitor);
     expect(api.items.map((p) => p.id)).toEqual([named.id, fern.id, mentions.id]);
+  });
+});
+
+describe("a list its filters leave empty", () => {
+  const nearest = (page: { nearest: CountWithout[] }) => page.nearest.map(({ group, count, capped }) => `${group}:${count}${capped ? "+" : ""}`);
+
+  it("counts how many plants each chosen filter's removal would leave, in the whole shop and in a category, a price range included", async () => {
+    const { category } = await plants();
+    // Low light and safe for pets: none of the five. Without the light: the three safe plants; without pets: the two low-light ones.
+    expect(nearest(await catalog.listShopPages({ light: "low", pets: "safe" }, visitor))).toEqual(["light:3", "pets:2"]);
+    expect(nearest(await catalog.getFilteredCategory(category.id, { light: "low", pets: "safe" }))).toEqual(["light:3", "pets:2"]);
+    // With ₹400 to ₹900 as well: Boston Fern (₹800) is safe, Snake Plant (₹500) is low light; without the range, still none.
+    const priced = { light: "low", pets: "safe", min: "400", max: "900" };
+    expect(nearest(await catalog.listShopPages(priced, visitor))).toEqual(["light:1", "pets:1", "price:0"]);
+    expect(nearest(await catalog.getFilteredCategory(category.id, priced))).toEqual(["light:1", "pets:1", "price:0"]);
+  });
+
+  it("counts nothing for a list that shows plants, or for an empty one no filter narrows", async () => {
+    await plants();
+    expect((await catalog.listShopPages({ light: "low" }, visitor)).nearest).toEqual([]);
+    expect((await catalog.listShopPages({ q: "xylophone", sort: "price-asc" }, visitor)).nearest).toEqual([]);
+  });
+
+  it("counts within what is on sale on /sale, and among the matches of a search", async () => {
+    const { fern, calathea, snake } = await plants();
+    for (const p of [fern, calathea, snake]) await setSelling(database.db, p.id, { compare_at_paise: p.price_paise * 2 });
+    expect(nearest(await catalog.listSalePages({ light: "low", pets: "safe" }))).toEqual(["light:2", "pets:1"]);
+    // 'fern' matches Boston Fern (medium light) and Mystery Fern (low light): neither likes direct sun.
+    expect(nearest(await catalog.listShopPages({ q: "fern", light: "direct-sun", stock: "1" }, visitor))).toEqual(["light:2", "stock:0"]);
   });
 });
 

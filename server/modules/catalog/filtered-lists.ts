@@ -1,15 +1,18 @@
 import { sql, type Expression, type Kysely, type SqlBool } from "kysely";
 import {
   bandsOfRange,
+  chosenGroups,
   FACET_OPTIONS,
   facetCell,
   filtersForOption,
   matchingCells,
   type CareFilters,
+  type CountWithout,
   type FacetCount,
   type FacetOption,
   type ListFilters,
   type ListSort,
+  withoutGroup,
 } from "#common/catalog/list-filters.ts";
 import type { DB } from "../../platform/db/schema.ts";
 import { plannedPerRun } from "../../platform/db/pg-statements.ts";
@@ -237,6 +240,54 @@ export async function countFacetsWithList(db: Db, scope: Pick<ListScope, "catego
   const cellSets = [n.cells, ...FACET_OPTIONS.map((option) => matchingCells(filtersForOption(filters, option)))];
   const [listCount, ...counts] = await countByCells(db, scope.categoryId, cellSets, n.minPaise, n.maxPaise);
   return { listCount: listCount!, facets: FACET_OPTIONS.map((option, i) => shownCount(option, counts[i]!)) };
+}
+
+/**
+ * For a list its filters left empty: how many products it would hold without each group chosen, so the page can
+ * offer the nearest lists instead of a dead end. Read only for an empty list: from the kept counts in the whole shop
+ * or a category (one reading for the care groups, one without the range when a price is chosen), by capped reads
+ * within what is on sale.
+ */
+export async function countWithoutEachGroup(db: Db, scope: ListScope, filters: ListFilters): Promise<CountWithout[]> {
+  const groups = chosenGroups(filters);
+  if (groups.length === 0) return [];
+  let counts: number[];
+  if (scope.saleAt !== undefined) {
+    const row = await db
+      .selectNoFrom((eb) =>
+        groups.map((group, i) => {
+          const capped = narrowed(db, narrowingOf(scope, withoutGroup(filters, group)), SEEK).select(sql<number>`1`.as("one")).limit(TOTAL_CAP + 1);
+          return eb
+            .selectFrom(capped.as(`c${i}`))
+            .select((inner) => inner.fn.countAll<number>().as("n"))
+            .as(`n${i}`);
+        }),
+      )
+      .executeTakeFirstOrThrow();
+    counts = groups.map((_, i) => Number((row as Record<string, number | string | null>)[`n${i}`] ?? 0));
+  } else {
+    const n = narrowingOf(scope, filters);
+    const careGroups = groups.filter((group) => group !== "price");
+    const [care, priceless] = await Promise.all([
+      careGroups.length ? countByCells(db, scope.categoryId, careGroups.map((group) => matchingCells(withoutGroup(filters, group))), n.minPaise, n.maxPaise) : Promise.resolve([]),
+      groups.includes("price") ? countByCells(db, scope.categoryId, [n.cells], undefined, undefined) : Promise.resolve([]),
+    ]);
+    counts = groups.map((group) => (group === "price" ? priceless[0]! : care[careGroups.indexOf(group)]!));
+  }
+  return groups.map((group, i) => ({ group, count: Math.min(counts[i]!, TOTAL_CAP), capped: counts[i]! > TOTAL_CAP }));
+}
+
+/** countWithoutEachGroup among a search's matches (at most the search's cap), counted here from their list keys. */
+export function countMatchesWithoutEachGroup(matches: { keys: ListKeys }[], filters: ListFilters): CountWithout[] {
+  return chosenGroups(filters).map((group) => {
+    const without = withoutGroup(filters, group);
+    const cells = matchingCells(without);
+    const kept = cells ? new Set(cells) : undefined;
+    const min = without.minRupees === undefined ? -Infinity : paise(without.minRupees);
+    const max = without.maxRupees === undefined ? Infinity : paise(without.maxRupees);
+    const count = matches.filter(({ keys }) => keys.price_paise >= min && keys.price_paise <= max && (!kept || kept.has(keys.care_cell))).length;
+    return { group, count: Math.min(count, TOTAL_CAP), capped: count > TOTAL_CAP };
+  });
 }
 
 /**

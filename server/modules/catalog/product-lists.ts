@@ -8,8 +8,8 @@ import type { CatalogContext } from "./catalog-context.ts";
 import { decodeCursor, encodeCursor } from "./list-cursor.ts";
 import { summaries, TOTAL_CAP, toSummary, withSummaryColumns, type ProductsFrom } from "./product-rows.ts";
 import { toListFilters } from "#common/catalog/list-filter-schemas.ts";
-import { narrows, readListFilters, type FacetCount, type ListFilters, type QueryValues } from "#common/catalog/list-filters.ts";
-import { countFacetsWithList, filterRanked, readFilteredPage, type FilteredPage, type FilteredPageRequest, type ListOrder, type ListScope } from "./filtered-lists.ts";
+import { narrows, readListFilters, type CountWithout, type FacetCount, type ListFilters, type QueryValues } from "#common/catalog/list-filters.ts";
+import { countFacetsWithList, countMatchesWithoutEachGroup, countWithoutEachGroup, filterRanked, readFilteredPage, type FilteredPage, type FilteredPageRequest, type ListOrder, type ListScope } from "./filtered-lists.ts";
 
 // The shop's product lists: the API's pages, the shop page's pages 1..n, the search box's suggestions and the
 // newest products.
@@ -39,8 +39,11 @@ export async function listProducts(ctx: ListContext, input: unknown, searcher: S
   return queryProducts(ctx, query);
 }
 
-/** What a shop list's page answers: its products, the filters it was read with, and each filter option's count. */
-export type FilteredShopPage = ProductPage & { page: number; q: string | undefined; filters: ListFilters; facets: FacetCount[] };
+/**
+ * What a shop list's page answers: its products, the filters it was read with, each filter option's count, and when
+ * the filters leave nothing, how many each group's removal would leave (`nearest`, else empty).
+ */
+export type FilteredShopPage = ProductPage & { page: number; q: string | undefined; filters: ListFilters; facets: FacetCount[]; nearest: CountWithout[] };
 
 /** The first value of a name that may be repeated in an address. */
 const firstValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
@@ -58,15 +61,16 @@ export async function listShopPages(ctx: ListContext, input: QueryValues, search
     // A plain search reads only its page's windows (docs/decisions/042); its options are counted once one is
     // chosen, which ranks all its matches up to the cap.
     const result = await querySearch(ctx, q, { limit, offset: 0 });
-    return { ...result, hasMore: result.hasMore && page < SHOP_MAX_PAGES, page, q, filters, facets: [] };
+    return { ...result, hasMore: result.hasMore && page < SHOP_MAX_PAGES, page, q, filters, facets: [], nearest: [] };
   }
   if (q) {
     const found = await searchFiltered(ctx, q, filters, { limit, offset: 0 });
-    return { ...found.page, hasMore: found.page.hasMore && page < SHOP_MAX_PAGES, page, q, filters, facets: found.facets };
+    return { ...found.page, hasMore: found.page.hasMore && page < SHOP_MAX_PAGES, page, q, filters, facets: found.facets, nearest: found.nearest };
   }
   const { listCount, facets } = await countFacetsWithList(ctx.db, {}, filters);
   const result = await filteredPage(ctx, {}, filters, { limit, offset: 0, count: listCount });
-  return { ...result, hasMore: result.hasMore && page < SHOP_MAX_PAGES, page, q, filters, facets };
+  const nearest = listCount === 0 ? await countWithoutEachGroup(ctx.db, {}, filters) : [];
+  return { ...result, hasMore: result.hasMore && page < SHOP_MAX_PAGES, page, q, filters, facets, nearest };
 }
 
 /** A filtered list's page of product cards, in the filters' order (the shop's own when none). */
@@ -106,6 +110,7 @@ async function searchFiltered(ctx: Pick<CatalogContext, "db" | "search">, q: str
   return {
     page: { ...cards, totalCapped: found.totalCapped && !narrows(filters), limit: page.limit, offset: page.offset, nextCursor: null },
     facets: filtered.facets,
+    nearest: filtered.ids.length === 0 ? countMatchesWithoutEachGroup(found.matches, filters) : [],
   };
 }
 

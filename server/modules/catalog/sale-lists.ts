@@ -7,8 +7,8 @@ import { parseInput } from "../../platform/errors.ts";
 import type { CatalogContext } from "./catalog-context.ts";
 import type { DB } from "../../platform/db/schema.ts";
 import { summaries, toSummary } from "./product-rows.ts";
-import { narrows, readListFilters, type FacetCount, type ListFilters, type QueryValues } from "#common/catalog/list-filters.ts";
-import { countSaleFacets } from "./filtered-lists.ts";
+import { narrows, readListFilters, type CountWithout, type FacetCount, type ListFilters, type QueryValues } from "#common/catalog/list-filters.ts";
+import { countSaleFacets, countWithoutEachGroup } from "./filtered-lists.ts";
 import { filteredPage } from "./product-lists.ts";
 
 // The /sale page's list (docs/decisions/047): the products on sale now, pages 1..page at once like the shop.
@@ -21,6 +21,8 @@ export interface SalePage {
   sort: SaleSort;
   filters: ListFilters;
   facets: FacetCount[];
+  /** When the filters leave nothing on sale: how many each group's removal would leave. */
+  nearest: CountWithout[];
 }
 
 /**
@@ -50,7 +52,8 @@ export async function listSalePages(ctx: Pick<CatalogContext, "db">, input: Quer
   const facetsRead = countSaleFacets(ctx.db, now, filters);
   if (narrows(filters)) {
     const [found, facets] = await Promise.all([filteredPage(ctx, { saleAt: now }, filters, { limit, offset: 0 }, now, sort), facetsRead]);
-    return { items: found.items, hasMore: found.hasMore && page < SHOP_MAX_PAGES, page, sort, filters, facets };
+    const nearest = found.items.length === 0 ? await countWithoutEachGroup(ctx.db, { saleAt: now }, filters) : [];
+    return { items: found.items, hasMore: found.hasMore && page < SHOP_MAX_PAGES, page, sort, filters, facets, nearest };
   }
   let query = onSaleAt(summaries(ctx.db), now);
   // Each order is one of migration 0022's partial indexes, read forwards or backwards until the page is full.
@@ -66,5 +69,6 @@ export async function listSalePages(ctx: Pick<CatalogContext, "db">, input: Quer
     sort,
     filters,
     facets,
+    nearest: [],
   };
 }

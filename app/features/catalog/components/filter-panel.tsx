@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { Form, Link, useLocation, useNavigation, useSubmit } from "react-router";
 import { DIFFICULTIES, LIGHT_LEVELS } from "#common/catalog/care-profile.ts";
-import { listFilterParams, optionKey, PLACE_FILTERS, PRICE_FILTER_MAX_RUPEES, type FacetCount, type ListFilters } from "#common/catalog/list-filters.ts";
+import { listFilterParams, optionKey, PLACE_FILTERS, PRICE_FILTER_MAX_RUPEES, withoutGroup, type CountWithout, type FacetCount, type FilterGroup, type ListFilters } from "#common/catalog/list-filters.ts";
 import { messages } from "#common/shared/messages.ts";
 import { Spinner } from "../../../shared/ui/spinner.tsx";
 
@@ -214,4 +214,48 @@ export function listSortChoices(search: boolean): SortChoice[] {
     { value: "price-desc", label: t.sorts["price-desc"] },
     { value: "rating", label: t.sorts.rating },
   ];
+}
+
+/** What a group of filters holds now, in the panel's words ("Low light, Medium light", "₹300 to ₹500"). */
+function chosenWords(filters: ListFilters, group: FilterGroup): string {
+  switch (group) {
+    case "light":
+      return filters.light.map((level) => t.lights[level]).join(", ");
+    case "pets":
+      return t.petSafe;
+    case "care":
+      return filters.care.map((difficulty) => t.cares[difficulty]).join(", ");
+    case "place":
+      return filters.place ? t.places[filters.place] : "";
+    case "stock":
+      return t.inStock;
+    case "price":
+      return t.priceRange(filters.minRupees, filters.maxRupees);
+  }
+}
+
+/**
+ * Under a list the filters left empty: a link for each group whose removal leaves plants, with how many, so the
+ * shopper sees the nearest lists instead of a dead end. Plain links: they work without JavaScript. `own` are the
+ * list's own values kept (a search's q, the plant finder's mark, /sale's order).
+ */
+export function NearestLists({ nearest, filters, path, own = [] }: { nearest: CountWithout[]; filters: ListFilters; path: string; own?: [string, string][] }) {
+  const open = nearest.filter((lessOne) => lessOne.count > 0);
+  if (open.length === 0) return null;
+  return (
+    <nav aria-labelledby="nearest-heading" className="mx-auto mb-12 max-w-2xl text-center">
+      <h2 id="nearest-heading" className="text-base font-semibold text-stone-800">
+        {t.nearest}
+      </h2>
+      <ul className="mt-3 flex flex-wrap justify-center gap-2">
+        {open.map(({ group, count, capped }) => (
+          <li key={group}>
+            <Link to={filteredHref(path, withoutGroup(filters, group), own)} className="btn-outline">
+              {t.without(chosenWords(filters, group))} {t.count(count, capped)}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
 }
