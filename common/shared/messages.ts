@@ -58,6 +58,10 @@ export const messages = {
   /** The filter panel of the shop's lists (/shop, a category, /sale, a search). */
   filters: {
     heading: "Filter plants",
+    /** A phone's fold of the filter groups, and how many groups are chosen in it. */
+    show: "Show filters",
+    hide: "Hide filters",
+    chosen: (groups: number) => `(${groups} chosen)`,
     light: "Light",
     lights: { low: "Low light", medium: "Medium light", "bright-indirect": "Bright, indirect light", "direct-sun": "Direct sun" },
     pets: "Pets",

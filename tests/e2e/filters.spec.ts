@@ -151,3 +151,39 @@ test("the filters work without JavaScript: a plain form whose Apply loads the fi
   await expect(panel.getByRole("group", { name: t.light }).getByLabel(`${t.lights.low} (1)`)).toBeChecked();
   await context.close();
 });
+
+test.describe("on a phone", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("the groups fold behind 'Show filters' so the plants start on the first screen; opened, a tick filters the list and the fold stays open, naming how many groups are chosen", async ({ page, shopDb }) => {
+    const { path, tag } = await aCategoryOfPlants(shopDb);
+    await page.goto(path);
+    const panel = filters(page);
+    const lowLight = panel.getByRole("group", { name: t.light }).getByLabel(`${t.lights.low} (2)`);
+    await expect(lowLight).toBeHidden();
+    await expect(page.getByRole("main").getByRole("listitem").first()).toBeInViewport();
+
+    const fold = panel.getByText(t.show, { exact: true });
+    await hydrated(panel.getByRole("button", { name: t.apply }));
+    await fold.click();
+    await lowLight.check();
+    await expect(page).toHaveURL(new RegExp(`${path}\\?light=low$`));
+    await expect.poll(() => shownNames(page, tag)).toEqual(["Aspidistra", "Chamaedorea"]);
+    await expect(panel.getByRole("group", { name: t.light }).getByLabel(`${t.lights.low} (2)`)).toBeChecked();
+    await expect(panel.locator("summary")).toHaveText(`${t.hide} ${t.chosen(1)}`, { useInnerText: true });
+  });
+
+  test("without JavaScript the fold still opens (a native disclosure) and its Apply loads the filtered list, which shows the fold open", async ({ browser, shopDb }) => {
+    const { path, tag } = await aCategoryOfPlants(shopDb);
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await page.goto(path);
+    const panel = filters(page);
+    await panel.getByText(t.show, { exact: true }).click();
+    await panel.getByRole("group", { name: t.pets }).getByLabel(`${t.petSafe} (2)`).check();
+    await panel.getByRole("button", { name: t.apply }).click();
+    expect(await shownNames(page, tag)).toEqual(["Chamaedorea", "Maranta"]);
+    await expect(panel.getByRole("group", { name: t.pets }).getByLabel(`${t.petSafe} (2)`)).toBeVisible();
+    await context.close();
+  });
+});

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { Form, Link, useLocation, useNavigation, useSubmit } from "react-router";
 import { DIFFICULTIES, LIGHT_LEVELS } from "#common/catalog/care-profile.ts";
-import { listFilterParams, optionKey, PLACE_FILTERS, PRICE_FILTER_MAX_RUPEES, withoutGroup, type CountWithout, type FacetCount, type FilterGroup, type ListFilters } from "#common/catalog/list-filters.ts";
+import { chosenGroups, listFilterParams, optionKey, PLACE_FILTERS, PRICE_FILTER_MAX_RUPEES, withoutGroup, type CountWithout, type FacetCount, type FilterGroup, type ListFilters } from "#common/catalog/list-filters.ts";
 import { messages } from "#common/shared/messages.ts";
 import { Spinner } from "../../../shared/ui/spinner.tsx";
 
@@ -70,6 +70,7 @@ export function FilterPanel({
     submitNow(event.currentTarget);
   };
   const anyFilter = listFilterParams({ ...filters, sort: undefined }).length > 0 || sort.value !== "";
+  const chosenCount = chosenGroups(filters).length;
   return (
     // Keyed by the address: back and forward show the boxes of the list they return to.
     <Form method="get" key={location.search} onChange={onChange} onSubmit={onSubmit} aria-labelledby="filters-heading" className="mb-8 rounded-lg border border-stone-200 bg-white p-4">
@@ -84,51 +85,60 @@ export function FilterPanel({
       {hidden.map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
-      <div className="mt-3 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-        <CheckGroup legend={t.light} name="light" options={LIGHT_LEVELS} labels={t.lights} chosen={filters.light} countOf={countOf} />
-        <CheckGroup legend={t.care} name="care" options={DIFFICULTIES} labels={t.cares} chosen={filters.care} countOf={countOf} />
-        <Group legend={t.place}>
-          <Radio name="place" value="" checked={!filters.place} label={t.places.any} />
-          {PLACE_FILTERS.map((place) => (
-            <Radio key={place} name="place" value={place} checked={filters.place === place} label={t.places[place] + countOf("place", place)} />
-          ))}
-        </Group>
-        <Group legend={t.pets}>
-          <Check name="pets" value="safe" checked={filters.petSafe} label={t.petSafe + countOf("pets", "safe")} />
-        </Group>
-        <Group legend={t.stock}>
-          <Check name="stock" value="1" checked={filters.inStock} label={t.inStock + countOf("stock", "1")} />
-        </Group>
-        <Group legend={t.price}>
-          <div className="flex items-center gap-2">
-            <input
-              type="number"
-              name="min"
-              min={0}
-              max={PRICE_FILTER_MAX_RUPEES}
-              step={1}
-              inputMode="numeric"
-              defaultValue={filters.minRupees ?? ""}
-              placeholder={t.minPlaceholder}
-              aria-label={t.minPrice}
-              className="field-input w-28"
-            />
-            <span aria-hidden="true">–</span>
-            <input
-              type="number"
-              name="max"
-              min={0}
-              max={PRICE_FILTER_MAX_RUPEES}
-              step={1}
-              inputMode="numeric"
-              defaultValue={filters.maxRupees ?? ""}
-              placeholder={t.maxPlaceholder}
-              aria-label={t.maxPrice}
-              className="field-input w-28"
-            />
-          </div>
-        </Group>
-      </div>
+      {/* On a phone the groups fold behind 'Show filters' (a native disclosure: no JavaScript needed), so the plants
+          start on the first screen; open while a filter or an order is chosen. From sm up they always show (app.css). */}
+      <details className="filter-groups group mt-3" open={anyFilter}>
+        <summary className="btn-outline cursor-pointer sm:hidden">
+          <span className="group-open:hidden">{t.show}</span>
+          <span className="hidden group-open:inline">{t.hide}</span>
+          {chosenCount ? ` ${t.chosen(chosenCount)}` : null}
+        </summary>
+        <div className="mt-3 grid gap-4 sm:mt-0 sm:grid-cols-2 lg:grid-cols-3">
+          <CheckGroup legend={t.light} name="light" options={LIGHT_LEVELS} labels={t.lights} chosen={filters.light} countOf={countOf} />
+          <CheckGroup legend={t.care} name="care" options={DIFFICULTIES} labels={t.cares} chosen={filters.care} countOf={countOf} />
+          <Group legend={t.place}>
+            <Radio name="place" value="" checked={!filters.place} label={t.places.any} />
+            {PLACE_FILTERS.map((place) => (
+              <Radio key={place} name="place" value={place} checked={filters.place === place} label={t.places[place] + countOf("place", place)} />
+            ))}
+          </Group>
+          <Group legend={t.pets}>
+            <Check name="pets" value="safe" checked={filters.petSafe} label={t.petSafe + countOf("pets", "safe")} />
+          </Group>
+          <Group legend={t.stock}>
+            <Check name="stock" value="1" checked={filters.inStock} label={t.inStock + countOf("stock", "1")} />
+          </Group>
+          <Group legend={t.price}>
+            <div className="flex items-center gap-2">
+              <input
+                type="number"
+                name="min"
+                min={0}
+                max={PRICE_FILTER_MAX_RUPEES}
+                step={1}
+                inputMode="numeric"
+                defaultValue={filters.minRupees ?? ""}
+                placeholder={t.minPlaceholder}
+                aria-label={t.minPrice}
+                className="field-input w-28"
+              />
+              <span aria-hidden="true">–</span>
+              <input
+                type="number"
+                name="max"
+                min={0}
+                max={PRICE_FILTER_MAX_RUPEES}
+                step={1}
+                inputMode="numeric"
+                defaultValue={filters.maxRupees ?? ""}
+                placeholder={t.maxPlaceholder}
+                aria-label={t.maxPrice}
+                className="field-input w-28"
+              />
+            </div>
+          </Group>
+        </div>
+      </details>
       <div className="mt-4 flex flex-wrap items-center gap-3">
         <label htmlFor="list-sort" className="text-sm font-medium text-stone-700">
           {t.sortLabel}
