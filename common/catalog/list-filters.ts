@@ -262,20 +262,30 @@ export const pricedCellSql = (row: string) => `(${row}care_cell * ${PRICE_BAND_C
 /** The care parts of the filters (not price or order): which of them a facet count varies. */
 export type CareFilters = Pick<ListFilters, "light" | "petSafe" | "care" | "place" | "inStock">;
 
-/** The cells matching the care filters; undefined when they match every cell (no care filter). */
+/**
+ * The cells matching the care filters, in ascending order; undefined when they match every cell (no care filter).
+ * Each list page asks for a dozen of these (its own and one per option), so they are counted out digit by digit in
+ * the cells' mixed radix, each part's codes ascending, rather than computed cell by cell and sorted: that took about
+ * 0.3 ms a page, most of what a filtered list of ten plants costs in all.
+ */
 export function matchingCells(filters: CareFilters): number[] | undefined {
   if (filters.light.length === 0 && !filters.petSafe && filters.care.length === 0 && !filters.place && !filters.inStock) return undefined;
+  const every = (codes: readonly unknown[]) => codes.map((_, i) => i);
+  const chosen = (codes: readonly (string | null)[], values: readonly string[]) => [...new Set(values.map((value) => Math.max(0, codes.indexOf(value))))].sort((a, b) => a - b);
+  const lights = filters.light.length ? chosen(LIGHT_CODES, filters.light) : every(LIGHT_CODES);
+  const pets = filters.petSafe ? chosen(PET_CODES, ["yes"]) : every(PET_CODES);
+  const difficulties = filters.care.length ? chosen(DIFFICULTY_CODES, filters.care) : every(DIFFICULTY_CODES);
+  const places = filters.place ? chosen(PLACE_CODES, [filters.place, "both"]) : every(PLACE_CODES);
+  const stocks = filters.inStock ? [1] : [0, 1];
   const cells: number[] = [];
-  const lights = filters.light.length ? filters.light : LIGHT_CODES;
-  const pets = filters.petSafe ? (["yes"] as const) : PET_CODES;
-  const difficulties = filters.care.length ? filters.care : DIFFICULTY_CODES;
-  const places = filters.place ? [filters.place, "both" as const] : PLACE_CODES;
-  const stocks = filters.inStock ? [true] : [false, true];
   for (const light of lights)
-    for (const petSafe of pets)
+    for (const pet of pets)
       for (const difficulty of difficulties)
-        for (const place of places) for (const inStock of stocks) cells.push(facetCell({ light, petSafe, difficulty, place, inStock }));
-  return cells.sort((a, b) => a - b);
+        for (const place of places) {
+          const base = (((light * PET_CODES.length + pet) * DIFFICULTY_CODES.length + difficulty) * PLACE_CODES.length + place) * 2;
+          for (const stock of stocks) cells.push(base + stock);
+        }
+  return cells;
 }
 
 /** The options whose counts a filter panel shows, each a change to the filters. */

@@ -2,6 +2,7 @@ import { sql, type Expression, type Kysely, type SqlBool } from "kysely";
 import {
   bandsOfRange,
   chosenGroups,
+  FACET_CELL_COUNT,
   FACET_OPTIONS,
   facetCell,
   filtersForOption,
@@ -277,15 +278,23 @@ export async function countWithoutEachGroup(db: Db, scope: ListScope, filters: L
   return groups.map((group, i) => ({ group, count: Math.min(counts[i]!, TOTAL_CAP), capped: counts[i]! > TOTAL_CAP }));
 }
 
+/** Which cells a set holds, by cell (1: held), for testing up to a thousand matches against a dozen sets. */
+function cellMembership(cells: number[] | undefined): Uint8Array | undefined {
+  if (!cells) return undefined;
+  const held = new Uint8Array(FACET_CELL_COUNT);
+  for (const cell of cells) held[cell] = 1;
+  return held;
+}
+
 /** countWithoutEachGroup among a search's matches (at most the search's cap), counted here from their list keys. */
 export function countMatchesWithoutEachGroup(matches: { keys: ListKeys }[], filters: ListFilters): CountWithout[] {
   return chosenGroups(filters).map((group) => {
     const without = withoutGroup(filters, group);
     const cells = matchingCells(without);
-    const kept = cells ? new Set(cells) : undefined;
+    const kept = cellMembership(cells);
     const min = without.minRupees === undefined ? -Infinity : paise(without.minRupees);
     const max = without.maxRupees === undefined ? Infinity : paise(without.maxRupees);
-    const count = matches.filter(({ keys }) => keys.price_paise >= min && keys.price_paise <= max && (!kept || kept.has(keys.care_cell))).length;
+    const count = matches.filter(({ keys }) => keys.price_paise >= min && keys.price_paise <= max && (!kept || kept[keys.care_cell] === 1)).length;
     return { group, count: Math.min(count, TOTAL_CAP), capped: count > TOTAL_CAP };
   });
 }
@@ -350,9 +359,9 @@ export function filterRanked(
   const inRange = rows.filter((row) => row.price_paise >= minPaise && row.price_paise <= maxPaise);
   const cellsOf = (care: CareFilters) => {
     const cells = matchingCells(care);
-    return cells ? new Set(cells) : undefined;
+    return cellMembership(cells);
   };
-  const kept = (cells: Set<number> | undefined) => (cells ? inRange.filter((row) => cells.has(row.care_cell)) : inRange);
+  const kept = (cells: Uint8Array | undefined) => (cells ? inRange.filter((row) => cells[row.care_cell] === 1) : inRange);
   const matches = kept(cellsOf(filters));
   // The rows are in the search's order, best first, and filtering keeps it.
   const sorted = filters.sort ? matches.sort(ORDERS[filters.sort].compare) : matches;
