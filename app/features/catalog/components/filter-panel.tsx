@@ -110,31 +110,9 @@ export function FilterPanel({
           </Group>
           <Group legend={t.price}>
             <div className="flex items-center gap-2">
-              <input
-                type="number"
-                name="min"
-                min={0}
-                max={PRICE_FILTER_MAX_RUPEES}
-                step={1}
-                inputMode="numeric"
-                defaultValue={filters.minRupees ?? ""}
-                placeholder={t.minPlaceholder}
-                aria-label={t.minPrice}
-                className="field-input w-28"
-              />
+              <RupeesField name="min" value={filters.minRupees} placeholder={t.minPlaceholder} label={t.minPrice} />
               <span aria-hidden="true">–</span>
-              <input
-                type="number"
-                name="max"
-                min={0}
-                max={PRICE_FILTER_MAX_RUPEES}
-                step={1}
-                inputMode="numeric"
-                defaultValue={filters.maxRupees ?? ""}
-                placeholder={t.maxPlaceholder}
-                aria-label={t.maxPrice}
-                className="field-input w-28"
-              />
+              <RupeesField name="max" value={filters.maxRupees} placeholder={t.maxPlaceholder} label={t.maxPrice} />
             </div>
           </Group>
         </div>
@@ -160,6 +138,24 @@ export function FilterPanel({
         ) : null}
       </div>
     </Form>
+  );
+}
+
+/** One end of the price range, in whole rupees; typed values apply on 'Apply' or Enter. */
+function RupeesField({ name, value, placeholder, label }: { name: string; value: number | undefined; placeholder: string; label: string }) {
+  return (
+    <input
+      type="number"
+      name={name}
+      min={0}
+      max={PRICE_FILTER_MAX_RUPEES}
+      step={1}
+      inputMode="numeric"
+      defaultValue={value ?? ""}
+      placeholder={placeholder}
+      aria-label={label}
+      className="field-input w-28"
+    />
   );
 }
 
