@@ -7,6 +7,7 @@ import {
   facetCell,
   filtersForOption,
   matchingCells,
+  NO_FILTERS,
   type CareFilters,
   type CountWithout,
   type FacetCount,
@@ -213,10 +214,19 @@ const shownCount = (option: FacetOption, count: number): FacetCount => ({ name: 
  */
 export async function countSaleFacets(db: Db, saleAt: number, filters: ListFilters): Promise<FacetCount[]> {
   const range = narrowingOf({ saleAt }, filters);
+  const counts = await cappedCounts(db, FACET_OPTIONS.map((option) => ({ ...range, cells: matchingCells(filtersForOption(filters, option)) })));
+  return FACET_OPTIONS.map((option, i) => shownCount(option, counts[i]!));
+}
+
+/**
+ * How many products each narrowing holds, up to TOTAL_CAP + 1: one capped read by cell and price each, all in one
+ * statement. Prepared, not planned per run: every sub-select seeks by cell and price whatever the values, and
+ * planning eleven of them on each run cost about 8 ms on PostgreSQL even at 10 products.
+ */
+async function cappedCounts(db: Db, narrowings: Narrowing[]): Promise<number[]> {
   const counted = await db
     .selectNoFrom((eb) =>
-      FACET_OPTIONS.map((option, i) => {
-        const n = { ...range, cells: matchingCells(filtersForOption(filters, option)) };
+      narrowings.map((n, i) => {
         const capped = narrowed(db, n, SEEK).select(sql<number>`1`.as("one")).limit(TOTAL_CAP + 1);
         return eb
           .selectFrom(capped.as(`c${i}`))
@@ -224,11 +234,9 @@ export async function countSaleFacets(db: Db, saleAt: number, filters: ListFilte
           .as(`n${i}`);
       }),
     )
-    // Prepared, not planned per run: every sub-select seeks by cell and price whatever the values, and planning the
-    // eleven of them on each run cost about 8 ms on PostgreSQL even at 10 products.
     .executeTakeFirstOrThrow();
   const row = counted as Record<string, number | string | null>;
-  return FACET_OPTIONS.map((option, i) => shownCount(option, Number(row[`n${i}`] ?? 0)));
+  return narrowings.map((_, i) => Number(row[`n${i}`] ?? 0));
 }
 
 /**
@@ -254,18 +262,7 @@ export async function countWithoutEachGroup(db: Db, scope: ListScope, filters: L
   if (groups.length === 0) return [];
   let counts: number[];
   if (scope.saleAt !== undefined) {
-    const row = await db
-      .selectNoFrom((eb) =>
-        groups.map((group, i) => {
-          const capped = narrowed(db, narrowingOf(scope, withoutGroup(filters, group)), SEEK).select(sql<number>`1`.as("one")).limit(TOTAL_CAP + 1);
-          return eb
-            .selectFrom(capped.as(`c${i}`))
-            .select((inner) => inner.fn.countAll<number>().as("n"))
-            .as(`n${i}`);
-        }),
-      )
-      .executeTakeFirstOrThrow();
-    counts = groups.map((_, i) => Number((row as Record<string, number | string | null>)[`n${i}`] ?? 0));
+    counts = await cappedCounts(db, groups.map((group) => narrowingOf(scope, withoutGroup(filters, group))));
   } else {
     const n = narrowingOf(scope, filters);
     const careGroups = groups.filter((group) => group !== "price");
@@ -286,15 +283,22 @@ function cellMembership(cells: number[] | undefined): Uint8Array | undefined {
   return held;
 }
 
+/**
+ * Whether a match's list keys pass the filters' price range and cells: how a search's matches are filtered and
+ * counted (filterRanked, countMatchesWithoutEachGroup).
+ */
+function passes(filters: CareFilters & Pick<ListFilters, "minRupees" | "maxRupees">): (keys: Pick<ListKeys, "price_paise" | "care_cell">) => boolean {
+  const held = cellMembership(matchingCells(filters));
+  const min = filters.minRupees === undefined ? -Infinity : paise(filters.minRupees);
+  const max = filters.maxRupees === undefined ? Infinity : paise(filters.maxRupees);
+  return (keys) => keys.price_paise >= min && keys.price_paise <= max && (!held || held[keys.care_cell] === 1);
+}
+
 /** countWithoutEachGroup among a search's matches (at most the search's cap), counted here from their list keys. */
 export function countMatchesWithoutEachGroup(matches: { keys: ListKeys }[], filters: ListFilters): CountWithout[] {
   return chosenGroups(filters).map((group) => {
-    const without = withoutGroup(filters, group);
-    const cells = matchingCells(without);
-    const kept = cellMembership(cells);
-    const min = without.minRupees === undefined ? -Infinity : paise(without.minRupees);
-    const max = without.maxRupees === undefined ? Infinity : paise(without.maxRupees);
-    const count = matches.filter(({ keys }) => keys.price_paise >= min && keys.price_paise <= max && (!kept || kept[keys.care_cell] === 1)).length;
+    const kept = passes(withoutGroup(filters, group));
+    const count = matches.filter(({ keys }) => kept(keys)).length;
     return { group, count: Math.min(count, TOTAL_CAP), capped: count > TOTAL_CAP };
   });
 }
@@ -354,19 +358,14 @@ export function filterRanked(
   page: { limit: number; offset: number },
 ): FilteredPage & { facets: FacetCount[] } {
   const rows = ranked.map((match): KeyRow & { care_cell: number } => ({ id: match.id, ...match.keys }));
-  const minPaise = filters.minRupees === undefined ? -Infinity : paise(filters.minRupees);
-  const maxPaise = filters.maxRupees === undefined ? Infinity : paise(filters.maxRupees);
-  const inRange = rows.filter((row) => row.price_paise >= minPaise && row.price_paise <= maxPaise);
-  const cellsOf = (care: CareFilters) => {
-    const cells = matchingCells(care);
-    return cellMembership(cells);
-  };
-  const kept = (cells: Uint8Array | undefined) => (cells ? inRange.filter((row) => cells[row.care_cell] === 1) : inRange);
-  const matches = kept(cellsOf(filters));
+  // The options' counts keep the list's price range (filtersForOption changes care parts only), so it is tested once.
+  const inRange = rows.filter(passes({ ...NO_FILTERS, minRupees: filters.minRupees, maxRupees: filters.maxRupees }));
+  const kept = (care: CareFilters) => inRange.filter(passes({ ...care, minRupees: undefined, maxRupees: undefined }));
+  const matches = kept(filters);
   // The rows are in the search's order, best first, and filtering keeps it.
   const sorted = filters.sort ? matches.sort(ORDERS[filters.sort].compare) : matches;
   const shown = sorted.slice(page.offset, page.offset + page.limit);
-  const facets = FACET_OPTIONS.map((option) => shownCount(option, kept(cellsOf(filtersForOption(filters, option))).length));
+  const facets = FACET_OPTIONS.map((option) => shownCount(option, kept(filtersForOption(filters, option)).length));
   const last = shown.at(-1);
   return {
     ids: shown.map((row) => row.id),
