@@ -62,8 +62,11 @@ test.describe("the wishlist", () => {
     await page.goto(`/product/${fern.id}`);
     const pageHeart = saveButton(page, fern.name);
     await hydrated(pageHeart);
+    const saved = page.waitForResponse((response) => response.request().method() === "POST" && new URL(response.url()).pathname.startsWith("/wishlist"));
     await pageHeart.click();
     await expect(removeHeart(page, fern.name)).toHaveAttribute("aria-pressed", "true");
+    // Answered before the reload, which would otherwise cancel it (the heart turns at once).
+    expect((await saved).ok()).toBe(true);
     await page.reload();
     await expect(removeHeart(page, fern.name)).toHaveAttribute("aria-pressed", "true");
 
@@ -107,8 +110,11 @@ test.describe("the wishlist", () => {
 
     const heart = saveButton(page, monstera.name);
     await hydrated(heart);
+    // The heart turns at once, before its request is answered: leaving the page before the answer could cancel it.
+    const saved = page.waitForResponse((response) => response.request().method() === "POST" && new URL(response.url()).pathname.startsWith("/wishlist"));
     await heart.click();
     await expect(removeHeart(page, monstera.name)).toHaveAttribute("aria-pressed", "true");
+    expect((await saved).ok()).toBe(true);
     await page.goto("/wishlist");
     await expect(page.getByRole("heading", { level: 2 })).toHaveText([monstera.name]);
   });
