@@ -6,8 +6,15 @@ import type { DB } from "../../server/platform/db/schema.ts";
 let sequence = 0;
 const unique = (prefix: string) => `${prefix} ${++sequence}-${randomUUID().slice(0, 8)}`;
 
-/** Timestamps that increase with every call, so "oldest first" is well defined in tests. */
-let clock = Date.parse("2030-01-01T00:00:00Z");
+/**
+ * Timestamps that increase with every call, so "oldest first" is well defined in tests. The browser tests share one
+ * shop across Playwright's worker processes, which start one after another (a spec launching its own Chromium, or a
+ * failure, starts a new one): each worker begins a span of its own after the last one's (TEST_WORKER_INDEX counts
+ * them), so what a later worker makes is newer than anything an earlier one made. A span holds 10,000 rows a second
+ * apart; unset (Vitest), the span is the first.
+ */
+const WORKER_SPAN_MS = 10_000 * 1000;
+let clock = Date.parse("2030-01-01T00:00:00Z") + Number(process.env.TEST_WORKER_INDEX ?? 0) * WORKER_SPAN_MS;
 const nextTimestamp = () => new Date((clock += 1000)).toISOString();
 
 export async function createCategory(db: Kysely<DB>, overrides: Partial<Insertable<DB["categories"]>> = {}) {
