@@ -1,13 +1,14 @@
-import { isRouteErrorResponse, Link } from "react-router";
+import { isRouteErrorResponse } from "react-router";
 import { messages } from "#common/shared/messages.ts";
 import { narrows, queryValues } from "#common/catalog/list-filters.ts";
 import { FilterPanel, filteredHref, listSortChoices, NearestLists } from "../features/catalog/components/filter-panel.tsx";
 import { NotFound } from "../shared/components/not-found.tsx";
 import { CategoryProductList } from "../features/catalog/components/category-product-list.tsx";
-import { useLoadMoreFocus } from "../features/catalog/components/load-more-focus.ts";
+import { useGrowingList } from "../features/catalog/components/growing-list.ts";
+import { EarlierLink, LoadMoreLink } from "../features/catalog/components/load-more-link.tsx";
 import { loadOr404 } from "../shared/lib/service-errors.ts";
 import { pageMeta } from "../shared/lib/seo.ts";
-import { useProductCardSlots } from "./product-card-slots.tsx";
+import { useProductCardSlots, useSavedOfKept, useSavedOnPage } from "./product-card-slots.tsx";
 import type { Route } from "./+types/category";
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
@@ -29,8 +30,9 @@ export const meta: Route.MetaFunction = ({ matches, data }) =>
     : []; // the error screen names itself
 
 export default function Category({ loaderData: category }: Route.ComponentProps) {
-  const { listRef, loadingMore } = useLoadMoreFocus(category.products.length);
-  const slotsFor = useProductCardSlots(category.saved);
+  const { items: products, saved, from, listRef, loadingMore, moreState } = useGrowingList(category.products, category.page, { saved: useSavedOnPage(category.saved), savedOfKept: useSavedOfKept() });
+  const slotsFor = useProductCardSlots(saved);
+  const path = `/category/${category.id}`;
   return (
     <section className="container-page py-10">
       <h1 className="text-3xl font-bold text-stone-900">{category.name}</h1>
@@ -40,25 +42,19 @@ export default function Category({ loaderData: category }: Route.ComponentProps)
           filters={category.filters}
           facets={category.facets}
           sort={{ value: category.filters.sort ?? "", choices: listSortChoices(false) }}
-          clearHref={`/category/${category.id}`}
+          clearHref={path}
         />
       </div>
-      {category.products.length === 0 ? (
+      {from > 1 ? <div className="mt-8"><EarlierLink to={filteredHref(path, category.filters, [], from - 1)} /></div> : null}
+      {products.length === 0 && from === 1 ? (
         <>
           <p className="py-16 text-center text-lg text-stone-700">{narrows(category.filters) ? messages.filters.empty : messages.category.empty}</p>
-          <NearestLists nearest={category.nearest} filters={category.filters} path={`/category/${category.id}`} />
+          <NearestLists nearest={category.nearest} filters={category.filters} path={path} />
         </>
       ) : (
-        <CategoryProductList products={category.products} listRef={listRef} slotsFor={slotsFor} />
+        <CategoryProductList products={products} listRef={listRef} slotsFor={slotsFor} />
       )}
-      {category.hasMore ? (
-        // Pages 1..page come together, so 'Load More' is a plain link that works without JavaScript.
-        <div className="mt-10 text-center">
-          <Link to={filteredHref(`/category/${category.id}`, category.filters, [], category.page + 1)} preventScrollReset replace className="btn-outline" onClick={loadingMore}>
-            {messages.shop.loadMore}
-          </Link>
-        </div>
-      ) : null}
+      {category.hasMore ? <LoadMoreLink to={filteredHref(path, category.filters, [], category.page + 1)} state={moreState} onClick={loadingMore} /> : null}
     </section>
   );
 }

@@ -4,6 +4,8 @@ import { messages } from "#common/shared/messages.ts";
 import { CategoryCard } from "../features/catalog/components/category-card.tsx";
 import { ContactForm } from "../features/contact/components/contact-form.tsx";
 import { ProductGrid } from "../features/catalog/components/product-card.tsx";
+import { useGrowingList } from "../features/catalog/components/growing-list.ts";
+import { EarlierLink, LoadMoreLink } from "../features/catalog/components/load-more-link.tsx";
 import { Carousel } from "../shared/ui/carousel.tsx";
 import { HeadsetIcon, ShieldIcon, TruckIcon } from "../shared/ui/icons.tsx";
 import { readFormFields } from "../shared/lib/forms.ts";
@@ -49,6 +51,7 @@ const PROMISES = [
 export default function Home({ loaderData }: Route.ComponentProps) {
   const { newProducts, categories, saved } = loaderData;
   const slotsFor = useProductCardSlots(saved);
+  const shownCategories = useGrowingList(categories.items, categories.page, { pageParam: "categories" });
   return (
     <>
       <div className="relative">
@@ -135,24 +138,18 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         <h2 id="popular-categories" className="mb-6 text-2xl font-bold text-stone-900">
           {messages.home.popularCategories}
         </h2>
-        <ul className="grid grid-cols-2 gap-4 md:grid-cols-4">
-          {categories.items.map((category) => (
+        {shownCategories.from > 1 ? (
+          <EarlierLink to={`/?categories=${shownCategories.from - 1}#popular-categories`} label={messages.home.earlierCategories} />
+        ) : null}
+        <ul ref={shownCategories.listRef} className="grid grid-cols-2 gap-4 md:grid-cols-4">
+          {shownCategories.items.map((category) => (
             <li key={category.id}>
               <CategoryCard category={category} />
             </li>
           ))}
         </ul>
         {categories.hasMore ? (
-          <div className="mt-8 text-center">
-            <Link
-              to={`/?categories=${categories.page + 1}#popular-categories`}
-              preventScrollReset
-              replace
-              className="btn-outline"
-            >
-              {messages.shop.loadMore}
-            </Link>
-          </div>
+          <LoadMoreLink to={`/?categories=${categories.page + 1}#popular-categories`} state={shownCategories.moreState} onClick={shownCategories.loadingMore} />
         ) : null}
       </section>
 

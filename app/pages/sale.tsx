@@ -4,11 +4,11 @@ import { messages } from "#common/shared/messages.ts";
 import { narrows, queryValues } from "#common/catalog/list-filters.ts";
 import { FilterPanel, filteredHref, NearestLists } from "../features/catalog/components/filter-panel.tsx";
 import { ProductGrid } from "../features/catalog/components/product-card.tsx";
-import { useLoadMoreFocus } from "../features/catalog/components/load-more-focus.ts";
-import { LoadMoreLink } from "../features/catalog/components/load-more-link.tsx";
+import { useGrowingList } from "../features/catalog/components/growing-list.ts";
+import { EarlierLink, LoadMoreLink } from "../features/catalog/components/load-more-link.tsx";
 import { pageMeta } from "../shared/lib/seo.ts";
 import { loadOrRefuse } from "../shared/lib/service-errors.ts";
-import { useProductCardSlots } from "./product-card-slots.tsx";
+import { useProductCardSlots, useSavedOfKept, useSavedOnPage } from "./product-card-slots.tsx";
 import type { Route } from "./+types/sale";
 
 const s = messages.sale;
@@ -30,9 +30,9 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 
 /** Everything on sale now (docs/decisions/047), paged like the shop: 12 more with each Load More link. */
 export default function Sale({ loaderData }: Route.ComponentProps) {
-  const { items, hasMore, page, sort, filters, facets, nearest, saved } = loaderData;
+  const { hasMore, page, sort, filters, facets, nearest } = loaderData;
+  const { items, saved, from, listRef, loadingMore, moreState } = useGrowingList(loaderData.items, page, { saved: useSavedOnPage(loaderData.saved), savedOfKept: useSavedOfKept() });
   const slotsFor = useProductCardSlots(saved);
-  const { listRef, loadingMore } = useLoadMoreFocus(items.length);
   const own: [string, string][] = sort === "newest" ? [] : [["sort", sort]];
   return (
     <>
@@ -47,22 +47,23 @@ export default function Sale({ loaderData }: Route.ComponentProps) {
           sort={{ value: sort === "newest" ? "" : sort, choices: SALE_SORTS.map((value) => ({ value: value === "newest" ? "" : value, label: s.sorts[value] })) }}
           clearHref="/sale"
         />
-        {items.length === 0 && narrows(filters) ? (
+        {from > 1 ? <EarlierLink to={filteredHref("/sale", filters, own, from - 1)} /> : null}
+        {items.length > 0 || from > 1 ? (
+          <ProductGrid products={items} eagerFirst headingLevel={2} listRef={listRef} slotsFor={slotsFor} />
+        ) : narrows(filters) ? (
           <>
             <p className="py-16 text-center text-lg text-stone-700">{messages.filters.empty}</p>
             <NearestLists nearest={nearest} filters={filters} path="/sale" own={own} />
           </>
-        ) : items.length === 0 ? (
+        ) : (
           <p className="py-16 text-center text-lg text-stone-700">
             {s.empty}{" "}
             <Link to="/shop" className="font-semibold text-leaf-800 underline">
               Shop all plants
             </Link>
           </p>
-        ) : (
-          <ProductGrid products={items} eagerFirst headingLevel={2} listRef={listRef} slotsFor={slotsFor} />
         )}
-        {hasMore ? <LoadMoreLink to={filteredHref("/sale", filters, own, page + 1)} onClick={loadingMore} /> : null}
+        {hasMore ? <LoadMoreLink to={filteredHref("/sale", filters, own, page + 1)} state={moreState} onClick={loadingMore} /> : null}
       </div>
     </>
   );

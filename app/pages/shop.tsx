@@ -6,13 +6,13 @@ import { listFilterParams, narrows, NO_FILTERS, queryValues } from "#common/cata
 import { FilterPanel, filteredHref, listSortChoices, NearestLists } from "../features/catalog/components/filter-panel.tsx";
 import { ProductGrid } from "../features/catalog/components/product-card.tsx";
 import { SearchCombobox } from "../features/catalog/components/search-combobox.tsx";
-import { useLoadMoreFocus } from "../features/catalog/components/load-more-focus.ts";
-import { LoadMoreLink } from "../features/catalog/components/load-more-link.tsx";
+import { useGrowingList } from "../features/catalog/components/growing-list.ts";
+import { EarlierLink, LoadMoreLink } from "../features/catalog/components/load-more-link.tsx";
 import { SearchIcon } from "../shared/ui/icons.tsx";
 import { Spinner } from "../shared/ui/spinner.tsx";
 import { pageMeta } from "../shared/lib/seo.ts";
 import { loadOrRefuse } from "../shared/lib/service-errors.ts";
-import { useProductCardSlots } from "./product-card-slots.tsx";
+import { useProductCardSlots, useSavedOfKept, useSavedOnPage } from "./product-card-slots.tsx";
 import type { Route } from "./+types/shop";
 
 const TYPING_PAUSE_MS = 300;
@@ -33,7 +33,8 @@ export const meta: Route.MetaFunction = ({ matches, data }) =>
   });
 
 export default function Shop({ loaderData }: Route.ComponentProps) {
-  const { items, hasMore, page, q, filters, facets, nearest, saved } = loaderData;
+  const { hasMore, page, q, filters, facets, nearest } = loaderData;
+  const { items, saved, from, listRef, loadingMore, moreState } = useGrowingList(loaderData.items, page, { saved: useSavedOnPage(loaderData.saved), savedOfKept: useSavedOfKept() });
   const slotsFor = useProductCardSlots(saved);
   const submit = useSubmit();
   const navigation = useNavigation();
@@ -46,7 +47,6 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
     if (input.current && document.activeElement !== input.current) input.current.value = q ?? "";
   }, [q]);
 
-  const { listRef, loadingMore } = useLoadMoreFocus(items.length);
 
   // A list the plant finder ended on keeps its mark through filter changes and Load More, so it goes on saying why.
   const location = useLocation();
@@ -104,7 +104,8 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
           {searching ? <Spinner label="Searching" /> : null}
         </div>
 
-        {items.length === 0 ? (
+        {from > 1 ? <EarlierLink to={filteredHref("/shop", filters, own, from - 1)} /> : null}
+        {items.length === 0 && from === 1 ? (
           <>
             <p className="py-16 text-center text-lg text-stone-700">{narrows(filters) ? messages.filters.empty : messages.shop.empty}</p>
             <NearestLists nearest={nearest} filters={filters} path="/shop" own={own} />
@@ -112,7 +113,7 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
         ) : (
           <ProductGrid products={items} eagerFirst headingLevel={2} listRef={listRef} slotsFor={slotsFor} />
         )}
-        {hasMore ? <LoadMoreLink to={filteredHref("/shop", filters, own, page + 1)} onClick={loadingMore} /> : null}
+        {hasMore ? <LoadMoreLink to={filteredHref("/shop", filters, own, page + 1)} state={moreState} onClick={loadingMore} /> : null}
       </div>
     </>
   );

@@ -4,6 +4,8 @@ import type { WishlistItem } from "#common/wishlist/wishlist-types.ts";
 import { AddToCart } from "../features/cart/components/add-to-cart.tsx";
 import { ProductGrid } from "../features/catalog/components/product-card.tsx";
 import { HEART_INTENTS } from "../features/wishlist/components/heart-button.tsx";
+import { rememberHeart } from "../features/wishlist/lib/heart-answers.ts";
+import { usePersonal } from "../shared/components/personal-parts.tsx";
 import { readFormFields } from "../shared/lib/forms.ts";
 import { actionResult, loadOrRefuse } from "../shared/lib/service-errors.ts";
 import { redirectWithCookies, requireUser, safeRedirectTo } from "../shared/lib/session.ts";
@@ -30,7 +32,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const saving = form.intent === HEART_INTENTS.save;
   const result = await actionResult(() => (saving ? context.services.wishlist.save(user, form.productId) : context.services.wishlist.remove(user, form.productId)));
   if (returnTo && "ok" in result && result.ok) return redirectWithCookies(context, returnTo, [], saving ? "wishlistSaved" : "wishlistRemoved");
-  return result;
+  // A heart's fetcher is told the plant's new state: the page's loaders may not read it again (a card Load More
+  // kept from an earlier page is in no loader's answer).
+  return "ok" in result && result.ok ? { ...result, saved: saving } : result;
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => privatePageMeta(matches, messages.wishlist.title);
@@ -76,6 +80,8 @@ export default function Wishlist({ loaderData, actionData }: Route.ComponentProp
  */
 function SavedPlantActions({ item }: { item: WishlistItem }) {
   const { product } = item;
+  const { data } = usePersonal();
+  const userId = data === "marked" ? undefined : data.user?.id;
   const inStock = product.stock > 0;
   return (
     <div className="mt-2 space-y-3">
@@ -89,7 +95,7 @@ function SavedPlantActions({ item }: { item: WishlistItem }) {
       ) : (
         <AddToCart productId={product.id} inStock={inStock} />
       )}
-      <Form method="post">
+      <Form method="post" onSubmit={() => userId && rememberHeart(userId, product.id, false)}>
         <input type="hidden" name="intent" value={HEART_INTENTS.remove} />
         <input type="hidden" name="productId" value={product.id} />
         <input type="hidden" name="returnTo" value="/wishlist" />

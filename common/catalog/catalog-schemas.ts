@@ -36,7 +36,7 @@ export const productListQuerySchema = z
   .refine((query) => !(query.after && query.sort), { message: "`after` pages the default order: with sort, page with offset", path: ["after"] });
 export type ProductListQuery = z.output<typeof productListQuerySchema>;
 
-/** The shop page shows pages 1..page at once, so a Load More result is a link (/shop?q=fern&page=2). */
+/** The shop page shows one page of 12, so a Load More result is a link (/shop?q=fern&page=2) the browser adds to the list. */
 export const shopPageQuerySchema = z.object({
   q: productListQuerySchema.shape.q,
   // A page number that is not one is page 1; one past the last page shown is the last page.
@@ -53,7 +53,7 @@ export const shopPageQuerySchema = z.object({
 export const SALE_SORTS = ["newest", "price-asc", "price-desc", "saving"] as const;
 export type SaleSort = (typeof SALE_SORTS)[number];
 
-/** The /sale page: pages 1..page of what is on sale now, 12 each like the shop, in one of SALE_SORTS. */
+/** The /sale page: a page of what is on sale now, 12 like the shop, in one of SALE_SORTS. */
 export const salePageQuerySchema = z.object({
   page: shopPageQuerySchema.shape.page,
   sort: z.enum(SALE_SORTS).catch("newest").default("newest"),
@@ -64,7 +64,7 @@ export const suggestionQuerySchema = z.object({
   q: z.string().trim().max(100, "Search at most 100 characters").pipe(plainText()).default(""),
 });
 
-/** A category page shows pages 1..page of its products, 12 each, like the shop. */
+/** A category page shows a page of its products, 12 like the shop. */
 export const categoryPageQuerySchema = z.object({
   categoryId: idSchema,
   page: shopPageQuerySchema.shape.page,
@@ -200,7 +200,7 @@ export const categoryListSchema = z
 
 export const categoryWithProductsSchema = categorySummarySchema
   .extend({
-    products: z.array(productSummarySchema).meta({ description: "Pages 1..page of the category's products, oldest first" }),
+    products: z.array(productSummarySchema).meta({ description: "The page's 12 products of the category (fewer on the last), oldest first" }),
     page: z.int().min(1),
     hasMore: z.boolean(),
   })

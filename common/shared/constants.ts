@@ -10,7 +10,7 @@ export const API_MAX_LIMIT = 50;
 export const API_MAX_OFFSET = 1_000;
 /** How many products the search box suggests while a shopper types. */
 export const SUGGESTION_COUNT = 8;
-/** The shop page renders pages 1..N at once (docs/decisions/005); beyond this many, searching narrows the list. */
+/** The deepest page of a shop list (docs/decisions/005, 064); beyond this many, searching or filtering narrows the list. */
 export const SHOP_MAX_PAGES = 100;
 export const HERO_INTERVAL_MS = 3000;
 export const COPYRIGHT_YEAR = 2025;

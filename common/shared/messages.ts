@@ -38,6 +38,8 @@ export const messages = {
     /** Read after 'See More' by screen readers and search engines only: where the link goes. */
     seeMoreHidden: "products in the shop",
     popularCategories: "Popular Categories",
+    /** Above the categories when the page was opened at a later page of them. */
+    earlierCategories: "Show earlier categories",
     aboutUs: "About Us",
     contactUs: "Contact Us",
   },
@@ -53,6 +55,8 @@ export const messages = {
     heading: "Shop the Best Deals",
     searchPlaceholder: "Search products...",
     loadMore: "Load More",
+    /** Above a list opened at a later page: a link to the page before. */
+    earlier: "Show earlier plants",
     empty: "No products found.",
   },
   /** The filter panel of the shop's lists (/shop, a category, /sale, a search). */

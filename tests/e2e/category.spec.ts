@@ -65,16 +65,25 @@ test.describe("category page", () => {
     await expect(page.getByRole("link", { name: messages.shop.loadMore })).toHaveCount(0);
   });
 
-  test("Load More on a category page works without JavaScript", async ({ browser, shopDb }) => {
+  test("without JavaScript Load More opens the next page, its own products under a link back to the earlier ones", async ({ browser, shopDb }) => {
     const category = await createCategory(shopDb.db, { name: `Paged no-JS ${Date.now()}` });
-    for (let i = 1; i <= 13; i++) await createProduct(shopDb.db, { category_id: category.id });
+    const names: string[] = [];
+    for (let i = 1; i <= 13; i++) {
+      names.push(`No-JS plant ${String(i).padStart(2, "0")} ${category.id.slice(0, 6)}`);
+      await createProduct(shopDb.db, { name: names.at(-1)!, category_id: category.id });
+    }
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto(`/category/${category.id}`);
-    const items = page.getByRole("main").getByRole("listitem");
-    await expect(items).toHaveCount(12);
+    const headings = page.getByRole("main").getByRole("listitem").getByRole("heading");
+    await expect(headings).toHaveText(names.slice(0, 12));
+    await expect(page.getByRole("link", { name: messages.shop.earlier })).toHaveCount(0);
     await page.getByRole("link", { name: messages.shop.loadMore }).click();
-    await expect(items).toHaveCount(13);
+    await expect(page).toHaveURL(`/category/${category.id}?page=2`);
+    await expect(headings).toHaveText(names.slice(12));
+    await page.getByRole("link", { name: messages.shop.earlier }).click();
+    await expect(page).toHaveURL(`/category/${category.id}`);
+    await expect(headings).toHaveText(names.slice(0, 12));
     await context.close();
   });
 

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { messages } from "../../common/shared/messages.ts";
 import { createCategory, createProduct } from "../support/factories.ts";
 import { expect, seriousAccessibilityViolations, test } from "./support/fixtures.ts";
+import { hydrated } from "./support/pages.ts";
 
 test.describe("shop", () => {
   test("shows twelve at a time; Load More appends the next page and hides at the end", async ({ page, shopDb }) => {
@@ -29,6 +30,44 @@ test.describe("shop", () => {
     await expect(cards.getByRole("heading")).toHaveText(names);
     await expect(page.getByRole("link", { name: messages.shop.loadMore })).toHaveCount(0);
     await expect(page).toHaveURL(new RegExp(`/shop\\?q=${prefix}&page=2$`));
+  });
+
+  test("Load More asks the server for the next page's plants alone and adds them to those shown; back from a plant finds the whole list, a reload the page's own plants under a link to the earlier ones", async ({ page, shopDb }) => {
+    const prefix = `Iota${randomUUID().slice(0, 6)}`;
+    const category = await createCategory(shopDb.db);
+    const names: string[] = [];
+    for (let i = 1; i <= 26; i++) {
+      names.push(`${prefix} Palm ${String(i).padStart(2, "0")}`);
+      await createProduct(shopDb.db, { name: names.at(-1)!, category_id: category.id });
+    }
+    await page.goto(`/shop?q=${prefix}`);
+    const cards = page.getByRole("article");
+    const loadMore = page.getByRole("link", { name: messages.shop.loadMore });
+    await hydrated(loadMore);
+    await loadMore.click();
+    await expect(cards.getByRole("heading")).toHaveText(names.slice(0, 24));
+    const thirdPage = page.waitForResponse((response) => response.url().includes("page=3"));
+    await loadMore.click();
+    // The third page's data holds its own two plants and none of the 24 already shown.
+    const data = await (await thirdPage).text();
+    expect(names.filter((name) => data.includes(name))).toEqual(names.slice(24));
+    await expect(cards.getByRole("heading")).toHaveText(names);
+    await expect(page).toHaveURL(new RegExp(`/shop\\?q=${prefix}&page=3$`));
+    await expect(loadMore).toHaveCount(0);
+
+    // A plant of the first page, then back: the whole list again.
+    await page.getByRole("link", { name: names[1]! }).click();
+    await expect(page.getByRole("heading", { level: 1, name: names[1]! })).toBeVisible();
+    await page.goBack();
+    await expect(cards.getByRole("heading")).toHaveText(names);
+    await expect(page.getByRole("link", { name: messages.shop.earlier })).toHaveCount(0);
+
+    // A reload starts from what the server says: the third page's plants, and the way to the earlier ones.
+    await page.reload();
+    await expect(cards.getByRole("heading")).toHaveText(names.slice(24));
+    await page.getByRole("link", { name: messages.shop.earlier }).click();
+    await expect(page).toHaveURL(new RegExp(`/shop\\?q=${prefix}&page=2$`));
+    await expect(cards.getByRole("heading")).toHaveText(names.slice(12, 24));
   });
 
   test("Load More from the keyboard moves focus to the first plant it brought, not back to the top of the page", async ({ page, shopDb }) => {

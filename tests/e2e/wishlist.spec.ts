@@ -95,6 +95,43 @@ test.describe("the wishlist", () => {
     await expect(page).toHaveURL(urlIs("/shop"));
   });
 
+  test("the hearts of cards Load More kept from the page before: as saved, then as changed, also after the page's data is read again and after coming back from a plant", async ({ page, shopDb }) => {
+    const category = await createCategory(shopDb.db);
+    const plants = [];
+    for (let i = 1; i <= 13; i++) plants.push(await createProduct(shopDb.db, { name: `Kept ${String(i).padStart(2, "0")} ${category.id.slice(0, 6)}`, category_id: category.id }));
+    const [first, second, third] = plants as [(typeof plants)[0], (typeof plants)[0], (typeof plants)[0]];
+    const user = await signIn(page.context(), shopDb);
+    await shopDb.db.insertInto("wishlist_items").values({ user_id: user.id, product_id: second.id, created_at: new Date().toISOString() }).execute();
+
+    await page.goto(`/category/${category.id}`);
+    const loadMore = page.getByRole("link", { name: messages.shop.loadMore });
+    await hydrated(loadMore);
+    await expect(removeHeart(page, second.name)).toHaveAttribute("aria-pressed", "true");
+    await loadMore.click();
+    await expect(page).toHaveURL(urlIs(`/category/${category.id}?page=2`));
+    await expect(page.getByRole("button", { name: w.save(plants[12]!.name), exact: true })).toBeVisible();
+    // The second plant's card came from the first page: its heart is as that page said.
+    await expect(removeHeart(page, second.name)).toHaveAttribute("aria-pressed", "true");
+
+    const answered = page.waitForResponse((response) => response.request().method() === "POST" && new URL(response.url()).pathname.startsWith("/wishlist"));
+    const readAgain = page.waitForResponse((response) => response.request().method() === "GET" && response.url().includes(".data"));
+    await saveButton(page, first.name).click();
+    expect((await answered).ok()).toBe(true);
+    await readAgain;
+    // The page's data read again holds only the second page's plants: the first plant's heart shows its answer.
+    await expect(removeHeart(page, first.name)).toHaveAttribute("aria-pressed", "true");
+
+    await page.getByRole("link", { name: `${messages.category.viewProduct}: ${plants[12]!.name}` }).click();
+    await expect(page).toHaveURL(urlIs(`/product/${plants[12]!.id}`));
+    await page.goBack();
+    await expect(page).toHaveURL(urlIs(`/category/${category.id}?page=2`));
+    await expect(removeHeart(page, first.name)).toHaveAttribute("aria-pressed", "true");
+    await expect(removeHeart(page, second.name)).toHaveAttribute("aria-pressed", "true");
+    await expect(saveButton(page, third.name)).toHaveAttribute("aria-pressed", "false");
+    await page.goto("/wishlist");
+    await expect(page.getByRole("heading", { level: 2 })).toHaveText([first.name, second.name]);
+  });
+
   test("sends a visitor's heart through the login and back to the plant's page, where the heart then saves it", async ({ page, shopDb }) => {
     const { monstera } = await twoPlants(shopDb);
     const password = "calathea-orbifolia-42";

@@ -130,16 +130,25 @@ describe("listProducts", () => {
 });
 
 describe("listShopPages", () => {
-  it("returns pages 1..page together, twelve to a page", async () => {
+  it("returns one page's twelve at a time: the second page holds the two after the first's twelve", async () => {
     const category = await createCategory(database.db);
-    for (let i = 0; i < 14; i++) await createProduct(database.db, { category_id: category.id });
+    const made = [];
+    for (let i = 0; i < 14; i++) made.push(await createProduct(database.db, { category_id: category.id }));
     const one = await catalog.listShopPages({}, visitor);
-    expect(one.items).toHaveLength(12);
+    expect(one.items.map((item) => item.id)).toEqual(made.slice(0, 12).map((product) => product.id));
     expect(one).toMatchObject({ page: 1, hasMore: true, total: 14 });
     const two = await catalog.listShopPages({ page: "2" }, visitor);
-    expect(two.items).toHaveLength(14);
-    expect(two.hasMore).toBe(false);
-    expect(two.items.slice(0, 12)).toEqual(one.items);
+    expect(two.items.map((item) => item.id)).toEqual(made.slice(12).map((product) => product.id));
+    expect(two).toMatchObject({ page: 2, hasMore: false });
+  });
+
+  it("returns a search's page by itself, after the previous page's matches", async () => {
+    for (let i = 0; i < 14; i++) await createProduct(database.db, { name: `Pagedfern ${String(i).padStart(2, "0")}` });
+    const one = await catalog.listShopPages({ q: "pagedfern" }, visitor);
+    const two = await catalog.listShopPages({ q: "pagedfern", page: "2" }, visitor);
+    expect(one.items).toHaveLength(12);
+    expect(two).toMatchObject({ page: 2, hasMore: false, items: { length: 2 } });
+    expect(new Set([...one.items, ...two.items].map((item) => item.name)).size).toBe(14);
   });
 
   it("falls back to the first page for a nonsense page number", async () => {
@@ -161,7 +170,8 @@ describe("listShopPages", () => {
     for (let i = 0; i < rows.length; i += 500) await database.db.insertInto("products").values(rows.slice(i, i + 500)).execute();
     const last = await catalog.listShopPages({ page: String(SHOP_MAX_PAGES + 5) }, visitor);
     expect(last.page).toBe(SHOP_MAX_PAGES);
-    expect(last.items).toHaveLength(SHOP_PAGE_SIZE * SHOP_MAX_PAGES);
+    // The hundredth page's own twelve, one plant still after them.
+    expect(last.items.map((item) => item.name)).toEqual(rows.slice(SHOP_PAGE_SIZE * (SHOP_MAX_PAGES - 1), SHOP_PAGE_SIZE * SHOP_MAX_PAGES).map((row) => row.name));
     expect(last.hasMore).toBe(false);
     expect((await catalog.listShopPages({ page: String(SHOP_MAX_PAGES - 1) }, visitor)).hasMore).toBe(true);
   });
@@ -235,7 +245,7 @@ describe("categories", () => {
 });
 
 describe("category pages", () => {
-  it("shows pages 1..page of a category's products, twelve to a page, with hasMore until the last", async () => {
+  it("shows a category's products a page of twelve at a time, with hasMore until the last", async () => {
     const category = await createCategory(database.db);
     const made = [];
     for (let i = 0; i < SHOP_PAGE_SIZE + 3; i++) made.push(await createProduct(database.db, { category_id: category.id }));
@@ -243,14 +253,14 @@ describe("category pages", () => {
     expect(first.products.map((p) => p.id)).toEqual(made.slice(0, SHOP_PAGE_SIZE).map((p) => p.id));
     expect(first).toMatchObject({ page: 1, hasMore: true });
     const second = await catalog.getCategory({ categoryId: category.id, page: "2" });
-    expect(second.products.map((p) => p.id)).toEqual(made.map((p) => p.id));
+    expect(second.products.map((p) => p.id)).toEqual(made.slice(SHOP_PAGE_SIZE).map((p) => p.id));
     expect(second).toMatchObject({ page: 2, hasMore: false });
   });
 
   it("pages the home page's categories twelve at a time", async () => {
     for (let i = 0; i < SHOP_PAGE_SIZE + 1; i++) await createCategory(database.db);
     expect(await catalog.listCategoryPages({})).toMatchObject({ page: 1, hasMore: true, items: { length: SHOP_PAGE_SIZE } });
-    expect(await catalog.listCategoryPages({ page: "2" })).toMatchObject({ page: 2, hasMore: false, items: { length: SHOP_PAGE_SIZE + 1 } });
+    expect(await catalog.listCategoryPages({ page: "2" })).toMatchObject({ page: 2, hasMore: false, items: { length: 1 } });
   });
 });
 

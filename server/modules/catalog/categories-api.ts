@@ -23,7 +23,7 @@ export const categoriesApi = (catalog: CatalogService) => new Hono<PlatformEnv>(
   .get(
     "/:categoryId",
     describeRoute({
-      summary: "One category with pages 1..page of its products (12 a page), oldest first",
+      summary: "One category with one page of its products (12 a page), oldest first",
       parameters: [...parameters(categoryIdParamSchema, "path"), ...parameters(categoryPageQuerySchema.pick({ page: true }), "query")],
       responses: { 200: json(categoryWithProductsSchema, "The category"), ...problems(400, 404), ...notModified },
     }),

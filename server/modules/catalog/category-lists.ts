@@ -9,7 +9,7 @@ import { readListFilters, type CountWithout, type FacetCount, type ListFilters, 
 import { countFacetsWithList, countWithoutEachGroup } from "./filtered-lists.ts";
 import { filteredPage } from "./product-lists.ts";
 
-// The shop's categories: the API's pages, the home page's pages 1..n, and a category's own page.
+// The shop's categories: the API's pages, the home page's pages, and a category's own page.
 
 type Reads = Pick<CatalogContext, "db">;
 
@@ -54,44 +54,47 @@ export async function listCategories(ctx: Reads, input: unknown = {}): Promise<C
   };
 }
 
-/** The home page's categories: pages 1..page, 12 each, so a Load More link works without JavaScript. */
+/**
+ * The home page's categories, one page of 12: Load More is a link to the next page, whose categories the browser
+ * adds to those shown (docs/decisions/064).
+ */
 export async function listCategoryPages(ctx: Reads, input: unknown): Promise<CategoryListPage> {
   const { page } = parseInput(categoryListPageQuerySchema, input);
-  const shown = SHOP_PAGE_SIZE * page;
   const rows = await ctx.db
     .selectFrom("categories")
     .selectAll()
     .orderBy("created_at")
     .orderBy("name")
-    .limit(shown + 1)
+    .limit(SHOP_PAGE_SIZE + 1)
+    .offset(SHOP_PAGE_SIZE * (page - 1))
     .execute();
-  return { items: rows.slice(0, shown).map(toCategory), page, hasMore: rows.length > shown && page < SHOP_MAX_PAGES };
+  return { items: rows.slice(0, SHOP_PAGE_SIZE).map(toCategory), page, hasMore: rows.length > SHOP_PAGE_SIZE && page < SHOP_MAX_PAGES };
 }
 
-/** A category and pages 1..page of its products (12 each, oldest first), as the shop pages its list. */
+/** A category and one page of its products (12, oldest first), as the shop pages its list. */
 export async function getCategory(ctx: Reads, input: unknown): Promise<CategoryWithProducts> {
   const { categoryId, page } = parseInput(categoryPageQuerySchema, input);
   const category = await ctx.db.selectFrom("categories").selectAll().where("id", "=", categoryId).executeTakeFirst();
   if (!category) throw new NotFoundError("Category not found");
-  const shown = SHOP_PAGE_SIZE * page;
   const products = await summaries(ctx.db)
     .where("p.category_id", "=", categoryId)
     .orderBy("p.created_at")
     .orderBy("p.id")
-    .limit(shown + 1)
+    .limit(SHOP_PAGE_SIZE + 1)
+    .offset(SHOP_PAGE_SIZE * (page - 1))
     .execute();
   return {
     ...toCategory(category),
-    products: products.slice(0, shown).map(toSummary),
+    products: products.slice(0, SHOP_PAGE_SIZE).map(toSummary),
     page,
-    hasMore: products.length > shown && page < SHOP_MAX_PAGES,
+    hasMore: products.length > SHOP_PAGE_SIZE && page < SHOP_MAX_PAGES,
   };
 }
 
 /** A category's page with the shop's filters: its products filtered and ordered, and each option's count. */
 export type FilteredCategoryPage = CategoryWithProducts & { filters: ListFilters; facets: FacetCount[]; nearest: CountWithout[]; total: number; totalCapped: boolean };
 
-/** A category's page (pages 1..page), read with the filters of its address (forgivingly, like the shop's). */
+/** A category's page (one page of 12), read with the filters of its address (forgivingly, like the shop's). */
 export async function getFilteredCategory(ctx: Reads, categoryIdParam: string | undefined, input: QueryValues): Promise<FilteredCategoryPage> {
   const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
   const { categoryId, page } = parseInput(categoryPageQuerySchema, { categoryId: categoryIdParam, page: first(input.page) });
@@ -100,7 +103,7 @@ export async function getFilteredCategory(ctx: Reads, categoryIdParam: string | 
   const filters = readListFilters(input);
   const scope = { categoryId };
   const { listCount, facets } = await countFacetsWithList(ctx.db, scope, filters);
-  const found = await filteredPage(ctx, scope, filters, { limit: SHOP_PAGE_SIZE * page, offset: 0, count: listCount });
+  const found = await filteredPage(ctx, scope, filters, { limit: SHOP_PAGE_SIZE, offset: SHOP_PAGE_SIZE * (page - 1), count: listCount });
   const nearest = listCount === 0 ? await countWithoutEachGroup(ctx.db, scope, filters) : [];
   return {
     ...toCategory(category),

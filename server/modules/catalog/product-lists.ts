@@ -11,8 +11,8 @@ import { toListFilters } from "#common/catalog/list-filter-schemas.ts";
 import { narrows, readListFilters, type CountWithout, type FacetCount, type ListFilters, type QueryValues } from "#common/catalog/list-filters.ts";
 import { countFacetsWithList, countMatchesWithoutEachGroup, countWithoutEachGroup, filterRanked, readFilteredPage, type FilteredPage, type FilteredPageRequest, type ListOrder, type ListScope } from "./filtered-lists.ts";
 
-// The shop's product lists: the API's pages, the shop page's pages 1..n, the search box's suggestions and the
-// newest products.
+// The shop's product lists: the API's pages, the shop page's pages, the search box's suggestions and the newest
+// products.
 
 /**
  * Searches per client address (docs/decisions/014): a search scans product names, so one address cannot
@@ -49,26 +49,29 @@ export type FilteredShopPage = ProductPage & { page: number; q: string | undefin
 const firstValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 /**
- * The shop page shows pages 1..page together, so "Load More" is a plain link that also works without JavaScript.
- * The address's filters are read forgivingly (readListFilters): a value the shop has no filter for is left out.
+ * One page of the shop's list, its own twelve plants only: "Load More" is a plain link to the next page (it works
+ * without JavaScript), and the browser adds what it brings to the plants already shown (docs/decisions/064), so a
+ * page costs the same at any depth. The address's filters are read forgivingly (readListFilters): a value the shop
+ * has no filter for is left out.
  */
 export async function listShopPages(ctx: ListContext, input: QueryValues, searcher: Searcher): Promise<FilteredShopPage> {
   const { q, page } = parseInput(shopPageQuerySchema, { q: firstValue(input.q), page: firstValue(input.page) });
   const filters = readListFilters(input);
   if (q) await ctx.rateLimiter.hit(searchRateRule, searcher.clientIp ?? "unknown");
-  const limit = SHOP_PAGE_SIZE * page;
+  const limit = SHOP_PAGE_SIZE;
+  const offset = SHOP_PAGE_SIZE * (page - 1);
   if (q && !narrows(filters) && !filters.sort) {
-    // A plain search reads only its page's windows (docs/decisions/042); its options are counted once one is
-    // chosen, which ranks all its matches up to the cap.
-    const result = await querySearch(ctx, q, { limit, offset: 0 });
+    // A plain search reads only the windows up to its page's end (docs/decisions/042); its options are counted
+    // once one is chosen, which ranks all its matches up to the cap.
+    const result = await querySearch(ctx, q, { limit, offset });
     return { ...result, hasMore: result.hasMore && page < SHOP_MAX_PAGES, page, q, filters, facets: [], nearest: [] };
   }
   if (q) {
-    const found = await searchFiltered(ctx, q, filters, { limit, offset: 0 });
+    const found = await searchFiltered(ctx, q, filters, { limit, offset });
     return { ...found.page, hasMore: found.page.hasMore && page < SHOP_MAX_PAGES, page, q, filters, facets: found.facets, nearest: found.nearest };
   }
   const { listCount, facets } = await countFacetsWithList(ctx.db, {}, filters);
-  const result = await filteredPage(ctx, {}, filters, { limit, offset: 0, count: listCount });
+  const result = await filteredPage(ctx, {}, filters, { limit, offset, count: listCount });
   const nearest = listCount === 0 ? await countWithoutEachGroup(ctx.db, {}, filters) : [];
   return { ...result, hasMore: result.hasMore && page < SHOP_MAX_PAGES, page, q, filters, facets, nearest };
 }

@@ -11,7 +11,7 @@ import { narrows, readListFilters, type CountWithout, type FacetCount, type List
 import { countSaleFacets, countWithoutEachGroup } from "./filtered-lists.ts";
 import { filteredPage } from "./product-lists.ts";
 
-// The /sale page's list (docs/decisions/047): the products on sale now, pages 1..page at once like the shop.
+// The /sale page's list (docs/decisions/047): the products on sale now, a page of twelve at a time like the shop.
 
 /** What /sale shows: the page's products, whether there are more, the page and order asked for, the filters. */
 export interface SalePage {
@@ -40,7 +40,7 @@ export function onSaleAt<O>(query: SelectQueryBuilder<DB & { p: DB["products"] }
 }
 
 /**
- * /sale's pages 1..page in one of its orders, narrowed by the shop's filters (read forgivingly from the address;
+ * /sale's page in one of its orders, narrowed by the shop's filters (read forgivingly from the address;
  * /sale keeps its own orders, so the filters' `sort` is its). Unfiltered, the list is read as before; filtered, by
  * the filtered lists' reads within what is on sale (scope `saleAt`).
  */
@@ -48,10 +48,11 @@ export async function listSalePages(ctx: Pick<CatalogContext, "db">, input: Quer
   const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
   const { page, sort } = parseInput(salePageQuerySchema, { page: first(input.page), sort: first(input.sort) });
   const filters = { ...readListFilters(input), sort: undefined };
-  const limit = SHOP_PAGE_SIZE * page;
+  const limit = SHOP_PAGE_SIZE;
+  const offset = SHOP_PAGE_SIZE * (page - 1);
   const facetsRead = countSaleFacets(ctx.db, now, filters);
   if (narrows(filters)) {
-    const [found, facets] = await Promise.all([filteredPage(ctx, { saleAt: now }, filters, { limit, offset: 0 }, now, sort), facetsRead]);
+    const [found, facets] = await Promise.all([filteredPage(ctx, { saleAt: now }, filters, { limit, offset }, now, sort), facetsRead]);
     const nearest = found.items.length === 0 ? await countWithoutEachGroup(ctx.db, { saleAt: now }, filters) : [];
     return { items: found.items, hasMore: found.hasMore && page < SHOP_MAX_PAGES, page, sort, filters, facets, nearest };
   }
@@ -61,7 +62,7 @@ export async function listSalePages(ctx: Pick<CatalogContext, "db">, input: Quer
   else if (sort === "price-asc") query = query.orderBy("p.price_paise").orderBy("p.id");
   else if (sort === "price-desc") query = query.orderBy("p.price_paise", "desc").orderBy("p.id", "desc");
   else query = query.orderBy(sql`((p.compare_at_paise - p.price_paise) * 1.0 / p.compare_at_paise)`, "desc").orderBy("p.id", "desc");
-  const [rows, facets] = await Promise.all([query.limit(limit + 1).execute(), facetsRead]);
+  const [rows, facets] = await Promise.all([query.limit(limit + 1).offset(offset).execute(), facetsRead]);
   return {
     items: rows.slice(0, limit).map((row) => toSummary(row, now)),
     hasMore: rows.length > limit && page < SHOP_MAX_PAGES,

@@ -3,13 +3,25 @@ import { messages } from "#common/shared/messages.ts";
 
 /**
  * 'Load More' under a paged list: a plain link to the next page, so that it works without JavaScript; with it, the
- * page grows in place (`replace`, no scroll). `onClick` is useLoadMoreFocus's `loadingMore`.
+ * page grows in place (`replace`, no scroll), the items shown so far handed on in `state` (useGrowingList's
+ * `moreState`). `onClick` is its `loadingMore`.
  */
-export function LoadMoreLink({ to, onClick }: { to: string; onClick: () => void }) {
+export function LoadMoreLink({ to, state, onClick }: { to: string; state: unknown; onClick: () => void }) {
   return (
     <div className="mt-10 text-center">
-      <Link to={to} preventScrollReset replace className="btn-outline" onClick={onClick}>
+      <Link to={to} state={state} preventScrollReset replace className="btn-outline" onClick={onClick}>
         {messages.shop.loadMore}
+      </Link>
+    </div>
+  );
+}
+
+/** Above a list shown from a later page (useGrowingList's `from` > 1): the page before it. */
+export function EarlierLink({ to, label = messages.shop.earlier }: { to: string; label?: string }) {
+  return (
+    <div className="mb-6 text-center">
+      <Link to={to} className="btn-outline">
+        {label}
       </Link>
     </div>
   );

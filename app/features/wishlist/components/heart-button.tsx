@@ -5,6 +5,7 @@ import { HEART_PART_NAME } from "#common/wishlist/heart-part.ts";
 import { messages } from "#common/shared/messages.ts";
 import { CardPartMarker, usePersonal } from "../../../shared/components/personal-parts.tsx";
 import { toast } from "../../../shared/lib/toast.ts";
+import { rememberHeart } from "../lib/heart-answers.ts";
 
 /** The form fields the heart posts to /wishlist's action (app/pages/wishlist.tsx). */
 export const HEART_INTENTS = { save: "wishlist-save", remove: "wishlist-remove" } as const;
@@ -76,12 +77,14 @@ export const HEART_PART = {
 export function HeartButton({ productId, productName, saved, signedIn, size = "card" }: { productId: string; productName: string; saved: boolean; signedIn: boolean; size?: HeartSize }) {
   const location = useLocation();
   const personal = usePersonal();
-  const fetcher = useFetcher<{ ok: true } | { ok: false; message: string }>();
+  const fetcher = useFetcher<{ ok: true; saved?: boolean } | { ok: false; message: string }>();
   const result = fetcher.data;
+  const userId = personal.data === "marked" ? undefined : personal.data.user?.id;
   useEffect(() => {
     // A refusal (the list is full, the plant was deleted) is said in a toast; the heart stays as it was.
     if (fetcher.state === "idle" && result && !result.ok) toast.error(result.message);
-  }, [fetcher.state, result]);
+    if (fetcher.state === "idle" && result?.ok && result.saved !== undefined && userId) rememberHeart(userId, productId, result.saved);
+  }, [fetcher.state, result, userId, productId]);
   const here = location.pathname + location.search;
   if (!signedIn) {
     // A button of a form that asks for /login?redirectTo=<this page>, not a link: a card's only link is its name.
@@ -97,9 +100,11 @@ export function HeartButton({ productId, productName, saved, signedIn, size = "c
   // The loaders of a shared page read nobody's hearts: the person's data says which of its plants they saved.
   const { data } = personal;
   const savedNow = data === "marked" ? false : personal.shared ? data.saved.includes(productId) : saved;
-  // While the change is on its way the heart already shows it; the loaders' answer then confirms it.
+  // While the change is on its way the heart already shows it; then it shows the answer, which the page's loaders
+  // confirm for the plants they read (not for a card Load More kept from an earlier page: useGrowingList).
   const pending = fetcher.formData?.get("intent");
-  const shown = pending === HEART_INTENTS.save ? true : pending === HEART_INTENTS.remove ? false : savedNow;
+  const answered = fetcher.state === "idle" && result?.ok ? result.saved : undefined;
+  const shown = pending === HEART_INTENTS.save ? true : pending === HEART_INTENTS.remove ? false : (answered ?? savedNow);
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     // No `returnTo`: the action answers the fetcher with the new state instead of sending the browser back.
