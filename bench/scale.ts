@@ -186,6 +186,8 @@ async function requestsFor(database: Database, size: number): Promise<[string, s
     ["/", "/"],
     ["/shop", "/shop"],
     ["/shop?page=5", "/shop?page=5"],
+    // The deepest page a list serves (SHOP_MAX_PAGES): its own twelve, as cheap as the first page's.
+    ["/shop?page=100", "/shop?page=100"],
     ["category page", `/category/${biggest.id}`],
     ["product page", `/product/${middle.id}`],
     ["product page, its last size chosen", `/product/${middle.id}?variant=${lastSize.id}`],
