@@ -45,7 +45,11 @@ export default function Category({ loaderData: category }: Route.ComponentProps)
           clearHref={path}
         />
       </div>
-      {from > 1 ? <div className="mt-8"><EarlierLink to={filteredHref(path, category.filters, [], from - 1)} /></div> : null}
+      {from > 1 ? (
+        <div className="mt-8">
+          <EarlierLink to={filteredHref(path, category.filters, [], from - 1)} />
+        </div>
+      ) : null}
       {products.length === 0 && from === 1 ? (
         <>
           <p className="py-16 text-center text-lg text-stone-700">{narrows(category.filters) ? messages.filters.empty : messages.category.empty}</p>

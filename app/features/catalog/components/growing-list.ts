@@ -57,7 +57,6 @@ function shownBefore(state: unknown, list: string, page: number): Shown | undefi
  * this one's items above its own. Back and forward within the document find the whole list again. An address opened
  * afresh at a later page (a reload, a shared link, or any page without JavaScript) shows that page from its start,
  * `from` > 1, with a link to the page before.
- *
  */
 export function useGrowingList<T extends { id: string }>(
   items: T[],

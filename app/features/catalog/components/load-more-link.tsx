@@ -3,8 +3,8 @@ import { messages } from "#common/shared/messages.ts";
 
 /**
  * 'Load More' under a paged list: a plain link to the next page, so that it works without JavaScript; with it, the
- * page grows in place (`replace`, no scroll), the items shown so far handed on in `state` (useGrowingList's
- * `moreState`). `onClick` is its `loadingMore`.
+ * page grows in place (`replace`, no scroll): its `state` (useGrowingList's `moreState`) names the entry it leaves,
+ * whose items the next page shows above its own. `onClick` is useGrowingList's `loadingMore`.
  */
 export function LoadMoreLink({ to, state, onClick }: { to: string; state: unknown; onClick: () => void }) {
   return (
