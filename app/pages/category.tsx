@@ -30,7 +30,7 @@ export const meta: Route.MetaFunction = ({ matches, data }) =>
     : []; // the error screen names itself
 
 export default function Category({ loaderData: category }: Route.ComponentProps) {
-  const { items: products, saved, from, listRef, loadingMore, moreState } = useGrowingList(category.products, category.page, { saved: useSavedOnPage(category.saved), savedOfKept: useSavedOfKept() });
+  const { items: products, saved, from, earlierPage, listRef, loadingMore, moreState } = useGrowingList(category.products, category.page, { saved: useSavedOnPage(category.saved), savedOfKept: useSavedOfKept() });
   const slotsFor = useProductCardSlots(saved);
   const path = `/category/${category.id}`;
   return (
@@ -45,9 +45,9 @@ export default function Category({ loaderData: category }: Route.ComponentProps)
           clearHref={path}
         />
       </div>
-      {from > 1 ? (
+      {earlierPage ? (
         <div className="mt-8">
-          <EarlierLink to={filteredHref(path, category.filters, [], from - 1)} />
+          <EarlierLink to={filteredHref(path, category.filters, [], earlierPage)} />
         </div>
       ) : null}
       {products.length === 0 && from === 1 ? (

@@ -138,8 +138,11 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         <h2 id="popular-categories" className="mb-6 text-2xl font-bold text-stone-900">
           {messages.home.popularCategories}
         </h2>
-        {shownCategories.from > 1 ? (
-          <EarlierLink to={`/?categories=${shownCategories.from - 1}#popular-categories`} label={messages.home.earlierCategories} />
+        {shownCategories.earlierPage ? (
+          <EarlierLink
+            to={shownCategories.earlierPage > 1 ? `/?categories=${shownCategories.earlierPage}#popular-categories` : "/#popular-categories"}
+            label={messages.home.earlierCategories}
+          />
         ) : null}
         <ul ref={shownCategories.listRef} className="grid grid-cols-2 gap-4 md:grid-cols-4">
           {shownCategories.items.map((category) => (

@@ -31,7 +31,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 /** Everything on sale now (docs/decisions/047), paged like the shop: 12 more with each Load More link. */
 export default function Sale({ loaderData }: Route.ComponentProps) {
   const { hasMore, page, sort, filters, facets, nearest } = loaderData;
-  const { items, saved, from, listRef, loadingMore, moreState } = useGrowingList(loaderData.items, page, { saved: useSavedOnPage(loaderData.saved), savedOfKept: useSavedOfKept() });
+  const { items, saved, from, earlierPage, listRef, loadingMore, moreState } = useGrowingList(loaderData.items, page, { saved: useSavedOnPage(loaderData.saved), savedOfKept: useSavedOfKept() });
   const slotsFor = useProductCardSlots(saved);
   const own: [string, string][] = sort === "newest" ? [] : [["sort", sort]];
   return (
@@ -47,7 +47,7 @@ export default function Sale({ loaderData }: Route.ComponentProps) {
           sort={{ value: sort === "newest" ? "" : sort, choices: SALE_SORTS.map((value) => ({ value: value === "newest" ? "" : value, label: s.sorts[value] })) }}
           clearHref="/sale"
         />
-        {from > 1 ? <EarlierLink to={filteredHref("/sale", filters, own, from - 1)} /> : null}
+        {earlierPage ? <EarlierLink to={filteredHref("/sale", filters, own, earlierPage)} /> : null}
         {items.length > 0 || from > 1 ? (
           <ProductGrid products={items} eagerFirst headingLevel={2} listRef={listRef} slotsFor={slotsFor} />
         ) : narrows(filters) ? (

@@ -34,7 +34,7 @@ export const meta: Route.MetaFunction = ({ matches, data }) =>
 
 export default function Shop({ loaderData }: Route.ComponentProps) {
   const { hasMore, page, q, filters, facets, nearest } = loaderData;
-  const { items, saved, from, listRef, loadingMore, moreState } = useGrowingList(loaderData.items, page, { saved: useSavedOnPage(loaderData.saved), savedOfKept: useSavedOfKept() });
+  const { items, saved, from, earlierPage, listRef, loadingMore, moreState } = useGrowingList(loaderData.items, page, { saved: useSavedOnPage(loaderData.saved), savedOfKept: useSavedOfKept() });
   const slotsFor = useProductCardSlots(saved);
   const submit = useSubmit();
   const navigation = useNavigation();
@@ -104,7 +104,7 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
           {searching ? <Spinner label="Searching" /> : null}
         </div>
 
-        {from > 1 ? <EarlierLink to={filteredHref("/shop", filters, own, from - 1)} /> : null}
+        {earlierPage ? <EarlierLink to={filteredHref("/shop", filters, own, earlierPage)} /> : null}
         {items.length === 0 && from === 1 ? (
           <>
             <p className="py-16 text-center text-lg text-stone-700">{narrows(filters) ? messages.filters.empty : messages.shop.empty}</p>

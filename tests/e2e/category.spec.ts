@@ -65,7 +65,7 @@ test.describe("category page", () => {
     await expect(page.getByRole("link", { name: messages.shop.loadMore })).toHaveCount(0);
   });
 
-  test("without JavaScript Load More opens the next page, its own products under a link back to the earlier ones", async ({ browser, shopDb }) => {
+  test("without JavaScript Load More opens the next page, its own products under a link back to the earlier ones; past the end that link goes to the first page", async ({ browser, shopDb }) => {
     const category = await createCategory(shopDb.db, { name: `Paged no-JS ${Date.now()}` });
     const names: string[] = [];
     for (let i = 1; i <= 13; i++) {
@@ -81,6 +81,12 @@ test.describe("category page", () => {
     await page.getByRole("link", { name: messages.shop.loadMore }).click();
     await expect(page).toHaveURL(`/category/${category.id}?page=2`);
     await expect(headings).toHaveText(names.slice(12));
+    await page.getByRole("link", { name: messages.shop.earlier }).click();
+    await expect(page).toHaveURL(`/category/${category.id}`);
+    await expect(headings).toHaveText(names.slice(0, 12));
+    // A page past the list's end (an old link): its earlier link goes to the first page, not to the empty one before.
+    await page.goto(`/category/${category.id}?page=9`);
+    await expect(headings).toHaveCount(0);
     await page.getByRole("link", { name: messages.shop.earlier }).click();
     await expect(page).toHaveURL(`/category/${category.id}`);
     await expect(headings).toHaveText(names.slice(0, 12));

@@ -56,7 +56,8 @@ function shownBefore(state: unknown, list: string, page: number): Shown | undefi
  * same at any depth; the next page's entry names this one (`moreState`, Load More's navigation state), and shows
  * this one's items above its own. Back and forward within the document find the whole list again. An address opened
  * afresh at a later page (a reload, a shared link, or any page without JavaScript) shows that page from its start,
- * `from` > 1, with a link to the page before.
+ * `from` > 1, with a link to the page before (`earlierPage`; the first page from a page past the list's end, as an
+ * old link may be, whose page before may be past it too).
  */
 export function useGrowingList<T extends { id: string }>(
   items: T[],
@@ -73,5 +74,6 @@ export function useGrowingList<T extends { id: string }>(
   const from = before?.from ?? page;
   useEffect(() => keep(location.key, { list, from, page, items: shown, saved: allSaved }), [location.key, list, from, page, shown, allSaved]);
   const { listRef, loadingMore } = useLoadMoreFocus(shown.length);
-  return { items: shown, saved: allSaved, from, listRef, loadingMore, moreState: { shownBefore: location.key } };
+  const earlierPage = from === 1 ? undefined : shown.length === 0 ? 1 : from - 1;
+  return { items: shown, saved: allSaved, from, earlierPage, listRef, loadingMore, moreState: { shownBefore: location.key } };
 }
