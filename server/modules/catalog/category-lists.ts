@@ -1,10 +1,10 @@
 import type { CategoryList, CategoryListPage, CategoryWithProducts } from "#common/catalog/catalog-types.ts";
-import { SHOP_MAX_PAGES, SHOP_PAGE_SIZE } from "#common/shared/constants.ts";
+import { SHOP_MAX_PAGES } from "#common/shared/constants.ts";
 import { categoryListPageQuerySchema, categoryListQuerySchema, categoryPageQuerySchema } from "#common/catalog/catalog-schemas.ts";
 import { NotFoundError, parseInput } from "../../platform/errors.ts";
 import type { CatalogContext } from "./catalog-context.ts";
 import { decodeCategoryCursor, encodeCategoryCursor } from "./list-cursor.ts";
-import { summaries, TOTAL_CAP, toCategory, toSummary } from "./product-rows.ts";
+import { pageRows, summaries, TOTAL_CAP, toCategory, toSummary } from "./product-rows.ts";
 import { readListFilters, type CountWithout, type FacetCount, type ListFilters, type QueryValues } from "#common/catalog/list-filters.ts";
 import { countFacetsWithList, countWithoutEachGroup } from "./filtered-lists.ts";
 import { filteredPage } from "./product-lists.ts";
@@ -60,15 +60,16 @@ export async function listCategories(ctx: Reads, input: unknown = {}): Promise<C
  */
 export async function listCategoryPages(ctx: Reads, input: unknown): Promise<CategoryListPage> {
   const { page } = parseInput(categoryListPageQuerySchema, input);
+  const { limit, offset } = pageRows(page);
   const rows = await ctx.db
     .selectFrom("categories")
     .selectAll()
     .orderBy("created_at")
     .orderBy("name")
-    .limit(SHOP_PAGE_SIZE + 1)
-    .offset(SHOP_PAGE_SIZE * (page - 1))
+    .limit(limit + 1)
+    .offset(offset)
     .execute();
-  return { items: rows.slice(0, SHOP_PAGE_SIZE).map(toCategory), page, hasMore: rows.length > SHOP_PAGE_SIZE && page < SHOP_MAX_PAGES };
+  return { items: rows.slice(0, limit).map(toCategory), page, hasMore: rows.length > limit && page < SHOP_MAX_PAGES };
 }
 
 /** A category and one page of its products (12, oldest first), as the shop pages its list. */
@@ -76,18 +77,19 @@ export async function getCategory(ctx: Reads, input: unknown): Promise<CategoryW
   const { categoryId, page } = parseInput(categoryPageQuerySchema, input);
   const category = await ctx.db.selectFrom("categories").selectAll().where("id", "=", categoryId).executeTakeFirst();
   if (!category) throw new NotFoundError("Category not found");
+  const { limit, offset } = pageRows(page);
   const products = await summaries(ctx.db)
     .where("p.category_id", "=", categoryId)
     .orderBy("p.created_at")
     .orderBy("p.id")
-    .limit(SHOP_PAGE_SIZE + 1)
-    .offset(SHOP_PAGE_SIZE * (page - 1))
+    .limit(limit + 1)
+    .offset(offset)
     .execute();
   return {
     ...toCategory(category),
-    products: products.slice(0, SHOP_PAGE_SIZE).map(toSummary),
+    products: products.slice(0, limit).map(toSummary),
     page,
-    hasMore: products.length > SHOP_PAGE_SIZE && page < SHOP_MAX_PAGES,
+    hasMore: products.length > limit && page < SHOP_MAX_PAGES,
   };
 }
 
@@ -103,7 +105,7 @@ export async function getFilteredCategory(ctx: Reads, categoryIdParam: string | 
   const filters = readListFilters(input);
   const scope = { categoryId };
   const { listCount, facets } = await countFacetsWithList(ctx.db, scope, filters);
-  const found = await filteredPage(ctx, scope, filters, { limit: SHOP_PAGE_SIZE, offset: SHOP_PAGE_SIZE * (page - 1), count: listCount });
+  const found = await filteredPage(ctx, scope, filters, { ...pageRows(page), count: listCount });
   const nearest = listCount === 0 ? await countWithoutEachGroup(ctx.db, scope, filters) : [];
   return {
     ...toCategory(category),

@@ -1,12 +1,12 @@
 import type { ProductPage, ProductSuggestion, ProductSummary } from "#common/catalog/catalog-types.ts";
-import { NEW_PRODUCTS_COUNT, SHOP_MAX_PAGES, SHOP_PAGE_SIZE, SUGGESTION_COUNT } from "#common/shared/constants.ts";
+import { NEW_PRODUCTS_COUNT, SHOP_MAX_PAGES, SUGGESTION_COUNT } from "#common/shared/constants.ts";
 import { productListQuerySchema, shopPageQuerySchema, suggestionQuerySchema, type ProductListQuery } from "#common/catalog/catalog-schemas.ts";
 import { parseInput } from "../../platform/errors.ts";
 import type { RateRule } from "../../platform/rate-limit/rate-limit.ts";
 import type { Caller } from "../../platform/session-user.ts";
 import type { CatalogContext } from "./catalog-context.ts";
 import { decodeCursor, encodeCursor } from "./list-cursor.ts";
-import { summaries, TOTAL_CAP, toSummary, withSummaryColumns, type ProductsFrom } from "./product-rows.ts";
+import { pageRows, summaries, TOTAL_CAP, toSummary, withSummaryColumns, type ProductsFrom } from "./product-rows.ts";
 import { toListFilters } from "#common/catalog/list-filter-schemas.ts";
 import { narrows, readListFilters, type CountWithout, type FacetCount, type ListFilters, type QueryValues } from "#common/catalog/list-filters.ts";
 import { countFacetsWithList, countMatchesWithoutEachGroup, countWithoutEachGroup, filterRanked, readFilteredPage, type FilteredPage, type FilteredPageRequest, type ListOrder, type ListScope } from "./filtered-lists.ts";
@@ -58,8 +58,7 @@ export async function listShopPages(ctx: ListContext, input: QueryValues, search
   const { q, page } = parseInput(shopPageQuerySchema, { q: firstValue(input.q), page: firstValue(input.page) });
   const filters = readListFilters(input);
   if (q) await ctx.rateLimiter.hit(searchRateRule, searcher.clientIp ?? "unknown");
-  const limit = SHOP_PAGE_SIZE;
-  const offset = SHOP_PAGE_SIZE * (page - 1);
+  const { limit, offset } = pageRows(page);
   if (q && !narrows(filters) && !filters.sort) {
     // A plain search reads only the windows up to its page's end (docs/decisions/042); its options are counted
     // once one is chosen, which ranks all its matches up to the cap.

@@ -7,11 +7,15 @@ import { shopClock } from "../../platform/clock.ts";
 import { toIsoString } from "../../platform/db/values.ts";
 import type { ProductTable } from "./catalog-tables.ts";
 import { SEARCH_RESULT_CAP } from "./search/product-search.ts";
+import { SHOP_PAGE_SIZE } from "#common/shared/constants.ts";
 
 // The rows the shop's lists and pages read, and the shapes they are answered in.
 
 /** Lists count their products up to this many and say "1,000+" beyond: a count never reads the whole catalogue. */
 export const TOTAL_CAP = SEARCH_RESULT_CAP;
+
+/** The rows of a list's page (from 1): its twelve, after the pages before it (docs/decisions/064). */
+export const pageRows = (page: number) => ({ limit: SHOP_PAGE_SIZE, offset: SHOP_PAGE_SIZE * (page - 1) });
 
 export const PRODUCT_COLUMNS = [
   "p.id",

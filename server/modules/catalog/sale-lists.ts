@@ -1,12 +1,12 @@
 import type { ProductSummary } from "#common/catalog/catalog-types.ts";
 import { salePageQuerySchema, type SaleSort } from "#common/catalog/catalog-schemas.ts";
-import { SHOP_MAX_PAGES, SHOP_PAGE_SIZE } from "#common/shared/constants.ts";
+import { SHOP_MAX_PAGES } from "#common/shared/constants.ts";
 import { sql, type SelectQueryBuilder } from "kysely";
 import { shopClock } from "../../platform/clock.ts";
 import { parseInput } from "../../platform/errors.ts";
 import type { CatalogContext } from "./catalog-context.ts";
 import type { DB } from "../../platform/db/schema.ts";
-import { summaries, toSummary } from "./product-rows.ts";
+import { pageRows, summaries, toSummary } from "./product-rows.ts";
 import { narrows, readListFilters, type CountWithout, type FacetCount, type ListFilters, type QueryValues } from "#common/catalog/list-filters.ts";
 import { countSaleFacets, countWithoutEachGroup } from "./filtered-lists.ts";
 import { filteredPage } from "./product-lists.ts";
@@ -48,8 +48,7 @@ export async function listSalePages(ctx: Pick<CatalogContext, "db">, input: Quer
   const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
   const { page, sort } = parseInput(salePageQuerySchema, { page: first(input.page), sort: first(input.sort) });
   const filters = { ...readListFilters(input), sort: undefined };
-  const limit = SHOP_PAGE_SIZE;
-  const offset = SHOP_PAGE_SIZE * (page - 1);
+  const { limit, offset } = pageRows(page);
   const facetsRead = countSaleFacets(ctx.db, now, filters);
   if (narrows(filters)) {
     const [found, facets] = await Promise.all([filteredPage(ctx, { saleAt: now }, filters, { limit, offset }, now, sort), facetsRead]);
