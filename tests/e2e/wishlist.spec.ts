@@ -43,6 +43,8 @@ async function twoPlants(database: Database) {
 
 const saveButton = (page: Page, name: string) => page.getByRole("button", { name: w.save(name), exact: true });
 const removeHeart = (page: Page, name: string) => page.getByRole("button", { name: w.remove(name), exact: true });
+/** The answer to a heart's request (the heart turns at once, before it: leaving the page earlier could cancel it). */
+const heartAnswered = (page: Page) => page.waitForResponse((response) => response.request().method() === "POST" && new URL(response.url()).pathname.startsWith("/wishlist"));
 const card = (page: Page, name: string) => page.getByRole("listitem").filter({ has: page.getByRole("heading", { name, exact: true }) });
 
 test.describe("the wishlist", () => {
@@ -62,7 +64,7 @@ test.describe("the wishlist", () => {
     await page.goto(`/product/${fern.id}`);
     const pageHeart = saveButton(page, fern.name);
     await hydrated(pageHeart);
-    const saved = page.waitForResponse((response) => response.request().method() === "POST" && new URL(response.url()).pathname.startsWith("/wishlist"));
+    const saved = heartAnswered(page);
     await pageHeart.click();
     await expect(removeHeart(page, fern.name)).toHaveAttribute("aria-pressed", "true");
     // Answered before the reload, which would otherwise cancel it (the heart turns at once).
@@ -113,7 +115,7 @@ test.describe("the wishlist", () => {
     // The second plant's card came from the first page: its heart is as that page said.
     await expect(removeHeart(page, second.name)).toHaveAttribute("aria-pressed", "true");
 
-    const answered = page.waitForResponse((response) => response.request().method() === "POST" && new URL(response.url()).pathname.startsWith("/wishlist"));
+    const answered = heartAnswered(page);
     const readAgain = page.waitForResponse((response) => response.request().method() === "GET" && response.url().includes(".data"));
     await saveButton(page, first.name).click();
     expect((await answered).ok()).toBe(true);
@@ -148,7 +150,7 @@ test.describe("the wishlist", () => {
     const heart = saveButton(page, monstera.name);
     await hydrated(heart);
     // The heart turns at once, before its request is answered: leaving the page before the answer could cancel it.
-    const saved = page.waitForResponse((response) => response.request().method() === "POST" && new URL(response.url()).pathname.startsWith("/wishlist"));
+    const saved = heartAnswered(page);
     await heart.click();
     await expect(removeHeart(page, monstera.name)).toHaveAttribute("aria-pressed", "true");
     expect((await saved).ok()).toBe(true);
