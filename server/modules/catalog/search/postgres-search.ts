@@ -49,12 +49,17 @@ export function createPostgresSearchIndex(db: Kysely<DB>): SearchIndex {
       return rows.rows.map((row) => candidateOf(row, "", row.created_at, withKeys));
     },
 
-    async byAnyField(groups, cap, withKeys) {
+    async beyondNames(groups, named, limit, withKeys) {
       const { inDocument, inCategory } = await anyField(groups);
       const columns = sql`id, name, created_at, category_id${listKeyColumns(withKeys, "")}`;
-      const fromDocument = read(sql`select ${columns} from products where ${inDocument} limit ${cap}`, withKeys);
+      // The rows a read of every field finds first, names among them, then the name matches tested out in the
+      // database, not sent. In the read's own condition, "not in the name" made the planner expect matches everywhere
+      // and scan the whole table for them (27 ms at 10,000 products, where a word's matches were all names).
+      const notNamed = sql`not (${everyGroup(groups, sql`lower(name)`)})`;
+      const beyond = (found: RawBuilder<unknown>) => sql`select * from (select ${columns} from products where ${found} limit ${named + limit}) found where ${notNamed}`;
+      const fromDocument = read(beyond(inDocument), withKeys);
       if (!inCategory) return fromDocument;
-      const fromCategory = read(sql`select ${columns} from products where ${inCategory} limit ${cap}`, withKeys);
+      const fromCategory = read(beyond(inCategory), withKeys);
       return [...(await fromDocument), ...(await fromCategory)];
     },
     async termsLike(word, limit) {

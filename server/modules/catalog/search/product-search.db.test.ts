@@ -142,6 +142,51 @@ describe("a word more products have than one ranked window", () => {
   });
 });
 
+describe("a word a few names have and more products only mention", () => {
+  const named = 5;
+  const mentioned = RANK_WINDOW + 10;
+  beforeEach(async () => {
+    const category = await createCategory(database.db, { name: "Shelf" });
+    const at = Date.parse("2031-01-01T00:00:00Z");
+    // The named products are the oldest, first in the index of every field too: a read of the other fields that
+    // brought them again would bring that many mentions fewer.
+    const rows = Array.from({ length: named + mentioned }, (_, i) => ({
+      id: `mix-${String(i).padStart(3, "0")}`,
+      name: i < named ? `Quillwort ${i}` : `Horsetail ${i}`,
+      description: i < named ? "A fern ally." : "A quillwort's cousin.",
+      price_paise: 100,
+      stock: 1,
+      category_id: category.id,
+      created_at: new Date(at + i).toISOString(),
+      updated_at: new Date(at + i).toISOString(),
+    }));
+    await database.db.insertInto("products").values(rows).execute();
+  });
+
+  it("lists the named products first, then every mention, each once across pages of 12, and counts them exactly at the end", async () => {
+    const seen: string[] = [];
+    let last;
+    for (let offset = 0; offset < named + mentioned; offset += 12) {
+      last = await search.search("quillwort", { limit: 12, offset });
+      seen.push(...last.ids);
+    }
+    expect(seen).toHaveLength(named + mentioned);
+    expect(new Set(seen).size).toBe(named + mentioned);
+    expect(seen.slice(0, named).every((id) => Number(id.slice(4)) < named)).toBe(true);
+    expect(last).toMatchObject({ total: named + mentioned, totalCapped: false });
+    expect(await search.search("quillwort", { limit: 12, offset: 0 })).toMatchObject({ total: RANK_WINDOW, totalCapped: true });
+  });
+
+  it("gives a search filtered or ordered every named product and every mention, each once", async () => {
+    for (const ranked of [true, false]) {
+      const found = await search.matchesWithKeys("quillwort", ranked);
+      expect(found.totalCapped).toBe(false);
+      expect(found.matches).toHaveLength(named + mentioned);
+      expect(new Set(found.matches.map((match) => match.id)).size).toBe(named + mentioned);
+    }
+  });
+});
+
 describe("every word counts", () => {
   it("finds only the product that has both words of a two-word search", async () => {
     await createProduct(database.db, { name: "Quillwort Palm", description: "Tall." });

@@ -65,8 +65,12 @@ export function listKeysOf(row: Partial<ListKeys>): ListKeys {
 export interface SearchIndex {
   /** Products whose name has every group, from the index over names, in that index's order. */
   byName(groups: string[][], limit: number, withKeys: boolean): Promise<Candidate[]>;
-  /** Products that have every group in their name, description or category name, in the index's order. */
-  byAnyField(groups: string[][], limit: number, withKeys: boolean): Promise<Candidate[]>;
+  /**
+   * Products that have every group in their name, description or category name, but not every group in their name,
+   * in the index's order, at most `limit`: what comes after byName's `named` matches (all there are), which are not
+   * sent again. An index that cannot leave them out before reading a row reads up to `named` rows more.
+   */
+  beyondNames(groups: string[][], named: number, limit: number, withKeys: boolean): Promise<Candidate[]>;
   /** Vocabulary words sharing trigrams with `word`, most alike first. */
   termsLike(word: string, limit: number): Promise<string[]>;
   /** Products whose lower-cased name starts with `prefix`, in name order (words too short for trigrams). */
@@ -104,9 +108,11 @@ export function createRankedSearch(index: SearchIndex): ProductSearch {
   async function laidOut(groups: string[][], namesOnly: boolean, length: number, withKeys: boolean): Promise<{ found: Candidate[]; more: boolean }> {
     const named = await index.byName(groups, length + 1, withKeys);
     if (namesOnly || named.length > length) return { found: named.slice(0, length), more: named.length > length };
-    // Every name match is in `named`: at most that many of these are names, so `length + 1` rows of the other fields
-    // hold the others that come next, whatever the length (a later page's windows start as an earlier page's did).
-    const all = merge(named, await index.byAnyField(groups, length + 1, withKeys));
+    // Every name match is in `named`, so the other fields' matches are read without them: `length + 1` in all fill
+    // the length and tell whether more matched, whatever the length (a later page's windows start as an earlier
+    // page's did). Reading the name matches again cost as much as the first read, for a word fewer than the cap's
+    // names have (a search's usual case in a catalogue of thousands).
+    const all = merge(named, await index.beyondNames(groups, named.length, length + 1 - named.length, withKeys));
     return { found: all.slice(0, length), more: all.length > length };
   }
   /**

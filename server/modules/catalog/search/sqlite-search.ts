@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import type { DB } from "../../../platform/db/schema.ts";
 import { ftsPhrase } from "./query-words.ts";
-import { candidateOf, listKeyColumns, listKeysOf, type Candidate, type ListKeys, type SearchIndex } from "./ranked-search.ts";
+import { candidateOf, listKeyColumns, listKeysOf, type ListKeys, type SearchIndex } from "./ranked-search.ts";
 
 /**
  * SQLite: FTS5 with the trigram tokenizer finds any word or part of a word ('alo' in 'Aloe', 'succulent' in
@@ -14,14 +14,6 @@ import { candidateOf, listKeyColumns, listKeysOf, type Candidate, type ListKeys,
  * key: rows are numbered in the order products were added (by created_at for the catalogue migration 0012 found).
  */
 export function createSqliteSearchIndex(db: Kysely<DB>): SearchIndex {
-  async function candidates(match: string, cap: number, withKeys: boolean): Promise<Candidate[]> {
-    const rows = await sql<{ id: string; name: string; categoryName: string; order: number } & KeyColumns>`
-      select r.product_id as id, m.name, m.category_name as "categoryName", m.rowid as "order"${keyColumns(withKeys)}
-      from (select rowid, name, category_name from product_search where product_search match ${match} limit ${cap}) m
-      join product_search_rows r on r.id = m.rowid${productsJoin(withKeys)}`.execute(db);
-    return rows.rows.map((row) => candidateOf(row, row.categoryName, row.order, withKeys));
-  }
-
   return {
     async byName(groups, cap, withKeys) {
       // The index of names alone (migration 0013): every group is in the name, so ranking needs no category.
@@ -31,7 +23,17 @@ export function createSqliteSearchIndex(db: Kysely<DB>): SearchIndex {
         join product_search_rows r on r.id = m.rowid${productsJoin(withKeys)}`.execute(db);
       return rows.rows.map((row) => candidateOf(row, "", row.order, withKeys));
     },
-    byAnyField: (groups, cap, withKeys) => candidates(expression(groups), cap, withKeys),
+    async beyondNames(groups, _named, cap, withKeys) {
+      // Both indexes number a product's row alike (migration 0013), so the name index's rowids are the name matches
+      // to leave out: the set of at most a cap's rowids, tested before any other column of a row is read.
+      const match = expression(groups);
+      const rows = await sql<{ id: string; name: string; categoryName: string; order: number } & KeyColumns>`
+        select r.product_id as id, m.name, m.category_name as "categoryName", m.rowid as "order"${keyColumns(withKeys)}
+        from (select rowid, name, category_name from product_search where product_search match ${match}
+          and rowid not in (select rowid from product_name_search where product_name_search match ${match}) limit ${cap}) m
+        join product_search_rows r on r.id = m.rowid${productsJoin(withKeys)}`.execute(db);
+      return rows.rows.map((row) => candidateOf(row, row.categoryName, row.order, withKeys));
+    },
 
     async termsLike(word, limit) {
       const padded = ` ${word} `;
