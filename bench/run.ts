@@ -317,9 +317,14 @@ async function main() {
   await benchCheckout();
 }
 
-// `--products N`: the scale mode alone (bench/scale.ts), the catalogue pages at 10 and at N products.
+// `--products N`: the scale mode alone (bench/scale.ts), the catalogue pages at 10 and at N products; with
+// `--baseline M`, at M and at N.
 const productsFlag = process.argv.indexOf("--products");
-const run = productsFlag >= 0 ? () => benchScale(Number(process.argv[productsFlag + 1] ?? 100_000)) : main;
+const baselineFlag = process.argv.indexOf("--baseline");
+const run =
+  productsFlag >= 0
+    ? () => benchScale(Number(process.argv[productsFlag + 1] ?? 100_000), baselineFlag >= 0 ? Number(process.argv[baselineFlag + 1]) : undefined)
+    : main;
 
 run().catch((error: unknown) => {
   console.error(error);
