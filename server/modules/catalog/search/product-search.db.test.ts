@@ -27,6 +27,20 @@ async function names(q: string): Promise<string[]> {
   return ids.map((id) => rows.find((row) => row.id === id)!.name);
 }
 
+/**
+ * `count` products in a category of their own, created a millisecond apart in the order of `each`, which names and
+ * describes each one; written 200 rows a statement.
+ */
+async function insertProducts(count: number, each: (i: number) => { id: string; name: string; description: string; price_paise?: number }) {
+  const category = await createCategory(database.db, { name: "Shelf" });
+  const at = Date.parse("2031-01-01T00:00:00Z");
+  const rows = Array.from({ length: count }, (_, i) => {
+    const created = new Date(at + i).toISOString();
+    return { price_paise: 100, stock: 1, category_id: category.id, created_at: created, updated_at: created, ...each(i) };
+  });
+  for (let start = 0; start < rows.length; start += 200) await database.db.insertInto("products").values(rows.slice(start, start + 200)).execute();
+}
+
 describe("search over the sample catalogue", () => {
   beforeEach(async () => {
     await seedSampleData(database);
@@ -107,20 +121,12 @@ describe("ranking", () => {
 describe("a word more products have than one ranked window", () => {
   const count = RANK_WINDOW * 2 + 20;
   beforeEach(async () => {
-    const category = await createCategory(database.db, { name: "Shelf" });
-    const at = Date.parse("2031-01-01T00:00:00Z");
-    const rows = Array.from({ length: count }, (_, i) => ({
+    await insertProducts(count, (i) => ({
       id: `many-${String(i).padStart(3, "0")}`,
       // Names of different lengths, so that ranking by likeness reorders each window.
       name: `Quillwort ${"x".repeat(i % 7)} ${i}`,
       description: "A fern ally.",
-      price_paise: 100,
-      stock: 1,
-      category_id: category.id,
-      created_at: new Date(at + i).toISOString(),
-      updated_at: new Date(at + i).toISOString(),
     }));
-    await database.db.insertInto("products").values(rows).execute();
   });
 
   it("pages through every match once, in pages of 12 by offset, however many windows the pages span", async () => {
@@ -146,21 +152,13 @@ describe("a word a few names have and more products only mention", () => {
   const named = 5;
   const mentioned = RANK_WINDOW + 10;
   beforeEach(async () => {
-    const category = await createCategory(database.db, { name: "Shelf" });
-    const at = Date.parse("2031-01-01T00:00:00Z");
     // The named products are the oldest, first in the index of every field too: a read of the other fields that
     // brought them again would bring that many mentions fewer.
-    const rows = Array.from({ length: named + mentioned }, (_, i) => ({
+    await insertProducts(named + mentioned, (i) => ({
       id: `mix-${String(i).padStart(3, "0")}`,
       name: i < named ? `Quillwort ${i}` : `Horsetail ${i}`,
       description: i < named ? "A fern ally." : "A quillwort's cousin.",
-      price_paise: 100,
-      stock: 1,
-      category_id: category.id,
-      created_at: new Date(at + i).toISOString(),
-      updated_at: new Date(at + i).toISOString(),
     }));
-    await database.db.insertInto("products").values(rows).execute();
   });
 
   it("lists the named products first, then every mention, each once across pages of 12, and counts them exactly at the end", async () => {
@@ -245,19 +243,7 @@ describe("every match with its list keys, for a search filtered or ordered", () 
   });
 
   it("stops at the search's cap and says more matched", async () => {
-    const category = await createCategory(database.db, { name: "Shelf" });
-    const at = Date.parse("2031-01-01T00:00:00Z");
-    const rows = Array.from({ length: SEARCH_RESULT_CAP + 3 }, (_, i) => ({
-      id: `cap-${String(i).padStart(4, "0")}`,
-      name: `Quillwort ${i}`,
-      description: "A fern ally.",
-      price_paise: 100 + i,
-      stock: 1,
-      category_id: category.id,
-      created_at: new Date(at + i).toISOString(),
-      updated_at: new Date(at + i).toISOString(),
-    }));
-    for (let start = 0; start < rows.length; start += 200) await database.db.insertInto("products").values(rows.slice(start, start + 200)).execute();
+    await insertProducts(SEARCH_RESULT_CAP + 3, (i) => ({ id: `cap-${String(i).padStart(4, "0")}`, name: `Quillwort ${i}`, description: "A fern ally.", price_paise: 100 + i }));
     for (const ranked of [true, false]) {
       const found = await search.matchesWithKeys("quillwort", ranked);
       expect(found.matches).toHaveLength(SEARCH_RESULT_CAP);
