@@ -321,10 +321,10 @@ async function main() {
 // `--baseline M`, at M and at N.
 const productsFlag = process.argv.indexOf("--products");
 const baselineFlag = process.argv.indexOf("--baseline");
-const run =
-  productsFlag >= 0
-    ? () => benchScale(Number(process.argv[productsFlag + 1] ?? 100_000), baselineFlag >= 0 ? Number(process.argv[baselineFlag + 1]) : undefined)
-    : main;
+const baseline = baselineFlag >= 0 ? Number(process.argv[baselineFlag + 1]) : undefined;
+// A missing or mistyped size would otherwise measure the ten samples under the label "NaN products".
+if (baseline !== undefined && !(Number.isInteger(baseline) && baseline > 0)) throw new Error("--baseline takes a number of products, e.g. --baseline 10000");
+const run = productsFlag >= 0 ? () => benchScale(Number(process.argv[productsFlag + 1] ?? 100_000), baseline) : main;
 
 run().catch((error: unknown) => {
   console.error(error);
